@@ -1,0 +1,128 @@
+// The typed hub client used by cli/ and tests: JSON-RPC 2.0 over NDJSON on
+// the hub socket, calls typed from METHODS, pushed notifications delivered
+// to listeners. Every call has a timeout; a missing hub is HubNotRunning.
+
+import net from 'node:net';
+import type { ErrorReason } from '../protocol/errors.js';
+import { LIMITS } from '../protocol/limits.js';
+import type { HubNotifications, MethodInput, MethodName, MethodResults } from '../protocol/methods.js';
+import { LineSplitter } from '../protocol/ndjson.js';
+
+export class HubNotRunningError extends Error {
+  constructor(socket: string, options?: { cause?: unknown }) {
+    super(`No hub is running on ${socket}`, options);
+    this.name = 'HubNotRunningError';
+  }
+}
+
+/** An error answer from the hub, with its fixed reason. */
+export class RpcError extends Error {
+  readonly code: number;
+  readonly reason: ErrorReason | 'unknown';
+  readonly data: Record<string, unknown>;
+  constructor(err: { code: number; message: string; data?: Record<string, unknown> }) {
+    super(err.message);
+    this.name = 'RpcError';
+    this.code = err.code;
+    this.data = err.data ?? {};
+    this.reason = typeof this.data.reason === 'string' ? (this.data.reason as ErrorReason) : 'unknown';
+  }
+}
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+type Listener = (params: unknown) => void;
+
+export class HubClient {
+  readonly #socket: net.Socket;
+  readonly #pending = new Map<number, Pending>();
+  readonly #listeners = new Map<string, Set<Listener>>();
+  readonly #timeoutMs: number;
+  #nextId = 1;
+  #closedError: Error | undefined;
+
+  private constructor(socket: net.Socket, timeoutMs: number) {
+    this.#socket = socket;
+    this.#timeoutMs = timeoutMs;
+    const splitter = new LineSplitter(LIMITS.frameBytes * 2);
+    socket.on('data', (chunk: Buffer) => splitter.push(chunk, (line) => this.#onLine(line)));
+    socket.on('error', () => undefined);
+    socket.on('close', () => this.#failAll(new Error('hub connection closed')));
+  }
+
+  static connect(socketPath: string, opts: { timeoutMs?: number } = {}): Promise<HubClient> {
+    const timeoutMs = opts.timeoutMs ?? 10_000;
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(socketPath);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new HubNotRunningError(socketPath));
+      }, timeoutMs);
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        resolve(new HubClient(socket, timeoutMs));
+      });
+      socket.once('error', (cause) => {
+        clearTimeout(timer);
+        reject(new HubNotRunningError(socketPath, { cause }));
+      });
+    });
+  }
+
+  call<M extends MethodName>(method: M, params: MethodInput<M>, opts: { timeoutMs?: number } = {}): Promise<MethodResults[M]> {
+    if (this.#closedError) return Promise.reject(this.#closedError);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new Error(`hub call ${method} timed out`));
+      }, opts.timeoutMs ?? this.#timeoutMs);
+      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
+      this.#socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  }
+
+  /** Listens for a pushed notification; returns the disposer. */
+  on<N extends keyof HubNotifications>(method: N, listener: (params: HubNotifications[N]) => void): () => void {
+    let set = this.#listeners.get(method);
+    if (set === undefined) this.#listeners.set(method, (set = new Set()));
+    set.add(listener as Listener);
+    return () => set.delete(listener as Listener);
+  }
+
+  close(): void {
+    this.#socket.end();
+    this.#socket.destroy();
+  }
+
+  #onLine(line: string): void {
+    let msg: { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: Record<string, unknown> }; method?: unknown; params?: unknown };
+    try {
+      msg = JSON.parse(line) as typeof msg;
+    } catch {
+      return;
+    }
+    if (typeof msg.method === 'string' && msg.id === undefined) {
+      for (const l of this.#listeners.get(msg.method) ?? []) l(msg.params);
+      return;
+    }
+    if (typeof msg.id !== 'number') {
+      if (msg.error) this.#failAll(new RpcError(msg.error));
+      return;
+    }
+    const p = this.#pending.get(msg.id);
+    if (p === undefined) return;
+    this.#pending.delete(msg.id);
+    clearTimeout(p.timer);
+    if (msg.error) p.reject(new RpcError(msg.error));
+    else p.resolve(msg.result);
+  }
+
+  #failAll(err: Error): void {
+    this.#closedError ??= err;
+    for (const p of this.#pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(err);
+    }
+    this.#pending.clear();
+  }
+}

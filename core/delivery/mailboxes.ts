@@ -1,0 +1,73 @@
+// Every session's inbox, made durable by the journal. put() resolves only
+// after the item is written, so `queued` is never answered for something a
+// crash could lose. Listeners hear about each added item (push
+// notifications, waiting fetches). Knows nothing about sockets or policy.
+
+import type { Journal } from '../journal/journal.js';
+import type { InboxItem } from '../protocol/methods.js';
+import { Inbox, type AddResult } from './inbox.js';
+
+export type ItemListener = (sessionId: string, item: InboxItem) => void;
+
+export class Mailboxes {
+  readonly #inboxes = new Map<string, Inbox>();
+  readonly #journal: Journal;
+  readonly #cap: number;
+  readonly #listeners = new Set<ItemListener>();
+
+  constructor(journal: Journal, cap: number, initial: Map<string, Map<string, InboxItem>>) {
+    this.#journal = journal;
+    this.#cap = cap;
+    for (const [id, items] of initial) this.#inboxes.set(id, new Inbox(cap, items.values()));
+  }
+
+  onItem(listener: ItemListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  inbox(sessionId: string): Inbox {
+    let inbox = this.#inboxes.get(sessionId);
+    if (inbox === undefined) this.#inboxes.set(sessionId, (inbox = new Inbox(this.#cap)));
+    return inbox;
+  }
+
+  depth(sessionId: string): number {
+    return this.#inboxes.get(sessionId)?.size ?? 0;
+  }
+
+  async put(sessionId: string, item: InboxItem): Promise<AddResult> {
+    const result = this.inbox(sessionId).add(item);
+    if (result !== 'added') return result;
+    await this.#journal.append({ t: 'i', id: sessionId, item });
+    for (const l of this.#listeners) l(sessionId, item);
+    return result;
+  }
+
+  fetch(sessionId: string, limit: number): InboxItem[] {
+    return this.#inboxes.get(sessionId)?.fetch(limit) ?? [];
+  }
+
+  /** Removes acknowledged items; resolves with those that were present. */
+  async ack(sessionId: string, ids: readonly string[]): Promise<InboxItem[]> {
+    const removed = this.#inboxes.get(sessionId)?.ack(ids) ?? [];
+    if (removed.length > 0) await this.#journal.append({ t: 'a', id: sessionId, ids: removed.map((i) => i.id) });
+    return removed;
+  }
+
+  /** Forgets a session's inbox for good (dormant retention passed). */
+  async drop(sessionId: string): Promise<void> {
+    this.#inboxes.delete(sessionId);
+    await this.#journal.append({ t: 'd', id: sessionId });
+  }
+
+  *records(): Iterable<{ sessionId: string; item: InboxItem }> {
+    for (const [sessionId, inbox] of this.#inboxes) for (const item of inbox.values()) yield { sessionId, item };
+  }
+
+  get totalItems(): number {
+    let n = 0;
+    for (const inbox of this.#inboxes.values()) n += inbox.size;
+    return n;
+  }
+}

@@ -1,0 +1,57 @@
+// Receipt texts: plain data for the agent, never an instruction it should
+// follow. One sentence per status, saying what happened and what to expect.
+
+import type { ReceiptStatus, SendStatus } from '../protocol/methods.js';
+
+const PREFIX = '[Cross-session delivery notice]';
+
+export function receiptText(status: ReceiptStatus, target: string, reason: string | null, count = 1): string {
+  const times = count > 1 ? ` (${count} messages)` : '';
+  const why = reason ? ` Reason: ${reason}.` : '';
+  switch (status) {
+    case 'held':
+      return `${PREFIX} Your message to ${target}${times} was held for its user's approval. Not delivered yet; do not wait for a reply.${why}`;
+    case 'delivered':
+      return `${PREFIX} Your message to ${target}${times} was handed to its agent. That is not a reply.`;
+    case 'approved':
+      return `${PREFIX} Your message to ${target}${times} was approved by its user and handed to its agent.`;
+    case 'denied':
+      return `${PREFIX} Your message to ${target}${times} was denied by its user and not delivered. Do not resend it.${why}`;
+    case 'refused':
+      return `${PREFIX} Your message to ${target}${times} was refused by its inbound policy and not delivered.${why}`;
+    case 'expired':
+      return `${PREFIX} Your message to ${target}${times} expired without its user's approval and was not delivered.${why}`;
+    case 'dropped':
+      return `${PREFIX} Your message to ${target}${times} was dropped and not delivered.${why}`;
+    default: {
+      const never: never = status;
+      return never;
+    }
+  }
+}
+
+/** The one-line note a send result carries for the agent. */
+export function sendNote(status: SendStatus, target: string, reason?: string): string {
+  switch (status) {
+    case 'queued':
+      return `Queued in ${target}'s inbox; it reads it at its next tool round. This is not a reply.`;
+    case 'held':
+      return `Held for ${target}'s user to approve. Not delivered yet; do not wait for a reply.`;
+    case 'refused':
+      return `Refused by ${target}'s inbound policy. Nothing was delivered.`;
+    case 'dropped':
+      return `Dropped (${reason ?? 'unknown'}). Nothing was delivered.`;
+    case 'sent':
+      return `Written to ${target}'s socket. Whether its session accepts it is not known yet.`;
+    case 'subscribed':
+      return `Subscribed: one idle notice arrives when ${target} next goes idle or exits.`;
+    case 'confirm-denied':
+      return `Your user denied sending this to another machine. Nothing was sent.`;
+    case 'confirm-expired':
+      return `Your user did not confirm sending this to another machine in time. Nothing was sent.`;
+    default: {
+      const never: never = status;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,178 @@
+// Owns where the hub's sockets live and how they are made safe: the runtime
+// directory (0700, ours, not a symlink), socket modes (0600), the sun_path
+// bound (never truncated: a short fallback directory instead), stale socket
+// removal (only our own socket that nobody answers) and Windows pipe names.
+// It fails closed: an unsafe directory is an EndpointError, never a warning.
+
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Longest socket path we bind: macOS allows 104 bytes, Linux 108; keep margin. */
+export const MAX_SOCKET_PATH_BYTES = 100;
+/** The longest file name a socket in the runtime directory gets. */
+const LONGEST_SOCKET_NAME = 's-00000000-0000-0000-0000-000000000000.sock';
+
+export type EndpointErrorCode = 'symlink' | 'foreign_owner' | 'not_directory' | 'loose_mode' | 'path_too_long' | 'not_socket' | 'foreign_socket';
+
+export class EndpointError extends Error {
+  readonly code: EndpointErrorCode;
+  constructor(code: EndpointErrorCode, target: string) {
+    super(`${ENDPOINT_TEXT[code]}: ${target}`);
+    this.name = 'EndpointError';
+    this.code = code;
+  }
+}
+
+const ENDPOINT_TEXT: Record<EndpointErrorCode, string> = {
+  symlink: 'Refusing a runtime directory that is a symbolic link',
+  foreign_owner: 'Refusing a runtime directory owned by another user',
+  not_directory: 'The runtime directory path exists and is not a directory',
+  loose_mode: 'Refusing a runtime directory that other users can access (chmod 700 it)',
+  path_too_long: 'No socket directory short enough for a socket path was found',
+  not_socket: 'Refusing to remove a file that is not a socket',
+  foreign_socket: 'Refusing to remove a socket owned by another user',
+};
+
+export interface EndpointEnv {
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  uid: number;
+  user: string;
+  tmpdir: string;
+  home: string;
+}
+
+export function currentEndpointEnv(): EndpointEnv {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
+  return { platform: process.platform, env: process.env, uid, user: os.userInfo().username, tmpdir: os.tmpdir(), home: os.homedir() };
+}
+
+export interface EndpointPaths {
+  /** Directory holding the sockets (Unix) or a naming prefix (Windows). */
+  socketDir: string;
+  runtimeDir: string;
+  stateDir: string;
+  hubSocket: string;
+  windows: boolean;
+}
+
+/** The configured runtime directory, before the length check. */
+export function runtimeDirOf(e: EndpointEnv): string {
+  if (e.env.SWITCHBOARD_RUNTIME_DIR) return path.resolve(e.env.SWITCHBOARD_RUNTIME_DIR);
+  if (e.env.XDG_RUNTIME_DIR) return path.join(e.env.XDG_RUNTIME_DIR, 'switchboard');
+  return path.join(e.tmpdir, `switchboard-${e.uid}`);
+}
+
+export function stateDirOf(e: EndpointEnv): string {
+  return e.env.SWITCHBOARD_HOME ? path.resolve(e.env.SWITCHBOARD_HOME) : path.join(e.home, '.switchboard');
+}
+
+function short(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+}
+
+function pipeUser(user: string): string {
+  return user.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 32) || 'user';
+}
+
+export function resolveEndpoint(e: EndpointEnv): EndpointPaths {
+  const runtimeDir = runtimeDirOf(e);
+  const stateDir = stateDirOf(e);
+  if (e.platform === 'win32') {
+    // Named pipes: the runtime directory only scopes the name, so two hubs
+    // with different SWITCHBOARD_RUNTIME_DIR values never collide.
+    const prefix = `\\\\.\\pipe\\switchboard-${pipeUser(e.user)}-${short(runtimeDir)}`;
+    return { socketDir: prefix, runtimeDir, stateDir, hubSocket: `${prefix}-hub`, windows: true };
+  }
+  let socketDir = runtimeDir;
+  if (Buffer.byteLength(path.join(socketDir, LONGEST_SOCKET_NAME)) > MAX_SOCKET_PATH_BYTES) {
+    socketDir = path.join('/tmp', `sb-${e.uid}`, short(runtimeDir));
+    if (Buffer.byteLength(path.join(socketDir, LONGEST_SOCKET_NAME)) > MAX_SOCKET_PATH_BYTES) {
+      throw new EndpointError('path_too_long', socketDir);
+    }
+  }
+  return { socketDir, runtimeDir, stateDir, hubSocket: path.join(socketDir, 'hub.sock'), windows: false };
+}
+
+/** The path (or pipe name) of a session's inbound socket. */
+export function sessionSocketPath(paths: EndpointPaths, sessionId: string): string {
+  if (paths.windows) return `${paths.socketDir}-s-${sessionId}`;
+  const p = path.join(paths.socketDir, `s-${sessionId}.sock`);
+  if (Buffer.byteLength(p) > MAX_SOCKET_PATH_BYTES) throw new EndpointError('path_too_long', p);
+  return p;
+}
+
+/**
+ * Creates (0700) or checks a private directory, each missing level too.
+ * Refuses symlinks, other owners, non-directories and group/other access.
+ */
+export function ensurePrivateDir(dir: string, uid: number): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = fs.lstatSync(dir);
+  if (st.isSymbolicLink()) throw new EndpointError('symlink', dir);
+  if (!st.isDirectory()) throw new EndpointError('not_directory', dir);
+  if (uid >= 0 && st.uid !== uid) throw new EndpointError('foreign_owner', dir);
+  if ((st.mode & 0o077) !== 0) throw new EndpointError('loose_mode', dir);
+}
+
+/** Resolves true when something accepts a connection on the path. */
+export function probeSocket(target: string, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect(target);
+    const done = (alive: boolean): void => {
+      clearTimeout(timer);
+      sock.destroy();
+      resolve(alive);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
+}
+
+/**
+ * Removes a socket file left by a dead process: only when it is a socket,
+ * owned by this user, and nobody answers on it. Returns whether the path is
+ * now free; a live socket returns false.
+ */
+export async function removeStaleSocket(target: string, uid: number, timeoutMs: number): Promise<boolean> {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(target);
+  } catch {
+    return true;
+  }
+  if (!st.isSocket()) throw new EndpointError('not_socket', target);
+  if (uid >= 0 && st.uid !== uid) throw new EndpointError('foreign_socket', target);
+  if (await probeSocket(target, timeoutMs)) return false;
+  fs.unlinkSync(target);
+  return true;
+}
+
+/** Listens on a Unix socket or pipe and restricts it to this user (0600). */
+export function listenPrivate(server: net.Server, target: string, windows: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once('error', onError);
+    // Bind with a 0177 umask so the socket is never briefly group-accessible.
+    const oldMask = windows ? undefined : process.umask(0o177);
+    try {
+      server.listen(target, onListening);
+    } finally {
+      if (oldMask !== undefined) process.umask(oldMask);
+    }
+    function onListening(): void {
+      server.off('error', onError);
+      try {
+        if (!windows) fs.chmodSync(target, 0o600);
+        resolve();
+      } catch (err) {
+        server.close();
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+  });
+}

@@ -1,0 +1,128 @@
+// One function per hub method, typed from METHODS. Every method that acts
+// for a session checks its credentials first (and renews its lease). The
+// map's type makes a method without a handler a compile error.
+
+import { randomUUID } from 'node:crypto';
+import { HubError } from '../protocol/errors.js';
+import type { InboxItem, InboxReceipt, MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
+import { label, normalizeName, validName } from '../registry/names.js';
+import type { SessionRecord } from '../registry/session.js';
+import { receiptText } from '../delivery/receipts.js';
+import type { Hub } from './hub.js';
+import { sendPeerStatus } from './inbound.js';
+import type { RpcConnection } from './rpc-server.js';
+import { sendMessage } from './send.js';
+
+export type Handlers = {
+  [M in MethodName]: (params: MethodParams<M>, conn: RpcConnection) => MethodResults[M] | Promise<MethodResults[M]>;
+};
+
+export function createHandlers(hub: Hub): Handlers {
+  const auth = (p: { sessionId: string; token: string }): SessionRecord => {
+    const s = hub.table.auth(p.sessionId, p.token);
+    s.lastSeen = hub.clock.now();
+    return s;
+  };
+  const shown = (s: SessionRecord): string => label(s.name, hub.table.refOf(s.id));
+
+  return {
+    'hub.info': () => hub.info(),
+
+    'session.register': async (params, conn) => {
+      const { session, token, resumed } = await hub.register(params, conn);
+      return { sessionId: session.id, token, name: session.name, ref: hub.table.refOf(session.id), address: session.address, resumed };
+    },
+
+    'session.state': (params) => {
+      const s = auth(params);
+      if (s.state !== params.state) {
+        s.state = params.state;
+        s.stateSince = hub.clock.now();
+        if (params.state === 'idle') hub.idle.targetIdle(s.id);
+      }
+      return { state: s.state };
+    },
+
+    'session.mode': async (params) => {
+      const s = auth(params);
+      s.permissionMode = params.permissionMode;
+      if (params.bypassAvailable !== undefined) s.bypassAvailable = params.bypassAvailable;
+      await hub.persist(s);
+      return { permissionMode: s.permissionMode };
+    },
+
+    'session.rename': async (params) => {
+      const s = auth(params);
+      const name = validName(params.name);
+      if (name === undefined) throw new HubError('name_invalid');
+      s.name = name;
+      s.nameNorm = normalizeName(name);
+      await hub.persist(s);
+      return { name, ref: hub.table.refOf(s.id) };
+    },
+
+    'session.unregister': (params) => {
+      hub.retire(auth(params).id);
+      return { ok: true };
+    },
+
+    'agents.list': (params) => {
+      let selfId: string | undefined;
+      if (params.sessionId !== undefined && params.token !== undefined) selfId = auth({ sessionId: params.sessionId, token: params.token }).id;
+      return { rows: hub.table.agentRows(selfId, (s) => hub.mailboxes.depth(s.id) < hub.limits.inboxItems) };
+    },
+
+    'message.send': (params) => sendMessage(hub, auth(params), params),
+
+    'inbox.fetch': async (params) => {
+      const s = auth(params);
+      let items = hub.mailboxes.fetch(s.id, params.limit);
+      if (items.length === 0 && params.waitMs > 0) {
+        await waitForItem(hub, s.id, Math.min(params.waitMs, hub.limits.fetchWaitMs));
+        items = hub.mailboxes.fetch(s.id, params.limit);
+      }
+      return { items };
+    },
+
+    'inbox.ack': async (params) => {
+      const s = auth(params);
+      const removed = await hub.mailboxes.ack(s.id, params.ids);
+      for (const item of removed) await receiptForAck(hub, s, shown(s), item);
+      return { acked: removed.length };
+    },
+
+    'inbox.subscribe': (params, conn) => {
+      hub.subscribe(auth(params).id, conn);
+      return { subscribed: true };
+    },
+  };
+}
+
+function waitForItem(hub: Hub, sessionId: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const off = hub.mailboxes.onItem((id) => {
+      if (id === sessionId) done();
+    });
+  });
+}
+
+/** A `delivered` receipt for an acknowledged message, to whoever sent it. */
+async function receiptForAck(hub: Hub, receiver: SessionRecord, receiverLabel: string, item: InboxItem): Promise<void> {
+  if (item.kind !== 'message') return;
+  const status = item.approvedAfterHold ? 'approved' : 'delivered';
+  if (item.from.sessionId === null) {
+    sendPeerStatus(hub, receiver, item.from.address, item.id, 'delivered', 'handed to the agent');
+    return;
+  }
+  const receipt: InboxReceipt = {
+    kind: 'receipt', id: randomUUID(), origMsgId: item.id, status, to: { name: receiver.name, address: receiver.address },
+    reason: '', text: receiptText(status, receiverLabel, null), at: hub.clock.now(), count: 1,
+  };
+  await hub.mailboxes.put(item.from.sessionId, receipt);
+}

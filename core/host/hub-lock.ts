@@ -1,0 +1,73 @@
+// One hub per user: the hub socket itself is the mutex (bind is atomic).
+// The only racy step, replacing a stale socket, runs under a short-lived
+// mkdir lock so two starting hubs can never both unlink and bind. A lock
+// left by a process that died while holding it is stale after STALE_MS.
+
+import fs from 'node:fs';
+import net from 'node:net';
+import { EndpointError, listenPrivate, probeSocket, removeStaleSocket } from './endpoint.js';
+
+const STALE_MS = 10_000; // the lock is held for milliseconds; 10 s means a crash
+const RETRY_MS = 20;
+const GIVE_UP_MS = 15_000;
+
+export class HubRunningError extends Error {
+  readonly socket: string;
+  constructor(socket: string) {
+    super(`A hub is already running on ${socket}`);
+    this.name = 'HubRunningError';
+    this.socket = socket;
+  }
+}
+
+async function takeLock(lockDir: string): Promise<void> {
+  const deadline = Date.now() + GIVE_UP_MS;
+  for (;;) {
+    try {
+      fs.mkdirSync(lockDir, { mode: 0o700 });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    try {
+      if (Date.now() - fs.statSync(lockDir).mtimeMs > STALE_MS) fs.rmSync(lockDir, { recursive: true, force: true });
+    } catch {
+      // vanished between calls: retry
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${lockDir}`);
+    await new Promise((r) => setTimeout(r, RETRY_MS));
+  }
+}
+
+/**
+ * Binds `server` on the hub socket unless a live hub answers there, in
+ * which case it throws HubRunningError. Unsafe paths throw EndpointError.
+ */
+export async function bindHubSocket(server: net.Server, socket: string, opts: { uid: number; windows: boolean; probeTimeoutMs: number }): Promise<void> {
+  if (opts.windows) {
+    try {
+      await listenPrivate(server, socket, true);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new HubRunningError(socket);
+      throw err;
+    }
+  }
+  const lockDir = `${socket}.lock`;
+  await takeLock(lockDir);
+  try {
+    if (!(await removeStaleSocket(socket, opts.uid, opts.probeTimeoutMs))) throw new HubRunningError(socket);
+    try {
+      await listenPrivate(server, socket, false);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && (await probeSocket(socket, opts.probeTimeoutMs))) {
+        throw new HubRunningError(socket);
+      }
+      throw err;
+    }
+  } finally {
+    fs.rmSync(lockDir, { recursive: true, force: true });
+  }
+}
+
+export { EndpointError };

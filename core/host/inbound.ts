@@ -1,0 +1,66 @@
+// Turns lines written to a session's inbound socket into envelopes for the
+// router. The writer is not vouched for: it has no permission class, its
+// claimed wrapper attributes are discarded (only a cleaned from-name is
+// kept) and the body is re-wrapped by us. Status reports go back to the
+// writer's `from` socket only when it sits in the receiver's own directory,
+// as Claude Code does.
+
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { cleanFromName, peerStatusLine, socketPathOf, unwrapMessage, type PeerStatus } from '../protocol/cc-wire.js';
+import { normalizeName, validName } from '../registry/names.js';
+import { tokenMatches, type SessionRecord } from '../registry/session.js';
+import type { Envelope } from '../routing/router.js';
+import type { Hub } from './hub.js';
+import { writeLinesQuietly } from './outbound.js';
+import type { InboundHandler } from './session-socket.js';
+
+/** The socket a status report for `fromAddress` may go to, if any. */
+export function replySocket(fromAddress: string, receiver: SessionRecord): string | undefined {
+  const target = socketPathOf(fromAddress);
+  if (target === undefined || !target.endsWith('.sock')) return undefined;
+  return path.dirname(target) === path.dirname(receiver.socketPath) ? target : undefined;
+}
+
+export function sendPeerStatus(hub: Hub, receiver: SessionRecord, fromAddress: string, origMsgId: string, status: PeerStatus, reason: string): void {
+  const target = replySocket(fromAddress, receiver);
+  if (target === undefined) return;
+  const line = peerStatusLine({ status, reason, from: receiver.address, origMsgId, msgId: randomUUID() });
+  writeLinesQuietly(target, [line], hub.limits.outboundTimeoutMs, (err) => hub.log.warn('status report not written', { error: String(err) }));
+}
+
+export function inboundHandler(hub: Hub, receiver: SessionRecord): InboundHandler {
+  return {
+    checkAuth: (token) => (tokenMatches(token, receiver.tokenHash) ? 'own' : 'bad'),
+    message(line, ownChild) {
+      const { attrs, body } = unwrapMessage(line.message.content);
+      const fromAddress = line.from ?? 'unknown';
+      const claimed = attrs['from-name'];
+      const env: Envelope = {
+        msgId: line.msg_id ?? randomUUID(),
+        fromAddress,
+        fromName: claimed !== undefined && claimed !== '' ? cleanFromName(claimed) : null,
+        fromSessionId: null,
+        fromClass: null,
+        ownChild,
+        summary: null,
+        body,
+        at: hub.clock.now(),
+      };
+      hub.router.route(env, receiver).then(
+        (r) => {
+          if (r.status === 'refused') sendPeerStatus(hub, receiver, fromAddress, env.msgId, 'refused', r.reason ?? 'refused');
+          if (r.status === 'dropped') sendPeerStatus(hub, receiver, fromAddress, env.msgId, 'dropped', r.reason ?? 'dropped');
+        },
+        (err: unknown) => hub.log.error('inbound message not stored', { error: String(err) }),
+      );
+    },
+    rename(raw) {
+      const name = validName(raw);
+      if (name === undefined || !hub.table.live.has(receiver.id)) return;
+      receiver.name = name;
+      receiver.nameNorm = normalizeName(name);
+      hub.persist(receiver).catch((err: unknown) => hub.log.error('rename not journaled', { error: String(err) }));
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// message.send for a hosted session: the §5 rules, resolution of `to`, pins,
+// then either the router (a session of this hub) or one line written to
+// another program's socket (a stock Claude Code session or a script). The
+// result is a truthful status; receipts follow in the sender's inbox.
+
+import { userEventLine, socketPathOf, wrapMessage } from '../protocol/cc-wire.js';
+import { HubError } from '../protocol/errors.js';
+import type { SendParams, SendResult } from '../protocol/methods.js';
+import { label } from '../registry/names.js';
+import { resolveTo } from '../registry/resolve.js';
+import { modeClass, type SessionRecord } from '../registry/session.js';
+import { sendNote } from '../delivery/receipts.js';
+import { newMsgId, type Envelope } from '../routing/router.js';
+import { validateSend } from '../routing/validate.js';
+import type { Hub } from './hub.js';
+import { writeLines } from './outbound.js';
+
+export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendParams): Promise<SendResult> {
+  const input = validateSend(params, hub.limits);
+  const listed = hub.table.listed();
+  const resolved = resolveTo(input.to, listed);
+  const msgId = newMsgId();
+
+  if (resolved.kind === 'address') {
+    if (input.to.startsWith('peer:')) throw new HubError('unreachable', { detail: 'no relay is configured' });
+    const target = socketPathOf(resolved.address);
+    if (target === undefined) throw new HubError('target_not_found', { candidates: [] });
+    if (input.notifyWhenIdle) throw new HubError('idle_not_local');
+    const content = wrapMessage(input.message ?? '', { from: sender.address, fromName: sender.name, fromMode: modeClass(sender) });
+    await writeLines(target, [userEventLine({ msgId, content, from: sender.address })], hub.limits.outboundTimeoutMs);
+    return { status: 'sent', msg_id: msgId, to: { name: null, ref: null, address: resolved.address }, note: sendNote('sent', resolved.address) };
+  }
+
+  const row = resolved.row;
+  const receiver = row.session;
+  if (receiver.id === sender.id) throw new HubError('to_self');
+  if (resolved.byName) hub.pins.check(sender.id, input.to, row);
+  const to = { name: receiver.name, ref: row.ref, address: receiver.address };
+  const shown = label(receiver.name, row.ref);
+
+  if (input.message === null) {
+    hub.idle.subscribe(sender, receiver);
+    if (resolved.byName) hub.pins.pin(sender.id, row);
+    return { status: 'subscribed', msg_id: msgId, to, note: sendNote('subscribed', shown) };
+  }
+
+  const env: Envelope = {
+    msgId, fromAddress: sender.address, fromName: sender.name, fromSessionId: sender.id, fromClass: modeClass(sender),
+    ownChild: false, summary: input.summary, body: input.message, at: hub.clock.now(),
+  };
+  const result = await hub.router.route(env, receiver);
+  if (result.status === 'queued' && input.notifyWhenIdle) hub.idle.subscribe(sender, receiver);
+  if (result.status === 'queued' && resolved.byName) hub.pins.pin(sender.id, row);
+  return {
+    status: result.status, msg_id: msgId, to, ...(result.reason !== undefined ? { reason: result.reason } : {}),
+    note: sendNote(result.status, shown, result.reason),
+  };
+}

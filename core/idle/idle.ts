@@ -1,0 +1,89 @@
+// One-shot idle subscriptions (DESIGN.md §9): exactly one notice per
+// subscription, when the target next goes idle, exits, or the subscription
+// expires. Notices go to the subscriber's inbox through `deliver`; this
+// module knows nothing about inboxes or sockets.
+
+import { randomUUID } from 'node:crypto';
+import type { InboxNotice } from '../protocol/methods.js';
+
+export interface IdleSubscription {
+  id: string;
+  subscriberId: string;
+  targetId: string;
+  targetLabel: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+const PREFIX = '[Cross-session idle notice]';
+
+export class IdleWatch {
+  readonly #byTarget = new Map<string, Map<string, IdleSubscription>>();
+  readonly #deliver: (subscriberId: string, notice: InboxNotice) => void;
+  readonly #lifetimeMs: number;
+  readonly #now: () => number;
+
+  constructor(opts: { lifetimeMs: number; now: () => number; deliver: (subscriberId: string, notice: InboxNotice) => void }) {
+    this.#lifetimeMs = opts.lifetimeMs;
+    this.#now = opts.now;
+    this.#deliver = opts.deliver;
+  }
+
+  /** Adds (or renews) the subscription of `subscriberId` to `targetId`. */
+  subscribe(subscriber: { id: string }, target: { id: string; name: string }, targetLabel = target.name): IdleSubscription {
+    let subs = this.#byTarget.get(target.id);
+    if (subs === undefined) this.#byTarget.set(target.id, (subs = new Map()));
+    const now = this.#now();
+    const sub: IdleSubscription = {
+      id: subs.get(subscriber.id)?.id ?? randomUUID(), subscriberId: subscriber.id, targetId: target.id, targetLabel,
+      createdAt: now, expiresAt: now + this.#lifetimeMs,
+    };
+    subs.set(subscriber.id, sub);
+    return sub;
+  }
+
+  list(): IdleSubscription[] {
+    return [...this.#byTarget.values()].flatMap((m) => [...m.values()]);
+  }
+
+  cancel(id: string): boolean {
+    for (const subs of this.#byTarget.values()) {
+      for (const [k, sub] of subs) {
+        if (sub.id === id) return subs.delete(k);
+      }
+    }
+    return false;
+  }
+
+  targetIdle(targetId: string): void {
+    this.#fire(targetId, (label) => `${PREFIX} ${label} is now idle.`);
+  }
+
+  targetExited(targetId: string): void {
+    this.#fire(targetId, (label) => `${PREFIX} ${label} has exited.`);
+  }
+
+  /** Sends the "expired" notice for every subscription past its lifetime. */
+  expire(): void {
+    const now = this.#now();
+    for (const [targetId, subs] of this.#byTarget) {
+      for (const [k, sub] of subs) {
+        if (sub.expiresAt > now) continue;
+        subs.delete(k);
+        this.#notify(sub, `${PREFIX} Your idle subscription to ${sub.targetLabel} expired before it signalled; it may still be busy or may have ended abruptly.`);
+      }
+      if (subs.size === 0) this.#byTarget.delete(targetId);
+    }
+  }
+
+  #fire(targetId: string, text: (label: string) => string): void {
+    const subs = this.#byTarget.get(targetId);
+    if (subs === undefined) return;
+    this.#byTarget.delete(targetId);
+    for (const sub of subs.values()) this.#notify(sub, text(sub.targetLabel));
+  }
+
+  #notify(sub: IdleSubscription, text: string): void {
+    this.#deliver(sub.subscriberId, { kind: 'notice', id: randomUUID(), text, at: this.#now() });
+  }
+}

@@ -1,0 +1,60 @@
+// The closed vocabulary of errors the hub answers with. Each reason has a
+// fixed JSON-RPC code and a fixed text; `data` carries only values the hub
+// computed itself (candidates, limits), never an internal error's message.
+
+export const ERRORS = {
+  parse_error: [-32700, 'Parse error: the line is not valid JSON'],
+  invalid_request: [-32600, 'Invalid request: expected a JSON-RPC 2.0 request object'],
+  method_not_found: [-32601, 'Method not found'],
+  invalid_params: [-32602, 'Invalid params'],
+  internal: [-32603, 'Internal error'],
+  frame_too_large: [-32000, 'Frame too large: the connection is closed'],
+  overloaded: [-32001, 'The hub is at its connection or session limit'],
+  unauthorized: [-32002, 'Unauthorized: unknown session or wrong token'],
+  pid_not_alive: [-32003, 'The given pid is not a live process'],
+  name_invalid: [-32004, 'Invalid name: use 1-64 visible characters, no "@", not an address or reserved name'],
+  to_empty: [-32010, '"to" is empty'],
+  to_broadcast: [-32011, 'Broadcast is not supported: address each recipient separately'],
+  to_has_at: [-32012, '"to" must not contain "@": use a name, "name [ref]" or an address from the agent listing'],
+  to_reserved: [-32013, '"to" is a reserved name that no session can hold'],
+  to_self: [-32014, 'A session cannot send to itself'],
+  summary_missing: [-32015, '"summary" is required when "message" is given'],
+  summary_too_long: [-32016, '"summary" is longer than 200 characters'],
+  message_missing: [-32017, 'Nothing to send: give "message", or notify_when_idle alone to subscribe'],
+  message_too_large: [-32018, '"message" is larger than the size limit'],
+  message_is_frame: [-32019, '"message" is a team protocol frame; send plain text'],
+  target_not_found: [-32020, 'No live session matches "to"; list agents to see who is reachable'],
+  target_ambiguous: [-32021, '"to" matches more than one session; send again with one of the "name [ref]" candidates'],
+  pin_mismatch: [-32022, 'That name now belongs to a different session than the one you sent to before; name it with its [ref] to confirm'],
+  target_gone: [-32023, 'The target session has ended'],
+  unreachable: [-32024, 'The target address does not answer'],
+  timeout: [-32025, 'The target did not take the message within the timeout'],
+  idle_not_local: [-32026, 'notify_when_idle works only for sessions on this machine hosted by Switchboard'],
+  item_not_found: [-32027, 'No such item'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorReason = keyof typeof ERRORS;
+
+/** A failure the hub reports to a client with a fixed code and text. */
+export class HubError extends Error {
+  readonly reason: ErrorReason;
+  readonly data: unknown;
+  constructor(reason: ErrorReason, data?: unknown, options?: { cause?: unknown }) {
+    super(ERRORS[reason][1], options);
+    this.name = 'HubError';
+    this.reason = reason;
+    this.data = data;
+  }
+}
+
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: { reason: ErrorReason } & Record<string, unknown>;
+}
+
+export function errorObject(reason: ErrorReason, data?: unknown): RpcErrorObject {
+  const [code, message] = ERRORS[reason];
+  const extra = data !== null && typeof data === 'object' ? (data as Record<string, unknown>) : {};
+  return { code, message, data: { ...extra, reason } };
+}

@@ -1,0 +1,63 @@
+// Every bound the hub enforces, in one object. Tests shrink these through
+// HubOptions.limits; nothing else in core/ hard-codes a size, count or wait.
+
+export interface Limits {
+  /** Longest NDJSON line accepted on any socket, in bytes. */
+  readonly frameBytes: number;
+  /** Concurrent connections on the hub socket. */
+  readonly connections: number;
+  /** Requests of one connection awaiting an answer before reading pauses. */
+  readonly inFlightPerConnection: number;
+  /** Live sessions the hub hosts. */
+  readonly sessions: number;
+  /** Items (messages, receipts, notices) kept unacknowledged per session. */
+  readonly inboxItems: number;
+  /** Largest message body, in UTF-8 bytes. */
+  readonly messageBytes: number;
+  /** Longest summary, in characters. */
+  readonly summaryChars: number;
+  /** Connections open at once on one session's inbound socket. */
+  readonly inboundConnections: number;
+  /** Connect-and-write timeout for one outbound socket line. */
+  readonly outboundTimeoutMs: number;
+  /** Connect timeout when probing whether a socket answers. */
+  readonly probeTimeoutMs: number;
+  /** How often pid-bound sessions are checked. Dead ones leave within 2 s. */
+  readonly livenessSweepMs: number;
+  /** A pid-bound session with no request for this long is dropped. */
+  readonly leaseMs: number;
+  /** Dormant (dead) sessions keep their inbox for a resume this long. */
+  readonly dormantRetentionMs: number;
+  /** Grouped fdatasync of the journal at most this often. */
+  readonly journalSyncMs: number;
+  /** Journal size that triggers a compaction when mostly garbage. */
+  readonly journalCompactBytes: number;
+  /** Lifetime of an idle subscription that never fires. */
+  readonly idleSubscriptionMs: number;
+  /** Longest `inbox.fetch` wait. */
+  readonly fetchWaitMs: number;
+}
+
+export const LIMITS: Limits = {
+  frameBytes: 1024 * 1024, // Claude Code drops a line over 1 MiB; match it
+  connections: 512, // adapters + CLI calls of a very busy machine
+  inFlightPerConnection: 4096, // enough for pipelined senders, bounded memory
+  sessions: 4096, // far above any real machine, bounds the registry
+  inboxItems: 1000, // throttle drops at 50 unread peer messages; receipts fit
+  messageBytes: 256 * 1024, // wrapped and JSON-escaped it stays under 1 MiB
+  summaryChars: 200, // Claude Code's summary bound
+  inboundConnections: 64, // per session socket
+  outboundTimeoutMs: 5000, // Claude Code's connect-and-write timeout
+  probeTimeoutMs: 250, // Claude Code's liveness probe
+  livenessSweepMs: 1000, // half of the 2 s promise
+  leaseMs: 7 * 24 * 3600_000, // backstop where process start time is unknown
+  dormantRetentionMs: 7 * 24 * 3600_000, // a week to resume a session
+  journalSyncMs: 50, // bounds loss on power failure, not on process death
+  journalCompactBytes: 64 * 1024 * 1024, // rewrite when big and mostly acked
+  idleSubscriptionMs: 3600_000, // DESIGN.md §9: 60 minutes
+  fetchWaitMs: 600_000, // ten minutes
+};
+
+export function withLimits(overrides: Partial<Limits> | undefined): Limits {
+  return Object.freeze({ ...LIMITS, ...overrides });
+}

@@ -1,0 +1,182 @@
+// The hub socket's methods: one strict, bounded zod schema per method's
+// params, and the result types. This is the single source both the server
+// (core/host) and the client (core/client) are typed from.
+
+import { z } from 'zod';
+
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions'] as const;
+export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'other'] as const;
+export const SESSION_STATES = ['busy', 'idle'] as const;
+
+const Id = z.string().min(1).max(64);
+const Token = z.string().min(1).max(128);
+const Path = z.string().min(1).max(4096);
+const Name = z.string().min(1).max(256);
+
+const Auth = { sessionId: Id, token: Token };
+
+export const RegisterParams = z.strictObject({
+  name: Name.optional(),
+  cwd: Path,
+  pid: z.number().int().positive().max(2 ** 31).optional(),
+  permissionMode: z.enum(PERMISSION_MODES).default('default'),
+  bypassAvailable: z.boolean().default(false),
+  interactive: z.boolean().default(true),
+  agent: z.enum(AGENT_KINDS).default('other'),
+  team: Name.optional(),
+  member: Name.optional(),
+  settings: z.record(z.string().max(128), z.unknown()).optional(),
+  /** `connection`: lives while this connection is open; `pid`: while pid lives. */
+  liveness: z.enum(['connection', 'pid']).default('connection'),
+  resume: z.strictObject(Auth).optional(),
+});
+export type RegisterParams = z.input<typeof RegisterParams>;
+
+export const SessionAuth = z.strictObject(Auth);
+export const StateParams = z.strictObject({ ...Auth, state: z.enum(SESSION_STATES) });
+export const ModeParams = z.strictObject({
+  ...Auth,
+  permissionMode: z.enum(PERMISSION_MODES),
+  bypassAvailable: z.boolean().optional(),
+});
+export const RenameParams = z.strictObject({ ...Auth, name: Name });
+export const ListParams = z.strictObject({ sessionId: Id.optional(), token: Token.optional() });
+
+export const SendParams = z.strictObject({
+  ...Auth,
+  to: z.string().max(4096),
+  summary: z.string().max(10_000).optional(),
+  message: z.string().max(8 * 1024 * 1024).optional(),
+  notify_when_idle: z.boolean().optional(),
+});
+export type SendParams = z.input<typeof SendParams>;
+
+export const FetchParams = z.strictObject({
+  ...Auth,
+  limit: z.number().int().min(1).max(1000).default(100),
+  waitMs: z.number().int().min(0).max(600_000).default(0),
+});
+export const AckParams = z.strictObject({ ...Auth, ids: z.array(z.string().min(1).max(128)).max(1000) });
+export const SubscribeParams = z.strictObject(Auth);
+export const InfoParams = z.strictObject({}).optional();
+
+export const METHODS = {
+  'hub.info': InfoParams,
+  'session.register': RegisterParams,
+  'session.state': StateParams,
+  'session.mode': ModeParams,
+  'session.rename': RenameParams,
+  'session.unregister': SessionAuth,
+  'agents.list': ListParams,
+  'message.send': SendParams,
+  'inbox.fetch': FetchParams,
+  'inbox.ack': AckParams,
+  'inbox.subscribe': SubscribeParams,
+} as const;
+export type MethodName = keyof typeof METHODS;
+export type MethodParams<M extends MethodName> = z.output<(typeof METHODS)[M]>;
+export type MethodInput<M extends MethodName> = z.input<(typeof METHODS)[M]>;
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(METHODS, name);
+}
+
+// ---- results ----------------------------------------------------------------
+
+export interface HubInfo {
+  version: string;
+  pid: number;
+  socket: string;
+  runtimeDir: string;
+  stateDir: string;
+  sessions: number;
+  startedAt: number;
+}
+
+export interface Registration {
+  sessionId: string;
+  token: string;
+  name: string;
+  ref: string;
+  address: string;
+  resumed: boolean;
+}
+
+export interface AgentRow {
+  name: string;
+  ref: string;
+  /** `name [ref]`, the label a sender can use as `to`. */
+  label: string;
+  address: string;
+  machine: string | null;
+  cwd: string;
+  agent: (typeof AGENT_KINDS)[number];
+  kind: 'switchboard' | 'claude-code';
+  state: (typeof SESSION_STATES)[number];
+  stateSince: number;
+  canReceive: boolean;
+  self: boolean;
+}
+
+export const SEND_STATUSES = ['queued', 'held', 'refused', 'dropped', 'sent', 'subscribed', 'confirm-denied', 'confirm-expired'] as const;
+export type SendStatus = (typeof SEND_STATUSES)[number];
+
+export interface SendResult {
+  status: SendStatus;
+  msg_id: string;
+  to: { name: string | null; ref: string | null; address: string };
+  reason?: string;
+  /** One sentence for the agent: what happened and what to expect. */
+  note: string;
+}
+
+export const RECEIPT_STATUSES = ['held', 'delivered', 'approved', 'denied', 'refused', 'expired', 'dropped'] as const;
+export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
+
+export interface InboxMessage {
+  kind: 'message';
+  id: string;
+  from: { address: string; name: string | null; sessionId: string | null };
+  summary: string | null;
+  /** The framed text to hand to the agent, wrapper included. */
+  text: string;
+  at: number;
+  approvedAfterHold: boolean;
+}
+export interface InboxReceipt {
+  kind: 'receipt';
+  id: string;
+  origMsgId: string;
+  status: ReceiptStatus;
+  to: { name: string | null; address: string };
+  reason: string;
+  text: string;
+  at: number;
+  count: number;
+}
+export interface InboxNotice {
+  kind: 'notice';
+  id: string;
+  text: string;
+  at: number;
+}
+export type InboxItem = InboxMessage | InboxReceipt | InboxNotice;
+
+export interface MethodResults {
+  'hub.info': HubInfo;
+  'session.register': Registration;
+  'session.state': { state: string };
+  'session.mode': { permissionMode: string };
+  'session.rename': { name: string; ref: string };
+  'session.unregister': { ok: true };
+  'agents.list': { rows: AgentRow[] };
+  'message.send': SendResult;
+  'inbox.fetch': { items: InboxItem[] };
+  'inbox.ack': { acked: number };
+  'inbox.subscribe': { subscribed: true };
+}
+
+/** Notifications the hub pushes to subscribed connections. */
+export interface HubNotifications {
+  'inbox.item': { sessionId: string; item: InboxItem };
+}

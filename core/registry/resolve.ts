@@ -1,0 +1,88 @@
+// Resolution of a send's `to` (DESIGN.md §4), in order: reserved names are
+// refused; addresses are used directly; `name [ref]` selects that row; an
+// exact normalized name matching one row; a unique prefix of ≥ 3 characters.
+// Anything else is an error listing up to 3 candidates. It never guesses.
+
+import { HubError } from '../protocol/errors.js';
+import { label, normalizeName, parseLabel, RESERVED_NAMES } from './names.js';
+
+export interface Row {
+  name: string;
+  nameNorm: string;
+  ref: string;
+  refHash: string;
+  address: string;
+}
+
+export type Resolved<R extends Row> = { kind: 'row'; row: R; byName: boolean } | { kind: 'address'; address: string };
+
+const PREFIX_MIN = 3;
+const CANDIDATES_SHOWN = 3;
+
+function candidates(rows: readonly Row[]): { candidates: string[] } {
+  return { candidates: rows.slice(0, CANDIDATES_SHOWN).map((r) => label(r.name, r.ref)) };
+}
+
+export function checkTo(to: string): void {
+  const trimmed = to.trim();
+  if (trimmed === '') throw new HubError('to_empty');
+  if (trimmed === '*' || /^(all|everyone|\*|broadcast)$/i.test(trimmed)) throw new HubError('to_broadcast');
+  if (trimmed.includes('@')) throw new HubError('to_has_at');
+}
+
+export function resolveTo<R extends Row>(to: string, rows: readonly R[]): Resolved<R> {
+  checkTo(to);
+  const trimmed = to.trim();
+  if (trimmed.startsWith('uds:') || trimmed.startsWith('/') || trimmed.startsWith('peer:') || trimmed.startsWith('\\\\')) {
+    const byAddress = rows.find((r) => r.address === trimmed);
+    return byAddress ? { kind: 'row', row: byAddress, byName: false } : { kind: 'address', address: trimmed };
+  }
+  const labelled = parseLabel(trimmed);
+  if (labelled !== undefined) {
+    const want = normalizeName(labelled.name);
+    const hits = rows.filter((r) => r.refHash.startsWith(labelled.ref) && labelled.ref.length >= r.ref.length);
+    const row = hits.length === 1 ? hits[0] : undefined;
+    if (row === undefined || (want !== '' && row.nameNorm !== want)) {
+      throw new HubError('target_not_found', candidates(rows.filter((r) => r.nameNorm === want)));
+    }
+    return { kind: 'row', row, byName: true };
+  }
+  const want = normalizeName(trimmed);
+  if (RESERVED_NAMES.has(want)) throw new HubError('to_reserved');
+  const exact = rows.filter((r) => r.nameNorm === want);
+  if (exact.length === 1) return { kind: 'row', row: exact[0] as R, byName: true };
+  if (exact.length > 1) throw new HubError('target_ambiguous', candidates(exact));
+  if (want.length >= PREFIX_MIN) {
+    const prefixed = rows.filter((r) => r.nameNorm.startsWith(want));
+    if (prefixed.length === 1) return { kind: 'row', row: prefixed[0] as R, byName: true };
+    if (prefixed.length > 1) throw new HubError('target_ambiguous', candidates(prefixed));
+  }
+  throw new HubError('target_not_found', { candidates: [] });
+}
+
+/**
+ * Pins (DESIGN.md §4): after a successful send by name, that name stays
+ * bound to that session for the sender. A later send whose name resolves
+ * elsewhere is refused until the sender names the new row with its ref.
+ */
+export class Pins {
+  readonly #bySender = new Map<string, Map<string, string>>();
+
+  check(sender: string, to: string, row: Row): void {
+    if (parseLabel(to.trim()) !== undefined) return; // an explicit ref confirms
+    const pinned = this.#bySender.get(sender)?.get(row.nameNorm);
+    if (pinned !== undefined && pinned !== row.address) {
+      throw new HubError('pin_mismatch', { candidates: [label(row.name, row.ref)] });
+    }
+  }
+
+  pin(sender: string, row: Row): void {
+    let pins = this.#bySender.get(sender);
+    if (pins === undefined) this.#bySender.set(sender, (pins = new Map()));
+    pins.set(row.nameNorm, row.address);
+  }
+
+  forget(sender: string): void {
+    this.#bySender.delete(sender);
+  }
+}

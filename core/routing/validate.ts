@@ -1,0 +1,37 @@
+// The sender-side rules of DESIGN.md §5, checked before anything is
+// resolved or sent. Pure; throws HubError with the specific reason.
+
+import { HubError } from '../protocol/errors.js';
+import { isProtocolFrame } from '../protocol/frames.js';
+import type { Limits } from '../protocol/limits.js';
+import { checkTo } from '../registry/resolve.js';
+
+export interface SendInput {
+  to: string;
+  summary?: string | undefined;
+  message?: string | undefined;
+  notify_when_idle?: boolean | undefined;
+}
+
+export interface ValidSend {
+  to: string;
+  summary: string | null;
+  message: string | null;
+  notifyWhenIdle: boolean;
+}
+
+export function validateSend(input: SendInput, limits: Pick<Limits, 'summaryChars' | 'messageBytes'>): ValidSend {
+  checkTo(input.to);
+  const message = input.message ?? null;
+  const notifyWhenIdle = input.notify_when_idle === true;
+  if (message === null && !notifyWhenIdle) throw new HubError('message_missing');
+  const summary = input.summary?.trim() ?? '';
+  if (message !== null) {
+    if (message.trim() === '') throw new HubError('message_missing');
+    if (summary === '') throw new HubError('summary_missing');
+    if (Buffer.byteLength(message, 'utf8') > limits.messageBytes) throw new HubError('message_too_large', { limitBytes: limits.messageBytes });
+    if (isProtocolFrame(message)) throw new HubError('message_is_frame');
+  }
+  if ([...summary].length > limits.summaryChars) throw new HubError('summary_too_long');
+  return { to: input.to.trim(), summary: summary === '' ? null : summary, message, notifyWhenIdle };
+}

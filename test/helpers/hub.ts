@@ -1,0 +1,67 @@
+// Test helpers: a hub on real sockets in a fresh temp directory, and clients.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HubClient } from '../../core/client/client.js';
+import { currentEndpointEnv, type EndpointEnv } from '../../core/host/endpoint.js';
+import { Hub, type HubOptions } from '../../core/host/hub.js';
+import type { MethodInput, Registration } from '../../core/protocol/methods.js';
+
+export interface TestDirs {
+  root: string;
+  runtime: string;
+  home: string;
+  env: EndpointEnv;
+}
+
+/** Short temp directories (socket paths must stay under 100 bytes). */
+export function tempDirs(): TestDirs {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbt-'));
+  const runtime = path.join(root, 'run');
+  const home = path.join(root, 'home');
+  const base = currentEndpointEnv();
+  return { root, runtime, home, env: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: runtime, SWITCHBOARD_HOME: home } } };
+}
+
+export interface TestHub {
+  hub: Hub;
+  dirs: TestDirs;
+  client(): Promise<HubClient>;
+  register(client: HubClient, params?: Partial<MethodInput<'session.register'>>): Promise<Registration>;
+  close(): Promise<void>;
+}
+
+export async function startHub(opts: Omit<HubOptions, 'endpoint'> = {}, dirs = tempDirs()): Promise<TestHub> {
+  const hub = await Hub.start({ ...opts, endpoint: dirs.env });
+  const clients: HubClient[] = [];
+  return {
+    hub,
+    dirs,
+    async client() {
+      const c = await HubClient.connect(hub.paths.hubSocket);
+      clients.push(c);
+      return c;
+    },
+    register(client, params = {}) {
+      return client.call('session.register', { cwd: dirs.root, ...params });
+    },
+    async close() {
+      for (const c of clients) c.close();
+      await hub.close();
+    },
+  };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Polls `check` until it returns true or the deadline passes. */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}
