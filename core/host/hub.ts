@@ -55,15 +55,17 @@ export class Hub {
   readonly idle: IdleWatch;
   /** Connections that asked for pushes, per session. */
   readonly subscribers = new Map<string, Set<RpcConnection>>();
-  readonly #uid: number;
   readonly #rpc: RpcServer;
   readonly #servers = new Map<string, net.Server>();
   #sweep: NodeJS.Timeout | undefined;
   #closed = false;
+  /** Requests that arrive while journaled sessions are being restored wait for it. */
+  #restored = false;
+  #markRestored: () => void = () => undefined;
+  readonly #whenRestored = new Promise<void>((r) => (this.#markRestored = r));
 
-  private constructor(opts: HubOptions, paths: EndpointPaths, uid: number, journal: Journal, mailboxes: Mailboxes) {
+  private constructor(opts: HubOptions, paths: EndpointPaths, journal: Journal, mailboxes: Mailboxes) {
     this.paths = paths;
-    this.#uid = uid;
     this.limits = withLimits(opts.limits);
     this.clock = opts.clock ?? { now: () => Date.now() };
     this.log = opts.logger ?? silentLogger;
@@ -83,7 +85,8 @@ export class Hub {
     this.#rpc = new RpcServer({
       limits: this.limits,
       logger: this.log,
-      dispatch: (method, params, conn) => handlers[method](params as never, conn),
+      dispatch: (method, params, conn) =>
+        this.#restored ? handlers[method](params as never, conn) : this.#whenRestored.then(() => handlers[method](params as never, conn)),
       onClose: (conn) => this.#connectionClosed(conn),
     });
     mailboxes.onItem((sessionId, item) => this.#pushItem(sessionId, item));
@@ -99,7 +102,7 @@ export class Hub {
     }
     ensurePrivateDir(paths.stateDir, env.uid);
     const { journal, state } = Journal.open(paths.stateDir, { syncMs: limits.journalSyncMs, compactBytes: limits.journalCompactBytes });
-    const hub = new Hub(opts, paths, env.uid, journal, new Mailboxes(journal, limits.inboxItems, state.items));
+    const hub = new Hub(opts, paths, journal, new Mailboxes(journal, limits.inboxItems, state.items));
     try {
       await bindHubSocket(hub.#rpc.server, paths.hubSocket, { uid: env.uid, windows: paths.windows, probeTimeoutMs: limits.probeTimeoutMs });
     } catch (err) {
@@ -107,6 +110,8 @@ export class Hub {
       throw err;
     }
     await hub.#restore(state.sessions);
+    hub.#restored = true;
+    hub.#markRestored();
     hub.#sweep = setInterval(() => hub.#sweepLiveness(), hub.limits.livenessSweepMs);
     hub.#sweep.unref();
     return hub;

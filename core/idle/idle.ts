@@ -32,7 +32,7 @@ export class IdleWatch {
   /** Adds (or renews) the subscription of `subscriberId` to `targetId`. */
   subscribe(subscriber: { id: string }, target: { id: string; name: string }, targetLabel = target.name): IdleSubscription {
     let subs = this.#byTarget.get(target.id);
-    if (subs === undefined) this.#byTarget.set(target.id, (subs = new Map()));
+    if (subs === undefined) this.#byTarget.set(target.id, (subs = new Map<string, IdleSubscription>()));
     const now = this.#now();
     const sub: IdleSubscription = {
       id: subs.get(subscriber.id)?.id ?? randomUUID(), subscriberId: subscriber.id, targetId: target.id, targetLabel,

@@ -205,7 +205,7 @@ export function applyRecord(state: JournalState, rec: JournalRecord): void {
       break;
     case 'i': {
       let items = state.items.get(rec.id);
-      if (items === undefined) state.items.set(rec.id, (items = new Map()));
+      if (items === undefined) state.items.set(rec.id, (items = new Map<string, InboxItem>()));
       items.set(rec.item.id, rec.item);
       break;
     }

@@ -78,7 +78,7 @@ export class Pins {
 
   pin(sender: string, row: Row): void {
     let pins = this.#bySender.get(sender);
-    if (pins === undefined) this.#bySender.set(sender, (pins = new Map()));
+    if (pins === undefined) this.#bySender.set(sender, (pins = new Map<string, string>()));
     pins.set(row.nameNorm, row.address);
   }
 

@@ -65,3 +65,51 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
     await sleep(20);
   }
 }
+
+/** A raw NDJSON connection for attack tests: write anything, read lines. */
+export interface RawConn {
+  write(data: string | Buffer): void;
+  next(timeoutMs?: number): Promise<Record<string, unknown>>;
+  closed: Promise<void>;
+  destroy(): void;
+}
+
+export async function rawConnect(socketPath: string): Promise<RawConn> {
+  const net = await import('node:net');
+  const sock = net.connect(socketPath);
+  await new Promise<void>((resolve, reject) => {
+    sock.once('connect', resolve);
+    sock.once('error', reject);
+  });
+  const lines: string[] = [];
+  const waiters: Array<() => void> = [];
+  let buf = '';
+  sock.on('data', (chunk: Buffer) => {
+    buf += chunk.toString('utf8');
+    let i: number;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      lines.push(buf.slice(0, i));
+      buf = buf.slice(i + 1);
+      waiters.shift()?.();
+    }
+  });
+  sock.on('error', () => undefined);
+  const closed = new Promise<void>((r) => sock.once('close', () => r()));
+  return {
+    write: (data) => void sock.write(data),
+    async next(timeoutMs = 3000) {
+      if (lines.length === 0) {
+        await new Promise<void>((resolve, reject) => {
+          const t = setTimeout(() => reject(new Error('no line in time')), timeoutMs);
+          waiters.push(() => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+      }
+      return JSON.parse(lines.shift()!) as Record<string, unknown>;
+    },
+    closed,
+    destroy: () => sock.destroy(),
+  };
+}

@@ -1,0 +1,107 @@
+// `switchboard agents`, `send` and `inbox`: the user-facing messaging
+// commands. `send` exits 1 when nothing was delivered or queued (refused,
+// dropped, not confirmed), so scripts can tell.
+
+import type { HubClient } from '../../core/client/client.js';
+import type { InboxItem } from '../../core/protocol/methods.js';
+import { credentials, intArg, parse, SESSION_OPTIONS, table, UsageError, withHub, type Credentials, type Ctx } from '../common.js';
+
+export const MESSAGING_HELP = `switchboard agents
+  Lists live sessions: name [ref], where, agent, state, cwd.
+switchboard send --to X --summary S --message M [--notify-when-idle]
+  Sends as the session in SWITCHBOARD_SESSION/SWITCHBOARD_TOKEN and prints the status.
+  X is a name, "name [ref]", or an address (uds:…). Exit 1 when refused or dropped.
+switchboard inbox [--ack] [--wait SECONDS]
+  Prints unread items; --ack marks them delivered; --wait waits for the first one.`;
+
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  return `${Math.floor(s / 3600)}h`;
+}
+
+export async function agents(args: string[], ctx: Ctx): Promise<number> {
+  const { values } = parse(args, SESSION_OPTIONS);
+  const creds = values.session !== undefined || process.env.SWITCHBOARD_SESSION ? tryCredentials(values) : undefined;
+  const { rows } = await withHub((c) => c.call('agents.list', creds ?? {}));
+  if (ctx.json) {
+    ctx.out(JSON.stringify({ rows }));
+    return 0;
+  }
+  if (rows.length === 0) {
+    ctx.out('No live sessions.');
+    return 0;
+  }
+  const now = Date.now();
+  const lines = [['NAME [REF]', 'WHERE', 'AGENT', 'KIND', 'STATE', 'INBOX', 'CWD']];
+  for (const r of rows) {
+    lines.push([
+      r.label + (r.self ? ' (you)' : ''), r.machine ?? 'this machine', r.agent, r.kind, `${r.state} ${ago(now - r.stateSince)}`,
+      r.canReceive ? 'open' : 'full', r.cwd,
+    ]);
+  }
+  ctx.out(table(lines));
+  return 0;
+}
+
+function tryCredentials(values: { session?: string | undefined; token?: string | undefined }): Credentials | undefined {
+  try {
+    return credentials(values);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function send(args: string[], ctx: Ctx): Promise<number> {
+  const { values } = parse(args, {
+    ...SESSION_OPTIONS, to: { type: 'string' }, summary: { type: 'string' }, message: { type: 'string' }, 'notify-when-idle': { type: 'boolean' },
+  });
+  if (values.to === undefined) throw new UsageError('send needs --to');
+  if (values.message === undefined && values['notify-when-idle'] !== true) throw new UsageError('send needs --message (or --notify-when-idle alone)');
+  const creds = credentials(values);
+  const r = await withHub((c) =>
+    c.call('message.send', {
+      ...creds, to: values.to as string,
+      ...(values.summary !== undefined ? { summary: values.summary } : {}),
+      ...(values.message !== undefined ? { message: values.message } : {}),
+      ...(values['notify-when-idle'] ? { notify_when_idle: true } : {}),
+    }),
+  );
+  ctx.out(ctx.json ? JSON.stringify(r) : `${r.status}: ${r.note}`);
+  return ['queued', 'held', 'sent', 'subscribed'].includes(r.status) ? 0 : 1;
+}
+
+function render(item: InboxItem): string {
+  switch (item.kind) {
+    case 'message':
+      return `— message ${item.id}${item.summary ? ` (${item.summary})` : ''}\n${item.text}`;
+    case 'receipt':
+      return `— receipt ${item.id}: ${item.text}`;
+    case 'notice':
+      return `— notice ${item.id}: ${item.text}`;
+    default: {
+      const never: never = item;
+      return never;
+    }
+  }
+}
+
+async function fetchItems(c: HubClient, creds: Credentials, waitMs: number): Promise<InboxItem[]> {
+  const r = await c.call('inbox.fetch', { ...creds, limit: 1000, waitMs }, { timeoutMs: waitMs + 10_000 });
+  return r.items;
+}
+
+export async function inbox(args: string[], ctx: Ctx): Promise<number> {
+  const { values } = parse(args, { ...SESSION_OPTIONS, ack: { type: 'boolean' }, wait: { type: 'string' } });
+  const waitMs = (intArg('wait', values.wait, 0, 600) ?? 0) * 1000;
+  const creds = credentials(values);
+  const items = await withHub(async (c) => {
+    const found = await fetchItems(c, creds, waitMs);
+    if (values.ack && found.length > 0) await c.call('inbox.ack', { ...creds, ids: found.map((i) => i.id) });
+    return found;
+  });
+  if (ctx.json) ctx.out(JSON.stringify({ items, acked: values.ack === true }));
+  else ctx.out(items.length === 0 ? 'Inbox empty.' : items.map(render).join('\n'));
+  return 0;
+}

@@ -1,0 +1,54 @@
+// Lint: type-aware async discipline everywhere, and the process boundaries
+// of STYLE.md enforced mechanically per folder.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const NODE_ONLY_FORBIDDEN = {
+  paths: [
+    { name: 'electron', message: 'core/ and cli/ run under plain Node: never import electron.' },
+    { name: 'electron-store', message: 'electron-store starts a download outside Electron: use conf in core/.' },
+    { name: 'react', message: 'core/ and cli/ never import react.' },
+    { name: 'react-dom', message: 'core/ and cli/ never import react-dom.' },
+  ],
+  patterns: [
+    { group: ['electron/*', 'react/*', 'react-dom/*'], message: 'core/ and cli/ never import Electron or React.' },
+    { group: ['**/electron/**', '**/preload/**', '**/renderer/**'], message: 'core/ and cli/ never import the desktop or renderer trees.' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', '.tsbuild/**', 'node_modules/**', 'bench/.out/**', 'test-results/**', '**/*.mjs', 'eslint.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/only-throw-error': 'error',
+      'no-restricted-syntax': ['error', { selector: 'CallExpression[callee.name="require"]', message: 'Use ES imports.' }],
+    },
+  },
+  { files: ['core/**/*.ts', 'cli/**/*.ts'], rules: { 'no-restricted-imports': ['error', NODE_ONLY_FORBIDDEN] } },
+  {
+    files: ['core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { ...NODE_ONLY_FORBIDDEN, patterns: [...NODE_ONLY_FORBIDDEN.patterns, { group: ['**/cli/**'], message: 'core/ never imports cli/.' }] },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'The renderer runs in a browser: no Node built-ins.' }] }],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-unsafe-assignment': 'off', '@typescript-eslint/no-unsafe-member-access': 'off' },
+  },
+);
