@@ -30,7 +30,9 @@ export function createSessionServer(limits: Limits, handler: InboundHandler, log
     const splitter = new LineSplitter(limits.frameBytes);
     let first = true;
     let ownChild = false;
+    let dead = false;
     const onLine = (line: string): void => {
+      if (dead) return;
       const isFirst = first;
       first = false;
       let value: unknown;
@@ -45,6 +47,7 @@ export function createSessionServer(limits: Limits, handler: InboundHandler, log
         if (auth.success) {
           if (handler.checkAuth(auth.data.token) === 'bad') {
             log.warn('inbound socket: wrong auth token, connection closed');
+            dead = true;
             socket.destroy();
           } else {
             ownChild = true;

@@ -9,7 +9,7 @@ import { validateSend } from '../../core/routing/validate.js';
 import { HubError } from '../../core/protocol/errors.js';
 import { LIMITS } from '../../core/protocol/limits.js';
 
-export const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/conformance/claude-code/fixtures');
+import { FIXTURES } from '../helpers/peer.js';
 
 describe('Claude Code wire format', () => {
   it('percent-encodes every byte outside [A-Za-z0-9:_/.-] and round-trips', () => {

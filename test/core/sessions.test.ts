@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { RpcError } from '../../core/client/client.js';
+import { processStartTime, sameProcessAlive } from '../../core/registry/proc.js';
+import { refHash } from '../../core/registry/names.js';
+import { startHub, until, type TestHub } from '../helpers/hub.js';
+
+let th: TestHub;
+afterEach(async () => th?.close());
+
+describe('sessions', () => {
+  it('registers with a derived name, ref and uds address; lists, renames, changes state and mode', async () => {
+    th = await startHub();
+    const c = await th.client();
+    const r = await th.register(c, { cwd: '/home/u/MyApp', agent: 'claude' });
+    expect(r.name).toMatch(/^myapp-[0-9a-f]{2}$/);
+    expect(r.address).toMatch(/^uds:\//);
+    expect(r.ref).toBe(refHash(r.address).slice(0, 6));
+    expect(r.token).toMatch(/^[0-9a-f]{48}$/);
+
+    const auth = { sessionId: r.sessionId, token: r.token };
+    await c.call('session.state', { ...auth, state: 'busy' });
+    const renamed = await c.call('session.rename', { ...auth, name: 'API Worker' });
+    expect(renamed.name).toBe('api-worker');
+    await c.call('session.mode', { ...auth, permissionMode: 'acceptEdits' });
+    const { rows } = await c.call('agents.list', auth);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ name: 'api-worker', label: `api-worker [${r.ref}]`, cwd: '/home/u/MyApp', agent: 'claude', kind: 'switchboard', state: 'busy', self: true, canReceive: true, machine: null });
+
+    const bad = await c.call('session.rename', { ...auth, name: 'main' }).catch((e: unknown) => e);
+    expect((bad as RpcError).reason).toBe('name_invalid');
+  });
+
+  it('a connection-bound session leaves listings when its connection closes, and can resume with its token', async () => {
+    th = await startHub();
+    const watcher = await th.client();
+    const c = await th.client();
+    const r = await th.register(c, { name: 'short-lived' });
+    expect((await watcher.call('agents.list', {})).rows).toHaveLength(1);
+    c.close();
+    await until(async () => (await watcher.call('agents.list', {})).rows.length === 0, 2000);
+
+    const again = await th.client();
+    const wrong = await again.call('session.register', { cwd: '/x', resume: { sessionId: r.sessionId, token: 'f'.repeat(48) } }).catch((e: unknown) => e);
+    expect((wrong as RpcError).reason).toBe('unauthorized');
+    const resumed = await again.call('session.register', { cwd: '/x', resume: { sessionId: r.sessionId, token: r.token } });
+    expect(resumed).toMatchObject({ sessionId: r.sessionId, name: 'short-lived', address: r.address, resumed: true });
+  });
+
+  it('a pid-bound session outlives its connection and leaves within 2 s of its process dying', async () => {
+    th = await startHub();
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const c = await th.client();
+    await th.register(c, { name: 'hooked', pid: child.pid!, liveness: 'pid' });
+    c.close();
+    const watcher = await th.client();
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await watcher.call('agents.list', {})).rows.map((x) => x.name)).toEqual(['hooked']);
+    child.kill('SIGKILL');
+    const t0 = Date.now();
+    await until(async () => (await watcher.call('agents.list', {})).rows.length === 0, 2500);
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  it('refuses pid liveness for a pid that is not alive', async () => {
+    th = await startHub();
+    const c = await th.client();
+    const err = await th.register(c, { pid: 2 ** 30, liveness: 'pid' }).catch((e: unknown) => e);
+    expect((err as RpcError).reason).toBe('pid_not_alive');
+  });
+
+  it('detects pid reuse through the process start time', () => {
+    const start = processStartTime(process.pid);
+    expect(start).toMatch(/^\d+$/);
+    expect(sameProcessAlive({ pid: process.pid, startTime: start })).toBe(true);
+    expect(sameProcessAlive({ pid: process.pid, startTime: String(Number(start) + 1) })).toBe(false);
+  });
+
+  it('unregister removes the session from listings', async () => {
+    th = await startHub();
+    const c = await th.client();
+    const r = await th.register(c, { name: 'gone' });
+    await c.call('session.unregister', { sessionId: r.sessionId, token: r.token });
+    expect((await c.call('agents.list', {})).rows).toHaveLength(0);
+  });
+});
