@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { tempDirs } from '../helpers/hub.js';
+import { cliEnv, runCli, serveCli, type Served } from '../helpers/cli.js';
+
+let served: Served | undefined;
+afterEach(async () => {
+  await served?.stop();
+  served = undefined;
+});
+
+describe('switchboard CLI', () => {
+  it('exit codes: usage 2, hub not running 3, with --json errors on stdout', async () => {
+    const env = cliEnv(tempDirs());
+    expect((await runCli(['frobnicate'], env)).code).toBe(2);
+    expect((await runCli(['agents', '--bogus'], env)).code).toBe(2);
+    expect((await runCli(['session', 'state', 'sleepy'], { ...env, SWITCHBOARD_SESSION: 'x', SWITCHBOARD_TOKEN: 'y' })).code).toBe(2);
+    const st = await runCli(['status', '--json'], env);
+    expect(st.code).toBe(3);
+    expect(JSON.parse(st.stdout)).toEqual({ error: { reason: 'hub_not_running', message: expect.stringContaining('No hub is running') } });
+    const help = await runCli(['--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('switchboard send --to X');
+  });
+
+  it('serve prints a ready line; a second serve reports the running hub and exits 1; SIGTERM stops cleanly', async () => {
+    const dirs = tempDirs();
+    const env = cliEnv(dirs);
+    served = await serveCli(env);
+    expect(served.ready).toMatchObject({ event: 'ready', socket: `${dirs.runtime}/hub.sock`, pid: served.child.pid });
+    const second = await runCli(['serve', '--json'], env);
+    expect(second.code).toBe(1);
+    expect(JSON.parse(second.stdout)).toMatchObject({ error: { reason: 'hub_running' } });
+    const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as { pid: number; sessions: number };
+    expect(status).toMatchObject({ pid: served.child.pid, sessions: 0 });
+    expect(await served.stop('SIGTERM')).toBe(0);
+    served = undefined;
+    expect(fs.existsSync(`${dirs.runtime}/hub.sock`)).toBe(false);
+  });
+
+  it('runs the session lifecycle, agents, send and inbox end to end', async () => {
+    const dirs = tempDirs();
+    const env = cliEnv(dirs);
+    served = await serveCli(env);
+    const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const start = async (name: string) => {
+        const r = await runCli(['session', 'start', '--cwd', dirs.root, '--name', name, '--pid', String(holder.pid), '--agent', 'codex', '--json'], env);
+        expect(r.code).toBe(0);
+        const reg = JSON.parse(r.stdout) as { sessionId: string; token: string; name: string; ref: string };
+        return { ...env, SWITCHBOARD_SESSION: reg.sessionId, SWITCHBOARD_TOKEN: reg.token };
+      };
+      const alice = await start('alice');
+      const bob = await start('bob');
+
+      const agents = JSON.parse((await runCli(['agents', '--json'], alice)).stdout) as { rows: Array<{ name: string; self: boolean; agent: string }> };
+      expect(agents.rows.map((r) => [r.name, r.self, r.agent])).toEqual([['alice', true, 'codex'], ['bob', false, 'codex']]);
+      const text = await runCli(['agents'], alice);
+      expect(text.stdout).toMatch(/^NAME \[REF\]\s+WHERE/);
+      expect(text.stdout).toContain('alice [');
+
+      const sent = await runCli(['send', '--to', 'bob', '--summary', 'ping', '--message', 'hello bob'], alice);
+      expect(sent.code).toBe(0);
+      expect(sent.stdout).toMatch(/^queued: /);
+      const bad = await runCli(['send', '--to', 'bob', '--message', 'no summary', '--json'], alice);
+      expect(bad.code).toBe(1);
+      expect(JSON.parse(bad.stdout)).toMatchObject({ error: { reason: 'summary_missing' } });
+
+      const inbox = JSON.parse((await runCli(['inbox', '--ack', '--json'], bob)).stdout) as { items: Array<{ text: string }> };
+      expect(inbox.items).toHaveLength(1);
+      expect(inbox.items[0]!.text).toContain('hello bob');
+      expect((await runCli(['inbox'], bob)).stdout.trim()).toBe('Inbox empty.');
+      const receipts = await runCli(['inbox', '--wait', '5'], alice);
+      expect(receipts.stdout).toContain('was handed to its agent');
+
+      expect((await runCli(['session', 'state', 'busy'], bob)).stdout.trim()).toBe('busy');
+      expect((await runCli(['session', 'mode', 'plan'], bob)).stdout.trim()).toBe('plan');
+      expect((await runCli(['session', 'rename', 'Robert'], bob)).stdout).toMatch(/^robert \[[0-9a-f]{6}\]/);
+      expect((await runCli(['session', 'stop'], bob)).code).toBe(0);
+      const after = JSON.parse((await runCli(['agents', '--json'], alice)).stdout) as { rows: unknown[] };
+      expect(after.rows).toHaveLength(1);
+      const wrong = await runCli(['inbox'], { ...alice, SWITCHBOARD_TOKEN: 'nope' });
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toContain('Unauthorized');
+    } finally {
+      holder.kill();
+    }
+  });
+});

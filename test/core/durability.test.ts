@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { HubClient } from '../../core/client/client.js';
+import { Journal } from '../../core/journal/journal.js';
+import { tempDirs } from '../helpers/hub.js';
+import { cliEnv, serveCli, type Served } from '../helpers/cli.js';
+
+let served: Served | undefined;
+afterEach(async () => {
+  await served?.stop('SIGKILL');
+  served = undefined;
+});
+
+describe('durability', () => {
+  it('a SIGKILLed hub loses nothing it answered queued; pid-bound sessions come back by themselves', async () => {
+    const dirs = tempDirs();
+    const env = cliEnv(dirs);
+    served = await serveCli(env);
+    let c = await HubClient.connect(served.ready.socket);
+    const a = await c.call('session.register', { cwd: '/a', name: 'a', pid: process.pid, liveness: 'pid' });
+    const b = await c.call('session.register', { cwd: '/b', name: 'b', pid: process.pid, liveness: 'pid' });
+    const conn = await c.call('session.register', { cwd: '/c', name: 'c' });
+    const sends = [];
+    for (let i = 0; i < 200; i++) sends.push(c.call('message.send', { sessionId: a.sessionId, token: a.token, to: i % 2 ? 'b' : 'c', summary: 's', message: `m${i}` }));
+    const results = await Promise.all(sends);
+    expect(results.every((r) => r.status === 'queued')).toBe(true);
+    await served.stop('SIGKILL');
+    c.close();
+
+    served = await serveCli(env);
+    c = await HubClient.connect(served.ready.socket);
+    const rows = (await c.call('agents.list', {})).rows.map((r) => r.name).sort();
+    expect(rows).toEqual(['a', 'b']);
+    const bItems = await c.call('inbox.fetch', { sessionId: b.sessionId, token: b.token, limit: 1000 });
+    expect(bItems.items.map((i) => i.id).sort()).toEqual(results.filter((_, i) => i % 2).map((r) => r.msg_id).sort());
+    await c.call('session.register', { cwd: '/c', resume: { sessionId: conn.sessionId, token: conn.token } });
+    const cItems = await c.call('inbox.fetch', { sessionId: conn.sessionId, token: conn.token, limit: 1000 });
+    expect(cItems.items).toHaveLength(100);
+    c.close();
+  });
+
+  it('replay tolerates a torn last line and compaction keeps exactly the live records', async () => {
+    const dir = tempDirs().home;
+    const { journal } = Journal.open(dir, { syncMs: 10, compactBytes: 1 });
+    const item = (id: string) => ({ kind: 'notice' as const, id, text: 't', at: 1 });
+    await journal.append({ t: 'i', id: 's1', item: item('x') });
+    await journal.append({ t: 'i', id: 's1', item: item('y') });
+    await journal.append({ t: 'a', id: 's1', ids: ['x'] });
+    journal.close();
+    fs.appendFileSync(path.join(dir, 'journal.ndjson'), '{"t":"i","id":"s1","item":{"kind":"no');
+    const reopened = Journal.open(dir, { syncMs: 10, compactBytes: 1 });
+    expect([...reopened.state.items.get('s1')!.keys()]).toEqual(['y']);
+    reopened.journal.compact([{ t: 'i', id: 's1', item: item('y') }]);
+    reopened.journal.close();
+    expect(fs.readFileSync(path.join(dir, 'journal.ndjson'), 'utf8')).toBe(JSON.stringify({ t: 'i', id: 's1', item: item('y') }) + '\n');
+    expect(fs.statSync(path.join(dir, 'journal.ndjson')).mode & 0o777).toBe(0o600);
+  });
+});

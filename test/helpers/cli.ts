@@ -1,0 +1,77 @@
+// Runs the bundled CLI (dist/cli/switchboard.mjs, built by `npm run build`)
+// as a real child process with the test's directories in its environment.
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import type { TestDirs } from './hub.js';
+
+export const CLI = new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname;
+
+function checkBuilt(): void {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
+}
+
+export function cliEnv(dirs: TestDirs, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: dirs.root, SWITCHBOARD_RUNTIME_DIR: dirs.runtime, SWITCHBOARD_HOME: dirs.home, ...extra };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<CliResult> {
+  checkBuilt();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`switchboard ${args.join(' ')} timed out`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface Served {
+  child: ChildProcessWithoutNullStreams;
+  ready: { event: string; socket: string; pid: number };
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `switchboard serve --json` and waits for its ready line. */
+export async function serveCli(env: NodeJS.ProcessEnv): Promise<Served> {
+  checkBuilt();
+  const child = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet'], { env });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const ready = await new Promise<Served['ready']>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve not ready: ${err}`)), 10_000);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        resolve(JSON.parse(out.slice(0, nl)) as Served['ready']);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return {
+    child,
+    ready,
+    async stop(signal = 'SIGTERM') {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
