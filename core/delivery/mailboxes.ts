@@ -36,12 +36,13 @@ export class Mailboxes {
     return this.#inboxes.get(sessionId)?.size ?? 0;
   }
 
-  async put(sessionId: string, item: InboxItem): Promise<AddResult> {
+  put(sessionId: string, item: InboxItem): Promise<AddResult> {
     const result = this.inbox(sessionId).add(item);
-    if (result !== 'added') return result;
-    await this.#journal.append({ t: 'i', id: sessionId, item });
-    for (const l of this.#listeners) l(sessionId, item);
-    return result;
+    if (result !== 'added') return Promise.resolve(result);
+    return this.#journal.append({ t: 'i', id: sessionId, item }).then(() => {
+      for (const l of this.#listeners) l(sessionId, item);
+      return result;
+    });
   }
 
   fetch(sessionId: string, limit: number): InboxItem[] {

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
 import type { InboxItem, InboxReceipt, MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
-import { label, normalizeName, validName } from '../registry/names.js';
+import { label, validName } from '../registry/names.js';
 import type { SessionRecord } from '../registry/session.js';
 import { receiptText } from '../delivery/receipts.js';
 import type { Hub } from './hub.js';
@@ -55,8 +55,7 @@ export function createHandlers(hub: Hub): Handlers {
       const s = auth(params);
       const name = validName(params.name);
       if (name === undefined) throw new HubError('name_invalid');
-      s.name = name;
-      s.nameNorm = normalizeName(name);
+      hub.table.rename(s, name);
       await hub.persist(s);
       return { name, ref: hub.table.refOf(s.id) };
     },

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { cleanFromName, peerStatusLine, socketPathOf, unwrapMessage, type PeerStatus } from '../protocol/cc-wire.js';
-import { normalizeName, validName } from '../registry/names.js';
+import { validName } from '../registry/names.js';
 import { tokenMatches, type SessionRecord } from '../registry/session.js';
 import type { Envelope } from '../routing/router.js';
 import type { Hub } from './hub.js';
@@ -31,7 +31,7 @@ export function sendPeerStatus(hub: Hub, receiver: SessionRecord, fromAddress: s
 
 export function inboundHandler(hub: Hub, receiver: SessionRecord): InboundHandler {
   return {
-    checkAuth: (token) => (tokenMatches(token, receiver.tokenHash) ? 'own' : 'bad'),
+    checkAuth: (token) => (tokenMatches(token, receiver) ? 'own' : 'bad'),
     message(line, ownChild) {
       const { attrs, body } = unwrapMessage(line.message.content);
       const fromAddress = line.from ?? 'unknown';
@@ -58,8 +58,7 @@ export function inboundHandler(hub: Hub, receiver: SessionRecord): InboundHandle
     rename(raw) {
       const name = validName(raw);
       if (name === undefined || !hub.table.live.has(receiver.id)) return;
-      receiver.name = name;
-      receiver.nameNorm = normalizeName(name);
+      hub.table.rename(receiver, name);
       hub.persist(receiver).catch((err: unknown) => hub.log.error('rename not journaled', { error: String(err) }));
     },
   };

@@ -17,8 +17,7 @@ import { writeLines } from './outbound.js';
 
 export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendParams): Promise<SendResult> {
   const input = validateSend(params, hub.limits);
-  const listed = hub.table.listed();
-  const resolved = resolveTo(input.to, listed);
+  const resolved = resolveTo(input.to, hub.table);
   const msgId = newMsgId();
 
   if (resolved.kind === 'address') {

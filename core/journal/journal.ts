@@ -31,8 +31,8 @@ export class Journal {
   #fd: number;
   #size: number;
   #pending: string[] = [];
-  #waiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
-  #flushScheduled = false;
+  /** One promise per group commit, shared by every record of the batch. */
+  #batch: { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void } | undefined;
   #dirty = false;
   #syncTimer: NodeJS.Timeout | undefined;
   #closed = false;
@@ -67,31 +67,40 @@ export class Journal {
   append(record: JournalRecord): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('journal closed'));
     this.#pending.push(JSON.stringify(record));
-    if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
+    if (this.#batch === undefined) {
+      let resolve!: () => void;
+      let reject!: (e: Error) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.#batch = { promise, resolve, reject };
       process.nextTick(() => this.#flush());
     }
-    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    return this.#batch.promise;
   }
 
   #flush(): void {
-    this.#flushScheduled = false;
-    if (this.#pending.length === 0) return;
+    const batch = this.#batch;
+    this.#batch = undefined;
+    if (batch === undefined || this.#pending.length === 0) return;
     const data = this.#pending.join('\n') + '\n';
-    const waiters = this.#waiters;
     this.#pending = [];
-    this.#waiters = [];
     try {
-      const buf = Buffer.from(data, 'utf8');
-      let off = 0;
-      while (off < buf.length) off += fs.writeSync(this.#fd, buf, off);
-      this.#size += buf.length;
+      const bytes = Buffer.byteLength(data, 'utf8');
+      const written = fs.writeSync(this.#fd, data, null, 'utf8');
+      if (written < bytes) {
+        // A short write (rare on regular files): finish from a buffer.
+        const buf = Buffer.from(data, 'utf8');
+        let off = written;
+        while (off < buf.length) off += fs.writeSync(this.#fd, buf, off);
+      }
+      this.#size += bytes;
       this.#dirty = true;
       this.#scheduleSync();
-      for (const w of waiters) w.resolve();
+      batch.resolve();
     } catch (err) {
-      const e = err instanceof Error ? err : new Error(String(err));
-      for (const w of waiters) w.reject(e);
+      batch.reject(err instanceof Error ? err : new Error(String(err)));
     }
   }
 

@@ -125,11 +125,13 @@ export function cleanFromName(name: string): string {
 }
 
 function attr(value: string): string {
+  if (!/[&"<>]/.test(value)) return value;
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Escapes any closing tag inside a body so the frame cannot be ended early. */
 export function escapeBody(body: string): string {
+  if (!body.includes('</')) return body;
   return body.replace(/<\/(\s*)cross-session-message/gi, '&lt;/$1cross-session-message');
 }
 

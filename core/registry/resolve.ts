@@ -14,6 +14,22 @@ export interface Row {
   address: string;
 }
 
+/** The rows a `to` is resolved against, with the lookups resolution needs. */
+export interface RowIndex<R extends Row> {
+  listed(): readonly R[];
+  named(nameNorm: string): readonly R[];
+  byAddress(address: string): R | undefined;
+}
+
+/** An index over a plain array (tests, small listings). */
+export function arrayIndex<R extends Row>(rows: readonly R[]): RowIndex<R> {
+  return {
+    listed: () => rows,
+    named: (n) => rows.filter((r) => r.nameNorm === n),
+    byAddress: (a) => rows.find((r) => r.address === a),
+  };
+}
+
 export type Resolved<R extends Row> = { kind: 'row'; row: R; byName: boolean } | { kind: 'address'; address: string };
 
 const PREFIX_MIN = 3;
@@ -30,13 +46,14 @@ export function checkTo(to: string): void {
   if (trimmed.includes('@')) throw new HubError('to_has_at');
 }
 
-export function resolveTo<R extends Row>(to: string, rows: readonly R[]): Resolved<R> {
+export function resolveTo<R extends Row>(to: string, index: RowIndex<R>): Resolved<R> {
   checkTo(to);
   const trimmed = to.trim();
   if (trimmed.startsWith('uds:') || trimmed.startsWith('/') || trimmed.startsWith('peer:') || trimmed.startsWith('\\\\')) {
-    const byAddress = rows.find((r) => r.address === trimmed);
+    const byAddress = index.byAddress(trimmed);
     return byAddress ? { kind: 'row', row: byAddress, byName: false } : { kind: 'address', address: trimmed };
   }
+  const rows = index.listed();
   const labelled = parseLabel(trimmed);
   if (labelled !== undefined) {
     const want = normalizeName(labelled.name);
@@ -49,7 +66,7 @@ export function resolveTo<R extends Row>(to: string, rows: readonly R[]): Resolv
   }
   const want = normalizeName(trimmed);
   if (RESERVED_NAMES.has(want)) throw new HubError('to_reserved');
-  const exact = rows.filter((r) => r.nameNorm === want);
+  const exact = index.named(want);
   if (exact.length === 1) return { kind: 'row', row: exact[0] as R, byName: true };
   if (exact.length > 1) throw new HubError('target_ambiguous', candidates(exact));
   if (want.length >= PREFIX_MIN) {

@@ -48,10 +48,29 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function tokenMatches(token: string, tokenHash: string): boolean {
+/** Tokens already verified against their hash, kept in memory only (never journaled). */
+const verified = new WeakMap<object, string>();
+
+function sameString(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/**
+ * Whether `token` is the session's token, in constant time. The first match
+ * hashes; later checks compare with the remembered token (hashing on every
+ * request cost ~8% of the hub's send path).
+ */
+export function tokenMatches(token: string, session: { tokenHash: string }): boolean {
+  const known = verified.get(session);
+  if (known !== undefined) return sameString(known, token);
   const a = Buffer.from(hashToken(token), 'hex');
-  const b = Buffer.from(tokenHash, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
+  const b = Buffer.from(session.tokenHash, 'hex');
+  const ok = a.length === b.length && timingSafeEqual(a, b);
+  if (ok) verified.set(session, token);
+  return ok;
 }
 
 /** DESIGN.md §6.3: bypass when bypassPermissions, or plan where bypass is available. */

@@ -5,19 +5,21 @@
 
 import type { AgentRow } from '../protocol/methods.js';
 import { HubError } from '../protocol/errors.js';
-import { assignRefs, label } from './names.js';
-import type { Row } from './resolve.js';
+import { assignRefs, label, normalizeName } from './names.js';
+import type { Row, RowIndex } from './resolve.js';
 import { tokenMatches, type PersistedSession, type SessionRecord } from './session.js';
 
 export interface ListedSession extends Row {
   session: SessionRecord;
 }
 
-export class SessionTable {
+export class SessionTable implements RowIndex<ListedSession> {
   readonly live = new Map<string, SessionRecord>();
   readonly dormant = new Map<string, { session: PersistedSession; diedAt: number }>();
   readonly #byAddress = new Map<string, string>();
   #refs: Map<string, string> | undefined;
+  #listed: ListedSession[] | undefined;
+  #byName: Map<string, ListedSession[]> | undefined;
 
   get size(): number {
     return this.live.size;
@@ -27,7 +29,20 @@ export class SessionTable {
     this.dormant.delete(s.id);
     this.live.set(s.id, s);
     this.#byAddress.set(s.address, s.id);
-    this.#refs = undefined;
+    this.#changed(true);
+  }
+
+  /** Call after any change of the live set or a name; refs only when addresses change. */
+  #changed(addresses: boolean): void {
+    if (addresses) this.#refs = undefined;
+    this.#listed = undefined;
+    this.#byName = undefined;
+  }
+
+  rename(s: SessionRecord, name: string): void {
+    s.name = name;
+    s.nameNorm = normalizeName(name);
+    this.#changed(false);
   }
 
   /** Moves a live session to the dormant set; returns it, or undefined. */
@@ -37,26 +52,26 @@ export class SessionTable {
     this.live.delete(id);
     this.#byAddress.delete(s.address);
     this.dormant.set(id, { session: s, diedAt: now });
-    this.#refs = undefined;
+    this.#changed(true);
     return s;
   }
 
-  byAddress(address: string): SessionRecord | undefined {
+  byAddress(address: string): ListedSession | undefined {
     const id = this.#byAddress.get(address);
-    return id === undefined ? undefined : this.live.get(id);
+    return id === undefined ? undefined : this.listed().find((r) => r.session.id === id);
   }
 
   /** The live session these credentials belong to, or an `unauthorized` error. */
   auth(sessionId: string, token: string): SessionRecord {
     const s = this.live.get(sessionId);
-    if (s === undefined || !tokenMatches(token, s.tokenHash)) throw new HubError('unauthorized');
+    if (s === undefined || !tokenMatches(token, s)) throw new HubError('unauthorized');
     return s;
   }
 
   /** A live or dormant session these credentials belong to (for resume). */
   authAny(sessionId: string, token: string): PersistedSession {
     const s = this.live.get(sessionId) ?? this.dormant.get(sessionId)?.session;
-    if (s === undefined || !tokenMatches(token, s.tokenHash)) throw new HubError('unauthorized');
+    if (s === undefined || !tokenMatches(token, s)) throw new HubError('unauthorized');
     return s;
   }
 
@@ -78,12 +93,28 @@ export class SessionTable {
     return this.#refs;
   }
 
-  /** Rows for resolution: every live session, with its current ref. */
-  listed(): ListedSession[] {
-    const refs = this.#refMap();
-    return [...this.live.values()].map((s) => ({
-      name: s.name, nameNorm: s.nameNorm, ref: refs.get(s.id) ?? '', refHash: s.refHash, address: s.address, session: s,
-    }));
+  /** Rows for resolution: every live session, with its current ref. Cached until the set changes. */
+  listed(): readonly ListedSession[] {
+    if (this.#listed === undefined) {
+      const refs = this.#refMap();
+      this.#listed = [...this.live.values()].map((s) => ({
+        name: s.name, nameNorm: s.nameNorm, ref: refs.get(s.id) ?? '', refHash: s.refHash, address: s.address, session: s,
+      }));
+    }
+    return this.#listed;
+  }
+
+  /** Rows whose normalized name is exactly `nameNorm`. */
+  named(nameNorm: string): readonly ListedSession[] {
+    if (this.#byName === undefined) {
+      this.#byName = new Map();
+      for (const row of this.listed()) {
+        const list = this.#byName.get(row.nameNorm);
+        if (list === undefined) this.#byName.set(row.nameNorm, [row]);
+        else list.push(row);
+      }
+    }
+    return this.#byName.get(nameNorm) ?? [];
   }
 
   agentRows(selfId: string | undefined, canReceive: (s: SessionRecord) => boolean): AgentRow[] {

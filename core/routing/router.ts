@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { wrapMessage } from '../protocol/cc-wire.js';
 import type { InboxMessage, SendStatus } from '../protocol/methods.js';
 import type { Mailboxes } from '../delivery/mailboxes.js';
+import type { AddResult } from '../delivery/inbox.js';
 import type { ModeClass, SessionRecord } from '../registry/session.js';
 
 /** A message on its way in, from a hosted session or a socket writer. */
@@ -45,7 +46,7 @@ export class Router {
     this.#stages = stages;
   }
 
-  async route(env: Envelope, receiver: SessionRecord): Promise<RouteResult> {
+  route(env: Envelope, receiver: SessionRecord): Promise<RouteResult> {
     let verdict: Verdict = { action: 'deliver' };
     for (const stage of this.#stages) {
       const v = stage(env, receiver);
@@ -56,9 +57,9 @@ export class Router {
     }
     switch (verdict.action) {
       case 'refuse':
-        return { status: 'refused', reason: verdict.reason };
+        return Promise.resolve({ status: 'refused', reason: verdict.reason });
       case 'drop':
-        return { status: 'dropped', reason: verdict.reason };
+        return Promise.resolve({ status: 'dropped', reason: verdict.reason });
       case 'deliver':
         return this.#deliver(env, receiver);
       default: {
@@ -68,7 +69,7 @@ export class Router {
     }
   }
 
-  async #deliver(env: Envelope, receiver: SessionRecord): Promise<RouteResult> {
+  #deliver(env: Envelope, receiver: SessionRecord): Promise<RouteResult> {
     const item: InboxMessage = {
       kind: 'message',
       id: env.msgId,
@@ -82,7 +83,11 @@ export class Router {
       at: env.at,
       approvedAfterHold: false,
     };
-    const added = await this.#mailboxes.put(receiver.id, item);
+    return this.#mailboxes.put(receiver.id, item).then(outcome);
+  }
+}
+
+function outcome(added: AddResult): RouteResult {
     switch (added) {
       case 'added':
         return { status: 'queued' };
@@ -95,7 +100,6 @@ export class Router {
         return never;
       }
     }
-  }
 }
 
 export function newMsgId(): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { assignRefs, deriveName, normalizeName, parseLabel, refHash, validName } from '../../core/registry/names.js';
-import { Pins, resolveTo, type Row } from '../../core/registry/resolve.js';
+import { arrayIndex, Pins, resolveTo, type Row } from '../../core/registry/resolve.js';
 import { HubError } from '../../core/protocol/errors.js';
 
 function row(name: string, address: string, ref?: string): Row {
@@ -59,7 +59,8 @@ describe('names', () => {
 });
 
 describe('resolution of to', () => {
-  const rows = [row('api-worker', 'uds:/r/a.sock'), row('api-tests', 'uds:/r/b.sock'), row('web', 'uds:/r/c.sock'), row('web', 'uds:/r/d.sock')];
+  const list = [row('api-worker', 'uds:/r/a.sock'), row('api-tests', 'uds:/r/b.sock'), row('web', 'uds:/r/c.sock'), row('web', 'uds:/r/d.sock')];
+  const rows = arrayIndex(list);
 
   it('refuses empty, broadcast, @ and reserved names', () => {
     expect(reason(() => resolveTo('  ', rows))).toBe('to_empty');
@@ -75,7 +76,7 @@ describe('resolution of to', () => {
   });
 
   it('selects name [ref], exact names, and unique prefixes of at least 3', () => {
-    const d = rows[3]!;
+    const d = list[3]!;
     expect(resolveTo(`web [${d.ref}]`, rows)).toMatchObject({ row: { address: 'uds:/r/d.sock' } });
     expect(resolveTo('API-Worker', rows)).toMatchObject({ row: { address: 'uds:/r/a.sock' } });
     expect(resolveTo('api-w', rows)).toMatchObject({ row: { address: 'uds:/r/a.sock' } });
@@ -89,11 +90,11 @@ describe('resolution of to', () => {
       expect.unreachable();
     } catch (err) {
       expect((err as HubError).reason).toBe('target_ambiguous');
-      expect((err as HubError).data).toEqual({ candidates: [`web [${rows[2]!.ref}]`, `web [${rows[3]!.ref}]`] });
+      expect((err as HubError).data).toEqual({ candidates: [`web [${list[2]!.ref}]`, `web [${list[3]!.ref}]`] });
     }
     const many = ['a1', 'a2', 'a3', 'a4'].map((n, i) => row(`abc-${n}`, `uds:/m/${i}.sock`));
     try {
-      resolveTo('abc', many);
+      resolveTo('abc', arrayIndex(many));
       expect.unreachable();
     } catch (err) {
       expect(((err as HubError).data as { candidates: string[] }).candidates).toHaveLength(3);
@@ -101,7 +102,7 @@ describe('resolution of to', () => {
   });
 
   it('a ref that belongs to a row of another name does not resolve', () => {
-    expect(reason(() => resolveTo(`web [${rows[0]!.ref}]`, rows))).toBe('target_not_found');
+    expect(reason(() => resolveTo(`web [${list[0]!.ref}]`, rows))).toBe('target_not_found');
   });
 
   it('pins a name to the session it was sent to', () => {

@@ -1,0 +1,48 @@
+// Child processes for the benchmarks, one entry point selected by argv[2]:
+//   hub  <dir> <limits-json>  — a Hub with the given limits, journal on
+//   echo <socket>             — raw NDJSON echo: JSON.parse each line, write one JSON line back
+//   sink <socket>             — raw NDJSON sink: JSON.parse each line, report the count on "end"
+// Each prints one JSON line {"ready":…} on stdout when listening.
+
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { currentEndpointEnv } from '../core/host/endpoint.js';
+import { Hub } from '../core/host/hub.js';
+import type { Limits } from '../core/protocol/limits.js';
+import { LineSplitter } from '../core/protocol/ndjson.js';
+
+const [mode, target, extra] = process.argv.slice(2);
+
+async function main(): Promise<void> {
+  if (mode === 'hub') {
+    const dir = target as string;
+    const limits = JSON.parse(extra ?? '{}') as Partial<Limits>;
+    const base = currentEndpointEnv();
+    const hub = await Hub.start({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') } }, limits });
+    process.stdout.write(JSON.stringify({ ready: hub.paths.hubSocket, pid: process.pid }) + '\n');
+    process.on('SIGTERM', () => void hub.close().then(() => process.exit(0)));
+    // Memory breakdown on demand, for the memory benchmark's report.
+    process.on('SIGUSR2', () => (globalThis as { gc?: () => void }).gc?.() ?? process.stderr.write(JSON.stringify({ memory: process.memoryUsage() }) + '\n'));
+    return;
+  }
+  const socket = target as string;
+  fs.rmSync(socket, { force: true });
+  const server = net.createServer((sock) => {
+    const splitter = new LineSplitter(1 << 20);
+    let count = 0;
+    sock.on('data', (chunk: Buffer) => {
+      let out = '';
+      splitter.push(chunk, (line) => {
+        const msg = JSON.parse(line) as { id?: number; end?: boolean };
+        count++;
+        if (mode === 'echo') out += JSON.stringify({ id: msg.id, ok: true }) + '\n';
+        else if (msg.end) out += JSON.stringify({ count }) + '\n';
+      });
+      if (out) sock.write(out);
+    });
+  });
+  server.listen(socket, () => process.stdout.write(JSON.stringify({ ready: socket, pid: process.pid }) + '\n'));
+}
+
+void main();

@@ -1,0 +1,102 @@
+// Benchmark helpers: child processes, raw socket clients, percentiles, RSS.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const CHILDREN = new URL("./children.mjs", import.meta.url).pathname;
+
+export interface Child {
+  proc: ChildProcess;
+  socket: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'sbb-'));
+}
+
+export async function startChild(args: string[]): Promise<Child> {
+  const proc = spawn(process.execPath, [...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), CHILDREN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const ready = await new Promise<{ ready: string; pid: number }>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as { ready: string; pid: number });
+    });
+    proc.once('exit', (code) => reject(new Error(`child ${args[0]} exited ${code}`)));
+  });
+  return {
+    proc, socket: ready.ready, pid: ready.pid,
+    stop: () => new Promise<void>((r) => {
+      proc.once('exit', () => r());
+      proc.kill('SIGTERM');
+    }),
+  };
+}
+
+/** A minimal NDJSON connection: write lines, get each response line in order. */
+export class LineConn {
+  readonly sock: net.Socket;
+  #buf = '';
+  #onLine: (line: string) => void = () => undefined;
+  private constructor(sock: net.Socket) {
+    this.sock = sock;
+    sock.setEncoding('utf8');
+    sock.on('data', (d: string) => {
+      this.#buf += d;
+      let i: number;
+      while ((i = this.#buf.indexOf('\n')) >= 0) {
+        const line = this.#buf.slice(0, i);
+        this.#buf = this.#buf.slice(i + 1);
+        this.#onLine(line);
+      }
+    });
+  }
+  static connect(socket: string): Promise<LineConn> {
+    return new Promise((resolve, reject) => {
+      const s = net.connect(socket, () => resolve(new LineConn(s)));
+      s.once('error', reject);
+    });
+  }
+  onLine(fn: (line: string) => void): void {
+    this.#onLine = fn;
+  }
+  write(data: string): void {
+    this.sock.write(data);
+  }
+  /** Sends one request and resolves with its response line. */
+  request(line: string): Promise<string> {
+    return new Promise((resolve) => {
+      this.#onLine = resolve;
+      this.sock.write(line + '\n');
+    });
+  }
+  close(): void {
+    this.sock.destroy();
+  }
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+export function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+export function fmt(n: number, digits = 1): string {
+  return n.toFixed(digits);
+}
+
+export async function rpc(conn: LineConn, id: number, method: string, params: unknown): Promise<Record<string, unknown>> {
+  const res = JSON.parse(await conn.request(JSON.stringify({ jsonrpc: '2.0', id, method, params }))) as { result?: Record<string, unknown>; error?: unknown };
+  if (res.error) throw new Error(`${method}: ${JSON.stringify(res.error)}`);
+  return res.result!;
+}

@@ -1,0 +1,56 @@
+// Hub RSS with 1000 sessions and 50 000 queued messages (journal on),
+// against the RSS of an idle hub measured in the same run.
+
+import { fmt, LineConn, rpc, rssMb, startChild, tempDir } from './lib.js';
+
+const SESSIONS = 1000;
+const QUEUED = 50_000;
+
+export async function run(): Promise<void> {
+  const dir = tempDir();
+  const hub = await startChild(['hub', dir, JSON.stringify({ inboxItems: 1000 })]);
+  const idle = rssMb(hub.pid);
+  const conns = await Promise.all(Array.from({ length: 10 }, () => LineConn.connect(hub.socket)));
+  const sessions: Array<{ sessionId: string; token: string }> = [];
+  for (let i = 0; i < SESSIONS; i++) {
+    const r = await rpc(conns[i % 10]!, i + 1, 'session.register', { cwd: `/bench/project-${i}`, name: `session-${i}` });
+    sessions.push({ sessionId: r.sessionId as string, token: r.token as string });
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  const withSessions = rssMb(hub.pid);
+  hub.proc.kill('SIGUSR2');
+  const conn = conns[0]!;
+  let answered = 0;
+  let queued = 0;
+  // Pipelined with a window, as adapters send: at most WINDOW requests in flight.
+  const WINDOW = 1000;
+  await new Promise<void>((resolve) => {
+    let sent = 0;
+    const pump = (): void => {
+      let out = '';
+      while (sent < QUEUED && sent - answered < WINDOW) {
+        const s = sessions[sent % SESSIONS]!;
+        out += `{"jsonrpc":"2.0","id":${sent},"method":"message.send","params":{"sessionId":"${s.sessionId}","token":"${s.token}","to":"session-${(sent + 1) % SESSIONS}","summary":"bench","message":"a message of ordinary length, number ${sent}, with some words in it"}}\n`;
+        sent++;
+      }
+      if (out) conn.write(out);
+    };
+    conn.onLine((line) => {
+      answered++;
+      if (line.includes('"queued"')) queued++;
+      if (answered === QUEUED) resolve();
+      else if (sent - answered < WINDOW / 2) pump();
+    });
+    pump();
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  const loaded = rssMb(hub.pid);
+  hub.proc.kill('SIGUSR2');
+  await new Promise((r) => setTimeout(r, 100));
+  for (const c of conns) c.close();
+  await hub.stop();
+  console.log(`memory (${SESSIONS} sessions, ${queued} queued)`);
+  console.log(`  idle hub RSS     ${fmt(idle).padStart(7)} MB`);
+  console.log(`  1000 sessions    ${fmt(withSessions).padStart(7)} MB`);
+  console.log(`  loaded hub RSS   ${fmt(loaded).padStart(7)} MB (target ≤ 100 MB); ratio loaded/idle ${fmt(loaded / idle, 2)}×`);
+}

@@ -1,0 +1,22 @@
+// Builds the benchmarks with esbuild and runs them one after another.
+// `npm run bench` (all) or `npm run bench -- latency` (one).
+import { build } from 'esbuild';
+
+const all = ['latency', 'throughput', 'memory'];
+const chosen = process.argv.slice(2).filter((a) => all.includes(a));
+const names = chosen.length > 0 ? chosen : all;
+await build({
+  entryPoints: ['bench/children.ts', ...names.map((n) => `bench/${n}.bench.ts`)],
+  outdir: 'bench/.out',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+});
+console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cores, ${new Date().toISOString()}`);
+for (const name of names) {
+  const mod = await import(new URL(`./.out/${name}.bench.mjs`, import.meta.url).href);
+  await mod.run();
+}

@@ -1,0 +1,84 @@
+// Sustained message.send throughput with 100 sessions, pipelined senders and
+// the journal on, against raw one-way NDJSON parsing (the same process
+// layout: a child that JSON.parses each line) measured in the same run.
+
+import path from 'node:path';
+import { fmt, LineConn, rpc, startChild, tempDir } from './lib.js';
+
+const SESSIONS = 100;
+const CONNECTIONS = 4;
+const TOTAL = Number(process.env.BENCH_TOTAL ?? 200_000);
+const WINDOW = 2_000; // requests in flight per connection
+
+async function rawLinesPerSecond(): Promise<number> {
+  const dir = tempDir();
+  const sink = await startChild(['sink', path.join(dir, 'sink.sock')]);
+  const conn = await LineConn.connect(sink.socket);
+  const line = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message.send', params: { sessionId: 'x'.repeat(36), token: 'y'.repeat(48), to: 'session-42', summary: 'bench', message: 'message 123456' } }) + '\n';
+  const batch = line.repeat(1000);
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < TOTAL / 1000; i++) conn.write(batch);
+  const done = new Promise<string>((r) => conn.onLine(r));
+  conn.write(JSON.stringify({ end: true }) + '\n');
+  await done;
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  conn.close();
+  await sink.stop();
+  return TOTAL / secs;
+}
+
+async function hubMessagesPerSecond(): Promise<{ rate: number; queued: number }> {
+  const dir = tempDir();
+  const hub = await startChild(['hub', dir, JSON.stringify({ inboxItems: TOTAL })]);
+  const conns = await Promise.all(Array.from({ length: CONNECTIONS }, () => LineConn.connect(hub.socket)));
+  const sessions: Array<{ sessionId: string; token: string; conn: LineConn }> = [];
+  for (let i = 0; i < SESSIONS; i++) {
+    const conn = conns[i % CONNECTIONS]!;
+    const r = await rpc(conn, i + 1, 'session.register', { cwd: '/bench', name: `s-${i}` });
+    sessions.push({ sessionId: r.sessionId as string, token: r.token as string, conn });
+  }
+  let queued = 0;
+  const perConn = TOTAL / CONNECTIONS;
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    conns.map(
+      (conn, ci) =>
+        new Promise<void>((resolve) => {
+          const mine = sessions.filter((s) => s.conn === conn);
+          let sent = 0;
+          let answered = 0;
+          const pump = (): void => {
+            let out = '';
+            while (sent < perConn && sent - answered < WINDOW) {
+              const s = mine[sent % mine.length]!;
+              const to = `s-${(ci + sent * 7) % SESSIONS}`;
+              const target = to === `s-${sessions.indexOf(s)}` ? `s-${(sessions.indexOf(s) + 1) % SESSIONS}` : to;
+              out += `{"jsonrpc":"2.0","id":${sent + 1000},"method":"message.send","params":{"sessionId":"${s.sessionId}","token":"${s.token}","to":"${target}","summary":"bench","message":"message ${ci}-${sent}"}}\n`;
+              sent++;
+            }
+            if (out) conn.write(out);
+          };
+          conn.onLine((line) => {
+            answered++;
+            if (line.includes('"queued"')) queued++;
+            if (answered === perConn) resolve();
+            else if (sent - answered < WINDOW / 2) pump();
+          });
+          pump();
+        }),
+    ),
+  );
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  for (const c of conns) c.close();
+  await hub.stop();
+  return { rate: TOTAL / secs, queued };
+}
+
+export async function run(): Promise<void> {
+  const raw = await rawLinesPerSecond();
+  const hub = await hubMessagesPerSecond();
+  console.log(`throughput (${TOTAL} messages, ${SESSIONS} sessions, ${CONNECTIONS} pipelined connections, journal on)`);
+  console.log(`  raw one-way NDJSON parse   ${fmt(raw / 1000, 0).padStart(6)}k lines/s`);
+  console.log(`  hub message.send → queued  ${fmt(hub.rate / 1000, 0).padStart(6)}k msg/s (${hub.queued} queued)`);
+  console.log(`  ratio hub/raw: ${fmt(hub.rate / raw, 3)} (target ≥ 100k msg/s)`);
+}
