@@ -36,16 +36,15 @@ async function hubSendToNotify(): Promise<number[]> {
     const line = JSON.stringify({ jsonrpc: '2.0', id: i + 10, method: 'message.send', params: { sessionId: ra.sessionId, token: ra.token, to: 'b', summary: 'bench', message: `message ${i}` } });
     const t0 = process.hrtime.bigint();
     let notified = 0n;
-    await Promise.all([
-      new Promise<void>((r) => a.onLine(() => r())),
-      new Promise<void>((r) =>
-        b.onLine(() => {
-          notified = process.hrtime.bigint();
-          r();
-        }),
-      ),
-      a.write(line + '\n'),
-    ]);
+    const answered = new Promise<void>((r) => a.onLine(() => r()));
+    const pushed = new Promise<void>((r) =>
+      b.onLine(() => {
+        notified = process.hrtime.bigint();
+        r();
+      }),
+    );
+    a.write(line + '\n');
+    await Promise.all([answered, pushed]);
     if (i >= WARMUP) samples.push(Number(notified - t0) / 1000);
   }
   a.close();

@@ -23,7 +23,7 @@ export async function startChild(args: string[]): Promise<Child> {
   const proc = spawn(process.execPath, [...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), CHILDREN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<{ ready: string; pid: number }>((resolve, reject) => {
     let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
+    proc.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const nl = out.indexOf('\n');
       if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as { ready: string; pid: number });
