@@ -6,6 +6,7 @@ import { CliFailure, EXIT, UsageError, type Ctx } from './common.js';
 import { agents, inbox, MESSAGING_HELP, send } from './commands/messaging.js';
 import { serve, SERVE_HELP } from './commands/serve.js';
 import { session, SESSION_HELP, status } from './commands/session.js';
+import { held, subscriptions, UI_HELP } from './commands/ui.js';
 import { VERSION } from './version.js';
 
 const HELP = `switchboard ${VERSION} — let coding agents on this machine find and message each other safely
@@ -16,11 +17,14 @@ ${SESSION_HELP}
 
 ${MESSAGING_HELP}
 
+${UI_HELP}
+
 Every command accepts --json. Exit codes: 0 ok, 1 failure, 2 usage error, 3 hub not running.
-Environment: SWITCHBOARD_RUNTIME_DIR (sockets), SWITCHBOARD_HOME (state, default ~/.switchboard).`;
+Environment: SWITCHBOARD_RUNTIME_DIR (sockets), SWITCHBOARD_HOME (state and settings.json, default ~/.switchboard),
+SWITCHBOARD_SESSION/SWITCHBOARD_TOKEN (acting session), SWITCHBOARD_UI_TOKEN (user decisions).`;
 
 type Command = (args: string[], ctx: Ctx) => Promise<number>;
-const COMMANDS: Record<string, Command> = { serve, status, session, agents, send, inbox };
+const COMMANDS: Record<string, Command> = { serve, status, session, agents, send, inbox, held, subscriptions };
 
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');

@@ -9,8 +9,9 @@ import { CliFailure, parse, type Ctx } from '../common.js';
 import { VERSION } from '../version.js';
 
 export const SERVE_HELP = `switchboard serve [--json] [--quiet]
-  Runs the hub in the foreground until SIGINT or SIGTERM.
-  --json   print one ready line {"event":"ready","socket":…,"pid":…} on stdout
+  Runs the hub in the foreground until SIGINT or SIGTERM. Prints the user-interface
+  token that \`held\` and \`subscriptions\` need (never written to disk).
+  --json   print one ready line {"event":"ready","socket":…,"pid":…,"uiToken":…} on stdout
   --quiet  log only warnings and errors (to stderr)`;
 
 export async function serve(args: string[], ctx: Ctx): Promise<number> {
@@ -24,8 +25,12 @@ export async function serve(args: string[], ctx: Ctx): Promise<number> {
     throw err;
   }
   const info = hub.info();
-  if (ctx.json) ctx.out(JSON.stringify({ event: 'ready', socket: info.socket, pid: info.pid, version: info.version, stateDir: info.stateDir }));
-  else ctx.out(`Switchboard hub ${info.version} listening on ${info.socket} (pid ${info.pid}). Ctrl-C stops it.`);
+  if (ctx.json) ctx.out(JSON.stringify({ event: 'ready', socket: info.socket, pid: info.pid, version: info.version, stateDir: info.stateDir, uiToken: hub.uiToken }));
+  else {
+    ctx.out(`Switchboard hub ${info.version} listening on ${info.socket} (pid ${info.pid}). Ctrl-C stops it.`);
+    ctx.out(`User-interface token (approves held messages; not written anywhere): ${hub.uiToken}`);
+    ctx.out(`  export SWITCHBOARD_UI_TOKEN=${hub.uiToken}`);
+  }
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

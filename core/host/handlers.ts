@@ -2,14 +2,13 @@
 // for a session checks its credentials first (and renews its lease). The
 // map's type makes a method without a handler a compile error.
 
-import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
-import type { InboxItem, InboxReceipt, MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
-import { label, validName } from '../registry/names.js';
+import type { MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
+import { validName } from '../registry/names.js';
 import type { SessionRecord } from '../registry/session.js';
-import { receiptText } from '../delivery/receipts.js';
 import type { Hub } from './hub.js';
-import { sendPeerStatus } from './inbound.js';
+import { registerSession } from './lifecycle.js';
+import { createUiHandlers } from './ui-handlers.js';
 import type { RpcConnection } from './rpc-server.js';
 import { sendMessage } from './send.js';
 
@@ -23,13 +22,12 @@ export function createHandlers(hub: Hub): Handlers {
     s.lastSeen = hub.clock.now();
     return s;
   };
-  const shown = (s: SessionRecord): string => label(s.name, hub.table.refOf(s.id));
 
   return {
     'hub.info': () => hub.info(),
 
     'session.register': async (params, conn) => {
-      const { session, token, resumed } = await hub.register(params, conn);
+      const { session, token, resumed } = await registerSession(hub, params, conn);
       return { sessionId: session.id, token, name: session.name, ref: hub.table.refOf(session.id), address: session.address, resumed };
     },
 
@@ -39,6 +37,7 @@ export function createHandlers(hub: Hub): Handlers {
         s.state = params.state;
         s.stateSince = hub.clock.now();
         if (params.state === 'idle') hub.idle.targetIdle(s.id);
+        hub.events.emit({ type: 'sessions.changed' });
       }
       return { state: s.state };
     },
@@ -48,6 +47,8 @@ export function createHandlers(hub: Hub): Handlers {
       s.permissionMode = params.permissionMode;
       if (params.bypassAvailable !== undefined) s.bypassAvailable = params.bypassAvailable;
       await hub.persist(s);
+      await hub.admission.reevaluate(s);
+      hub.events.emit({ type: 'sessions.changed' });
       return { permissionMode: s.permissionMode };
     },
 
@@ -57,6 +58,7 @@ export function createHandlers(hub: Hub): Handlers {
       if (name === undefined) throw new HubError('name_invalid');
       hub.table.rename(s, name);
       await hub.persist(s);
+      hub.events.emit({ type: 'sessions.changed' });
       return { name, ref: hub.table.refOf(s.id) };
     },
 
@@ -86,7 +88,11 @@ export function createHandlers(hub: Hub): Handlers {
     'inbox.ack': async (params) => {
       const s = auth(params);
       const removed = await hub.mailboxes.ack(s.id, params.ids);
-      for (const item of removed) await receiptForAck(hub, s, shown(s), item);
+      for (const item of removed) {
+        if (item.kind !== 'message') continue;
+        const from = { msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId };
+        hub.admission.notifySender(from, s, 'delivered', 'handed to the agent');
+      }
       return { acked: removed.length };
     },
 
@@ -94,6 +100,8 @@ export function createHandlers(hub: Hub): Handlers {
       hub.subscribe(auth(params).id, conn);
       return { subscribed: true };
     },
+
+    ...createUiHandlers(hub),
   };
 }
 
@@ -109,19 +117,4 @@ function waitForItem(hub: Hub, sessionId: string, ms: number): Promise<void> {
       if (id === sessionId) done();
     });
   });
-}
-
-/** A `delivered` receipt for an acknowledged message, to whoever sent it. */
-async function receiptForAck(hub: Hub, receiver: SessionRecord, receiverLabel: string, item: InboxItem): Promise<void> {
-  if (item.kind !== 'message') return;
-  const status = item.approvedAfterHold ? 'approved' : 'delivered';
-  if (item.from.sessionId === null) {
-    sendPeerStatus(hub, receiver, item.from.address, item.id, 'delivered', 'handed to the agent');
-    return;
-  }
-  const receipt: InboxReceipt = {
-    kind: 'receipt', id: randomUUID(), origMsgId: item.id, status, to: { name: receiver.name, address: receiver.address },
-    reason: '', text: receiptText(status, receiverLabel, null), at: hub.clock.now(), count: 1,
-  };
-  await hub.mailboxes.put(item.from.sessionId, receipt);
 }

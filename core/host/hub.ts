@@ -1,35 +1,44 @@
-// The Hub composition: endpoint, journal, sessions, inboxes, the hub socket
-// and one inbound socket per hosted session. Everything from outside (paths,
-// clock, logger, limits) comes in through HubOptions. Start fails closed on
-// an unsafe runtime directory (EndpointError) or a live hub (HubRunningError).
+// The Hub composition: endpoint, journal, settings, sessions, inboxes,
+// admission (throttle, policy, held messages), idle subscriptions, events,
+// the hub socket and one inbound socket per hosted session. Everything from
+// outside (paths, clock, logger, limits, the managed settings file) comes in
+// through HubOptions. Start fails closed on an unsafe runtime directory
+// (EndpointError) or a live hub (HubRunningError).
 
 import { randomBytes, randomUUID } from 'node:crypto';
-import type net from 'node:net';
 import fs from 'node:fs';
+import type net from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { Mailboxes } from '../delivery/mailboxes.js';
-import { Journal } from '../journal/journal.js';
-import { HubError } from '../protocol/errors.js';
-import { withLimits, type Limits } from '../protocol/limits.js';
-import type { HubInfo, InboxItem, RegisterParams } from '../protocol/methods.js';
-import { udsAddress } from '../protocol/cc-wire.js';
-import { deriveName, normalizeName, refHash, validName } from '../registry/names.js';
-import { processIdentity, sameProcessAlive } from '../registry/proc.js';
-import { Pins } from '../registry/resolve.js';
-import { hashToken, newToken, persisted, type PersistedSession, type SessionRecord } from '../registry/session.js';
-import { SessionTable } from '../registry/table.js';
-import { Router, type AdmissionStage } from '../routing/router.js';
 import { IdleWatch } from '../idle/idle.js';
-import { currentEndpointEnv, ensurePrivateDir, listenPrivate, resolveEndpoint, sessionSocketPath, type EndpointEnv, type EndpointPaths } from './endpoint.js';
-import { bindHubSocket } from './hub-lock.js';
-import { silentLogger, type Logger } from './logger.js';
+import { decideInbound } from '../inbound/policy.js';
+import { Journal } from '../journal/journal.js';
+import { withLimits, type Limits } from '../protocol/limits.js';
+import type { HubInfo, InboxItem, InboxNotice } from '../protocol/methods.js';
+import { sameProcessAlive } from '../registry/proc.js';
+import { Pins } from '../registry/resolve.js';
+import { modeClass, persisted } from '../registry/session.js';
+import { SessionTable } from '../registry/table.js';
+import type { EffectiveSettings } from '../settings/resolve.js';
+import { defaultManagedPath, SettingsStore } from '../settings/store.js';
+import { Admission } from './admission.js';
+import { currentEndpointEnv, ensurePrivateDir, resolveEndpoint, type EndpointEnv, type EndpointPaths } from './endpoint.js';
+import { HubEvents, Ring, type ActivityEntry, type UserNotice } from './events.js';
 import { createHandlers } from './handlers.js';
+import { bindHubSocket } from './hub-lock.js';
+import { restoreSessions, retireSession } from './lifecycle.js';
+import { silentLogger, type Logger } from './logger.js';
 import { RpcServer, type RpcConnection } from './rpc-server.js';
-import { inboundHandler } from './inbound.js';
-import { createSessionServer } from './session-socket.js';
 
 export interface Clock {
+  /** Wall-clock milliseconds (shown to people). */
   now(): number;
+  /** Monotonic milliseconds (every countdown and rate). */
+  monotonic(): number;
 }
+
+export const systemClock: Clock = { now: () => Date.now(), monotonic: () => performance.now() };
 
 export interface HubOptions {
   endpoint?: EndpointEnv;
@@ -37,8 +46,12 @@ export interface HubOptions {
   clock?: Clock;
   logger?: Logger;
   version?: string;
-  stages?: readonly AdmissionStage[];
+  /** The system-wide managed settings file (default: the OS location). */
+  managedSettingsPath?: string;
 }
+
+const ACTIVITY_KEPT = 500; // the Activity view's memory
+const USER_NOTICES_KEPT = 100;
 
 export class Hub {
   readonly paths: EndpointPaths;
@@ -49,14 +62,22 @@ export class Hub {
   readonly table = new SessionTable();
   readonly pins = new Pins();
   readonly mailboxes: Mailboxes;
-  readonly router: Router;
   readonly journal: Journal;
-  readonly startedAt: number;
+  readonly settings: SettingsStore;
+  readonly admission: Admission;
+  readonly events: HubEvents;
   readonly idle: IdleWatch;
+  readonly startedAt: number;
+  /** Grants user-interface decisions (approve, deny); printed at start, never written to disk. */
+  readonly uiToken = randomBytes(24).toString('hex');
   /** Connections that asked for pushes, per session. */
   readonly subscribers = new Map<string, Set<RpcConnection>>();
+  readonly uiConnections = new Set<RpcConnection>();
+  /** Inbound socket servers of live sessions. */
+  readonly servers = new Map<string, net.Server>();
+  readonly activity = new Ring<ActivityEntry>(ACTIVITY_KEPT);
+  readonly userNotices = new Ring<UserNotice>(USER_NOTICES_KEPT);
   readonly #rpc: RpcServer;
-  readonly #servers = new Map<string, net.Server>();
   #sweep: NodeJS.Timeout | undefined;
   #closed = false;
   /** Requests that arrive while journaled sessions are being restored wait for it. */
@@ -64,22 +85,26 @@ export class Hub {
   #markRestored: () => void = () => undefined;
   readonly #whenRestored = new Promise<void>((r) => (this.#markRestored = r));
 
-  private constructor(opts: HubOptions, paths: EndpointPaths, journal: Journal, mailboxes: Mailboxes) {
+  private constructor(opts: HubOptions, paths: EndpointPaths, env: EndpointEnv, journal: Journal, mailboxes: Mailboxes) {
     this.paths = paths;
     this.limits = withLimits(opts.limits);
-    this.clock = opts.clock ?? { now: () => Date.now() };
+    this.clock = opts.clock ?? systemClock;
     this.log = opts.logger ?? silentLogger;
     this.version = opts.version ?? '0.0.0';
     this.journal = journal;
     this.mailboxes = mailboxes;
-    this.router = new Router(mailboxes, opts.stages ?? []);
+    this.events = new HubEvents(this.log);
+    this.settings = new SettingsStore({
+      managedPath: opts.managedSettingsPath ?? defaultManagedPath(env.platform, env.env),
+      userPath: path.join(paths.stateDir, 'settings.json'),
+      logger: this.log,
+    });
+    this.admission = new Admission(this);
     this.startedAt = this.clock.now();
     this.idle = new IdleWatch({
-      lifetimeMs: this.limits.idleSubscriptionMs,
-      now: () => this.clock.now(),
-      deliver: (subscriberId, notice) => {
-        this.mailboxes.put(subscriberId, notice).catch((err: unknown) => this.log.error('idle notice not stored', { error: String(err) }));
-      },
+      lifetimeMs: () => Math.min(this.limits.idleSubscriptionMs, this.adminSettings().idleSubscriptionMinutes.value * 60_000),
+      now: () => this.clock.monotonic(),
+      deliver: (sub, text) => this.#idleNotice(sub.subscriberId, sub.targetId, text),
     });
     const handlers = createHandlers(this);
     this.#rpc = new RpcServer({
@@ -90,6 +115,9 @@ export class Hub {
       onClose: (conn) => this.#connectionClosed(conn),
     });
     mailboxes.onItem((sessionId, item) => this.#pushItem(sessionId, item));
+    this.events.on((event) => {
+      for (const conn of this.uiConnections) conn.notify('ui.event', event);
+    });
   }
 
   static async start(opts: HubOptions = {}): Promise<Hub> {
@@ -102,17 +130,17 @@ export class Hub {
     }
     ensurePrivateDir(paths.stateDir, env.uid);
     const { journal, state } = Journal.open(paths.stateDir, { syncMs: limits.journalSyncMs, compactBytes: limits.journalCompactBytes });
-    const hub = new Hub(opts, paths, journal, new Mailboxes(journal, limits.inboxItems, state.items));
+    const hub = new Hub(opts, paths, env, journal, new Mailboxes(journal, limits.inboxItems, state.items));
     try {
       await bindHubSocket(hub.#rpc.server, paths.hubSocket, { uid: env.uid, windows: paths.windows, probeTimeoutMs: limits.probeTimeoutMs });
     } catch (err) {
       journal.close();
       throw err;
     }
-    await hub.#restore(state.sessions);
+    await restoreSessions(hub, state.sessions, state.held);
     hub.#restored = true;
     hub.#markRestored();
-    hub.#sweep = setInterval(() => hub.#sweepLiveness(), hub.limits.livenessSweepMs);
+    hub.#sweep = setInterval(() => void hub.#sweepOnce(), hub.limits.livenessSweepMs);
     hub.#sweep.unref();
     return hub;
   }
@@ -124,96 +152,16 @@ export class Hub {
     };
   }
 
-  /** Revives journaled pid-bound sessions whose process still runs; the rest wait for a resume. */
-  async #restore(sessions: Map<string, PersistedSession>): Promise<void> {
-    for (const p of sessions.values()) {
-      const alive = p.liveness === 'pid' && p.pid !== null && sameProcessAlive({ pid: p.pid, startTime: p.procStart ?? undefined });
-      if (alive) await this.#activate(p, null).catch((err: unknown) => this.log.warn('restore failed', { id: p.id, error: String(err) }));
-      else this.table.dormant.set(p.id, { session: p, diedAt: this.clock.now() });
-    }
+  /** Settings that only managed and user scopes decide (no session involved). */
+  adminSettings(): EffectiveSettings {
+    return this.settings.adminEffective();
   }
 
-  async register(params: Omit<Required<RegisterParams>, 'name' | 'pid' | 'team' | 'member' | 'settings' | 'resume'> & RegisterParams, conn: RpcConnection): Promise<{ session: SessionRecord; token: string; resumed: boolean }> {
-    if (params.resume !== undefined) {
-      const old = this.table.authAny(params.resume.sessionId, params.resume.token);
-      const live = this.table.live.get(old.id);
-      if (live !== undefined) {
-        if (params.liveness === 'connection') live.connectionId = conn.id;
-        live.lastSeen = this.clock.now();
-        return { session: live, token: params.resume.token, resumed: true };
-      }
-      const session = await this.#activate({ ...old, ...this.#identity(params), ...(params.name ? { name: this.#name(params) } : {}) }, conn);
-      return { session, token: params.resume.token, resumed: true };
-    }
-    if (this.table.size >= this.limits.sessions) throw new HubError('overloaded');
-    const token = newToken();
-    const id = randomUUID();
-    const socketPath = sessionSocketPath(this.paths, id);
-    const p: PersistedSession = {
-      id, tokenHash: hashToken(token), name: this.#name(params), socketPath, address: udsAddress(socketPath), cwd: params.cwd,
-      ...this.#identity(params), agent: params.agent, permissionMode: params.permissionMode, bypassAvailable: params.bypassAvailable,
-      interactive: params.interactive, team: params.team ?? null, member: params.member ?? null, settings: params.settings ?? null,
-      createdAt: this.clock.now(),
-    };
-    return { session: await this.#activate(p, conn), token, resumed: false };
-  }
-
-  #identity(params: RegisterParams): Pick<PersistedSession, 'pid' | 'procStart' | 'liveness'> {
-    const liveness = params.liveness ?? 'connection';
-    if (params.pid === undefined) {
-      if (liveness === 'pid') throw new HubError('pid_not_alive');
-      return { pid: null, procStart: null, liveness };
-    }
-    const id = processIdentity(params.pid);
-    if (id === undefined) throw new HubError('pid_not_alive');
-    return { pid: id.pid, procStart: id.startTime ?? null, liveness };
-  }
-
-  #name(params: RegisterParams): string {
-    if (params.name !== undefined) {
-      const name = validName(params.name);
-      if (name === undefined) throw new HubError('name_invalid');
-      return name;
-    }
-    for (let i = 0; ; i++) {
-      const name = deriveName(params.cwd, randomBytes(i < 8 ? 1 : 2).toString('hex'));
-      if (!this.table.nameTaken(name)) return name;
-    }
-  }
-
-  async #activate(p: PersistedSession, conn: RpcConnection | null): Promise<SessionRecord> {
-    const now = this.clock.now();
-    const s: SessionRecord = {
-      ...p, nameNorm: normalizeName(p.name), refHash: refHash(p.address), state: 'idle', stateSince: now, lastSeen: now,
-      connectionId: p.liveness === 'connection' && conn !== null ? conn.id : null,
-    };
-    const server = createSessionServer(this.limits, inboundHandler(this, s), this.log);
-    if (!this.paths.windows) {
-      try {
-        fs.unlinkSync(p.socketPath); // ours by name, in our 0700 directory; a leftover of a crash
-      } catch {
-        // absent
-      }
-    }
-    await listenPrivate(server, p.socketPath, this.paths.windows);
-    this.#servers.set(p.id, server);
-    this.table.add(s);
-    await this.journal.append({ t: 's', s: persisted(s) });
-    return s;
-  }
-
-  /** Ends a session: it leaves listings, its socket closes, its inbox stays for a resume. */
   retire(id: string): void {
-    const s = this.table.retire(id, this.clock.now());
-    if (s === undefined) return;
-    this.#servers.get(id)?.close();
-    this.#servers.delete(id);
-    this.subscribers.delete(id);
-    this.pins.forget(id);
-    this.idle.targetExited(id);
+    retireSession(this, id);
   }
 
-  async persist(s: SessionRecord): Promise<void> {
+  async persist(s: Parameters<typeof persisted>[0]): Promise<void> {
     await this.journal.append({ t: 's', s: persisted(s) });
   }
 
@@ -221,6 +169,34 @@ export class Hub {
     let set = this.subscribers.get(sessionId);
     if (set === undefined) this.subscribers.set(sessionId, (set = new Set()));
     set.add(conn);
+  }
+
+  attachUi(conn: RpcConnection): void {
+    if (this.uiConnections.has(conn)) return;
+    this.uiConnections.add(conn);
+    this.admission.uiAttached(1);
+  }
+
+  recordActivity(entry: ActivityEntry): void {
+    this.activity.push(entry);
+    if (this.uiConnections.size > 0) this.events.emit({ type: 'activity', entry });
+  }
+
+  /** An idle notice goes to the subscriber's agent, or to its user when its policy would hold the target's messages. */
+  #idleNotice(subscriberId: string, targetId: string, text: string): void {
+    const subscriber = this.table.live.get(subscriberId);
+    const target = this.table.live.get(targetId) ?? this.table.dormant.get(targetId)?.session;
+    const notice: InboxNotice = { kind: 'notice', id: randomUUID(), text, at: this.clock.now() };
+    if (subscriber !== undefined && target !== undefined) {
+      const d = decideInbound(this.admission.effective(subscriber).inbound, modeClass(subscriber), modeClass(target), false);
+      if (d.action !== 'deliver') {
+        const n: UserNotice = { id: notice.id, at: notice.at, sessionId: subscriberId, text };
+        this.userNotices.push(n);
+        this.events.emit({ type: 'user.notice', notice: n });
+        return;
+      }
+    }
+    this.mailboxes.put(subscriberId, notice).catch((err: unknown) => this.log.error('idle notice not stored', { error: String(err) }));
   }
 
   #pushItem(sessionId: string, item: InboxItem): void {
@@ -231,34 +207,44 @@ export class Hub {
 
   #connectionClosed(conn: RpcConnection): void {
     for (const set of this.subscribers.values()) set.delete(conn);
+    if (this.uiConnections.delete(conn)) this.admission.uiAttached(-1);
     for (const s of [...this.table.live.values()]) if (s.connectionId === conn.id) this.retire(s.id);
   }
 
-  #sweepLiveness(): void {
-    const now = this.clock.now();
-    for (const s of [...this.table.live.values()]) {
-      if (s.liveness !== 'pid' || s.pid === null) continue;
-      const dead = !sameProcessAlive({ pid: s.pid, startTime: s.procStart ?? undefined }) || now - s.lastSeen > this.limits.leaseMs;
-      if (dead) this.retire(s.id);
-    }
-    this.idle.expire();
-    for (const [id, d] of [...this.table.dormant]) {
-      if (now - d.diedAt > this.limits.dormantRetentionMs) {
-        this.table.dormant.delete(id);
-        void this.mailboxes.drop(id).catch(() => undefined);
+  async #sweepOnce(): Promise<void> {
+    try {
+      const now = this.clock.now();
+      for (const s of [...this.table.live.values()]) {
+        if (s.liveness !== 'pid' || s.pid === null) continue;
+        const dead = !sameProcess(s.pid, s.procStart) || now - s.lastSeen > this.limits.leaseMs;
+        if (dead) this.retire(s.id);
       }
+      for (const [id, d] of [...this.table.dormant]) {
+        if (now - d.diedAt <= this.limits.dormantRetentionMs) continue;
+        this.table.dormant.delete(id);
+        await this.mailboxes.drop(id);
+      }
+      if (this.settings.poll()) {
+        this.events.emit({ type: 'settings.changed' });
+        await this.admission.reevaluateAll();
+      }
+      await this.admission.expireDue();
+      this.admission.flushDrops();
+      this.idle.expire();
+      if (this.journal.wantsCompaction(this.mailboxes.totalItems + this.table.size + this.table.dormant.size + this.admission.held.size)) this.#compact();
+    } catch (err) {
+      this.log.error('sweep failed', { error: err instanceof Error ? err.stack : String(err) });
     }
-    if (this.journal.wantsCompaction(this.mailboxes.totalItems + this.table.size + this.table.dormant.size)) this.#compact();
   }
 
   #compact(): void {
-    const table = this.table;
-    const mailboxes = this.mailboxes;
+    const { table, mailboxes, admission } = this;
     this.journal.compact(
       (function* () {
         for (const s of table.live.values()) yield { t: 's' as const, s: persisted(s) };
         for (const d of table.dormant.values()) yield { t: 's' as const, s: d.session };
         for (const r of mailboxes.records()) yield { t: 'i' as const, id: r.sessionId, item: r.item };
+        for (const h of admission.held.all()) yield { t: 'h' as const, id: h.receiverId, held: { id: h.id, env: h.env, reason: h.reason, heldAt: h.heldAt } };
       })(),
     );
   }
@@ -269,9 +255,13 @@ export class Hub {
     if (this.#sweep) clearInterval(this.#sweep);
     this.#rpc.closeAll();
     await new Promise<void>((r) => this.#rpc.server.close(() => r()));
-    for (const server of this.#servers.values()) server.close();
-    this.#servers.clear();
+    for (const server of this.servers.values()) server.close();
+    this.servers.clear();
     this.journal.close();
     if (!this.paths.windows) fs.rmSync(this.paths.hubSocket, { force: true });
   }
+}
+
+function sameProcess(pid: number, procStart: string | null): boolean {
+  return sameProcessAlive({ pid, startTime: procStart ?? undefined });
 }

@@ -9,20 +9,20 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { cleanFromName, peerStatusLine, socketPathOf, unwrapMessage, type PeerStatus } from '../protocol/cc-wire.js';
 import { validName } from '../registry/names.js';
-import { tokenMatches, type SessionRecord } from '../registry/session.js';
+import { tokenMatches, type PersistedSession, type SessionRecord } from '../registry/session.js';
 import type { Envelope } from '../routing/router.js';
 import type { Hub } from './hub.js';
 import { writeLinesQuietly } from './outbound.js';
 import type { InboundHandler } from './session-socket.js';
 
 /** The socket a status report for `fromAddress` may go to, if any. */
-export function replySocket(fromAddress: string, receiver: SessionRecord): string | undefined {
+export function replySocket(fromAddress: string, receiver: Pick<PersistedSession, 'socketPath'>): string | undefined {
   const target = socketPathOf(fromAddress);
   if (target === undefined || !target.endsWith('.sock')) return undefined;
   return path.dirname(target) === path.dirname(receiver.socketPath) ? target : undefined;
 }
 
-export function sendPeerStatus(hub: Hub, receiver: SessionRecord, fromAddress: string, origMsgId: string, status: PeerStatus, reason: string): void {
+export function sendPeerStatus(hub: Hub, receiver: Pick<PersistedSession, 'socketPath' | 'address'>, fromAddress: string, origMsgId: string, status: PeerStatus, reason: string): void {
   const target = replySocket(fromAddress, receiver);
   if (target === undefined) return;
   const line = peerStatusLine({ status, reason, from: receiver.address, origMsgId, msgId: randomUUID() });
@@ -47,10 +47,9 @@ export function inboundHandler(hub: Hub, receiver: SessionRecord): InboundHandle
         body,
         at: hub.clock.now(),
       };
-      hub.router.route(env, receiver).then(
+      hub.admission.route(env, receiver).then(
         (r) => {
           if (r.status === 'refused') sendPeerStatus(hub, receiver, fromAddress, env.msgId, 'refused', r.reason ?? 'refused');
-          if (r.status === 'dropped') sendPeerStatus(hub, receiver, fromAddress, env.msgId, 'dropped', r.reason ?? 'dropped');
         },
         (err: unknown) => hub.log.error('inbound message not stored', { error: String(err) }),
       );

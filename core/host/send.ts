@@ -38,7 +38,7 @@ export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendP
   const shown = label(receiver.name, row.ref);
 
   if (input.message === null) {
-    hub.idle.subscribe(sender, receiver);
+    hub.idle.subscribe(sender, receiver, shown);
     if (resolved.byName) hub.pins.pin(sender.id, row);
     return { status: 'subscribed', msg_id: msgId, to, note: sendNote('subscribed', shown) };
   }
@@ -47,9 +47,10 @@ export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendP
     msgId, fromAddress: sender.address, fromName: sender.name, fromSessionId: sender.id, fromClass: modeClass(sender),
     ownChild: false, summary: input.summary, body: input.message, at: hub.clock.now(),
   };
-  const result = await hub.router.route(env, receiver);
-  if (result.status === 'queued' && input.notifyWhenIdle) hub.idle.subscribe(sender, receiver);
-  if (result.status === 'queued' && resolved.byName) hub.pins.pin(sender.id, row);
+  const result = await hub.admission.route(env, receiver);
+  const accepted = result.status === 'queued' || result.status === 'held';
+  if (accepted && input.notifyWhenIdle) hub.idle.subscribe(sender, receiver, shown);
+  if (accepted && resolved.byName) hub.pins.pin(sender.id, row);
   return {
     status: result.status, msg_id: msgId, to, ...(result.reason !== undefined ? { reason: result.reason } : {}),
     note: sendNote(result.status, shown, result.reason),

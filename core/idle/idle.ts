@@ -1,10 +1,9 @@
 // One-shot idle subscriptions (DESIGN.md §9): exactly one notice per
 // subscription, when the target next goes idle, exits, or the subscription
-// expires. Notices go to the subscriber's inbox through `deliver`; this
-// module knows nothing about inboxes or sockets.
+// expires (on the monotonic clock). `deliver` decides where a notice goes
+// (the agent's inbox, or its user); this module knows nothing about either.
 
 import { randomUUID } from 'node:crypto';
-import type { InboxNotice } from '../protocol/methods.js';
 
 export interface IdleSubscription {
   id: string;
@@ -19,11 +18,11 @@ const PREFIX = '[Cross-session idle notice]';
 
 export class IdleWatch {
   readonly #byTarget = new Map<string, Map<string, IdleSubscription>>();
-  readonly #deliver: (subscriberId: string, notice: InboxNotice) => void;
-  readonly #lifetimeMs: number;
+  readonly #deliver: (sub: IdleSubscription, text: string) => void;
+  readonly #lifetimeMs: () => number;
   readonly #now: () => number;
 
-  constructor(opts: { lifetimeMs: number; now: () => number; deliver: (subscriberId: string, notice: InboxNotice) => void }) {
+  constructor(opts: { lifetimeMs: () => number; now: () => number; deliver: (sub: IdleSubscription, text: string) => void }) {
     this.#lifetimeMs = opts.lifetimeMs;
     this.#now = opts.now;
     this.#deliver = opts.deliver;
@@ -36,7 +35,7 @@ export class IdleWatch {
     const now = this.#now();
     const sub: IdleSubscription = {
       id: subs.get(subscriber.id)?.id ?? randomUUID(), subscriberId: subscriber.id, targetId: target.id, targetLabel,
-      createdAt: now, expiresAt: now + this.#lifetimeMs,
+      createdAt: now, expiresAt: now + this.#lifetimeMs(),
     };
     subs.set(subscriber.id, sub);
     return sub;
@@ -53,6 +52,11 @@ export class IdleWatch {
       }
     }
     return false;
+  }
+
+  /** Drops every subscription a session holds (it ended). */
+  forgetSubscriber(subscriberId: string): void {
+    for (const subs of this.#byTarget.values()) subs.delete(subscriberId);
   }
 
   targetIdle(targetId: string): void {
@@ -84,6 +88,6 @@ export class IdleWatch {
   }
 
   #notify(sub: IdleSubscription, text: string): void {
-    this.#deliver(sub.subscriberId, { kind: 'notice', id: randomUUID(), text, at: this.#now() });
+    this.#deliver(sub, text);
   }
 }

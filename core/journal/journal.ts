@@ -10,16 +10,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { InboxItem } from '../protocol/methods.js';
 import type { PersistedSession } from '../registry/session.js';
+import type { Envelope } from '../routing/router.js';
+
+/** A held message as journaled (its countdown restarts after a hub restart). */
+export interface HeldRecord {
+  id: string;
+  env: Envelope;
+  reason: string;
+  heldAt: number;
+}
 
 export type JournalRecord =
   | { t: 's'; s: PersistedSession }
   | { t: 'd'; id: string }
   | { t: 'i'; id: string; item: InboxItem }
-  | { t: 'a'; id: string; ids: string[] };
+  | { t: 'a'; id: string; ids: string[] }
+  | { t: 'h'; id: string; held: HeldRecord }
+  | { t: 'hx'; id: string; ids: string[] };
 
 export interface JournalState {
   sessions: Map<string, PersistedSession>;
   items: Map<string, Map<string, InboxItem>>;
+  held: Map<string, Map<string, HeldRecord>>;
 }
 
 const FILE = 'journal.ndjson';
@@ -164,7 +176,7 @@ export class Journal {
 }
 
 function replay(file: string): JournalState {
-  const state: JournalState = { sessions: new Map(), items: new Map() };
+  const state: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -197,7 +209,10 @@ function isRecord(x: unknown): x is JournalRecord {
     case 'i':
       return typeof r.id === 'string' && obj(r.item) && typeof (r.item as Record<string, unknown>).id === 'string';
     case 'a':
+    case 'hx':
       return typeof r.id === 'string' && Array.isArray(r.ids);
+    case 'h':
+      return typeof r.id === 'string' && obj(r.held) && obj((r.held as Record<string, unknown>).env) && typeof (r.held as Record<string, unknown>).id === 'string';
     default:
       return false;
   }
@@ -211,6 +226,7 @@ export function applyRecord(state: JournalState, rec: JournalRecord): void {
     case 'd':
       state.sessions.delete(rec.id);
       state.items.delete(rec.id);
+      state.held.delete(rec.id);
       break;
     case 'i': {
       let items = state.items.get(rec.id);
@@ -221,6 +237,17 @@ export function applyRecord(state: JournalState, rec: JournalRecord): void {
     case 'a': {
       const items = state.items.get(rec.id);
       if (items !== undefined) for (const id of rec.ids) items.delete(id);
+      break;
+    }
+    case 'h': {
+      let held = state.held.get(rec.id);
+      if (held === undefined) state.held.set(rec.id, (held = new Map<string, HeldRecord>()));
+      held.set(rec.held.id, rec.held);
+      break;
+    }
+    case 'hx': {
+      const held = state.held.get(rec.id);
+      if (held !== undefined) for (const id of rec.ids) held.delete(id);
       break;
     }
     default: {

@@ -116,6 +116,8 @@ export interface WrapperAttrs {
   fromSession?: string;
   fromName?: string;
   fromMode?: 'prompting' | 'bypass';
+  /** Set when the receiver's user approved the message after a hold. */
+  approved?: 'after-hold';
 }
 
 /** Claude Code's from-name rule: no `"<>` or control characters, ≤ 64 chars. */
@@ -141,6 +143,7 @@ export function wrapMessage(body: string, attrs: WrapperAttrs): string {
   if (attrs.fromSession !== undefined) parts.push(`from-session="${attr(attrs.fromSession)}"`);
   if (attrs.fromName !== undefined) parts.push(`from-name="${attr(cleanFromName(attrs.fromName))}"`);
   if (attrs.fromMode !== undefined) parts.push(`from-mode="${attrs.fromMode}"`);
+  if (attrs.approved !== undefined) parts.push(`approved="${attrs.approved}"`);
   const open = parts.length > 0 ? `<${TAG} ${parts.join(' ')}>` : `<${TAG}>`;
   return `${open}\n${escapeBody(body)}\n</${TAG}>`;
 }

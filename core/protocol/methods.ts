@@ -60,6 +60,12 @@ export const AckParams = z.strictObject({ ...Auth, ids: z.array(z.string().min(1
 export const SubscribeParams = z.strictObject(Auth);
 export const InfoParams = z.strictObject({}).optional();
 
+/** User-interface methods: they need the hub's UI token, never a session's. */
+const UiToken = { uiToken: z.string().min(1).max(128) };
+export const UiParams = z.strictObject(UiToken);
+export const UiItemParams = z.strictObject({ ...UiToken, id: z.string().min(1).max(128) });
+export const UiSettingsParams = z.strictObject({ ...UiToken, sessionId: Id.optional() });
+
 export const METHODS = {
   'hub.info': InfoParams,
   'session.register': RegisterParams,
@@ -72,6 +78,14 @@ export const METHODS = {
   'inbox.fetch': FetchParams,
   'inbox.ack': AckParams,
   'inbox.subscribe': SubscribeParams,
+  'ui.attach': UiParams,
+  'held.list': UiParams,
+  'held.approve': UiItemParams,
+  'held.deny': UiItemParams,
+  'subscriptions.list': UiParams,
+  'subscriptions.cancel': UiItemParams,
+  'settings.effective': UiSettingsParams,
+  'activity.list': UiParams,
 } as const;
 export type MethodName = keyof typeof METHODS;
 export type MethodParams<M extends MethodName> = z.output<(typeof METHODS)[M]>;
@@ -162,6 +176,28 @@ export interface InboxNotice {
 }
 export type InboxItem = InboxMessage | InboxReceipt | InboxNotice;
 
+export interface HeldView {
+  id: string;
+  sender: { name: string | null; address: string; sessionId: string | null; verified: boolean };
+  receiver: { sessionId: string; name: string; label: string };
+  reason: string;
+  /** The first 200 characters of the message. */
+  preview: string;
+  text: string;
+  summary: string | null;
+  heldAt: number;
+  /** Wall-clock deadline, or null while no interface is attached or expiry is "never". */
+  expiresAt: number | null;
+}
+
+export interface SubscriptionView {
+  id: string;
+  subscriber: { sessionId: string; name: string | null };
+  target: { sessionId: string; label: string };
+  createdAt: number;
+  expiresAt: number;
+}
+
 export interface MethodResults {
   'hub.info': HubInfo;
   'session.register': Registration;
@@ -174,9 +210,19 @@ export interface MethodResults {
   'inbox.fetch': { items: InboxItem[] };
   'inbox.ack': { acked: number };
   'inbox.subscribe': { subscribed: true };
+  'ui.attach': { attached: true; held: number };
+  'held.list': { items: HeldView[] };
+  'held.approve': { status: 'queued' | 'dropped' };
+  'held.deny': { status: 'denied' };
+  'subscriptions.list': { items: SubscriptionView[] };
+  'subscriptions.cancel': { cancelled: boolean };
+  'settings.effective': { effective: unknown; problems: Array<{ file: string; key: string | null; message: string }> };
+  'activity.list': { entries: unknown[]; notices: unknown[] };
 }
 
 /** Notifications the hub pushes to subscribed connections. */
 export interface HubNotifications {
   'inbox.item': { sessionId: string; item: InboxItem };
+  /** To user-interface connections (ui.attach): see core/host/events.ts. */
+  'ui.event': { type: string } & Record<string, unknown>;
 }

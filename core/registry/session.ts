@@ -3,6 +3,7 @@
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from '../protocol/methods.js';
+import type { ParsedSettings } from '../settings/schema.js';
 
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export type AgentKind = (typeof AGENT_KINDS)[number];
@@ -38,6 +39,8 @@ export interface SessionRecord extends PersistedSession {
   lastSeen: number;
   /** The hub connection that keeps a connection-bound session alive. */
   connectionId: number | null;
+  /** Its per-session ("flag") settings, parsed. */
+  flag: ParsedSettings;
 }
 
 export function newToken(): string {

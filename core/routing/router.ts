@@ -1,15 +1,13 @@
-// The delivery pipeline for one message to one hosted session: admission
-// stages run in order (policy and throttling slot in here; the first stage
-// with a verdict decides), then the message is wrapped and put in the
-// receiver's inbox. The status it returns is the truth: `queued` only after
-// the journal write, `dropped` with the reason otherwise.
+// The last step of every delivery: a message, already admitted, is framed
+// and put in the receiver's inbox. `queued` only after the journal write;
+// `dropped` (duplicate msg_id, inbox at its hard cap) otherwise. Admission
+// (throttle, policy, held messages) happens before, in core/host/admission.
 
 import { randomUUID } from 'node:crypto';
 import { wrapMessage } from '../protocol/cc-wire.js';
-import type { InboxMessage, SendStatus } from '../protocol/methods.js';
+import type { InboxMessage } from '../protocol/methods.js';
 import type { Mailboxes } from '../delivery/mailboxes.js';
-import type { AddResult } from '../delivery/inbox.js';
-import type { ModeClass, SessionRecord } from '../registry/session.js';
+import type { ModeClass } from '../registry/session.js';
 
 /** A message on its way in, from a hosted session or a socket writer. */
 export interface Envelope {
@@ -27,67 +25,27 @@ export interface Envelope {
   at: number;
 }
 
-export type Verdict = { action: 'deliver' } | { action: 'refuse'; reason: string } | { action: 'drop'; reason: string };
+export type DeliverResult = { status: 'queued' } | { status: 'dropped'; reason: 'duplicate' | 'queue-full' };
 
-/** One admission step; undefined passes the message to the next stage. */
-export type AdmissionStage = (env: Envelope, receiver: SessionRecord) => Verdict | undefined;
-
-export interface RouteResult {
-  status: Extract<SendStatus, 'queued' | 'refused' | 'dropped'>;
-  reason?: string;
+export function frameMessage(env: Envelope, approvedAfterHold: boolean): InboxMessage {
+  return {
+    kind: 'message',
+    id: env.msgId,
+    from: { address: env.fromAddress, name: env.fromName, sessionId: env.fromSessionId },
+    summary: env.summary,
+    text: wrapMessage(env.body, {
+      from: env.fromAddress,
+      ...(env.fromName !== null ? { fromName: env.fromName } : {}),
+      ...(env.fromClass !== null ? { fromMode: env.fromClass } : {}),
+      ...(approvedAfterHold ? { approved: 'after-hold' as const } : {}),
+    }),
+    at: env.at,
+    approvedAfterHold,
+  };
 }
 
-export class Router {
-  readonly #mailboxes: Mailboxes;
-  readonly #stages: readonly AdmissionStage[];
-
-  constructor(mailboxes: Mailboxes, stages: readonly AdmissionStage[]) {
-    this.#mailboxes = mailboxes;
-    this.#stages = stages;
-  }
-
-  route(env: Envelope, receiver: SessionRecord): Promise<RouteResult> {
-    let verdict: Verdict = { action: 'deliver' };
-    for (const stage of this.#stages) {
-      const v = stage(env, receiver);
-      if (v !== undefined) {
-        verdict = v;
-        break;
-      }
-    }
-    switch (verdict.action) {
-      case 'refuse':
-        return Promise.resolve({ status: 'refused', reason: verdict.reason });
-      case 'drop':
-        return Promise.resolve({ status: 'dropped', reason: verdict.reason });
-      case 'deliver':
-        return this.#deliver(env, receiver);
-      default: {
-        const never: never = verdict;
-        return never;
-      }
-    }
-  }
-
-  #deliver(env: Envelope, receiver: SessionRecord): Promise<RouteResult> {
-    const item: InboxMessage = {
-      kind: 'message',
-      id: env.msgId,
-      from: { address: env.fromAddress, name: env.fromName, sessionId: env.fromSessionId },
-      summary: env.summary,
-      text: wrapMessage(env.body, {
-        from: env.fromAddress,
-        ...(env.fromName !== null ? { fromName: env.fromName } : {}),
-        ...(env.fromClass !== null ? { fromMode: env.fromClass } : {}),
-      }),
-      at: env.at,
-      approvedAfterHold: false,
-    };
-    return this.#mailboxes.put(receiver.id, item).then(outcome);
-  }
-}
-
-function outcome(added: AddResult): RouteResult {
+export function deliver(mailboxes: Mailboxes, receiverId: string, env: Envelope, approvedAfterHold = false): Promise<DeliverResult> {
+  return mailboxes.put(receiverId, frameMessage(env, approvedAfterHold)).then((added): DeliverResult => {
     switch (added) {
       case 'added':
         return { status: 'queued' };
@@ -100,6 +58,7 @@ function outcome(added: AddResult): RouteResult {
         return never;
       }
     }
+  });
 }
 
 export function newMsgId(): string {

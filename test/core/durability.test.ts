@@ -16,6 +16,9 @@ describe('durability', () => {
   it('a SIGKILLed hub loses nothing it answered queued; pid-bound sessions come back by themselves', async () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
+    // A burst of 200 from one sender would be rate-limited by the default throttle.
+    fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ throttle: { bucketSize: 1000, queueFullAt: 1000 } }));
     served = await serveCli(env);
     let c = await HubClient.connect(served.ready.socket);
     const a = await c.call('session.register', { cwd: '/a', name: 'a', pid: process.pid, liveness: 'pid' });

@@ -11,7 +11,7 @@ describe('sending between two hosted sessions', () => {
     const a = await th.client();
     const b = await th.client();
     const ra = await th.register(a, { name: 'alpha' });
-    const rb = await th.register(b, { name: 'beta', permissionMode: 'bypassPermissions' });
+    const rb = await th.register(b, { name: 'beta', permissionMode: 'acceptEdits' });
     const pushed: unknown[] = [];
     b.on('inbox.item', (p) => pushed.push(p));
     await b.call('inbox.subscribe', { sessionId: rb.sessionId, token: rb.token });

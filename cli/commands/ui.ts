@@ -1,0 +1,84 @@
+// `switchboard held …` and `switchboard subscriptions …`: the user's
+// decisions from a terminal. They need the hub's user-interface token
+// (printed by `serve`), never a session's: an agent cannot approve its own
+// held messages.
+
+import type { HeldView } from '../../core/protocol/methods.js';
+import { parse, table, UsageError, withHub, type Ctx } from '../common.js';
+
+export const UI_HELP = `switchboard held [list] | approve ID | deny ID   [--ui-token T]
+  Lists held messages (sender, receiver, why, countdown) or decides one.
+switchboard subscriptions [list] | cancel ID     [--ui-token T]
+  Lists idle-notification subscriptions or cancels one.
+  The token is printed by \`serve\`; SWITCHBOARD_UI_TOKEN works too.`;
+
+const UI_OPTIONS = { 'ui-token': { type: 'string' } } as const;
+
+function uiToken(values: { 'ui-token'?: string | undefined }): string {
+  const token = values['ui-token'] ?? process.env.SWITCHBOARD_UI_TOKEN;
+  if (!token) throw new UsageError('This needs the user-interface token that `switchboard serve` printed: --ui-token T or SWITCHBOARD_UI_TOKEN');
+  return token;
+}
+
+function left(expiresAt: number | null): string {
+  if (expiresAt === null) return 'waiting for a UI';
+  const s = Math.max(0, Math.round((expiresAt - Date.now()) / 1000));
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s left`;
+}
+
+function oneLine(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}
+
+function renderHeld(items: HeldView[]): string {
+  if (items.length === 0) return 'No held messages. Messages the inbound policy holds for your approval appear here.';
+  const rows = [['ID', 'FROM', 'TO', 'EXPIRES', 'WHY', 'PREVIEW']];
+  for (const h of items) {
+    rows.push([h.id, `${h.sender.name ?? h.sender.address}${h.sender.verified ? '' : ' (unverified)'}`, h.receiver.label, left(h.expiresAt), h.reason, oneLine(h.preview)]);
+  }
+  return table(rows);
+}
+
+export async function held(args: string[], ctx: Ctx): Promise<number> {
+  const { values, positionals } = parse(args, UI_OPTIONS, true);
+  const [sub = 'list', id, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError('too many arguments');
+  const token = uiToken(values);
+  switch (sub) {
+    case 'list': {
+      const r = await withHub((c) => c.call('held.list', { uiToken: token }));
+      ctx.out(ctx.json ? JSON.stringify(r) : renderHeld(r.items));
+      return 0;
+    }
+    case 'approve':
+    case 'deny': {
+      if (id === undefined) throw new UsageError(`usage: switchboard held ${sub} ID`);
+      const r = await withHub((c) => c.call(sub === 'approve' ? 'held.approve' : 'held.deny', { uiToken: token, id }));
+      ctx.out(ctx.json ? JSON.stringify(r) : sub === 'approve' ? `approved: ${r.status}` : 'denied');
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown held command ${JSON.stringify(sub)}; use list, approve ID or deny ID`);
+  }
+}
+
+export async function subscriptions(args: string[], ctx: Ctx): Promise<number> {
+  const { values, positionals } = parse(args, UI_OPTIONS, true);
+  const [sub = 'list', id] = positionals;
+  const token = uiToken(values);
+  if (sub === 'list') {
+    const r = await withHub((c) => c.call('subscriptions.list', { uiToken: token }));
+    if (ctx.json) ctx.out(JSON.stringify(r));
+    else if (r.items.length === 0) ctx.out('No idle subscriptions.');
+    else ctx.out(table([['ID', 'SUBSCRIBER', 'TARGET', 'EXPIRES'], ...r.items.map((s) => [s.id, s.subscriber.name ?? s.subscriber.sessionId, s.target.label, left(s.expiresAt)])]));
+    return 0;
+  }
+  if (sub === 'cancel') {
+    if (id === undefined) throw new UsageError('usage: switchboard subscriptions cancel ID');
+    const r = await withHub((c) => c.call('subscriptions.cancel', { uiToken: token, id }));
+    ctx.out(ctx.json ? JSON.stringify(r) : r.cancelled ? 'cancelled' : 'no such subscription');
+    return r.cancelled ? 0 : 1;
+  }
+  throw new UsageError(`unknown subscriptions command ${JSON.stringify(sub)}; use list or cancel ID`);
+}

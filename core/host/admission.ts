@@ -1,0 +1,200 @@
+// Admission of every message to a hosted session, in order: throttle (loop
+// damping), inbound policy, then hold or deliver. Owns the held queue and
+// every receipt a sender gets (held, approved, denied, refused, expired,
+// dropped — each status distinct; a policy refusal is never "denied"). The
+// decisions for held messages come only from user interfaces (hub.ts checks
+// the UI token); nothing here is reachable with a session's token.
+
+import { randomUUID } from 'node:crypto';
+import { HubError } from '../protocol/errors.js';
+import type { InboxReceipt, ReceiptStatus, SendStatus } from '../protocol/methods.js';
+import { PEER_STATUSES, type PeerStatus } from '../protocol/cc-wire.js';
+import { receiptText } from '../delivery/receipts.js';
+import { HeldQueue, type HeldEntry } from '../inbound/held.js';
+import { decideInbound } from '../inbound/policy.js';
+import { label } from '../registry/names.js';
+import { modeClass, type PersistedSession, type SessionRecord } from '../registry/session.js';
+import { deliver, type Envelope } from '../routing/router.js';
+import { dialogExpiryMs, type EffectiveSettings } from '../settings/resolve.js';
+import { Throttle } from '../throttle/throttle.js';
+import type { Hub } from './hub.js';
+import { sendPeerStatus } from './inbound.js';
+
+export interface RouteResult {
+  status: Extract<SendStatus, 'queued' | 'held' | 'refused' | 'dropped'>;
+  reason?: string;
+}
+
+type Receiver = Pick<PersistedSession, 'id' | 'name' | 'address' | 'socketPath'>;
+
+export const HELD_CAP = 100; // DESIGN.md §6
+
+export class Admission {
+  readonly throttle: Throttle;
+  readonly held: HeldQueue;
+  readonly #hub: Hub;
+  #uiAttached = 0;
+
+  constructor(hub: Hub) {
+    this.#hub = hub;
+    this.throttle = new Throttle(() => hub.clock.monotonic());
+    this.held = new HeldQueue(HELD_CAP, () => hub.clock.monotonic());
+  }
+
+  effective(s: SessionRecord): EffectiveSettings {
+    return this.#hub.settings.effective(s.cwd, s.flag, s.id);
+  }
+
+  async route(env: Envelope, receiver: SessionRecord): Promise<RouteResult> {
+    const hub = this.#hub;
+    const eff = this.effective(receiver);
+    const senderKey = env.fromSessionId ?? env.fromAddress;
+    const unread = hub.mailboxes.inbox(receiver.id).unreadMessages;
+    const drop = this.throttle.admit(receiver.id, senderKey, env.body, unread, eff.throttle.value);
+    if (drop !== null) {
+      const count = this.throttle.dropped(receiver.id, senderKey, drop, eff.throttle.value);
+      if (count > 0) this.notifySender(env, receiver, 'dropped', drop, count);
+      return { status: 'dropped', reason: drop };
+    }
+    const decision = decideInbound(eff.inbound, modeClass(receiver), env.fromClass, env.ownChild);
+    this.#activity('decision', decision.action, env, receiver, decision.reason);
+    switch (decision.action) {
+      case 'refuse':
+        return { status: 'refused', reason: decision.reason };
+      case 'hold':
+        return this.#hold(env, receiver, decision.reason);
+      case 'deliver': {
+        const r = await deliver(hub.mailboxes, receiver.id, env);
+        return r.status === 'queued' ? r : { status: 'dropped', reason: r.reason };
+      }
+      default: {
+        const never: never = decision.action;
+        return never;
+      }
+    }
+  }
+
+  async #hold(env: Envelope, receiver: SessionRecord, reason: string): Promise<RouteResult> {
+    if (this.held.has(receiver.id, env.msgId)) return { status: 'dropped', reason: 'duplicate' };
+    const entry: HeldEntry = { id: env.msgId, receiverId: receiver.id, env, reason, heldAt: this.#hub.clock.now(), deadline: null };
+    const evicted = this.held.add(entry);
+    if (this.#uiAttached > 0) this.held.startCountdowns(this.#expiryMs());
+    await this.#hub.journal.append({ t: 'h', id: receiver.id, held: { id: entry.id, env, reason, heldAt: entry.heldAt } });
+    if (evicted !== undefined) await this.#settle(evicted, 'expired', 'its user did not answer before the held queue (100 messages) was full');
+    this.notifySender(env, receiver, 'held', reason);
+    this.#changed();
+    return { status: 'held', reason };
+  }
+
+  /** A person approved: deliver, marked as approved after a hold. */
+  async approve(id: string): Promise<{ status: 'queued' | 'dropped' }> {
+    const e = this.#take(id);
+    await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
+    const r = await deliver(this.#hub.mailboxes, e.receiverId, e.env, true);
+    if (r.status === 'queued') this.notifySender(e.env, this.#receiver(e.receiverId), 'approved', 'approved by its user');
+    this.#changed();
+    return { status: r.status };
+  }
+
+  /** A person said no. */
+  async deny(id: string): Promise<void> {
+    await this.#settle(this.#take(id), 'denied', 'its user denied it');
+    this.#changed();
+  }
+
+  #take(id: string): HeldEntry {
+    const e = this.held.take(id);
+    if (e === undefined) throw new HubError('item_not_found');
+    return e;
+  }
+
+  async #settle(e: HeldEntry, status: 'denied' | 'expired' | 'refused', reason: string): Promise<void> {
+    this.held.take(e.id);
+    await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
+    this.notifySender(e.env, this.#receiver(e.receiverId), status, reason);
+  }
+
+  /** Drops held messages whose countdown ran out; called by the hub's sweep. */
+  async expireDue(): Promise<void> {
+    const due = this.held.takeExpired();
+    for (const e of due) await this.#settle(e, 'expired', 'its user did not answer in time');
+    if (due.length > 0) this.#changed();
+  }
+
+  /** Re-applies the policy to a receiver's held messages (mode or settings changed). */
+  async reevaluate(receiver: SessionRecord): Promise<void> {
+    const eff = this.effective(receiver);
+    let changed = false;
+    for (const e of this.held.forReceiver(receiver.id)) {
+      const d = decideInbound(eff.inbound, modeClass(receiver), e.env.fromClass, e.env.ownChild);
+      if (d.action === 'hold') continue;
+      changed = true;
+      if (d.action === 'refuse') {
+        await this.#settle(e, 'refused', d.reason);
+      } else {
+        this.held.take(e.id);
+        await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
+        await deliver(this.#hub.mailboxes, receiver.id, e.env);
+      }
+    }
+    if (changed) this.#changed();
+  }
+
+  async reevaluateAll(): Promise<void> {
+    for (const s of [...this.#hub.table.live.values()]) await this.reevaluate(s);
+  }
+
+  /** Sends folded drop reports whose window has passed. */
+  flushDrops(): void {
+    const hub = this.#hub;
+    const windowOf = (rid: string): number => {
+      const s = hub.table.live.get(rid);
+      return s ? this.effective(s).throttle.value.foldWindowMs : 0;
+    };
+    for (const f of this.throttle.flush(windowOf)) {
+      const receiver = this.#receiver(f.receiverId);
+      const fromSession = hub.table.live.get(f.senderKey) ?? hub.table.dormant.get(f.senderKey)?.session;
+      const env = { msgId: randomUUID(), fromAddress: fromSession?.address ?? f.senderKey, fromSessionId: fromSession?.id ?? null };
+      this.notifySender(env, receiver, 'dropped', f.reason, f.count);
+    }
+  }
+
+  uiAttached(delta: 1 | -1): void {
+    this.#uiAttached = Math.max(0, this.#uiAttached + delta);
+    if (this.#uiAttached > 0) this.held.startCountdowns(this.#expiryMs());
+  }
+
+  #expiryMs(): number | null {
+    return dialogExpiryMs(this.#hub.adminSettings().dialogExpiry.value);
+  }
+
+  #receiver(id: string): Receiver {
+    const s = this.#hub.table.live.get(id) ?? this.#hub.table.dormant.get(id)?.session;
+    return s ?? { id, name: 'a session that has ended', address: '', socketPath: '' };
+  }
+
+  /** A receipt to the sender: its inbox when it is our session, a status line to its socket otherwise. */
+  notifySender(env: Pick<Envelope, 'msgId' | 'fromAddress' | 'fromSessionId'>, receiver: Receiver, status: ReceiptStatus, reason: string, count = 1): void {
+    const hub = this.#hub;
+    this.#activity('receipt', status, env, receiver, reason);
+    if (env.fromSessionId !== null) {
+      if (!hub.table.live.has(env.fromSessionId) && !hub.table.dormant.has(env.fromSessionId)) return;
+      const ref = hub.table.refOf(receiver.id);
+      const receipt: InboxReceipt = {
+        kind: 'receipt', id: randomUUID(), origMsgId: env.msgId, status, to: { name: receiver.name, address: receiver.address },
+        reason, text: receiptText(status, ref ? label(receiver.name, ref) : receiver.name, reason, count), at: hub.clock.now(), count,
+      };
+      hub.mailboxes.put(env.fromSessionId, receipt).catch((err: unknown) => hub.log.error('receipt not stored', { error: String(err) }));
+    } else if ((PEER_STATUSES as readonly string[]).includes(status) && receiver.socketPath !== '') {
+      sendPeerStatus(hub, receiver, env.fromAddress, env.msgId, status as PeerStatus, count > 1 ? `${reason} (${count} messages)` : reason);
+    }
+  }
+
+  #activity(kind: 'receipt' | 'decision', status: string, env: Pick<Envelope, 'msgId' | 'fromAddress'> & { fromName?: string | null }, receiver: Receiver, reason: string): void {
+    this.#hub.recordActivity({ at: this.#hub.clock.now(), kind, status, sender: env.fromName ?? env.fromAddress, receiver: receiver.name, msgId: env.msgId, reason });
+  }
+
+  #changed(): void {
+    this.#hub.events.emit({ type: 'held.changed', count: this.held.size });
+  }
+}

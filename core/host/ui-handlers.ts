@@ -1,0 +1,95 @@
+// Handlers for user interfaces: held-message decisions, subscriptions,
+// effective settings, activity. Every one checks the hub's UI token in
+// constant time; a session token never works here.
+
+import { timingSafeEqual } from 'node:crypto';
+import { HubError } from '../protocol/errors.js';
+import type { HeldView, MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
+import { label } from '../registry/names.js';
+import type { Hub } from './hub.js';
+import type { RpcConnection } from './rpc-server.js';
+
+type UiMethod = 'ui.attach' | 'held.list' | 'held.approve' | 'held.deny' | 'subscriptions.list' | 'subscriptions.cancel' | 'settings.effective' | 'activity.list';
+export type UiHandlers = { [M in UiMethod & MethodName]: (params: MethodParams<M>, conn: RpcConnection) => MethodResults[M] | Promise<MethodResults[M]> };
+
+const PREVIEW_CHARS = 200;
+
+export function checkUiToken(hub: Hub, token: string): void {
+  const a = Buffer.from(token);
+  const b = Buffer.from(hub.uiToken);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new HubError('unauthorized');
+}
+
+export function createUiHandlers(hub: Hub): UiHandlers {
+  const ui = <P extends { uiToken: string }, R>(fn: (p: P, conn: RpcConnection) => R) => (p: P, conn: RpcConnection): R => {
+    checkUiToken(hub, p.uiToken);
+    return fn(p, conn);
+  };
+  const sessionName = (id: string): string | null => (hub.table.live.get(id) ?? hub.table.dormant.get(id)?.session)?.name ?? null;
+
+  return {
+    'ui.attach': ui((_p, conn) => {
+      hub.attachUi(conn);
+      return { attached: true, held: hub.admission.held.size };
+    }),
+
+    'held.list': ui(() => {
+      const monoNow = hub.clock.monotonic();
+      const items = hub.admission.held.all().map((e): HeldView => {
+        const name = sessionName(e.receiverId) ?? 'a session that has ended';
+        const ref = hub.table.refOf(e.receiverId);
+        return {
+          id: e.id,
+          sender: { name: e.env.fromName, address: e.env.fromAddress, sessionId: e.env.fromSessionId, verified: e.env.fromSessionId !== null },
+          receiver: { sessionId: e.receiverId, name, label: ref ? label(name, ref) : name },
+          reason: e.reason,
+          preview: e.env.body.slice(0, PREVIEW_CHARS),
+          text: e.env.body,
+          summary: e.env.summary,
+          heldAt: e.heldAt,
+          expiresAt: e.deadline === null ? null : hub.clock.now() + Math.max(0, e.deadline - monoNow),
+        };
+      });
+      return { items };
+    }),
+
+    'held.approve': ui((p) => hub.admission.approve(p.id)),
+
+    'held.deny': ui(async (p) => {
+      await hub.admission.deny(p.id);
+      return { status: 'denied' as const };
+    }),
+
+    'subscriptions.list': ui(() => {
+      const monoNow = hub.clock.monotonic();
+      const wallNow = hub.clock.now();
+      return {
+        items: hub.idle.list().map((s) => ({
+          id: s.id,
+          subscriber: { sessionId: s.subscriberId, name: sessionName(s.subscriberId) },
+          target: { sessionId: s.targetId, label: s.targetLabel },
+          createdAt: wallNow - (monoNow - s.createdAt),
+          expiresAt: wallNow + (s.expiresAt - monoNow),
+        })),
+      };
+    }),
+
+    'subscriptions.cancel': ui((p) => {
+      const cancelled = hub.idle.cancel(p.id);
+      if (cancelled) hub.events.emit({ type: 'subscriptions.changed' });
+      return { cancelled };
+    }),
+
+    'settings.effective': ui((p) => {
+      let effective: unknown = hub.adminSettings();
+      if (p.sessionId !== undefined) {
+        const s = hub.table.live.get(p.sessionId);
+        if (s === undefined) throw new HubError('target_not_found');
+        effective = hub.admission.effective(s);
+      }
+      return { effective, problems: hub.settings.problems() };
+    }),
+
+    'activity.list': ui(() => ({ entries: hub.activity.list(), notices: hub.userNotices.list() })),
+  };
+}

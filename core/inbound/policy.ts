@@ -1,0 +1,41 @@
+// The inbound decision for one message (DESIGN.md §6), pure: an explicit
+// crossSessionInbound decides; otherwise mode parity (the receiver's class
+// against the class the hub vouches for the sender, none for unverified and
+// remote senders), with the session's own child processes let through; then
+// project/local values can only tighten. Every decision says why.
+
+import type { ModeClass } from '../registry/session.js';
+import type { EffectiveSettings } from '../settings/resolve.js';
+import { stricter } from '../settings/resolve.js';
+import type { Inbound } from '../settings/schema.js';
+
+export type Decision = { action: 'deliver' | 'hold' | 'refuse'; reason: string };
+
+const ACTION: Record<Inbound, Decision['action']> = { accept: 'deliver', hold: 'hold', refuse: 'refuse' };
+
+export function decideInbound(eff: EffectiveSettings['inbound'], receiver: ModeClass, sender: ModeClass | null, ownChild: boolean): Decision {
+  if (eff.value !== null) {
+    return { action: ACTION[eff.value], reason: `crossSessionInbound is "${eff.value}" in ${eff.source} settings` };
+  }
+  let parity: Inbound;
+  let reason: string;
+  if (ownChild) {
+    parity = 'accept';
+    reason = "from this session's own child process";
+  } else if (receiver === 'prompting') {
+    parity = sender === 'bypass' ? 'hold' : 'accept';
+    reason = sender === 'bypass' ? 'the sender bypasses permission prompts and this session does not (mode parity)' : 'both sessions prompt for permissions (mode parity)';
+  } else {
+    parity = sender === 'bypass' ? 'accept' : 'hold';
+    reason =
+      sender === 'bypass'
+        ? 'both sessions bypass permission prompts (mode parity)'
+        : sender === null
+          ? 'this session bypasses permission prompts and the sender is unverified (mode parity)'
+          : 'this session bypasses permission prompts and the sender does not (mode parity)';
+  }
+  if (eff.floor !== null && stricter(parity, eff.floor.value) !== parity) {
+    return { action: ACTION[eff.floor.value], reason: `crossSessionInbound is "${eff.floor.value}" in ${eff.floor.source} settings` };
+  }
+  return { action: ACTION[parity], reason };
+}

@@ -1,0 +1,154 @@
+// Reads the settings files of every scope, notices changes without a
+// restart (a cheap stat poll: it sees files that appear, vanish, or are
+// replaced by editors that rename), and resolves effective settings per
+// session. Problems are logged once per change, naming the file and key.
+// Never throws on bad files: they fail closed through the resolver.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../host/logger.js';
+import { emptyParsed, parseSettingsText, parseSettingsValue, CLAUDE_KEYS, type ParsedSettings, type SettingsProblem } from './schema.js';
+import { resolveSettings, type EffectiveSettings, type Layers } from './resolve.js';
+
+const MAX_SETTINGS_BYTES = 1024 * 1024; // a settings file is small; larger is not one
+
+export function defaultManagedPath(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
+  if (platform === 'darwin') return '/Library/Application Support/Switchboard/managed-settings.json';
+  if (platform === 'win32') return path.join(env.ProgramData ?? 'C:\\ProgramData', 'Switchboard', 'managed-settings.json');
+  return '/etc/switchboard/managed-settings.json';
+}
+
+interface CachedFile {
+  sig: string;
+  parsed: ParsedSettings;
+  claude: boolean;
+}
+
+export interface SettingsStoreOptions {
+  managedPath: string;
+  userPath: string;
+  logger: Logger;
+}
+
+export class SettingsStore {
+  readonly managedPath: string;
+  readonly userPath: string;
+  readonly #log: Logger;
+  readonly #files = new Map<string, CachedFile>();
+  readonly #effective = new Map<string, EffectiveSettings>();
+  #generation = 0;
+
+  constructor(opts: SettingsStoreOptions) {
+    this.managedPath = opts.managedPath;
+    this.userPath = opts.userPath;
+    this.#log = opts.logger;
+  }
+
+  /** Bumps on every change; callers compare to know when to re-evaluate. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Parses per-session ("flag") settings given at registration. */
+  parseFlag(value: Record<string, unknown> | null, sessionName: string): ParsedSettings {
+    if (value === null) return emptyParsed();
+    const parsed = parseSettingsValue(value, `flag settings of ${sessionName}`, { strict: true });
+    this.#report(parsed.problems);
+    return parsed;
+  }
+
+  layers(cwd: string, flag: ParsedSettings): Layers {
+    const own = (p: string): ParsedSettings => this.#file(p, false);
+    const claude = (p: string): ParsedSettings => this.#file(p, true);
+    if (cwd === '') return { managed: [own(this.managedPath)], flag: [flag], user: [own(this.userPath)], project: [], local: [] };
+    return {
+      managed: [own(this.managedPath)],
+      flag: [flag],
+      user: [own(this.userPath)],
+      project: [own(path.join(cwd, '.switchboard', 'settings.json')), claude(path.join(cwd, '.claude', 'settings.json'))],
+      local: [own(path.join(cwd, '.switchboard', 'settings.local.json')), claude(path.join(cwd, '.claude', 'settings.local.json'))],
+    };
+  }
+
+  /** Effective settings for a session, cached until any file changes. */
+  effective(cwd: string, flag: ParsedSettings, cacheKey: string): EffectiveSettings {
+    let e = this.#effective.get(cacheKey);
+    if (e === undefined) {
+      e = resolveSettings(this.layers(cwd, flag));
+      this.#effective.set(cacheKey, e);
+    }
+    return e;
+  }
+
+  /** Settings no session is involved in (managed and user scopes only). */
+  adminEffective(): EffectiveSettings {
+    return this.effective('', emptyParsed(), '\0admin');
+  }
+
+  forget(cacheKey: string): void {
+    this.#effective.delete(cacheKey);
+  }
+
+  /** Every problem currently known, for user interfaces. */
+  problems(): SettingsProblem[] {
+    return [...this.#files.values()].flatMap((f) => f.parsed.problems);
+  }
+
+  /** Re-stats every file read so far; returns true when any changed. */
+  poll(): boolean {
+    let changed = false;
+    for (const [file, cached] of this.#files) {
+      if (signature(file) === cached.sig) continue;
+      this.#files.set(file, this.#read(file, cached.claude));
+      changed = true;
+    }
+    if (changed) {
+      this.#generation++;
+      this.#effective.clear();
+    }
+    return changed;
+  }
+
+  #file(file: string, claude: boolean): ParsedSettings {
+    let cached = this.#files.get(file);
+    if (cached === undefined) {
+      cached = this.#read(file, claude);
+      this.#files.set(file, cached);
+    }
+    return cached.parsed;
+  }
+
+  #read(file: string, claude: boolean): CachedFile {
+    const sig = signature(file);
+    if (sig === 'missing') return { sig, parsed: emptyParsed(), claude };
+    let parsed: ParsedSettings;
+    try {
+      const fd = fs.openSync(file, 'r');
+      try {
+        if (fs.fstatSync(fd).size > MAX_SETTINGS_BYTES) throw new Error('larger than 1 MiB');
+        parsed = parseSettingsText(fs.readFileSync(fd, 'utf8'), file, claude ? { keys: CLAUDE_KEYS, strict: false } : { strict: true });
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (err) {
+      parsed = emptyParsed();
+      parsed.broken = true;
+      parsed.problems.push({ file, key: null, message: `unreadable (${err instanceof Error ? err.message : String(err)})` });
+    }
+    this.#report(parsed.problems);
+    return { sig, parsed, claude };
+  }
+
+  #report(problems: readonly SettingsProblem[]): void {
+    for (const p of problems) this.#log.warn('settings problem; failing closed for this value', { file: p.file, key: p.key, problem: p.message });
+  }
+}
+
+function signature(file: string): string {
+  try {
+    const st = fs.statSync(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
