@@ -113,3 +113,22 @@ export async function rawConnect(socketPath: string): Promise<RawConn> {
     destroy: () => sock.destroy(),
   };
 }
+
+/** A controllable clock for the hub: wall and monotonic time advance together. */
+export function fakeClock(start = 1_700_000_000_000) {
+  let offset = 0;
+  return {
+    now: () => start + offset,
+    monotonic: () => offset,
+    advance(ms: number) {
+      offset += ms;
+    },
+  };
+}
+
+/** A logger that keeps what it was told, for assertions. */
+export function memoryLogger() {
+  const lines: Array<{ level: string; msg: string; fields?: Record<string, unknown> }> = [];
+  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, ...(fields ? { fields } : {}) });
+  return { lines, info: at('info'), warn: at('warn'), error: at('error') };
+}

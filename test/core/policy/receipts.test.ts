@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { socketPathOf, udsAddress } from '../../../core/protocol/cc-wire.js';
+import type { Registration } from '../../../core/protocol/methods.js';
+import { fakeClock, startHub, until, type TestHub } from '../../helpers/hub.js';
+import { fakePeer, writeSocket } from '../../helpers/peer.js';
+
+let th: TestHub;
+afterEach(async () => th?.close());
+const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
+
+describe('receipts to socket writers (Claude Code status lines)', () => {
+  it('reports held, then denied, as peer_message_status lines to a writer in the same directory', async () => {
+    th = await startHub();
+    const c = await th.client();
+    const r = await th.register(c, { name: 'receiver', permissionMode: 'bypassPermissions' });
+    const peer = await fakePeer(path.join(path.dirname(socketPathOf(r.address)!), 'cc-peer.sock'));
+    try {
+      await writeSocket(socketPathOf(r.address)!, JSON.stringify({ type: 'user', msg_id: 'm-1', message: { role: 'user', content: 'hi' }, from: udsAddress(peer.path) }) + '\n');
+      await until(() => peer.lines.length === 1);
+      expect(peer.lines[0]).toMatchObject({ type: 'control', action: 'peer_message_status', status: 'held', orig_msg_id: 'm-1', from: r.address });
+      const ui = await th.client();
+      const [held] = (await ui.call('held.list', { uiToken: th.hub.uiToken })).items;
+      expect(held!.sender).toEqual({ name: null, address: udsAddress(peer.path), sessionId: null, verified: false });
+      expect(held!.reason).toContain('unverified');
+      await ui.call('held.deny', { uiToken: th.hub.uiToken, id: 'm-1' });
+      await until(() => peer.lines.length === 2);
+      expect(peer.lines[1]).toMatchObject({ status: 'denied', orig_msg_id: 'm-1' });
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('folds drop reports: one immediately, the rest as one line with the count after the window', async () => {
+    const clock = fakeClock();
+    th = await startHub({ clock, limits: { livenessSweepMs: 30 } });
+    const c = await th.client();
+    const r = await th.register(c, { name: 'receiver' });
+    const peer = await fakePeer(path.join(path.dirname(socketPathOf(r.address)!), 'flood.sock'));
+    try {
+      const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ type: 'user', msg_id: `f-${i}`, message: { role: 'user', content: `flood ${i}` }, from: udsAddress(peer.path) }));
+      await writeSocket(socketPathOf(r.address)!, lines.join('\n') + '\n');
+      await until(async () => (await c.call('inbox.fetch', { ...auth(r), limit: 1000 })).items.length === 30);
+      await until(() => peer.lines.length === 1);
+      expect(peer.lines[0]).toMatchObject({ status: 'dropped', reason: 'rate-limited' });
+      await new Promise((res) => setTimeout(res, 150));
+      expect(peer.lines).toHaveLength(1);
+      clock.advance(60_000);
+      await until(() => peer.lines.length === 2);
+      expect(peer.lines[1]).toMatchObject({ status: 'dropped', reason: 'rate-limited (9 messages)' });
+    } finally {
+      await peer.close();
+    }
+  });
+});
+
+describe('idle notices and the subscriber policy', () => {
+  it('goes to the user, not the agent, when the subscriber would hold the target', async () => {
+    th = await startHub();
+    const wc = await th.client();
+    const watcher = await th.register(wc, { name: 'watcher', permissionMode: 'bypassPermissions' });
+    const tc = await th.client();
+    const target = await th.register(tc, { name: 'target' });
+    const ui = await th.client();
+    const events: unknown[] = [];
+    ui.on('ui.event', (e) => events.push(e));
+    await ui.call('ui.attach', { uiToken: th.hub.uiToken });
+    expect((await wc.call('message.send', { ...auth(watcher), to: 'target', notify_when_idle: true })).status).toBe('subscribed');
+    const subs = await ui.call('subscriptions.list', { uiToken: th.hub.uiToken });
+    expect(subs.items).toHaveLength(1);
+    await tc.call('session.state', { ...auth(target), state: 'busy' });
+    await tc.call('session.state', { ...auth(target), state: 'idle' });
+    await until(() => events.some((e) => (e as { type: string }).type === 'user.notice'));
+    expect((await wc.call('inbox.fetch', auth(watcher))).items).toEqual([]);
+    const { notices } = await ui.call('activity.list', { uiToken: th.hub.uiToken });
+    expect(notices).toEqual([expect.objectContaining({ sessionId: watcher.sessionId, text: expect.stringMatching(/^\[Cross-session idle notice\] target \[[0-9a-f]+\] is now idle\.$/) })]);
+  });
+
+  it('subscriptions can be listed and cancelled; a cancelled one never fires', async () => {
+    th = await startHub();
+    const wc = await th.client();
+    const watcher = await th.register(wc, { name: 'watcher' });
+    const tc = await th.client();
+    const target = await th.register(tc, { name: 'target' });
+    const ui = await th.client();
+    await wc.call('message.send', { ...auth(watcher), to: 'target', notify_when_idle: true });
+    const [sub] = (await ui.call('subscriptions.list', { uiToken: th.hub.uiToken })).items;
+    expect(sub).toMatchObject({ subscriber: { name: 'watcher' }, target: { sessionId: target.sessionId } });
+    expect(await ui.call('subscriptions.cancel', { uiToken: th.hub.uiToken, id: sub!.id })).toEqual({ cancelled: true });
+    await tc.call('session.state', { ...auth(target), state: 'busy' });
+    await tc.call('session.state', { ...auth(target), state: 'idle' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await wc.call('inbox.fetch', auth(watcher))).items).toEqual([]);
+  });
+});
