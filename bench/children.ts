@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     const limits = JSON.parse(extra ?? '{}') as Partial<Limits>;
     // Benchmarks measure the pipeline, not loop damping: lift the throttle (a user setting).
     fs.mkdirSync(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(dir, 'home', 'settings.json'), JSON.stringify({ throttle: { bucketSize: 1_000_000, refillPerSecond: 1_000_000, queueFullAt: 1_000_000, duplicateWindowMs: 0 } }));
+    fs.writeFileSync(path.join(dir, 'home', 'settings.json'), JSON.stringify({ throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 } }));
     const base = currentEndpointEnv();
     const hub = await Hub.start({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') } }, limits });
     process.stdout.write(JSON.stringify({ ready: hub.paths.hubSocket, pid: process.pid }) + '\n');

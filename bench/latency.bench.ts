@@ -36,7 +36,9 @@ async function hubSendToNotify(): Promise<number[]> {
     const line = JSON.stringify({ jsonrpc: '2.0', id: i + 10, method: 'message.send', params: { sessionId: ra.sessionId, token: ra.token, to: 'b', summary: 'bench', message: `message ${i}` } });
     const t0 = process.hrtime.bigint();
     let notified = 0n;
-    const answered = new Promise<void>((r) => a.onLine(() => r()));
+    const answered = new Promise<void>((resolve, reject) =>
+      a.onLine((reply) => (reply.includes('"queued"') ? resolve() : reject(new Error(`send not queued: ${reply}`)))),
+    );
     const pushed = new Promise<void>((r) =>
       b.onLine(() => {
         notified = process.hrtime.bigint();

@@ -88,3 +88,49 @@ describe('switchboard CLI', () => {
     }
   });
 });
+
+describe('switchboard held and subscriptions', () => {
+  it('lists and decides held messages with the UI token printed by serve; a session token is refused', async () => {
+    const dirs = tempDirs();
+    const env = cliEnv(dirs);
+    served = await serveCli(env);
+    const uiToken = served.ready.uiToken;
+    expect(uiToken).toMatch(/^[0-9a-f]{48}$/);
+    expect(fs.readdirSync(dirs.home).join(' ')).not.toContain(uiToken);
+    const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const start = async (name: string, mode: string) => {
+        const reg = JSON.parse((await runCli(['session', 'start', '--cwd', dirs.root, '--name', name, '--mode', mode, '--pid', String(holder.pid), '--json'], env)).stdout) as { sessionId: string; token: string };
+        return { ...env, SWITCHBOARD_SESSION: reg.sessionId, SWITCHBOARD_TOKEN: reg.token };
+      };
+      const bypass = await start('yolo', 'bypassPermissions');
+      const careful = await start('careful', 'default');
+      const sent = await runCli(['send', '--to', 'yolo', '--summary', 'x', '--message', 'run rm -rf build/'], careful);
+      expect(sent.stdout).toMatch(/^held: /);
+
+      expect((await runCli(['held'], careful)).code).toBe(2);
+      const refused = await runCli(['held', 'list', '--ui-token', careful.SWITCHBOARD_TOKEN], careful);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('Unauthorized');
+
+      const list = await runCli(['held', '--ui-token', uiToken], env);
+      expect(list.stdout).toMatch(/^ID\s+FROM\s+TO\s+EXPIRES\s+WHY\s+PREVIEW/);
+      expect(list.stdout).toContain('run rm -rf build/');
+      const items = (JSON.parse((await runCli(['held', 'list', '--json'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout) as { items: Array<{ id: string }> }).items;
+      expect(items).toHaveLength(1);
+      const approved = await runCli(['held', 'approve', items[0]!.id, '--ui-token', uiToken], env);
+      expect(approved.stdout.trim()).toBe('approved: queued');
+      const inbox = await runCli(['inbox'], bypass);
+      expect(inbox.stdout).toContain('approved="after-hold"');
+      expect((await runCli(['held', 'deny', items[0]!.id, '--ui-token', uiToken], env)).code).toBe(1);
+
+      await runCli(['send', '--to', 'yolo', '--notify-when-idle'], careful);
+      const subs = JSON.parse((await runCli(['subscriptions', '--json', '--ui-token', uiToken], env)).stdout) as { items: Array<{ id: string }> };
+      expect(subs.items).toHaveLength(1);
+      expect((await runCli(['subscriptions', 'cancel', subs.items[0]!.id, '--ui-token', uiToken], env)).stdout.trim()).toBe('cancelled');
+      expect((await runCli(['subscriptions', '--ui-token', uiToken], env)).stdout.trim()).toBe('No idle subscriptions.');
+    } finally {
+      holder.kill();
+    }
+  });
+});

@@ -42,7 +42,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15_00
 
 export interface Served {
   child: ChildProcessWithoutNullStreams;
-  ready: { event: string; socket: string; pid: number };
+  ready: { event: string; socket: string; pid: number; uiToken: string };
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
