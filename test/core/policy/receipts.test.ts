@@ -93,3 +93,34 @@ describe('idle notices and the subscriber policy', () => {
     expect((await wc.call('inbox.fetch', auth(watcher))).items).toEqual([]);
   });
 });
+
+describe('who may bypass parity', () => {
+  it("the session's own child (its token on the auth line) is delivered to a bypassing session; others are held", async () => {
+    th = await startHub();
+    const c = await th.client();
+    const r = await th.register(c, { name: 'receiver', permissionMode: 'bypassPermissions' });
+    const line = (id: string) => JSON.stringify({ type: 'user', msg_id: id, message: { role: 'user', content: `from a script (${id})` } });
+    await writeSocket(socketPathOf(r.address)!, JSON.stringify({ type: 'auth', token: r.token }) + '\n' + line('child') + '\n');
+    await writeSocket(socketPathOf(r.address)!, line('stranger') + '\n');
+    await until(async () => (await c.call('inbox.fetch', auth(r))).items.length === 1);
+    expect((await c.call('inbox.fetch', auth(r))).items.map((i) => i.id)).toEqual(['child']);
+    const ui = await th.client();
+    await until(async () => (await ui.call('held.list', { uiToken: th.hub.uiToken })).items.length === 1);
+  });
+
+  it('a managed file beats the user and the session', async () => {
+    const dirs = (await import('../../helpers/hub.js')).tempDirs();
+    const fs = await import('node:fs');
+    fs.writeFileSync(path.join(dirs.root, 'managed-settings.json'), JSON.stringify({ crossSessionInbound: 'refuse' }));
+    fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ crossSessionInbound: 'accept' }));
+    th = await startHub({}, dirs);
+    const c = await th.client();
+    const a = await th.register(c, { name: 'a' });
+    await th.register(await th.client(), { name: 'b', settings: { crossSessionInbound: 'accept' } });
+    const r = await c.call('message.send', { ...auth(a), to: 'b', summary: 's', message: 'x' });
+    expect(r).toMatchObject({ status: 'refused', reason: 'crossSessionInbound is "refuse" in managed settings' });
+    const eff = (await c.call('settings.effective', { uiToken: th.hub.uiToken })).effective as { inbound: { source: string } };
+    expect(eff.inbound.source).toBe('managed');
+  });
+});
