@@ -1,0 +1,75 @@
+// One task file (FORMATS.md §3): `<id>.json`, `JSON.stringify(task, null, 2)`.
+// Readers strip unknown keys but keep the file's key order, so reading and
+// writing back an untouched task is byte-identical; a file that fails
+// validation counts as missing.
+
+import { z } from 'zod';
+
+export const TASK_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+const Id = z.string().regex(/^\d+$/).max(20);
+
+export const TaskSchema = z.object({
+  id: Id,
+  subject: z.string().max(10_000),
+  description: z.string().max(1_000_000),
+  activeForm: z.string().max(10_000).optional(),
+  owner: z.string().max(1000).optional(),
+  status: z.enum(TASK_STATUSES),
+  blocks: z.array(Id).max(10_000),
+  blockedBy: z.array(Id).max(10_000),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+const KNOWN = new Set(Object.keys(TaskSchema.shape));
+
+/** The task in `text`, known keys only, in the file's order; undefined when invalid. */
+export function parseTask(text: string | undefined): Task | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  if (!TaskSchema.safeParse(value).success) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) if (KNOWN.has(k)) out[k] = v;
+  return out as Task;
+}
+
+export interface TaskPatch {
+  subject?: string;
+  description?: string;
+  activeForm?: string;
+  owner?: string | null;
+  status?: TaskStatus;
+  blocks?: string[];
+  blockedBy?: string[];
+  /** Merged into the task's metadata; a `null` value deletes that key. */
+  metadata?: Record<string, unknown>;
+}
+
+/** Claude Code's update: `{...old, ...patch, id}`; a newly set key lands at the end. */
+export function applyPatch(old: Task, patch: TaskPatch): Task {
+  const { metadata, owner, ...rest } = patch;
+  const next: Record<string, unknown> = { ...old, ...rest, id: old.id };
+  if (owner === null) delete next.owner;
+  else if (owner !== undefined) next.owner = owner;
+  if (metadata !== undefined) {
+    const merged: Record<string, unknown> = { ...(old.metadata ?? {}) };
+    for (const [k, v] of Object.entries(metadata)) {
+      if (v === null) delete merged[k];
+      else merged[k] = v;
+    }
+    next.metadata = merged;
+  }
+  return next as Task;
+}
+
+export function isInternal(t: Task): boolean {
+  return t.metadata !== undefined && Object.prototype.hasOwnProperty.call(t.metadata, '_internal');
+}

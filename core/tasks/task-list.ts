@@ -1,0 +1,189 @@
+// A shared task list (FORMATS.md §3): `tasks/<list>/` with `<id>.json`
+// files, a bare-decimal `.highwatermark` and an empty `.lock`. List-wide
+// operations (create, delete, reset, busy-checked claims, releases) hold the
+// proper-lockfile lock on `.lock` (directory `.lock.lock/`); single-task
+// operations hold `<id>.json`'s lock. Every write is atomic; a lock that
+// cannot be had within the deadline is an error, never a silent drop.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { createExclusive, readSmall, sanitizePart, serialize, writeAtomic } from '../teams/files.js';
+import { withFileLock, type LockOptions } from '../teams/lock.js';
+import { applyPatch, isInternal, parseTask, type Task, type TaskPatch } from './task-file.js';
+
+const MAX_TASK_BYTES = 2 * 1024 * 1024;
+
+export type ClaimFailure = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy' | 'not_found';
+
+export class TaskError extends Error {
+  readonly code: ClaimFailure;
+  constructor(code: ClaimFailure, message: string) {
+    super(message);
+    this.name = 'TaskError';
+    this.code = code;
+  }
+}
+
+export interface NewTask {
+  subject: string;
+  description: string;
+  activeForm?: string;
+  blockedBy?: string[];
+  metadata?: Record<string, unknown>;
+}
+
+export class TaskList {
+  readonly dir: string;
+  readonly #lock: Omit<LockOptions, 'lockfilePath' | 'realpath'>;
+
+  constructor(tasksRoot: string, listId: string, lock: Omit<LockOptions, 'lockfilePath' | 'realpath'>) {
+    this.dir = path.join(tasksRoot, sanitizePart(listId));
+    this.#lock = lock;
+  }
+
+  #file(id: string): string {
+    return path.join(this.dir, `${id}.json`);
+  }
+
+  async #ensure(): Promise<void> {
+    await fs.promises.mkdir(this.dir, { recursive: true });
+    await createExclusive(path.join(this.dir, '.lock'), '');
+  }
+
+  #withList<T>(fn: () => Promise<T>): Promise<T> {
+    const lockFile = path.join(this.dir, '.lock');
+    return this.#ensure().then(() => withFileLock(lockFile, { ...this.#lock, lockfilePath: `${lockFile}.lock` }, fn));
+  }
+
+  #withTask<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    return withFileLock(this.#file(id), { ...this.#lock, lockfilePath: `${this.#file(id)}.lock` }, fn);
+  }
+
+  async #ids(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(this.dir);
+    } catch {
+      return [];
+    }
+    return names.filter((n) => /^\d+\.json$/.test(n)).map((n) => n.slice(0, -5)).sort((a, b) => Number(a) - Number(b));
+  }
+
+  async highWaterMark(): Promise<number> {
+    const text = await readSmall(path.join(this.dir, '.highwatermark'), 64);
+    const n = text !== undefined && /^\d+$/.test(text.trim()) ? Number(text.trim()) : 0;
+    return Number.isSafeInteger(n) ? n : 0;
+  }
+
+  async #setHighWaterMark(n: number): Promise<void> {
+    await writeAtomic(path.join(this.dir, '.highwatermark'), String(n));
+  }
+
+  async get(id: string): Promise<Task | undefined> {
+    if (!/^\d+$/.test(id)) return undefined;
+    return parseTask(await readSmall(this.#file(id), MAX_TASK_BYTES));
+  }
+
+  /** Every valid task in id order; `_internal` ones hidden unless asked for. */
+  async list(opts: { includeInternal?: boolean } = {}): Promise<Task[]> {
+    const tasks = await Promise.all((await this.#ids()).map((id) => this.get(id)));
+    return tasks.filter((t): t is Task => t !== undefined && (opts.includeInternal === true || !isInternal(t)));
+  }
+
+  async create(t: NewTask): Promise<Task> {
+    return this.#withList(async () => {
+      const ids = (await this.#ids()).map(Number);
+      const id = String(Math.max(0, ...ids, await this.highWaterMark()) + 1);
+      const task: Task = {
+        id, subject: t.subject, description: t.description, ...(t.activeForm !== undefined ? { activeForm: t.activeForm } : {}),
+        status: 'pending', blocks: [], blockedBy: t.blockedBy ?? [], ...(t.metadata !== undefined ? { metadata: t.metadata } : {}),
+      };
+      await writeAtomic(this.#file(id), serialize(task));
+      for (const blocker of task.blockedBy) {
+        await this.#withTask(blocker, async () => {
+          const b = await this.get(blocker);
+          if (b !== undefined && !b.blocks.includes(id)) await writeAtomic(this.#file(blocker), serialize(applyPatch(b, { blocks: [...b.blocks, id] })));
+        });
+      }
+      return task;
+    });
+  }
+
+  async update(id: string, patch: TaskPatch): Promise<Task> {
+    return this.#withTask(id, async () => {
+      const old = await this.get(id);
+      if (old === undefined) throw new TaskError('not_found', `no task ${id}`);
+      const next = applyPatch(old, patch);
+      await writeAtomic(this.#file(id), serialize(next));
+      return next;
+    });
+  }
+
+  /**
+   * Claims a task for `owner`: fails as already_claimed, already_resolved,
+   * blocked, or (with busyCheck, under the list lock) agent_busy.
+   */
+  async claim(id: string, owner: string, opts: { busyCheck?: boolean } = {}): Promise<Task> {
+    const attempt = (): Promise<Task> =>
+      this.#withTask(id, async () => {
+        const t = await this.get(id);
+        if (t === undefined) throw new TaskError('not_found', `no task ${id}`);
+        if (t.owner !== undefined && t.owner !== owner) throw new TaskError('already_claimed', `task ${id} is owned by ${t.owner}`);
+        if (t.status === 'completed') throw new TaskError('already_resolved', `task ${id} is completed`);
+        for (const b of t.blockedBy) {
+          const blocker = await this.get(b);
+          if (blocker !== undefined && blocker.status !== 'completed') throw new TaskError('blocked', `task ${id} is blocked by ${b}`);
+        }
+        if (opts.busyCheck) {
+          const busy = (await this.list({ includeInternal: true })).find((o) => o.id !== id && o.owner === owner && o.status !== 'completed');
+          if (busy !== undefined) throw new TaskError('agent_busy', `${owner} already owns unfinished task ${busy.id}`);
+        }
+        if (t.owner === owner) return t;
+        const next = applyPatch(t, { owner });
+        await writeAtomic(this.#file(id), serialize(next));
+        return next;
+      });
+    return opts.busyCheck ? this.#withList(attempt) : attempt();
+  }
+
+  /** Deletes a task, raises the high-water mark to its id, prunes it from every blocks/blockedBy. */
+  async delete(id: string): Promise<boolean> {
+    return this.#withList(async () => {
+      if ((await this.get(id)) === undefined) return false;
+      await fs.promises.rm(this.#file(id), { force: true });
+      if (Number(id) > (await this.highWaterMark())) await this.#setHighWaterMark(Number(id));
+      for (const other of await this.list({ includeInternal: true })) {
+        if (!other.blocks.includes(id) && !other.blockedBy.includes(id)) continue;
+        await this.#withTask(other.id, async () => {
+          const o = await this.get(other.id);
+          if (o === undefined) return;
+          await writeAtomic(this.#file(o.id), serialize(applyPatch(o, { blocks: o.blocks.filter((x) => x !== id), blockedBy: o.blockedBy.filter((x) => x !== id) })));
+        });
+      }
+      return true;
+    });
+  }
+
+  /** A departed member's unfinished tasks go back to pending with no owner. */
+  async release(owner: string): Promise<string[]> {
+    return this.#withList(async () => {
+      const released: string[] = [];
+      for (const t of await this.list({ includeInternal: true })) {
+        if (t.owner !== owner || t.status === 'completed') continue;
+        await this.update(t.id, { owner: null, status: 'pending' });
+        released.push(t.id);
+      }
+      return released;
+    });
+  }
+
+  /** Removes every task; the high-water mark keeps ids from being reused. */
+  async reset(): Promise<void> {
+    await this.#withList(async () => {
+      const ids = (await this.#ids()).map(Number);
+      const mark = Math.max(0, ...ids, await this.highWaterMark());
+      for (const id of ids) await fs.promises.rm(this.#file(String(id)), { force: true });
+      await this.#setHighWaterMark(mark);
+    });
+  }
+}

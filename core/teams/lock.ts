@@ -1,0 +1,85 @@
+// File locks shared with Claude Code: proper-lockfile's mkdir protocol
+// (`<file>.lock/`, stale after 10 s, mtime refreshed every 5 s). Where
+// Claude Code retries 10 times and then drops the write, we retry with
+// jittered backoff until a bounded deadline and then fail loudly
+// (LockTimeoutError). Writers inside this process are serialized per lock
+// path first, so they never contend through the file system.
+
+import lockfile from 'proper-lockfile';
+
+export class LockTimeoutError extends Error {
+  readonly file: string;
+  constructor(file: string, ms: number, options?: { cause?: unknown }) {
+    super(`Could not lock ${file} within ${ms} ms`, options);
+    this.name = 'LockTimeoutError';
+    this.file = file;
+  }
+}
+
+export interface LockOptions {
+  /** The lock directory (proper-lockfile's lockfilePath); default `<file>.lock`. */
+  lockfilePath?: string;
+  /** Resolve symlinks of `file` first (needs the file to exist). */
+  realpath?: boolean;
+  /** Give up after this long (ms). */
+  deadlineMs: number;
+  /** A lock older than this is someone's crash (ms); Claude Code uses 10 000. */
+  staleMs: number;
+  onCompromised?: (err: Error) => void;
+}
+
+export const LOCK_DEFAULTS = { deadlineMs: 30_000, staleMs: 10_000 } as const;
+
+const MIN_BACKOFF_MS = 2;
+const MAX_BACKOFF_MS = 50;
+
+const chains = new Map<string, Promise<unknown>>();
+
+/** Runs `fn` after every earlier call with the same key has finished. */
+function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const prev = chains.get(key) ?? Promise.resolve();
+  const run = prev.then(fn, fn);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  chains.set(key, tail);
+  void tail.then(() => {
+    if (chains.get(key) === tail) chains.delete(key);
+  });
+  return run;
+}
+
+/** Holds the lock on `file` while `fn` runs. */
+export function withFileLock<T>(file: string, opts: LockOptions, fn: () => Promise<T>): Promise<T> {
+  const lockPath = opts.lockfilePath ?? `${file}.lock`;
+  return serialized(lockPath, async () => {
+    const release = await acquire(file, lockPath, opts);
+    try {
+      return await fn();
+    } finally {
+      await release().catch(() => undefined);
+    }
+  });
+}
+
+async function acquire(file: string, lockPath: string, opts: LockOptions): Promise<() => Promise<void>> {
+  const deadline = Date.now() + opts.deadlineMs;
+  let backoff = MIN_BACKOFF_MS;
+  for (;;) {
+    try {
+      return await lockfile.lock(file, {
+        lockfilePath: lockPath,
+        realpath: opts.realpath ?? false,
+        stale: opts.staleMs,
+        retries: 0,
+        onCompromised: opts.onCompromised ?? (() => undefined),
+      });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+      if (Date.now() >= deadline) throw new LockTimeoutError(file, opts.deadlineMs, { cause: err });
+      await new Promise((r) => setTimeout(r, backoff * (0.5 + Math.random())));
+      backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+// Team inboxes (FORMATS.md §1): `teams/<team>/inboxes/<member>.json`, one
+// JSON array. Writers create it as `[]` exclusively, lock it with
+// proper-lockfile at `<inbox>.lock`, re-read, change, and replace it
+// atomically. Readers tolerate a missing file, a non-array or garbage
+// (empty) and skip invalid entries; only a consuming reader prunes them.
+// peek() never writes: it is for showing another program's inbox.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { createExclusive, readSmall, serialize, writeAtomic } from './files.js';
+import { withFileLock, type LockOptions } from './lock.js';
+
+const MAX_INBOX_BYTES = 64 * 1024 * 1024; // a bigger "inbox" is not one
+
+/** An entry as Claude Code writes it; extra keys (from_plugin, lead_sig …) are kept. */
+export const InboxEntry = z.looseObject({
+  from: z.string(),
+  text: z.string(),
+  summary: z.string().optional(),
+  timestamp: z.string(),
+  color: z.string().optional(),
+  msgV: z.number().optional(),
+  msg_id: z.string().optional(),
+  type: z.string().optional(),
+  read: z.boolean().optional(),
+});
+export type InboxEntry = z.infer<typeof InboxEntry>;
+
+export interface ReadResult {
+  entries: InboxEntry[];
+  /** How many array elements failed validation. */
+  invalid: number;
+}
+
+export function parseInbox(text: string | undefined): ReadResult {
+  if (text === undefined) return { entries: [], invalid: 0 };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { entries: [], invalid: 0 };
+  }
+  if (!Array.isArray(value)) return { entries: [], invalid: 0 };
+  const entries: InboxEntry[] = [];
+  let invalid = 0;
+  for (const raw of value) {
+    // Keep the object itself (key order and unknown keys) when it is valid.
+    if (InboxEntry.safeParse(raw).success) entries.push(raw as InboxEntry);
+    else invalid++;
+  }
+  return { entries, invalid };
+}
+
+/** The identity Claude Code matches delivered entries on. */
+export function entryKey(e: Pick<InboxEntry, 'from' | 'timestamp' | 'text'>): string {
+  return `${e.from}|${e.timestamp}|${e.text}`;
+}
+
+/** A new entry in Claude Code's key order. */
+export function newEntry(args: { from: string; text: string; summary?: string; color?: string; timestamp?: string }): InboxEntry {
+  return {
+    from: args.from,
+    text: args.text,
+    ...(args.summary !== undefined ? { summary: args.summary } : {}),
+    timestamp: args.timestamp ?? new Date().toISOString(),
+    ...(args.color !== undefined ? { color: args.color } : {}),
+    msgV: 1,
+    msg_id: randomUUID(),
+    type: 'message',
+    read: false,
+  };
+}
+
+export class Mailbox {
+  readonly file: string;
+  readonly #lock: LockOptions;
+
+  constructor(file: string, lock: Omit<LockOptions, 'lockfilePath' | 'realpath'>) {
+    this.file = file;
+    this.#lock = { ...lock, lockfilePath: `${file}.lock`, realpath: false };
+  }
+
+  /** Reads without writing anything, ever. */
+  async peek(): Promise<ReadResult> {
+    return parseInbox(await readSmall(this.file, MAX_INBOX_BYTES));
+  }
+
+  async append(entry: InboxEntry): Promise<void> {
+    await this.#change((entries) => [...entries, entry]);
+  }
+
+  /** Reads for consumption: invalid entries are pruned under the lock. */
+  async read(): Promise<InboxEntry[]> {
+    const first = await this.peek();
+    if (first.invalid === 0) return first.entries;
+    return this.#change((entries) => entries).then(async () => (await this.peek()).entries);
+  }
+
+  /** Removes delivered entries (by from|timestamp|text) and any leftover `read: true` ones. */
+  async removeDelivered(delivered: readonly Pick<InboxEntry, 'from' | 'timestamp' | 'text'>[]): Promise<number> {
+    const keys = new Set(delivered.map(entryKey));
+    let removed = 0;
+    await this.#change((entries) => {
+      const kept = entries.filter((e) => !keys.has(entryKey(e)) && e.read !== true);
+      removed = entries.length - kept.length;
+      return kept;
+    });
+    return removed;
+  }
+
+  async clear(): Promise<void> {
+    await this.#change(() => []);
+  }
+
+  /** The locked read-modify-write every writer goes through. */
+  async #change(fn: (entries: InboxEntry[]) => InboxEntry[]): Promise<InboxEntry[]> {
+    await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
+    await createExclusive(this.file, '[]');
+    return withFileLock(this.file, this.#lock, async () => {
+      const { entries, invalid } = parseInbox(await readSmall(this.file, MAX_INBOX_BYTES));
+      const next = fn(entries);
+      if (next !== entries || invalid > 0) await writeAtomic(this.file, serialize(next));
+      return next;
+    });
+  }
+}

@@ -1,0 +1,122 @@
+// Teams and task lists under one Claude Code config root (`$CLAUDE_CONFIG_DIR`
+// or `~/.claude`): discovery of every team (Claude Code's own included),
+// roster and inbox depths by peeking (never consuming), task assignment with
+// its `task_assignment` frame, and sending into a teammate's inbox with the
+// role checks of FORMATS.md §4.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { TaskList } from '../tasks/task-list.js';
+import type { Task } from '../tasks/task-file.js';
+import { sanitizePart } from './files.js';
+import { checkFrameRole, LEAD, parseFrame } from './frames.js';
+import type { LockOptions } from './lock.js';
+import { Mailbox, newEntry } from './mailbox.js';
+import { Roster, type TeamConfig } from './roster.js';
+
+export interface TeamSummary {
+  name: string;
+  dir: string;
+  members: number;
+  createdAt: number;
+  leadSessionId: string | null;
+}
+
+export interface TeamView {
+  config: TeamConfig;
+  inboxes: Array<{ member: string; depth: number; unread: number }>;
+}
+
+/** Frames a member may put in a teammate's inbox through the hub (what the public send tool allows). */
+const SENDABLE_FRAMES = new Set(['shutdown_request', 'shutdown_approved', 'shutdown_rejected', 'plan_approval_response']);
+
+export class TeamSendError extends Error {
+  readonly code: 'no_team' | 'no_member' | 'frame_not_allowed' | 'role';
+  constructor(code: TeamSendError['code'], message: string) {
+    super(message);
+    this.name = 'TeamSendError';
+    this.code = code;
+  }
+}
+
+export class Teams {
+  readonly root: string;
+  readonly teamsRoot: string;
+  readonly tasksRoot: string;
+  readonly #lock: Omit<LockOptions, 'lockfilePath' | 'realpath'>;
+
+  constructor(claudeHome: string, lock: Omit<LockOptions, 'lockfilePath' | 'realpath'>) {
+    this.root = claudeHome;
+    this.teamsRoot = path.join(claudeHome, 'teams');
+    this.tasksRoot = path.join(claudeHome, 'tasks');
+    this.#lock = lock;
+  }
+
+  roster(team: string): Roster {
+    return new Roster(this.teamsRoot, team, this.#lock);
+  }
+
+  mailbox(team: string, member: string): Mailbox {
+    return new Mailbox(path.join(this.roster(team).dir, 'inboxes', `${sanitizePart(member)}.json`), this.#lock);
+  }
+
+  tasks(listId: string): TaskList {
+    return new TaskList(this.tasksRoot, listId, this.#lock);
+  }
+
+  async list(): Promise<TeamSummary[]> {
+    let dirs: string[];
+    try {
+      dirs = await fs.promises.readdir(this.teamsRoot);
+    } catch {
+      return [];
+    }
+    const out: TeamSummary[] = [];
+    for (const d of dirs.sort()) {
+      const cfg = await new Roster(this.teamsRoot, d, this.#lock).read();
+      if (cfg === undefined) continue;
+      out.push({ name: cfg.name, dir: d, members: cfg.members.length, createdAt: cfg.createdAt, leadSessionId: cfg.leadSessionId ?? null });
+    }
+    return out;
+  }
+
+  /** The roster with each member's inbox depth, read without consuming anything. */
+  async show(team: string): Promise<TeamView | undefined> {
+    const config = await this.roster(team).read();
+    if (config === undefined) return undefined;
+    const inboxes = await Promise.all(
+      config.members.map(async (m) => {
+        const { entries } = await this.mailbox(team, m.name).peek();
+        return { member: m.name, depth: entries.length, unread: entries.filter((e) => e.read !== true).length };
+      }),
+    );
+    return { config, inboxes };
+  }
+
+  /** Sets the owner and writes a `task_assignment` frame to the owner's inbox. */
+  async assign(team: string, id: string, owner: string, assignedBy: string): Promise<Task> {
+    const task = await this.tasks(team).update(id, { owner });
+    const frame = { type: 'task_assignment', taskId: task.id, subject: task.subject, description: task.description, assignedBy, timestamp: new Date().toISOString() };
+    await this.mailbox(team, owner).append(newEntry({ from: assignedBy, text: JSON.stringify(frame) }));
+    return task;
+  }
+
+  /**
+   * Puts a message in a teammate's inbox: plain text, or one of the frames
+   * the public send tool allows, checked against the sender's role.
+   */
+  async send(args: { team: string; from: string; to: string; text: string; summary?: string; color?: string }): Promise<void> {
+    const cfg = await this.roster(args.team).read();
+    if (cfg === undefined) throw new TeamSendError('no_team', `no team ${args.team}`);
+    if (!cfg.members.some((m) => m.name === args.to)) throw new TeamSendError('no_member', `${args.to} is not a member of ${args.team}`);
+    const frame = parseFrame(args.text);
+    if (frame !== null) {
+      if (!SENDABLE_FRAMES.has(frame.type)) throw new TeamSendError('frame_not_allowed', `${frame.type} frames cannot be sent through Switchboard`);
+      const verdict = checkFrameRole(frame, args.from);
+      if (!verdict.accept) throw new TeamSendError('role', verdict.reason);
+    }
+    await this.mailbox(args.team, args.to).append(newEntry({ from: args.from, text: args.text, ...(args.summary ? { summary: args.summary } : {}), ...(args.color ? { color: args.color } : {}) }));
+  }
+}
+
+export { LEAD };
