@@ -50,7 +50,7 @@ export function parseFrame(text: string): Frame | null {
   const type = (value as { type?: unknown }).type;
   if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(FRAME_SCHEMAS, type)) return null;
   const parsed = FRAME_SCHEMAS[type as FrameType].safeParse(value);
-  return parsed.success ? (parsed.data as Frame) : null;
+  return parsed.success ? (parsed.data) : null;
 }
 
 export type FrameVerdict = { accept: true } | { accept: false; reason: string };

@@ -37,6 +37,6 @@ export async function runWorker<T>(args: string[]): Promise<T> {
 export async function lockHolder(file: string, staleMs: number): Promise<ChildProcess> {
   const script = await workerScript();
   const child = spawn(process.execPath, [script, 'hold-lock', file, String(staleMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
   return child;
 }
