@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(dir, 'home', 'settings.json'), JSON.stringify({ throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 } }));
     const base = currentEndpointEnv();
-    const hub = await Hub.start({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') } }, limits });
+    const hub = await Hub.start({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') } }, limits, claudeHome: path.join(dir, 'claude') });
     process.stdout.write(JSON.stringify({ ready: hub.paths.hubSocket, pid: process.pid }) + '\n');
     process.on('SIGTERM', () => void hub.close().then(() => process.exit(0)));
     // Memory breakdown on demand, for the memory benchmark's report.

@@ -7,6 +7,7 @@ import { agents, inbox, MESSAGING_HELP, send } from './commands/messaging.js';
 import { serve, SERVE_HELP } from './commands/serve.js';
 import { session, SESSION_HELP, status } from './commands/session.js';
 import { held, subscriptions, UI_HELP } from './commands/ui.js';
+import { task, tasks, team, teams, TEAMS_HELP } from './commands/teams.js';
 import { VERSION } from './version.js';
 
 const HELP = `switchboard ${VERSION} — let coding agents on this machine find and message each other safely
@@ -19,12 +20,14 @@ ${MESSAGING_HELP}
 
 ${UI_HELP}
 
+${TEAMS_HELP}
+
 Every command accepts --json. Exit codes: 0 ok, 1 failure, 2 usage error, 3 hub not running.
 Environment: SWITCHBOARD_RUNTIME_DIR (sockets), SWITCHBOARD_HOME (state and settings.json, default ~/.switchboard),
 SWITCHBOARD_SESSION/SWITCHBOARD_TOKEN (acting session), SWITCHBOARD_UI_TOKEN (user decisions).`;
 
 type Command = (args: string[], ctx: Ctx) => Promise<number>;
-const COMMANDS: Record<string, Command> = { serve, status, session, agents, send, inbox, held, subscriptions };
+const COMMANDS: Record<string, Command> = { serve, status, session, agents, send, inbox, held, subscriptions, teams, team, tasks, task };
 
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
@@ -34,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     err: (text) => process.stderr.write(text + '\n'),
   };
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help' || (name !== 'session' && rest.includes('--help'))) {
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     ctx.out(HELP);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }

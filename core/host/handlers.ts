@@ -9,6 +9,7 @@ import type { SessionRecord } from '../registry/session.js';
 import type { Hub } from './hub.js';
 import { registerSession } from './lifecycle.js';
 import { createUiHandlers } from './ui-handlers.js';
+import { createTeamHandlers } from './team-handlers.js';
 import type { RpcConnection } from './rpc-server.js';
 import { sendMessage } from './send.js';
 
@@ -102,6 +103,7 @@ export function createHandlers(hub: Hub): Handlers {
     },
 
     ...createUiHandlers(hub),
+    ...createTeamHandlers(hub),
   };
 }
 

@@ -22,6 +22,8 @@ import { modeClass, persisted } from '../registry/session.js';
 import { SessionTable } from '../registry/table.js';
 import type { EffectiveSettings } from '../settings/resolve.js';
 import { defaultManagedPath, SettingsStore } from '../settings/store.js';
+import { RootWatcher } from '../teams/watch.js';
+import { Teams } from '../teams/teams.js';
 import { Admission } from './admission.js';
 import { currentEndpointEnv, ensurePrivateDir, resolveEndpoint, type EndpointEnv, type EndpointPaths } from './endpoint.js';
 import { HubEvents, Ring, type ActivityEntry, type UserNotice } from './events.js';
@@ -48,6 +50,8 @@ export interface HubOptions {
   version?: string;
   /** The system-wide managed settings file (default: the OS location). */
   managedSettingsPath?: string;
+  /** Claude Code's config root when no setting names one (default $CLAUDE_CONFIG_DIR or ~/.claude). */
+  claudeHome?: string;
 }
 
 const ACTIVITY_KEPT = 500; // the Activity view's memory
@@ -68,6 +72,10 @@ export class Hub {
   readonly events: HubEvents;
   readonly idle: IdleWatch;
   readonly startedAt: number;
+  /** Claude Code's teams and tasks, under the configured root. */
+  teams!: Teams;
+  #teamsWatcher: RootWatcher | undefined;
+  readonly #defaultClaudeHome: string;
   /** Grants user-interface decisions (approve, deny); printed at start, never written to disk. */
   readonly uiToken = randomBytes(24).toString('hex');
   /** Connections that asked for pushes, per session. */
@@ -100,6 +108,8 @@ export class Hub {
       logger: this.log,
     });
     this.admission = new Admission(this);
+    this.#defaultClaudeHome = opts.claudeHome ?? (env.env.CLAUDE_CONFIG_DIR ? path.resolve(env.env.CLAUDE_CONFIG_DIR) : path.join(env.home, '.claude'));
+    this.#openTeams();
     this.startedAt = this.clock.now();
     this.idle = new IdleWatch({
       lifetimeMs: () => Math.min(this.limits.idleSubscriptionMs, this.adminSettings().idleSubscriptionMinutes.value * 60_000),
@@ -155,6 +165,18 @@ export class Hub {
   /** Settings that only managed and user scopes decide (no session involved). */
   adminSettings(): EffectiveSettings {
     return this.settings.adminEffective();
+  }
+
+  /** (Re)opens the teams root from settings; watches it for changes by anyone. */
+  #openTeams(): void {
+    const admin = this.adminSettings();
+    const root = admin.claudeConfigDir.value ?? this.#defaultClaudeHome;
+    const lock = { deadlineMs: admin.teamLockDeadlineSeconds.value * 1000, staleMs: 10_000, onCompromised: (err: Error) => this.log.warn('team lock compromised', { error: err.message }) };
+    const sameRoot = this.teams?.root === root;
+    this.teams = new Teams(root, lock);
+    if (sameRoot && this.#teamsWatcher !== undefined) return;
+    this.#teamsWatcher?.close();
+    this.#teamsWatcher = new RootWatcher([this.teams.teamsRoot, this.teams.tasksRoot], () => this.events.emit({ type: 'teams.changed' }));
   }
 
   retire(id: string): void {
@@ -224,7 +246,9 @@ export class Hub {
         this.table.dormant.delete(id);
         await this.mailboxes.drop(id);
       }
+      this.#teamsWatcher?.refresh();
       if (this.settings.poll()) {
+        this.#openTeams();
         this.events.emit({ type: 'settings.changed' });
         await this.admission.reevaluateAll();
       }
@@ -253,6 +277,7 @@ export class Hub {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#sweep) clearInterval(this.#sweep);
+    this.#teamsWatcher?.close();
     this.#rpc.closeAll();
     await new Promise<void>((r) => this.#rpc.server.close(() => r()));
     for (const server of this.servers.values()) server.close();

@@ -31,6 +31,18 @@ export const ERRORS = {
   timeout: [-32025, 'The target did not take the message within the timeout'],
   idle_not_local: [-32026, 'notify_when_idle works only for sessions on this machine hosted by Switchboard'],
   item_not_found: [-32027, 'No such item'],
+  team_not_found: [-32030, 'No such team'],
+  member_not_found: [-32031, 'No such member in that team'],
+  not_a_member: [-32032, 'This session is not a member of that team'],
+  frame_not_allowed: [-32033, 'That structured frame cannot be sent; send plain text or a shutdown or plan-approval response'],
+  frame_role: [-32034, 'Only team-lead may send that frame'],
+  task_not_found: [-32035, 'No such task'],
+  already_claimed: [-32036, 'The task is already claimed by another owner'],
+  already_resolved: [-32037, 'The task is already completed'],
+  blocked: [-32038, 'The task is blocked by an unfinished task'],
+  agent_busy: [-32039, 'The claimer already owns an unfinished task'],
+  lock_timeout: [-32040, 'A team file stayed locked past the deadline; nothing was written'],
+  team_exists: [-32041, 'A team with that name exists'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorReason = keyof typeof ERRORS;

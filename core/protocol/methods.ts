@@ -66,6 +66,30 @@ export const UiParams = z.strictObject(UiToken);
 export const UiItemParams = z.strictObject({ ...UiToken, id: z.string().min(1).max(128) });
 export const UiSettingsParams = z.strictObject({ ...UiToken, sessionId: Id.optional() });
 
+/** Team and task methods: optional session credentials name the actor; without them it is "user". */
+const Actor = { sessionId: Id.optional(), token: Token.optional() };
+const TeamName = z.string().min(1).max(256);
+const TaskId = z.string().regex(/^\d{1,15}$/);
+const TaskStatus = z.enum(['pending', 'in_progress', 'completed']);
+export const TeamsListParams = z.strictObject({}).optional();
+export const TeamShowParams = z.strictObject({ team: TeamName });
+export const TasksListParams = z.strictObject({ list: TeamName, includeInternal: z.boolean().optional() });
+export const TaskGetParams = z.strictObject({ list: TeamName, id: TaskId });
+export const TaskCreateParams = z.strictObject({
+  ...Actor, list: TeamName, subject: z.string().min(1).max(10_000), description: z.string().max(1_000_000).default(''),
+  activeForm: z.string().max(10_000).optional(), blockedBy: z.array(TaskId).max(1000).optional(), metadata: z.record(z.string().max(256), z.unknown()).optional(),
+});
+export const TaskUpdateParams = z.strictObject({
+  ...Actor, list: TeamName, id: TaskId, subject: z.string().min(1).max(10_000).optional(), description: z.string().max(1_000_000).optional(),
+  activeForm: z.string().max(10_000).optional(), status: TaskStatus.optional(), owner: z.string().min(1).max(256).nullable().optional(),
+  metadata: z.record(z.string().max(256), z.unknown()).optional(),
+});
+export const TaskClaimParams = z.strictObject({ ...Actor, list: TeamName, id: TaskId, owner: z.string().min(1).max(256).optional(), busyCheck: z.boolean().optional() });
+export const TaskAssignParams = z.strictObject({ ...Actor, team: TeamName, id: TaskId, owner: z.string().min(1).max(256) });
+export const TaskDeleteParams = z.strictObject({ ...Actor, list: TeamName, id: TaskId });
+export const TaskReleaseParams = z.strictObject({ ...Actor, list: TeamName, owner: z.string().min(1).max(256) });
+export const TeamSendParams = z.strictObject({ ...Auth, team: TeamName, to: z.string().min(1).max(256), text: z.string().min(1).max(1_000_000), summary: z.string().max(200).optional() });
+
 export const METHODS = {
   'hub.info': InfoParams,
   'session.register': RegisterParams,
@@ -86,6 +110,17 @@ export const METHODS = {
   'subscriptions.cancel': UiItemParams,
   'settings.effective': UiSettingsParams,
   'activity.list': UiParams,
+  'teams.list': TeamsListParams,
+  'teams.show': TeamShowParams,
+  'teams.send': TeamSendParams,
+  'tasks.list': TasksListParams,
+  'tasks.get': TaskGetParams,
+  'tasks.create': TaskCreateParams,
+  'tasks.update': TaskUpdateParams,
+  'tasks.claim': TaskClaimParams,
+  'tasks.assign': TaskAssignParams,
+  'tasks.delete': TaskDeleteParams,
+  'tasks.release': TaskReleaseParams,
 } as const;
 export type MethodName = keyof typeof METHODS;
 export type MethodParams<M extends MethodName> = z.output<(typeof METHODS)[M]>;
@@ -198,6 +233,18 @@ export interface SubscriptionView {
   expiresAt: number;
 }
 
+export interface TaskView {
+  id: string;
+  subject: string;
+  description: string;
+  activeForm?: string;
+  owner?: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  blocks: string[];
+  blockedBy: string[];
+  metadata?: Record<string, unknown>;
+}
+
 export interface MethodResults {
   'hub.info': HubInfo;
   'session.register': Registration;
@@ -218,6 +265,17 @@ export interface MethodResults {
   'subscriptions.cancel': { cancelled: boolean };
   'settings.effective': { effective: unknown; problems: Array<{ file: string; key: string | null; message: string }> };
   'activity.list': { entries: unknown[]; notices: unknown[] };
+  'teams.list': { root: string; teams: Array<{ name: string; dir: string; members: number; createdAt: number; leadSessionId: string | null }> };
+  'teams.show': { config: { name: string; members: Array<{ name: string; agentId: string; cwd?: string; color?: string; agentType?: string; isActive?: boolean }> } & Record<string, unknown>; inboxes: Array<{ member: string; depth: number; unread: number }> };
+  'teams.send': { delivered: 'inbox' };
+  'tasks.list': { tasks: TaskView[] };
+  'tasks.get': { task: TaskView };
+  'tasks.create': { task: TaskView };
+  'tasks.update': { task: TaskView };
+  'tasks.claim': { task: TaskView };
+  'tasks.assign': { task: TaskView };
+  'tasks.delete': { deleted: boolean };
+  'tasks.release': { released: string[] };
 }
 
 /** Notifications the hub pushes to subscribed connections. */

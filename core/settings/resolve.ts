@@ -20,6 +20,7 @@ export const THROTTLE_DEFAULTS: Required<ThrottleSettings> = {
 };
 export const DIALOG_EXPIRY_DEFAULT: DialogExpiry = '5m';
 export const IDLE_MINUTES_DEFAULT = 60;
+export const TEAM_LOCK_DEADLINE_DEFAULT = 30; // seconds; Claude Code gives up after ~1 s
 
 const STRICTNESS: Record<Inbound, number> = { accept: 0, hold: 1, refuse: 2 };
 
@@ -39,6 +40,8 @@ export interface EffectiveSettings {
   isolatePeerMachines: Sourced<boolean>;
   throttle: Sourced<Required<ThrottleSettings>>;
   idleSubscriptionMinutes: Sourced<number>;
+  claudeConfigDir: Sourced<string | null>;
+  teamLockDeadlineSeconds: Sourced<number>;
 }
 
 /** A scope's value for one key; unreadable counts as `failClosed`. */
@@ -93,12 +96,16 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
   const expiry = fromAdmin('dialogExpiry');
   const throttle = fromAdmin('throttle');
   const idle = fromAdmin('idleSubscriptionMinutes');
+  const claudeDir = fromAdmin('claudeConfigDir');
+  const lockDeadline = fromAdmin('teamLockDeadlineSeconds');
   return {
     inbound,
     dialogExpiry: expiry ?? { value: DIALOG_EXPIRY_DEFAULT, source: 'default' },
     isolatePeerMachines: isolate,
     throttle: throttle ? { value: { ...THROTTLE_DEFAULTS, ...throttle.value }, source: throttle.source } : { value: THROTTLE_DEFAULTS, source: 'default' },
     idleSubscriptionMinutes: idle ?? { value: IDLE_MINUTES_DEFAULT, source: 'default' },
+    claudeConfigDir: claudeDir ?? { value: null, source: 'default' },
+    teamLockDeadlineSeconds: lockDeadline ?? { value: TEAM_LOCK_DEADLINE_DEFAULT, source: 'default' },
   };
 }
 

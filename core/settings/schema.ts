@@ -27,6 +27,10 @@ export const SETTING_SCHEMAS = {
   isolatePeerMachines: z.boolean(),
   throttle: ThrottleSettings,
   idleSubscriptionMinutes: z.number().int().min(1).max(24 * 60),
+  /** Claude Code's config root for teams and tasks (default $CLAUDE_CONFIG_DIR or ~/.claude). */
+  claudeConfigDir: z.string().min(1).max(4096),
+  /** How long a team-file write keeps trying for its lock before it fails loudly. */
+  teamLockDeadlineSeconds: z.number().int().min(1).max(600),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS;

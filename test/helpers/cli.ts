@@ -12,7 +12,7 @@ function checkBuilt(): void {
 }
 
 export function cliEnv(dirs: TestDirs, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: dirs.root, SWITCHBOARD_RUNTIME_DIR: dirs.runtime, SWITCHBOARD_HOME: dirs.home, ...extra };
+  return { PATH: process.env.PATH, HOME: dirs.root, SWITCHBOARD_RUNTIME_DIR: dirs.runtime, SWITCHBOARD_HOME: dirs.home, CLAUDE_CONFIG_DIR: `${dirs.root}/claude`, ...extra };
 }
 
 export interface CliResult {

@@ -33,7 +33,7 @@ export interface TestHub {
 }
 
 export async function startHub(opts: Omit<HubOptions, 'endpoint'> = {}, dirs = tempDirs()): Promise<TestHub> {
-  const hub = await Hub.start({ managedSettingsPath: `${dirs.root}/managed-settings.json`, ...opts, endpoint: dirs.env });
+  const hub = await Hub.start({ managedSettingsPath: `${dirs.root}/managed-settings.json`, claudeHome: `${dirs.root}/claude`, ...opts, endpoint: dirs.env });
   const clients: HubClient[] = [];
   return {
     hub,

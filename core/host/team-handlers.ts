@@ -1,0 +1,94 @@
+// Hub methods for teams and shared tasks. Reads never consume another
+// program's inbox. The actor of a change is the session whose credentials
+// come with it (its team member name, else its session name), or "user".
+// Storage failures map to fixed error reasons; a lock timeout is an error,
+// never a silent drop.
+
+import { HubError, type ErrorReason } from '../protocol/errors.js';
+import type { MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
+import { TaskError } from '../tasks/task-list.js';
+import { LockTimeoutError } from '../teams/lock.js';
+import { RosterError } from '../teams/roster.js';
+import { TeamSendError } from '../teams/teams.js';
+import type { Hub } from './hub.js';
+import type { RpcConnection } from './rpc-server.js';
+
+type TeamMethod = Extract<MethodName, `teams.${string}` | `tasks.${string}`>;
+export type TeamHandlers = { [M in TeamMethod]: (params: MethodParams<M>, conn: RpcConnection) => Promise<MethodResults[M]> };
+
+function mapped(err: unknown): never {
+  if (err instanceof TaskError) throw new HubError(err.code === 'not_found' ? 'task_not_found' : err.code, undefined, { cause: err });
+  if (err instanceof LockTimeoutError) throw new HubError('lock_timeout', { file: err.file }, { cause: err });
+  if (err instanceof RosterError) {
+    const reason: ErrorReason = err.code === 'team_exists' ? 'team_exists' : err.code === 'reserved_name' ? 'name_invalid' : 'team_not_found';
+    throw new HubError(reason, undefined, { cause: err });
+  }
+  if (err instanceof TeamSendError) {
+    const reasons: Record<TeamSendError['code'], ErrorReason> = { no_team: 'team_not_found', no_member: 'member_not_found', frame_not_allowed: 'frame_not_allowed', role: 'frame_role' };
+    throw new HubError(reasons[err.code], undefined, { cause: err });
+  }
+  throw err;
+}
+
+export function createTeamHandlers(hub: Hub): TeamHandlers {
+  const actor = (p: { sessionId?: string | undefined; token?: string | undefined }): string => {
+    if (p.sessionId === undefined || p.token === undefined) return 'user';
+    const s = hub.table.auth(p.sessionId, p.token);
+    return s.member ?? s.name;
+  };
+  const guard = <P, R>(fn: (p: P) => Promise<R>) => (p: P): Promise<R> => fn(p).catch(mapped);
+
+  return {
+    'teams.list': guard(async () => ({ root: hub.teams.root, teams: await hub.teams.list() })),
+
+    'teams.show': guard(async (p) => {
+      const view = await hub.teams.show(p.team);
+      if (view === undefined) throw new HubError('team_not_found');
+      return view;
+    }),
+
+    'teams.send': guard(async (p) => {
+      const s = hub.table.auth(p.sessionId, p.token);
+      if (s.member === null || s.team === null || s.team !== p.team) throw new HubError('not_a_member');
+      await hub.teams.send({ team: p.team, from: s.member, to: p.to, text: p.text, ...(p.summary ? { summary: p.summary } : {}) });
+      return { delivered: 'inbox' as const };
+    }),
+
+    'tasks.list': guard(async (p) => ({ tasks: await hub.teams.tasks(p.list).list({ includeInternal: p.includeInternal === true }) })),
+
+    'tasks.get': guard(async (p) => {
+      const task = await hub.teams.tasks(p.list).get(p.id);
+      if (task === undefined) throw new HubError('task_not_found');
+      return { task };
+    }),
+
+    'tasks.create': guard(async (p) => {
+      actor(p);
+      const task = await hub.teams.tasks(p.list).create({
+        subject: p.subject, description: p.description, ...(p.activeForm !== undefined ? { activeForm: p.activeForm } : {}),
+        ...(p.blockedBy !== undefined ? { blockedBy: p.blockedBy } : {}), ...(p.metadata !== undefined ? { metadata: p.metadata } : {}),
+      });
+      return { task };
+    }),
+
+    'tasks.update': guard(async (p) => {
+      actor(p);
+      const { list, id, sessionId: _s, token: _t, ...patch } = p;
+      return { task: await hub.teams.tasks(list).update(id, patch) };
+    }),
+
+    'tasks.claim': guard(async (p) => ({ task: await hub.teams.tasks(p.list).claim(p.id, p.owner ?? actor(p), { busyCheck: p.busyCheck === true }) })),
+
+    'tasks.assign': guard(async (p) => ({ task: await hub.teams.assign(p.team, p.id, p.owner, actor(p)) })),
+
+    'tasks.delete': guard(async (p) => {
+      actor(p);
+      return { deleted: await hub.teams.tasks(p.list).delete(p.id) };
+    }),
+
+    'tasks.release': guard(async (p) => {
+      actor(p);
+      return { released: await hub.teams.tasks(p.list).release(p.owner) };
+    }),
+  };
+}
