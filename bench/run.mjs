@@ -14,6 +14,7 @@ await build({
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',
+  banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
 });
 console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cores, ${new Date().toISOString()}`);
 for (const name of names) {

@@ -12,7 +12,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  banner: { js: '#!/usr/bin/env node' },
+  // proper-lockfile is CommonJS and requires Node built-ins at run time.
+  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
   define: { SWITCHBOARD_VERSION: JSON.stringify(pkg.version) },
   legalComments: 'none',
   logLevel: 'warning',

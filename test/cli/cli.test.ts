@@ -134,3 +134,34 @@ describe('switchboard held and subscriptions', () => {
     }
   });
 });
+
+describe('switchboard teams and tasks', () => {
+  it('lists teams, shows a roster and runs a task board end to end', async () => {
+    const dirs = tempDirs();
+    const env = cliEnv(dirs);
+    const claude = env.CLAUDE_CONFIG_DIR as string;
+    fs.mkdirSync(claude, { recursive: true });
+    for (const sub of ['teams', 'tasks']) fs.cpSync(new URL(`../fixtures/claude-code/${sub}`, import.meta.url).pathname, `${claude}/${sub}`, { recursive: true });
+    for (const p of fs.readdirSync(claude, { recursive: true, withFileTypes: true })) fs.chmodSync(`${p.parentPath}/${p.name}`, p.isDirectory() ? 0o700 : 0o600);
+    served = await serveCli(env);
+    expect((await runCli(['teams'], env)).stdout).toMatch(/^TEAM\s+MEMBERS\s+CREATED\nsession-3f9a1c2e\s+2\s+/);
+    const show = await runCli(['team', 'show', 'session-3f9a1c2e'], env);
+    expect(show.stdout).toMatch(/team-lead\s+team-lead\s+2\s+\/home\/dev\/myapp/);
+    const created = JSON.parse((await runCli(['task', 'create', '--team', 'session-3f9a1c2e', '--subject', 'Ship it', '--json'], env)).stdout) as { task: { id: string } };
+    expect(created.task.id).toBe('4');
+    expect((await runCli(['task', 'claim', '4', '--team', 'session-3f9a1c2e', '--as', 'researcher'], env)).stdout).toMatch(/4\s+pending\s+researcher/);
+    const taken = await runCli(['task', 'claim', '4', '--team', 'session-3f9a1c2e', '--as', 'someone', '--json'], env);
+    expect(taken.code).toBe(1);
+    expect(JSON.parse(taken.stdout)).toMatchObject({ error: { reason: 'already_claimed' } });
+    await runCli(['task', 'update', '4', '--team', 'session-3f9a1c2e', '--status', 'completed'], env);
+    const board = await runCli(['tasks', '--team', 'session-3f9a1c2e'], env);
+    expect(board.stdout.trim().split('\n').map((l) => l.split(/\s{2,}/)[0])).toEqual(['ID', '1', '2', '4']);
+    expect(board.stdout).toMatch(/4\s+completed\s+researcher/);
+    await runCli(['task', 'assign', '2', '--team', 'session-3f9a1c2e', '--to', 'researcher'], env);
+    expect((await runCli(['team', 'show', 'session-3f9a1c2e', '--json'], env)).stdout).toContain('"member":"researcher","depth":1');
+    expect((await runCli(['task', 'delete', '4', '--team', 'session-3f9a1c2e'], env)).stdout.trim()).toBe('deleted');
+    expect(fs.readFileSync(`${claude}/tasks/session-3f9a1c2e/.highwatermark`, 'utf8')).toBe('4');
+    expect((await runCli(['task', 'claim', 'x', '--team', 't'], env)).code).toBe(2);
+    expect((await runCli(['tasks'], env)).code).toBe(2);
+  });
+});
