@@ -2,12 +2,13 @@
 // `npm run bench` (all) or `npm run bench -- latency` (one).
 import { build } from 'esbuild';
 
-const all = ['latency', 'throughput', 'memory'];
+const all = ['latency', 'throughput', 'memory', 'teams'];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a));
 const names = chosen.length > 0 ? chosen : all;
 await build({
-  entryPoints: ['bench/children.ts', ...names.map((n) => `bench/${n}.bench.ts`)],
+  entryPoints: ['bench/children.ts', 'test/helpers/team-worker.ts', ...names.map((n) => `bench/${n}.bench.ts`)],
   outdir: 'bench/.out',
+  entryNames: '[name]',
   outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',

@@ -124,6 +124,10 @@ export class TaskList {
    * blocked, or (with busyCheck, under the list lock) agent_busy.
    */
   async claim(id: string, owner: string, opts: { busyCheck?: boolean } = {}): Promise<Task> {
+    // A look without the lock settles most losing races cheaply; the locked re-read below decides.
+    const seen = await this.get(id);
+    if (seen?.owner !== undefined && seen.owner !== owner) throw new TaskError('already_claimed', `task ${id} is owned by ${seen.owner}`);
+    if (seen?.status === 'completed') throw new TaskError('already_resolved', `task ${id} is completed`);
     const attempt = (): Promise<Task> =>
       this.#withTask(id, async () => {
         const t = await this.get(id);

@@ -30,8 +30,10 @@ export interface LockOptions {
 
 export const LOCK_DEFAULTS = { deadlineMs: 30_000, staleMs: 10_000 } as const;
 
-const MIN_BACKOFF_MS = 2;
-const MAX_BACKOFF_MS = 50;
+// Short waits: a lock is held for a few milliseconds, so a waiter that
+// sleeps long leaves the file idle (measured in bench/teams.bench.ts).
+const MIN_BACKOFF_MS = 4;
+const MAX_BACKOFF_MS = 30;
 
 const chains = new Map<string, Promise<unknown>>();
 

@@ -114,10 +114,19 @@ export class Mailbox {
     await this.#change(() => []);
   }
 
-  /** The locked read-modify-write every writer goes through. */
+  /** The locked read-modify-write every writer goes through; creates the inbox when it is missing. */
   async #change(fn: (entries: InboxEntry[]) => InboxEntry[]): Promise<InboxEntry[]> {
-    await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
-    await createExclusive(this.file, '[]');
+    try {
+      return await this.#locked(fn);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
+      await createExclusive(this.file, '[]');
+      return this.#locked(fn);
+    }
+  }
+
+  #locked(fn: (entries: InboxEntry[]) => InboxEntry[]): Promise<InboxEntry[]> {
     return withFileLock(this.file, this.#lock, async () => {
       const { entries, invalid } = parseInbox(await readSmall(this.file, MAX_INBOX_BYTES));
       const next = fn(entries);
