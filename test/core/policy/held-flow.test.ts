@@ -149,10 +149,12 @@ describe('bad settings files', () => {
   });
 
   it('a project file can tighten but never loosen', async () => {
-    th = await startHub({ limits: { livenessSweepMs: 30 } });
-    const project = path.join(th.dirs.root, 'repo');
+    const dirs = tempDirs();
+    const project = path.join(dirs.root, 'repo');
     fs.mkdirSync(path.join(project, '.claude'), { recursive: true });
-    fs.writeFileSync(path.join(th.dirs.home, 'settings.json'), JSON.stringify({ crossSessionInbound: 'hold' }));
+    fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ crossSessionInbound: 'hold' }));
+    th = await startHub({ limits: { livenessSweepMs: 30 } }, dirs);
     fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ crossSessionInbound: 'accept', permissions: {} }));
     const sc = await th.client();
     const sender = await th.register(sc, { name: 'sender' });
