@@ -3,31 +3,52 @@
 // stdout, errors included). Logs and diagnostics go to stderr.
 
 import { CliFailure, EXIT, UsageError, type Ctx } from './common.js';
-import { agents, inbox, MESSAGING_HELP, send } from './commands/messaging.js';
-import { serve, SERVE_HELP } from './commands/serve.js';
-import { session, SESSION_HELP, status } from './commands/session.js';
-import { held, subscriptions, UI_HELP } from './commands/ui.js';
-import { task, tasks, team, teams, TEAMS_HELP } from './commands/teams.js';
 import { VERSION } from './version.js';
 
-const HELP = `switchboard ${VERSION} — let coding agents on this machine find and message each other safely
+// Commands load on demand: the bundle stays one file, but a hook invocation
+// evaluates only the code it runs (esbuild initialises dynamic imports lazily).
+type Command = (args: string[], ctx: Ctx) => Promise<number>;
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./commands/serve.js')).serve,
+  status: async () => (await import('./commands/session.js')).status,
+  session: async () => (await import('./commands/session.js')).session,
+  agents: async () => (await import('./commands/messaging.js')).agents,
+  send: async () => (await import('./commands/messaging.js')).send,
+  inbox: async () => (await import('./commands/messaging.js')).inbox,
+  held: async () => (await import('./commands/ui.js')).held,
+  subscriptions: async () => (await import('./commands/ui.js')).subscriptions,
+  teams: async () => (await import('./commands/teams.js')).teams,
+  team: async () => (await import('./commands/teams.js')).team,
+  tasks: async () => (await import('./commands/teams.js')).tasks,
+  task: async () => (await import('./commands/teams.js')).task,
+  hook: async () => (await import('./commands/hook.js')).hook,
+  mcp: async () => (await import('./commands/mcp.js')).mcp,
+  setup: async () => (await import('./commands/setup.js')).setup,
+};
 
-${SERVE_HELP}
+async function help(): Promise<string> {
+  const [serve, session, messaging, ui, teams, adapters] = await Promise.all([
+    import('./commands/serve.js'), import('./commands/session.js'), import('./commands/messaging.js'), import('./commands/ui.js'),
+    import('./commands/teams.js'), import('./commands/adapters-help.js'),
+  ]);
+  return `switchboard ${VERSION} — let coding agents on this machine find and message each other safely
 
-${SESSION_HELP}
+${serve.SERVE_HELP}
 
-${MESSAGING_HELP}
+${session.SESSION_HELP}
 
-${UI_HELP}
+${messaging.MESSAGING_HELP}
 
-${TEAMS_HELP}
+${ui.UI_HELP}
+
+${teams.TEAMS_HELP}
+
+${adapters.ADAPTERS_HELP}
 
 Every command accepts --json. Exit codes: 0 ok, 1 failure, 2 usage error, 3 hub not running.
 Environment: SWITCHBOARD_RUNTIME_DIR (sockets), SWITCHBOARD_HOME (state and settings.json, default ~/.switchboard),
 SWITCHBOARD_SESSION/SWITCHBOARD_TOKEN (acting session), SWITCHBOARD_UI_TOKEN (user decisions).`;
-
-type Command = (args: string[], ctx: Ctx) => Promise<number>;
-const COMMANDS: Record<string, Command> = { serve, status, session, agents, send, inbox, held, subscriptions, teams, team, tasks, task };
+}
 
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
@@ -38,21 +59,21 @@ export async function main(argv: string[]): Promise<number> {
   };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    ctx.out(HELP);
+    ctx.out(await help());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version') {
     ctx.out(VERSION);
     return EXIT.ok;
   }
-  const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const load = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
   try {
-    if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(name)}; see switchboard --help`);
+    if (load === undefined) throw new UsageError(`unknown command ${JSON.stringify(name)}; see switchboard --help`);
     if (rest.includes('--help') || rest.includes('-h')) {
-      ctx.out(HELP);
+      ctx.out(await help());
       return EXIT.ok;
     }
-    return await command(rest, ctx);
+    return await (await load())(rest, ctx);
   } catch (err) {
     if (err instanceof UsageError) return report(ctx, 'usage', err.message, EXIT.usage);
     if (err instanceof CliFailure) return report(ctx, err.reason, err.message, err.code);

@@ -3,8 +3,13 @@
 // `ps -o lstart=` in UTC, elsewhere unknown (liveness then rests on the pid
 // and the lease). Never throws.
 
-import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
+
+/** child_process loads only on macOS, where it is needed (hooks start faster without it). */
+function execFileSync(): typeof import('node:child_process').execFileSync {
+  return (createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process')).execFileSync;
+}
 
 export function pidAlive(pid: number): boolean {
   try {
@@ -24,7 +29,7 @@ export function processStartTime(pid: number, platform: NodeJS.Platform = proces
       return rest[19]; // field 22 overall: fields start at 3 after the name
     }
     if (platform === 'darwin') {
-      const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { env: { ...process.env, TZ: 'UTC' }, encoding: 'utf8', timeout: 2000 });
+      const out = execFileSync()('ps', ['-o', 'lstart=', '-p', String(pid)], { env: { ...process.env, TZ: 'UTC' }, encoding: 'utf8', timeout: 2000 });
       return out.trim() || undefined;
     }
   } catch {

@@ -1,0 +1,51 @@
+// What each agent's hooks send and expect (docs/integrations.md has the
+// sources). Input: a JSON object on stdin with the agent's session id and
+// cwd; output: one JSON object on stdout, or nothing. Pure.
+
+import type { AgentKind } from './identity.js';
+
+export const HOOK_EVENTS = ['session-start', 'prompt-submit', 'post-tool', 'stop', 'session-end'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export interface HookInput {
+  sessionId: string;
+  cwd: string;
+  permissionMode?: string;
+  /** The agent is already continuing because of a stop hook (its loop guard). */
+  stopHookActive: boolean;
+}
+
+const MAX_FIELD = 4096;
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.length > 0 && v.length <= MAX_FIELD ? v : undefined;
+}
+
+/** Parses the hook JSON; throws Error with a one-line reason when it is unusable. */
+export function parseHookInput(text: string): HookInput {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('hook input is not JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('hook input is not a JSON object');
+  const o = value as Record<string, unknown>;
+  const sessionId = str(o.session_id);
+  const cwd = str(o.cwd);
+  if (sessionId === undefined) throw new Error('hook input has no session_id');
+  if (cwd === undefined) throw new Error('hook input has no cwd');
+  const permissionMode = str(o.permission_mode);
+  return { sessionId, cwd, ...(permissionMode ? { permissionMode } : {}), stopHookActive: o.stop_hook_active === true };
+}
+
+/** Extra context after a tool call, in the agent's format. */
+export function postToolOutput(agent: AgentKind, text: string): unknown {
+  const eventName = agent === 'gemini' ? 'AfterTool' : 'PostToolUse';
+  return { hookSpecificOutput: { hookEventName: eventName, additionalContext: text } };
+}
+
+/** Keeps the agent going at stop time with `text` as its next instruction. */
+export function stopOutput(agent: AgentKind, text: string): unknown {
+  return agent === 'gemini' ? { decision: 'deny', reason: text } : { decision: 'block', reason: text };
+}

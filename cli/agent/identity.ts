@@ -1,0 +1,120 @@
+// One Switchboard session per agent process, shared by that agent's MCP
+// server and its hook commands. The agent is found by walking up from this
+// process past shells; its pid and start time key a small credentials file
+// (0600, in a 0700 directory under the state directory) so every later hook
+// invocation reuses the session instead of registering a new one. Light on
+// purpose: hooks run on every tool call, so nothing here loads zod.
+
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { HubClient, RpcError } from '../../core/client/client.js';
+import { currentEndpointEnv, resolveEndpoint } from '../../core/host/endpoint.js';
+import { processStartTime } from '../../core/registry/proc.js';
+
+/** child_process loads only on macOS, where it is needed (hooks start faster without it). */
+function execFileSync(): typeof import('node:child_process').execFileSync {
+  return (createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process')).execFileSync;
+}
+
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'tcsh', 'csh', 'cmd.exe', 'powershell.exe', 'pwsh', 'pwsh.exe', 'env', 'timeout']);
+const MAX_HOPS = 4;
+
+export type AgentKind = 'claude' | 'codex' | 'gemini' | 'other';
+
+export interface Credentials {
+  sessionId: string;
+  token: string;
+}
+
+function parentOf(pid: number): { ppid: number; name: string } | undefined {
+  try {
+    if (process.platform === 'linux') {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return { ppid, name };
+    }
+    if (process.platform === 'darwin') {
+      const out = execFileSync()('ps', ['-o', 'ppid=,comm=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 }).trim();
+      const [ppid, ...comm] = out.split(/\s+/);
+      return { ppid: Number(ppid), name: path.basename(comm.join(' ')) };
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+/** The agent process: this process's nearest ancestor that is not a shell. */
+export function agentPid(): number {
+  let pid = process.ppid;
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
+    const info = parentOf(pid);
+    if (info === undefined || !SHELLS.has(info.name) || info.ppid <= 1) return pid;
+    pid = info.ppid;
+  }
+  return pid;
+}
+
+export function stateDir(): string {
+  return resolveEndpoint(currentEndpointEnv()).stateDir;
+}
+
+export function credentialsFile(pid: number): string {
+  const start = processStartTime(pid) ?? 'unknown';
+  return path.join(stateDir(), 'agents', `${pid}-${start.replace(/[^0-9A-Za-z]/g, '_')}.json`);
+}
+
+export function readCredentials(file: string): Credentials | undefined {
+  try {
+    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Credentials>;
+    return typeof v.sessionId === 'string' && typeof v.token === 'string' ? { sessionId: v.sessionId, token: v.token } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeCredentials(file: string, creds: Credentials): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(creds), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+export function forgetCredentials(file: string): void {
+  fs.rmSync(file, { force: true });
+}
+
+export interface EnsureArgs {
+  client: HubClient;
+  pid: number;
+  cwd: string;
+  agent: AgentKind;
+  name?: string;
+  permissionMode?: string;
+}
+
+const MODES = new Set(['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions']);
+
+/**
+ * The agent's session: reused from its credentials file when the hub knows
+ * it (resumed after a hub restart), registered anew otherwise.
+ */
+export async function ensureSession(a: EnsureArgs): Promise<Credentials> {
+  const file = credentialsFile(a.pid);
+  const known = readCredentials(file);
+  const mode = a.permissionMode !== undefined && MODES.has(a.permissionMode) ? { permissionMode: a.permissionMode as 'default' } : {};
+  if (known !== undefined) {
+    try {
+      await a.client.call('session.register', { cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, resume: known });
+      return known;
+    } catch (err) {
+      if (!(err instanceof RpcError) || err.reason !== 'unauthorized') throw err;
+    }
+  }
+  const reg = await a.client.call('session.register', { cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, ...mode, ...(a.name ? { name: a.name } : {}) });
+  const creds = { sessionId: reg.sessionId, token: reg.token };
+  writeCredentials(file, creds);
+  return creds;
+}

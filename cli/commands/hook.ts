@@ -1,0 +1,123 @@
+// `switchboard hook <event> --agent claude|codex|gemini`: one hook
+// invocation. It must never break the agent: any failure exits 0 with at
+// most one line on stderr, and nothing pending means no output at all.
+// Fast path (post-tool with nothing pending): one file read, one request.
+
+import { HubClient, HubNotRunningError, RpcError } from '../../core/client/client.js';
+import type { InboxItem } from '../../core/protocol/methods.js';
+import { hubSocketPath, parse, UsageError, type Ctx } from '../common.js';
+import { HOOK_EVENTS, parseHookInput, postToolOutput, stopOutput, type HookEvent, type HookInput } from '../agent/dialects.js';
+import { frameItems } from '../agent/framing.js';
+import { agentPid, credentialsFile, ensureSession, forgetCredentials, readCredentials, type AgentKind, type Credentials } from '../agent/identity.js';
+
+const MAX_STDIN = 1024 * 1024;
+const MAX_ITEMS = 20; // per hook output; the rest come at the next boundary
+const AGENTS = ['claude', 'codex', 'gemini'] as const;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > MAX_STDIN) throw new Error('hook input is larger than 1 MiB');
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function hook(args: string[], ctx: Ctx): Promise<number> {
+  const { values, positionals } = parse(args, { agent: { type: 'string' } }, true);
+  const event = positionals[0] as HookEvent | undefined;
+  if (event === undefined || !(HOOK_EVENTS as readonly string[]).includes(event)) throw new UsageError(`usage: switchboard hook ${HOOK_EVENTS.join('|')} --agent ${AGENTS.join('|')}`);
+  const agent = (values.agent ?? 'claude') as AgentKind;
+  if (!(AGENTS as readonly string[]).includes(agent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
+  try {
+    const input = parseHookInput(await readStdin());
+    const out = await run(event, agent, input);
+    if (out !== undefined) ctx.out(JSON.stringify(out));
+  } catch (err) {
+    // Never break the agent: one line, exit 0.
+    const detail = err instanceof RpcError && Array.isArray(err.data.issues) ? ` (${err.data.issues.join('; ')})` : '';
+    const msg = err instanceof HubNotRunningError ? 'hub not running (start it with `switchboard serve`)' : err instanceof Error ? err.message + detail : String(err);
+    ctx.err(`switchboard hook ${event}: ${msg}`);
+    if (process.env.SWITCHBOARD_DEBUG) ctx.err(String(err instanceof Error ? err.stack : err));
+  }
+  return 0;
+}
+
+async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promise<unknown> {
+  const pid = agentPid();
+  const file = credentialsFile(pid);
+  const client = await HubClient.connect(hubSocketPath(), { timeoutMs: 2000 });
+  try {
+    const ensure = (): Promise<Credentials> =>
+      ensureSession({ client, pid, cwd: input.cwd, agent, ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}) });
+    /** Calls with the known credentials; registers or resumes once if the hub does not know them. */
+    const withCreds = async <T>(fn: (c: Credentials) => Promise<T>): Promise<T> => {
+      const known = readCredentials(file);
+      if (known !== undefined) {
+        try {
+          return await fn(known);
+        } catch (err) {
+          if (!(err instanceof RpcError) || err.reason !== 'unauthorized') throw err;
+        }
+      }
+      return fn(await ensure());
+    };
+    switch (event) {
+      case 'session-start': {
+        const c = await ensure();
+        if (input.permissionMode) await setMode(client, c, input.permissionMode);
+        return undefined;
+      }
+      case 'prompt-submit':
+        await withCreds(async (c) => {
+          await client.call('session.state', { ...c, state: 'busy' });
+          if (input.permissionMode) await setMode(client, c, input.permissionMode);
+        });
+        return undefined;
+      case 'post-tool':
+        return await withCreds(async (c) => {
+          const items = await fetchUnread(client, c);
+          if (items.length === 0) return undefined;
+          const out = postToolOutput(agent, frameItems(items));
+          await client.call('inbox.ack', { ...c, ids: items.map((i) => i.id) });
+          return out;
+        });
+      case 'stop':
+        return await withCreds(async (c) => {
+          // The agent's loop guard: when a stop hook already kept it going, let it stop.
+          const items = input.stopHookActive ? [] : await fetchUnread(client, c);
+          if (items.length === 0) {
+            await client.call('session.state', { ...c, state: 'idle' });
+            return undefined;
+          }
+          await client.call('inbox.ack', { ...c, ids: items.map((i) => i.id) });
+          return stopOutput(agent, frameItems(items));
+        });
+      case 'session-end': {
+        const known = readCredentials(file);
+        if (known !== undefined) await client.call('session.unregister', known).catch(() => undefined);
+        forgetCredentials(file);
+        return undefined;
+      }
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  } finally {
+    client.close();
+  }
+}
+
+async function fetchUnread(client: HubClient, c: Credentials): Promise<InboxItem[]> {
+  return (await client.call('inbox.fetch', { ...c, limit: MAX_ITEMS })).items;
+}
+
+async function setMode(client: HubClient, c: Credentials, mode: string): Promise<void> {
+  const modes = ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions'] as const;
+  const m = modes.find((x) => x === mode);
+  if (m !== undefined) await client.call('session.mode', { ...c, permissionMode: m });
+}

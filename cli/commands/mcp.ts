@@ -1,0 +1,66 @@
+// `switchboard mcp`: the MCP server (stdio) an agent runs. It registers the
+// agent's session (the agent is its parent process), starting the hub when
+// none runs, offers tools whose names cannot be confused with Claude Code's
+// built-in SendMessage/ListAgents, and appends unread inbox items to every
+// result, acknowledging them only after the result was handed back. Logs go
+// to stderr only: stdout is the protocol.
+
+import { spawn } from 'node:child_process';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { HubClient, HubNotRunningError, RpcError } from '../../core/client/client.js';
+import { AGENT_KINDS } from '../../core/protocol/methods.js';
+import { hubSocketPath, oneOf, parse, type Ctx } from '../common.js';
+import { agentPid, credentialsFile, ensureSession, forgetCredentials, type AgentKind, type Credentials } from '../agent/identity.js';
+import { registerTools } from '../agent/mcp-tools.js';
+import { VERSION } from '../version.js';
+
+const HUB_START_WAIT_MS = 5000;
+
+async function connectOrStartHub(): Promise<HubClient> {
+  try {
+    return await HubClient.connect(hubSocketPath(), { timeoutMs: 2000 });
+  } catch (err) {
+    if (!(err instanceof HubNotRunningError)) throw err;
+  }
+  const script = process.argv[1] as string;
+  const child = spawn(process.execPath, [script, 'serve', '--quiet'], { detached: true, stdio: 'ignore' });
+  child.unref();
+  const deadline = Date.now() + HUB_START_WAIT_MS;
+  for (;;) {
+    try {
+      return await HubClient.connect(hubSocketPath(), { timeoutMs: 500 });
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
+  const { values } = parse(args, { agent: { type: 'string' }, name: { type: 'string' }, mode: { type: 'string' }, team: { type: 'string' } });
+  const agent: AgentKind = oneOf('--agent', values.agent, AGENT_KINDS) ?? 'other';
+  const client = await connectOrStartHub();
+  const pid = agentPid();
+  const creds: Credentials = await ensureSession({
+    client, pid, cwd: process.cwd(), agent, ...(values.name ? { name: values.name } : {}), ...(values.mode ? { permissionMode: values.mode } : {}),
+  });
+  const server = new McpServer({ name: 'switchboard', version: VERSION });
+  registerTools(server, { client, creds, defaultTeam: values.team ?? process.env.CLAUDE_CODE_TASK_LIST_ID });
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  process.stderr.write(`switchboard mcp: session ${creds.sessionId} for agent pid ${pid}\n`);
+
+  await new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+  await client.call('session.unregister', creds).catch((err: unknown) => {
+    if (!(err instanceof RpcError)) process.stderr.write(`switchboard mcp: unregister failed: ${String(err)}\n`);
+  });
+  forgetCredentials(credentialsFile(pid));
+  client.close();
+  return 0;
+}

@@ -1,0 +1,34 @@
+// `switchboard setup claude-code|codex|gemini [--dry-run] [--uninstall]`.
+
+import { CliFailure, parse, UsageError, type Ctx } from '../common.js';
+import { currentSetupEnv, plan, SETUP_AGENTS, type SetupAgent } from '../setup/agents.js';
+import { applyChanges, describeChange, SetupError } from '../setup/edit.js';
+
+export async function setup(args: string[], ctx: Ctx): Promise<number> {
+  const { values, positionals } = parse(args, { 'dry-run': { type: 'boolean' }, uninstall: { type: 'boolean' } }, true);
+  const agent = positionals[0];
+  if (positionals.length !== 1 || !(SETUP_AGENTS as readonly string[]).includes(agent as string)) {
+    throw new UsageError(`usage: switchboard setup ${SETUP_AGENTS.join('|')} [--dry-run] [--uninstall]`);
+  }
+  let p;
+  try {
+    p = plan(agent as SetupAgent, currentSetupEnv(), values.uninstall === true);
+  } catch (err) {
+    if (err instanceof SetupError) throw new CliFailure('setup_refused', err.message);
+    throw err;
+  }
+  const dry = values['dry-run'] === true;
+  const backups = dry ? [] : applyChanges(p.changes, new Date());
+  if (ctx.json) {
+    ctx.out(JSON.stringify({ agent, dryRun: dry, uninstall: values.uninstall === true, changed: p.changes.map((c) => c.file), backups, diff: p.changes.map(describeChange) }));
+    return 0;
+  }
+  if (p.changes.length === 0) {
+    ctx.out(`${agent}: already ${values.uninstall ? 'removed' : 'set up'}; nothing to change.`);
+    return 0;
+  }
+  for (const c of p.changes) ctx.out(describeChange(c) + '\n');
+  if (dry) ctx.out('(dry run: nothing was written)');
+  else ctx.out(`${values.uninstall ? 'Removed from' : 'Set up'} ${agent}.${backups.length ? ` Backups: ${backups.join(', ')}` : ''}`);
+  return 0;
+}

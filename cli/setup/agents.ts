@@ -1,0 +1,186 @@
+// What `switchboard setup` changes for each agent: the MCP server entry and
+// the hook commands, in that agent's own files and formats (sources in
+// docs/integrations.md). Plans are computed from file texts and applied by
+// edit.ts; our entries are recognised by their command, so uninstall
+// removes only what setup added and leaves the rest as it was.
+
+import os from 'node:os';
+import path from 'node:path';
+import { parseTree, findNodeAtLocation } from 'jsonc-parser';
+import { checkToml, readJsonc, readText, removeTomlBlock, setJsonc, SetupError, TOML_BEGIN, TOML_END, type FileChange } from './edit.js';
+
+export const SETUP_AGENTS = ['claude-code', 'codex', 'gemini'] as const;
+export type SetupAgent = (typeof SETUP_AGENTS)[number];
+
+export interface SetupEnv {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** How to run this CLI: node's path and the bundle's path. */
+  node: string;
+  script: string;
+}
+
+export function currentSetupEnv(): SetupEnv {
+  return { home: os.homedir(), env: process.env, node: process.execPath, script: path.resolve(process.argv[1] as string) };
+}
+
+/** Recognises a hook command that setup wrote (any install location). */
+const OURS = /switchboard[^\s"']*["']?\s+hook\s+(session-start|prompt-submit|post-tool|stop|session-end)\b/;
+
+function quote(p: string): string {
+  return `"${p.replace(/"/g, '\\"')}"`;
+}
+
+function hookCommand(e: SetupEnv, event: string, agent: string): string {
+  return `${quote(e.node)} ${quote(e.script)} hook ${event} --agent ${agent}`;
+}
+
+interface HookSpec {
+  event: string; // the agent's event name
+  ours: string; // our hook event
+  matcher?: string;
+}
+
+const HOOKS: Record<SetupAgent, HookSpec[]> = {
+  'claude-code': [
+    { event: 'SessionStart', ours: 'session-start' },
+    { event: 'UserPromptSubmit', ours: 'prompt-submit' },
+    { event: 'PostToolUse', ours: 'post-tool', matcher: '*' },
+    { event: 'Stop', ours: 'stop' },
+    { event: 'SessionEnd', ours: 'session-end' },
+  ],
+  codex: [
+    { event: 'SessionStart', ours: 'session-start' },
+    { event: 'UserPromptSubmit', ours: 'prompt-submit' },
+    { event: 'PostToolUse', ours: 'post-tool' },
+    { event: 'Stop', ours: 'stop' },
+  ],
+  gemini: [
+    { event: 'SessionStart', ours: 'session-start' },
+    { event: 'BeforeAgent', ours: 'prompt-submit' },
+    { event: 'AfterTool', ours: 'post-tool', matcher: '.*' },
+    { event: 'AfterAgent', ours: 'stop' },
+    { event: 'SessionEnd', ours: 'session-end' },
+  ],
+};
+
+const AGENT_FLAG: Record<SetupAgent, string> = { 'claude-code': 'claude', codex: 'codex', gemini: 'gemini' };
+
+function isOurGroup(group: unknown): boolean {
+  if (group === null || typeof group !== 'object') return false;
+  const hooks = (group as { hooks?: unknown }).hooks;
+  return Array.isArray(hooks) && hooks.some((h) => typeof (h as { command?: unknown })?.command === 'string' && OURS.test((h as { command: string }).command));
+}
+
+/** Removes our hook groups (and keys left empty by that) from a hooks-bearing JSON text. */
+function removeHooks(text: string, specs: HookSpec[]): string {
+  let out = text;
+  for (const spec of specs) {
+    const tree = parseTree(out);
+    const node = tree ? findNodeAtLocation(tree, ['hooks', spec.event]) : undefined;
+    if (node?.type !== 'array' || !node.children) continue;
+    const groups = node.children.map((c) => JSON.parse(out.slice(c.offset, c.offset + c.length)) as unknown);
+    const ourIdx = groups.map((g, i) => (isOurGroup(g) ? i : -1)).filter((i) => i >= 0);
+    if (ourIdx.length === 0) continue;
+    if (ourIdx.length === groups.length) out = setJsonc(out, ['hooks', spec.event], undefined);
+    else for (const i of ourIdx.reverse()) out = setJsonc(out, ['hooks', spec.event, i], undefined);
+  }
+  const hooks = readJsonc('(settings)', out).hooks;
+  if (hooks !== null && typeof hooks === 'object' && Object.keys(hooks).length === 0) out = setJsonc(out, ['hooks'], undefined);
+  return out;
+}
+
+function addHooks(text: string, specs: HookSpec[], e: SetupEnv, agent: SetupAgent): string {
+  let out = removeHooks(text, specs);
+  for (const spec of specs) {
+    const command = hookCommand(e, spec.ours, AGENT_FLAG[agent]);
+    const handler =
+      agent === 'gemini' ? { type: 'command', command, name: `switchboard-${spec.ours}`, timeout: 10_000 } : { type: 'command', command, timeout: 10 };
+    const group = { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [handler] };
+    const hooks = readJsonc('(settings)', out).hooks as Record<string, unknown> | undefined;
+    const existing = hooks?.[spec.event];
+    out = Array.isArray(existing) ? setJsonc(out, ['hooks', spec.event, existing.length], group) : setJsonc(out, ['hooks', spec.event], [group]);
+  }
+  return out;
+}
+
+function isOurServer(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  const args = (v as { args?: unknown }).args;
+  return Array.isArray(args) && args.includes('mcp') && args.some((a) => typeof a === 'string' && /switchboard/.test(a));
+}
+
+function setMcpJson(text: string, file: string, server: Record<string, unknown> | undefined): string {
+  const cfg = readJsonc(file, text);
+  const servers = cfg.mcpServers as Record<string, unknown> | undefined;
+  const current = servers?.switchboard;
+  if (current !== undefined && !isOurServer(current)) throw new SetupError(`${file} already has an MCP server named "switchboard" that setup did not add; rename or remove it first`);
+  if (server === undefined) {
+    if (current === undefined) return text;
+    const left = Object.keys(servers ?? {}).filter((k) => k !== 'switchboard');
+    return left.length === 0 ? setJsonc(text, ['mcpServers'], undefined) : setJsonc(text, ['mcpServers', 'switchboard'], undefined);
+  }
+  return setJsonc(text, ['mcpServers', 'switchboard'], server);
+}
+
+function codexBlock(e: SetupEnv): string {
+  const q = (s: string): string => JSON.stringify(s);
+  return [TOML_BEGIN, '[mcp_servers.switchboard]', `command = ${q(e.node)}`, `args = [${[e.script, 'mcp', '--agent', 'codex'].map(q).join(', ')}]`, TOML_END, ''].join('\n');
+}
+
+export interface Plan {
+  agent: SetupAgent;
+  changes: FileChange[];
+}
+
+/** The file changes for installing (or, with `uninstall`, removing) Switchboard for one agent. */
+export function plan(agent: SetupAgent, e: SetupEnv, uninstall: boolean): Plan {
+  const changes: FileChange[] = [];
+  const json = (file: string, edit: (text: string) => string): void => {
+    const before = readText(file);
+    readJsonc(file, before); // refuse files that do not parse
+    const after = edit(before ?? '');
+    const unchangedEmpty = before === null && (after.trim() === '{}' || after.trim() === '');
+    changes.push({ file, before, after: unchangedEmpty ? null : after });
+  };
+  const mcpArgs = [e.script, 'mcp', '--agent', AGENT_FLAG[agent]];
+  switch (agent) {
+    case 'claude-code': {
+      const configDir = e.env.CLAUDE_CONFIG_DIR ? path.resolve(e.env.CLAUDE_CONFIG_DIR) : path.join(e.home, '.claude');
+      const userConfig = e.env.CLAUDE_CONFIG_DIR ? path.join(configDir, '.claude.json') : path.join(e.home, '.claude.json');
+      json(userConfig, (t) => setMcpJson(t, userConfig, uninstall ? undefined : { type: 'stdio', command: e.node, args: mcpArgs, env: {} }));
+      json(path.join(configDir, 'settings.json'), (t) => (uninstall ? removeHooks(t, HOOKS[agent]) : addHooks(t, HOOKS[agent], e, agent)));
+      break;
+    }
+    case 'gemini': {
+      const file = path.join(e.env.GEMINI_CLI_HOME ? path.resolve(e.env.GEMINI_CLI_HOME) : e.home, '.gemini', 'settings.json');
+      json(file, (t) => {
+        const withServer = setMcpJson(t, file, uninstall ? undefined : { command: e.node, args: mcpArgs });
+        return uninstall ? removeHooks(withServer, HOOKS[agent]) : addHooks(withServer, HOOKS[agent], e, agent);
+      });
+      break;
+    }
+    case 'codex': {
+      const dir = e.env.CODEX_HOME ? path.resolve(e.env.CODEX_HOME) : path.join(e.home, '.codex');
+      const tomlFile = path.join(dir, 'config.toml');
+      const before = readText(tomlFile);
+      const parsed = checkToml(tomlFile, before ?? '');
+      const stripped = removeTomlBlock(before ?? '');
+      const servers = checkToml(tomlFile, stripped).mcp_servers as Record<string, unknown> | undefined;
+      if (servers?.switchboard !== undefined) throw new SetupError(`${tomlFile} already has [mcp_servers.switchboard] that setup did not add; remove it first`);
+      void parsed;
+      let after = stripped;
+      if (!uninstall) after = (stripped === '' || stripped.endsWith('\n') ? stripped : stripped + '\n') + (stripped.trim() === '' ? '' : '\n') + codexBlock(e);
+      checkToml(tomlFile, after);
+      changes.push({ file: tomlFile, before, after: before === null && after === '' ? null : after });
+      const hooksFile = path.join(dir, 'hooks.json');
+      json(hooksFile, (t) => (uninstall ? removeHooks(t, HOOKS[agent]) : addHooks(t, HOOKS[agent], e, agent)));
+      break;
+    }
+    default: {
+      const never: never = agent;
+      return never;
+    }
+  }
+  return { agent, changes: changes.filter((c) => c.before !== c.after) };
+}
