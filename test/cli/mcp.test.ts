@@ -1,0 +1,93 @@
+// The MCP server driven by the SDK's own client over stdio, against a real
+// hub: two agents (each a separate parent process) list each other,
+// exchange a message, and get truthful statuses and receipts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI, cliEnv } from '../helpers/cli.js';
+import { startHub, until, type TestHub } from '../helpers/hub.js';
+
+let th: TestHub | undefined;
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+  await th?.close();
+  th = undefined;
+});
+
+/** An "agent": a node process that runs the MCP server as its child, wired to our stdio. */
+const AGENT = `const { spawn } = require('node:child_process');
+const child = spawn(process.execPath, process.argv.slice(1), { stdio: 'inherit' });
+child.on('exit', (code) => process.exit(code ?? 0));`;
+
+async function agent(th: TestHub, name: string): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['-e', AGENT, CLI, 'mcp', '--agent', 'claude', '--name', name],
+    env: cliEnv(th.dirs) as Record<string, string>,
+    cwd: th.dirs.root,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: `test-${name}`, version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+type Result = { content: Array<{ type: string; text: string }>; isError?: boolean };
+const text = (r: unknown): string => (r as Result).content.map((c) => c.text).join('\n');
+
+describe('switchboard mcp', () => {
+  it('offers switchboard_* tools that two agents use to find and message each other', async () => {
+    th = await startHub();
+    const alice = await agent(th, 'alice');
+    const bob = await agent(th, 'bob');
+    const tools = (await alice.listTools()).tools.map((t) => t.name).sort();
+    expect(tools).toEqual(['switchboard_check_inbox', 'switchboard_list_peers', 'switchboard_send', 'switchboard_task_claim', 'switchboard_task_create', 'switchboard_task_get', 'switchboard_task_update', 'switchboard_tasks']);
+    expect(tools.some((t) => /^(SendMessage|ListAgents)$/.test(t))).toBe(false);
+
+    const peers = text(await alice.callTool({ name: 'switchboard_list_peers', arguments: {} }));
+    expect(peers).toMatch(/^bob \[[0-9a-f]{6}\] — this machine, claude, idle since/);
+    expect(peers).not.toContain('alice');
+
+    const sent = text(await alice.callTool({ name: 'switchboard_send', arguments: { to: 'bob', summary: 'ping', message: 'Are the auth tests green?' } }));
+    expect(sent).toMatch(/^queued: Queued in bob \[[0-9a-f]{6}\]'s inbox/);
+
+    // Any tool result carries unread items; they are acknowledged after the result was returned.
+    const inbox = text(await bob.callTool({ name: 'switchboard_check_inbox', arguments: {} }));
+    expect(inbox).toContain('[Switchboard] 1 new item(s) from other sessions');
+    const from = /<cross-session-message from="([^"]+)" from-name="alice"/.exec(inbox)![1]!;
+    expect(inbox).toContain('Are the auth tests green?');
+    await until(async () => !text(await bob.callTool({ name: 'switchboard_check_inbox', arguments: {} })).includes('[Switchboard]'));
+
+    const reply = text(await bob.callTool({ name: 'switchboard_send', arguments: { to: from, summary: 'pong', message: 'Yes, green.' } }));
+    expect(reply).toMatch(/^queued:/);
+    const back = text(await alice.callTool({ name: 'switchboard_check_inbox', arguments: {} }));
+    expect(back).toContain('was handed to its agent');
+    expect(back).toContain('Yes, green.');
+  });
+
+  it('answers bad arguments and refused sends with a tool error, never a crash', async () => {
+    th = await startHub();
+    const alice = await agent(th, 'alice');
+    const bad = (await alice.callTool({ name: 'switchboard_send', arguments: { to: 42 } })) as Result;
+    expect(bad.isError).toBe(true);
+    const noSummary = (await alice.callTool({ name: 'switchboard_send', arguments: { to: 'nobody', message: 'x' } })) as Result;
+    expect(noSummary.isError).toBe(true);
+    expect(text(noSummary)).toMatch(/^Error \(summary_missing\)/);
+    const broadcast = (await alice.callTool({ name: 'switchboard_send', arguments: { to: '*', summary: 's', message: 'x' } })) as Result;
+    expect(text(broadcast)).toMatch(/^Error \(to_broadcast\)/);
+    expect(text(await alice.callTool({ name: 'switchboard_list_peers', arguments: {} }))).toBe('No other sessions are reachable right now.');
+  });
+
+  it('task tools work on a team list', async () => {
+    th = await startHub();
+    const alice = await agent(th, 'alice');
+    const created = JSON.parse(text(await alice.callTool({ name: 'switchboard_task_create', arguments: { team: 'crew', subject: 'Write docs' } })).split('\n\n')[0]!) as { id: string };
+    expect(created.id).toBe('1');
+    const claimed = JSON.parse(text(await alice.callTool({ name: 'switchboard_task_claim', arguments: { team: 'crew', id: '1' } })).split('\n\n')[0]!) as { owner: string };
+    expect(claimed.owner).toBe('alice');
+    const listed = JSON.parse(text(await alice.callTool({ name: 'switchboard_tasks', arguments: { team: 'crew' } })).split('\n\n')[0]!) as unknown[];
+    expect(listed).toHaveLength(1);
+  });
+});
