@@ -15,6 +15,8 @@ await build({
   bundle: true,
   splitting: true,
   platform: 'node',
+  // jsonc-parser's CommonJS entry is UMD with run-time requires a bundle cannot follow; take ESM builds first.
+  mainFields: ['module', 'main'],
   format: 'esm',
   target: 'node20',
   minify: true,
