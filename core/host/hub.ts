@@ -31,7 +31,7 @@ import { createHandlers } from './handlers.js';
 import { bindHubSocket } from './hub-lock.js';
 import { restoreSessions, retireSession } from './lifecycle.js';
 import { silentLogger, type Logger } from './logger.js';
-import { RpcServer, type RpcConnection } from './rpc-server.js';
+import { RpcServer, type Dispatch, type RpcConnection } from './rpc-server.js';
 
 export interface Clock {
   /** Wall-clock milliseconds (shown to people). */
@@ -86,6 +86,8 @@ export class Hub {
   readonly activity = new Ring<ActivityEntry>(ACTIVITY_KEPT);
   readonly userNotices = new Ring<UserNotice>(USER_NOTICES_KEPT);
   readonly #rpc: RpcServer;
+  /** Runs a method with already validated params, as the given connection (used by the web bridge). */
+  readonly dispatch: Dispatch;
   #sweep: NodeJS.Timeout | undefined;
   #closed = false;
   /** Requests that arrive while journaled sessions are being restored wait for it. */
@@ -117,11 +119,12 @@ export class Hub {
       deliver: (sub, text) => this.#idleNotice(sub.subscriberId, sub.targetId, text),
     });
     const handlers = createHandlers(this);
+    this.dispatch = (method, params, conn) =>
+      this.#restored ? handlers[method](params as never, conn) : this.#whenRestored.then(() => handlers[method](params as never, conn));
     this.#rpc = new RpcServer({
       limits: this.limits,
       logger: this.log,
-      dispatch: (method, params, conn) =>
-        this.#restored ? handlers[method](params as never, conn) : this.#whenRestored.then(() => handlers[method](params as never, conn)),
+      dispatch: this.dispatch,
       onClose: (conn) => this.#connectionClosed(conn),
     });
     mailboxes.onItem((sessionId, item) => this.#pushItem(sessionId, item));
@@ -199,6 +202,10 @@ export class Hub {
     this.admission.uiAttached(1);
   }
 
+  detachUi(conn: RpcConnection): void {
+    if (this.uiConnections.delete(conn)) this.admission.uiAttached(-1);
+  }
+
   recordActivity(entry: ActivityEntry): void {
     this.activity.push(entry);
     if (this.uiConnections.size > 0) this.events.emit({ type: 'activity', entry });
@@ -229,7 +236,7 @@ export class Hub {
 
   #connectionClosed(conn: RpcConnection): void {
     for (const set of this.subscribers.values()) set.delete(conn);
-    if (this.uiConnections.delete(conn)) this.admission.uiAttached(-1);
+    this.detachUi(conn);
     for (const s of [...this.table.live.values()]) if (s.connectionId === conn.id) this.retire(s.id);
   }
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { tempDirs } from '../helpers/hub.js';
-import { cliEnv, runCli, serveCli, type Served } from '../helpers/cli.js';
+import { CLI, cliEnv, runCli, serveCli, type Served } from '../helpers/cli.js';
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -163,5 +163,30 @@ describe('switchboard teams and tasks', () => {
     expect(fs.readFileSync(`${claude}/tasks/session-3f9a1c2e/.highwatermark`, 'utf8')).toBe('4');
     expect((await runCli(['task', 'claim', 'x', '--team', 't'], env)).code).toBe(2);
     expect((await runCli(['tasks'], env)).code).toBe(2);
+  });
+});
+
+describe('switchboard serve --ui', () => {
+  it('prints the loopback URL with the token and serves the bridge there', async () => {
+    const dirs = tempDirs();
+    const env = cliEnv(dirs);
+    const { spawn: sp } = await import('node:child_process');
+    const child = sp(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env });
+    try {
+      const line = await new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+      });
+      const ready = JSON.parse(line) as { ui: string; uiToken: string };
+      expect(ready.ui).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/\\?token=${ready.uiToken}$`));
+      const res = await fetch(ready.ui.replace(/\?token=.*/, 'api/sessions.list'), { method: 'POST', headers: { Authorization: `Bearer ${ready.uiToken}`, 'Content-Type': 'application/json' }, body: '{}' });
+      expect(await res.json()).toEqual({ result: { rows: [] } });
+      expect((await runCli(['serve', '--port', '9'], env)).code).toBe(2);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });

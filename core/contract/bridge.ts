@@ -1,0 +1,57 @@
+// The user-interface bridge contract, defined once: every operation a user
+// interface may call (its input schema and the hub method behind it) and
+// the events it receives. The HTTP bridge (core/host/web.ts) serves it
+// today; the Electron preload and the renderer's two Bridge implementations
+// derive from the same map. Operations never take a session token: they act
+// with the user-interface capability only.
+
+import { z } from 'zod';
+import type { MethodName, MethodResults } from '../protocol/methods.js';
+import { METHODS } from '../protocol/methods.js';
+
+/** Operation name → the hub method it runs (the UI token is added by the bridge). */
+export const BRIDGE_OPERATIONS = {
+  'sessions.list': 'agents.list',
+  'held.list': 'held.list',
+  'held.approve': 'held.approve',
+  'held.deny': 'held.deny',
+  'subscriptions.list': 'subscriptions.list',
+  'subscriptions.cancel': 'subscriptions.cancel',
+  'settings.effective': 'settings.effective',
+  'activity.list': 'activity.list',
+  'teams.list': 'teams.list',
+  'teams.show': 'teams.show',
+  'tasks.list': 'tasks.list',
+  'tasks.create': 'tasks.create',
+  'tasks.update': 'tasks.update',
+  'tasks.assign': 'tasks.assign',
+} as const satisfies Record<string, MethodName>;
+
+export type BridgeOperation = keyof typeof BRIDGE_OPERATIONS;
+export type BridgeResult<O extends BridgeOperation> = MethodResults[(typeof BRIDGE_OPERATIONS)[O]];
+
+/** Methods guarded by the UI token take it in params; the bridge fills it in. */
+const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list']);
+
+export function isBridgeOperation(name: string): name is BridgeOperation {
+  return Object.prototype.hasOwnProperty.call(BRIDGE_OPERATIONS, name);
+}
+
+/**
+ * Validates a UI's input for an operation against the hub method's own
+ * schema (with the UI token added where the method needs it). Session
+ * credentials are refused: a UI acts as the user, never as a session.
+ */
+export function bridgeParams(op: BridgeOperation, input: unknown, uiToken: string): { ok: true; method: MethodName; params: unknown } | { ok: false; issues: string[] } {
+  const method = BRIDGE_OPERATIONS[op];
+  if (input !== undefined && (input === null || typeof input !== 'object' || Array.isArray(input))) return { ok: false, issues: ['(input): expected an object'] };
+  const given = (input ?? {}) as Record<string, unknown>;
+  if ('sessionId' in given || 'token' in given || 'uiToken' in given) return { ok: false, issues: ['(input): credentials are not accepted from a user interface'] };
+  const params = NEEDS_UI_TOKEN.has(method) ? { ...given, uiToken } : given;
+  const parsed = (METHODS[method] as z.ZodType).safeParse(params);
+  if (!parsed.success) return { ok: false, issues: parsed.error.issues.slice(0, 10).map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`) };
+  return { ok: true, method, params: parsed.data };
+}
+
+/** Pushed to interfaces (Server-Sent Events over HTTP, IPC in Electron). */
+export const BRIDGE_EVENT = 'ui.event';
