@@ -121,3 +121,21 @@ describe('switchboard hook', () => {
     expect((await hook(dirs, ['bogus'], '{}')).code).toBe(2);
   });
 });
+
+describe('hook state changes', () => {
+  it('prompt-submit marks the session busy and records its permission mode', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    await hook(dirs, ['session-start', '--agent', 'claude'], fixture('claude-session-start.json', dirs.root));
+    const c = await th.client();
+    const row = async () => (await c.call('agents.list', {})).rows.find((x) => x.agent === 'claude')!;
+    expect((await row()).state).toBe('idle');
+    const r = await hook(dirs, ['prompt-submit', '--agent', 'claude'], fixture('claude-stop.json', dirs.root, { hook_event_name: 'UserPromptSubmit', prompt: 'go', permission_mode: 'bypassPermissions' }));
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect((await row()).state).toBe('busy');
+    // Now a bypass session: a prompting peer's message is held for its user.
+    const p = await th.register(c, { name: 'peer' });
+    const sent = await c.call('message.send', { sessionId: p.sessionId, token: p.token, to: (await row()).address, summary: 's', message: 'x' });
+    expect(sent.status).toBe('held');
+  });
+});

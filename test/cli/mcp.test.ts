@@ -91,3 +91,25 @@ describe('switchboard mcp', () => {
     expect(listed).toHaveLength(1);
   });
 });
+
+describe('switchboard mcp without a hub', () => {
+  it('starts the hub, registers, and unregisters when the agent goes away', async () => {
+    const { tempDirs } = await import('../helpers/hub.js');
+    const { runCli } = await import('../helpers/cli.js');
+    const dirs = tempDirs();
+    const env = cliEnv(dirs) as Record<string, string>;
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['-e', AGENT, CLI, 'mcp', '--agent', 'gemini', '--name', 'solo'], env, cwd: dirs.root, stderr: 'pipe' });
+    const client = new Client({ name: 'solo', version: '1.0.0' });
+    await client.connect(transport);
+    const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as { pid: number; sessions: number };
+    try {
+      expect(status.sessions).toBe(1);
+      const agents = JSON.parse((await runCli(['agents', '--json'], env)).stdout) as { rows: Array<{ name: string; agent: string }> };
+      expect(agents.rows.map((r) => [r.name, r.agent])).toEqual([['solo', 'gemini']]);
+      await client.close();
+      await until(async () => (JSON.parse((await runCli(['status', '--json'], env)).stdout) as { sessions: number }).sessions === 0, 5000);
+    } finally {
+      process.kill(status.pid, 'SIGTERM');
+    }
+  });
+});

@@ -169,3 +169,19 @@ describe('frames and roles', () => {
     expect(checkFrameRole(parseFrame(update)!, 'team-lead')).toEqual({ accept: false, reason: 'permission-rule updates are never accepted from an inbox' });
   });
 });
+
+describe('task list maintenance', () => {
+  it('delete raises the high-water mark; reset removes every task and keeps ids from being reused', async () => {
+    const root = path.join(tempDirs().root, 'tasks');
+    const list = new TaskList(root, 'm', LOCK);
+    for (const s of ['a', 'b', 'c']) await list.create({ subject: s, description: '' });
+    expect(await list.delete('3')).toBe(true);
+    expect(fs.readFileSync(path.join(root, 'm', '.highwatermark'), 'utf8')).toBe('3');
+    expect((await list.create({ subject: 'd', description: '' })).id).toBe('4');
+    await list.reset();
+    expect(await list.list()).toEqual([]);
+    expect((await list.create({ subject: 'e', description: '' })).id).toBe('5');
+    expect(fs.existsSync(path.join(root, 'm', '.lock'))).toBe(true);
+    expect(fs.readFileSync(path.join(root, 'm', '.lock'), 'utf8')).toBe('');
+  });
+});
