@@ -1,0 +1,48 @@
+// The app shell: navigation, the connection state, and the views. Talks to
+// the hub only through the stores (and they only through the Bridge).
+import { useEffect, useState, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import type { Stores } from './stores/stores.js';
+import { ActivityView } from './features/activity.js';
+import { ApprovalsView } from './features/approvals.js';
+import { PreferencesView } from './features/preferences.js';
+import { SessionsView } from './features/sessions.js';
+import { SubscriptionsView } from './features/subscriptions.js';
+import { TeamsView } from './features/teams.js';
+
+const VIEWS = ['sessions', 'approvals', 'subscriptions', 'teams', 'activity', 'preferences'] as const;
+type View = (typeof VIEWS)[number];
+
+export function App({ stores }: { stores: Stores }): ReactNode {
+  const [view, setView] = useState<View>(() => (VIEWS as readonly string[]).includes(location.hash.slice(1)) ? (location.hash.slice(1) as View) : 'sessions');
+  const connection = useStore(stores.connection, (s) => s.state);
+  const heldCount = useStore(stores.held, (s) => s.data.length);
+  useEffect(() => {
+    for (const name of ['sessions', 'held', 'subscriptions', 'activity', 'settings', 'teams'] as const) void stores[name].getState().load();
+  }, [stores]);
+  useEffect(() => {
+    location.hash = view;
+  }, [view]);
+  return (
+    <div className="app">
+      <nav aria-label="Views">
+        <h1>Switchboard</h1>
+        {VIEWS.map((v) => (
+          <button key={v} className={v === view ? 'active' : ''} aria-current={v === view ? 'page' : undefined} onClick={() => setView(v)}>
+            {v[0]!.toUpperCase() + v.slice(1)}
+            {v === 'approvals' && heldCount > 0 && <span className="badge alert">{heldCount}</span>}
+          </button>
+        ))}
+        <div className={`conn ${connection}`} role="status">{connection === 'connected' ? 'Connected' : connection === 'reconnecting' ? 'Reconnecting…' : 'Connecting…'}</div>
+      </nav>
+      <main>
+        {view === 'sessions' && <SessionsView stores={stores} />}
+        {view === 'approvals' && <ApprovalsView stores={stores} />}
+        {view === 'subscriptions' && <SubscriptionsView stores={stores} />}
+        {view === 'teams' && <TeamsView stores={stores} />}
+        {view === 'activity' && <ActivityView stores={stores} />}
+        {view === 'preferences' && <PreferencesView stores={stores} />}
+      </main>
+    </div>
+  );
+}

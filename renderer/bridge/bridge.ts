@@ -1,0 +1,28 @@
+// The only way the renderer talks to the hub. Two implementations: HTTP +
+// Server-Sent Events (headless, http.ts) and the Electron preload object.
+// Operation names and results come from core/contract.
+
+import type { BridgeOperation, BridgeResult } from '../../core/contract/bridge.js';
+
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
+
+export interface HubEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface Bridge {
+  call<O extends BridgeOperation>(op: O, input?: Record<string, unknown>): Promise<BridgeResult<O>>;
+  /** Subscribes to hub events; returns the disposer. */
+  onEvent(listener: (e: HubEvent) => void): () => void;
+  onState(listener: (s: ConnectionState) => void): () => void;
+}
+
+export class BridgeError extends Error {
+  readonly reason: string;
+  constructor(reason: string, message: string) {
+    super(message);
+    this.name = 'BridgeError';
+    this.reason = reason;
+  }
+}

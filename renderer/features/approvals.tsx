@@ -1,0 +1,88 @@
+// Approvals: held messages with sender, receiver, why, a countdown from the
+// hub's expiresAt, and the text on expand. Deny is the default everywhere:
+// the Deny button has focus, Enter on it denies, Esc denies the item in
+// focus; Approve needs its own click. Approve or deny all from one sender.
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { HeldView } from '../../core/protocol/methods.js';
+import type { Stores } from '../stores/stores.js';
+import { countdown, useLoadable, useNow } from '../ui/hooks.js';
+import { Status } from '../ui/state.js';
+
+export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
+  const s = useLoadable(stores.held);
+  const now = useNow();
+  const [error, setError] = useState<string | null>(null);
+  const decide = async (ids: string[], approve: boolean): Promise<void> => {
+    setError(null);
+    try {
+      for (const id of ids) await stores.bridge.call(approve ? 'held.approve' : 'held.deny', { id });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+    await stores.held.getState().load();
+  };
+  const bySender = new Map<string, HeldView[]>();
+  for (const h of s.data) bySender.set(h.sender.address, [...(bySender.get(h.sender.address) ?? []), h]);
+  return (
+    <section aria-labelledby="approvals-h">
+      <header className="view-head">
+        <h2 id="approvals-h">Approvals <span className="count">{s.data.length}</span></h2>
+      </header>
+      {error && <p className="error" role="alert">{error}</p>}
+      <Status loading={s.loading} error={s.error} empty={s.data.length === 0} emptyText={
+        <p>Nothing waits for you. A message lands here when a session's inbound policy holds it — for example when a session that skips permission prompts receives from one that does not — and waits for your Approve or Deny.</p>
+      }>
+        {[...bySender.entries()].map(([address, items]) => (
+          <div key={address} className="sender-group">
+            <div className="group-head">
+              <span>From <strong>{items[0]!.sender.name ?? address}</strong>{items[0]!.sender.verified ? '' : ' (unverified writer)'} — {items.length} held</span>
+              {items.length > 1 && (
+                <span className="actions">
+                  <button onClick={() => void decide(items.map((i) => i.id), false)}>Deny all from sender</button>
+                  <button className="approve" onClick={() => void decide(items.map((i) => i.id), true)}>Approve all from sender</button>
+                </span>
+              )}
+            </div>
+            <ul className="held-list">
+              {items.map((h, i) => <HeldItem key={h.id} h={h} now={now} first={i === 0} decide={decide} />)}
+            </ul>
+          </div>
+        ))}
+      </Status>
+    </section>
+  );
+}
+
+function HeldItem({ h, now, first, decide }: { h: HeldView; now: number; first: boolean; decide: (ids: string[], approve: boolean) => Promise<void> }): ReactNode {
+  const [open, setOpen] = useState(false);
+  const onKey = (e: KeyboardEvent): void => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      void decide([h.id], false);
+    }
+  };
+  return (
+    <li className="held" data-testid="held-item" onKeyDown={onKey}>
+      <div className="held-head">
+        <span className="mono">{h.sender.name ?? h.sender.address}</span> → <span className="mono">{h.receiver.label}</span>
+        <span className="countdown" data-testid="countdown">{countdown(h.expiresAt, now)}</span>
+      </div>
+      <div className="reason">Held because {h.reason}.</div>
+      {h.summary && <div className="summary">{h.summary}</div>}
+      <button className="link" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? 'Hide text' : 'Show full text'}</button>
+      <pre className={open ? 'text' : 'preview'}>{open ? h.text : h.preview}</pre>
+      <div className="actions">
+        <button autoFocus={first} className="deny" onClick={() => void decide([h.id], false)}>Deny</button>
+        <button
+          className="approve"
+          onClick={() => void decide([h.id], true)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') e.preventDefault(); // Enter never approves
+          }}
+        >
+          Approve
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,85 @@
+// Teams: rosters (also the teams Claude Code created itself), inbox depths
+// (peeked, never consumed), the task board by status with blockers, and
+// creating and assigning tasks.
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { TaskView } from '../../core/protocol/methods.js';
+import type { Stores } from '../stores/stores.js';
+import { useLoadable } from '../ui/hooks.js';
+import { Status } from '../ui/state.js';
+
+const COLUMNS: Array<TaskView['status']> = ['pending', 'in_progress', 'completed'];
+
+export function TeamsView({ stores }: { stores: Stores }): ReactNode {
+  const s = useLoadable(stores.teams);
+  const [subject, setSubject] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const team = s.data.selected;
+  const run = async (fn: () => Promise<unknown>): Promise<void> => {
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+    await s.load();
+  };
+  const create = (e: FormEvent): void => {
+    e.preventDefault();
+    if (team === null || subject.trim() === '') return;
+    void run(() => stores.bridge.call('tasks.create', { list: team, subject: subject.trim() }));
+    setSubject('');
+  };
+  const members = s.data.view?.config.members.map((m) => m.name) ?? [];
+  return (
+    <section aria-labelledby="teams-h">
+      <header className="view-head">
+        <h2 id="teams-h">Teams <span className="count">{s.data.teams.length}</span></h2>
+        {s.data.teams.length > 0 && (
+          <select aria-label="Team" value={team ?? ''} onChange={(e) => void s.select(e.target.value)}>
+            {s.data.teams.map((t) => <option key={t.name} value={t.name}>{t.name}</option>)}
+          </select>
+        )}
+      </header>
+      {error && <p className="error" role="alert">{error}</p>}
+      <Status loading={s.loading} error={s.error} empty={s.data.teams.length === 0} emptyText={<p>No teams. Claude Code Agent Teams (<code>~/.claude/teams</code>) show up here as soon as they exist.</p>}>
+        <div className="team">
+          <aside>
+            <h3>Roster</h3>
+            <ul className="roster">
+              {s.data.view?.config.members.map((m) => {
+                const depth = s.data.view?.inboxes.find((i) => i.member === m.name)?.depth ?? 0;
+                return <li key={m.name}><span className="mono">{m.name}</span> <span className="dim">{m.agentType ?? ''}</span> <span className="badge" title="inbox depth">{depth}</span></li>;
+              })}
+            </ul>
+          </aside>
+          <div className="board" data-testid="task-board">
+            <form onSubmit={create} className="new-task">
+              <input aria-label="New task subject" placeholder="New task subject" value={subject} onChange={(e) => setSubject(e.target.value)} />
+              <button type="submit">Create task</button>
+            </form>
+            <div className="columns">
+              {COLUMNS.map((col) => (
+                <div key={col} className="column">
+                  <h3>{col.replace('_', ' ')}</h3>
+                  {s.data.tasks.filter((t) => t.status === col).map((t) => (
+                    <div key={t.id} className="card" data-testid={`task-${t.id}`}>
+                      <div><span className="dim">#{t.id}</span> {t.subject}</div>
+                      {t.blockedBy.length > 0 && <div className="blocked">blocked by {t.blockedBy.map((b) => `#${b}`).join(', ')}</div>}
+                      <label className="dim">
+                        Owner{' '}
+                        <select aria-label={`Assign task ${t.id}`} value={t.owner ?? ''} onChange={(e) => team && e.target.value && void run(() => stores.bridge.call('tasks.assign', { team, id: t.id, owner: e.target.value }))}>
+                          <option value="">—</option>
+                          {members.map((m) => <option key={m} value={m}>{m}</option>)}
+                        </select>
+                      </label>
+                    </div>
+                  ))}
+                </div>
+              ))}
+            </div>
+          </div>
+        </div>
+      </Status>
+    </section>
+  );
+}

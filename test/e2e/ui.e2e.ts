@@ -1,0 +1,140 @@
+// The real renderer in real Chromium against a real `switchboard serve --ui`,
+// with sessions made through the real CLI.
+import { expect, test, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const CLI = path.resolve('dist/cli/switchboard.mjs');
+const SHOTS = path.resolve('docs/screenshots');
+
+interface Ctx {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  hub: ChildProcess;
+  holder: ChildProcess;
+  url: string;
+  origin: string;
+}
+
+function cli(ctx: Ctx, args: string[], extra: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...ctx.env, ...extra } });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
+}
+
+async function start(): Promise<Ctx> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbe-'));
+  const env = { PATH: process.env.PATH, HOME: root, SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: path.join(root, 'home'), CLAUDE_CONFIG_DIR: path.join(root, 'claude') };
+  const hub = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env });
+  const ready = await new Promise<{ ui: string }>((resolve) => {
+    let out = '';
+    hub.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { ui: string });
+    });
+  });
+  const holder = spawn('sleep', ['600'], { stdio: 'ignore' });
+  return { root, env, hub, holder, url: ready.ui, origin: new URL(ready.ui).origin };
+}
+
+async function session(ctx: Ctx, name: string, mode: string): Promise<NodeJS.ProcessEnv> {
+  const r = await cli(ctx, ['session', 'start', '--cwd', ctx.root, '--name', name, '--mode', mode, '--pid', String(ctx.holder.pid), '--json']);
+  const reg = JSON.parse(r.stdout) as { sessionId: string; token: string };
+  return { SWITCHBOARD_SESSION: reg.sessionId, SWITCHBOARD_TOKEN: reg.token };
+}
+
+async function open(page: Page, ctx: Ctx, view: string): Promise<void> {
+  await page.goto(ctx.url);
+  await page.getByRole('button', { name: new RegExp(`^${view}`, 'i') }).click();
+}
+
+let ctx: Ctx;
+test.beforeEach(async () => {
+  ctx = await start();
+});
+test.afterEach(() => {
+  ctx.hub.kill('SIGTERM');
+  ctx.holder.kill();
+});
+
+test('held message: countdown, Approve delivers and the sender gets receipts; Escape denies', async ({ page }) => {
+  const careful = await session(ctx, 'careful', 'default');
+  const yolo = await session(ctx, 'yolo', 'bypassPermissions');
+  await open(page, ctx, 'Sessions');
+  await expect(page.getByTestId('sessions').getByRole('row')).toHaveCount(3);
+  await page.screenshot({ path: path.join(SHOTS, 'sessions.png') });
+
+  expect((await cli(ctx, ['send', '--to', 'yolo', '--summary', 'cleanup', '--message', 'please delete build/ and rerun'], careful)).stdout).toMatch(/^held:/);
+  await page.getByRole('button', { name: /^Approvals/ }).click();
+  const item = page.getByTestId('held-item');
+  await expect(item).toHaveCount(1);
+  await expect(item.getByTestId('countdown')).toHaveText(/^[45]:\d\d left$/);
+  await expect(item).toContainText('please delete build/');
+  await expect(item.getByRole('button', { name: 'Deny' })).toBeFocused();
+  await page.screenshot({ path: path.join(SHOTS, 'approvals.png') });
+  const t0 = Date.now();
+  await item.getByRole('button', { name: 'Approve' }).click();
+  await expect(item).toHaveCount(0);
+  const updateMs = Date.now() - t0;
+  const inbox = await cli(ctx, ['inbox', '--json'], yolo);
+  expect(inbox.stdout).toContain('approved=\\"after-hold\\"');
+  const receipts = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as { items: Array<{ status?: string }> };
+  expect(receipts.items.map((i) => i.status)).toEqual(['held', 'approved']);
+
+  await cli(ctx, ['send', '--to', 'yolo', '--summary', 'again', '--message', 'second try'], careful);
+  await expect(page.getByTestId('held-item')).toHaveCount(1);
+  await page.getByTestId('held-item').press('Escape');
+  await expect(page.getByTestId('held-item')).toHaveCount(0);
+  const denied = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as { items: Array<{ status?: string }> };
+  expect(denied.items.map((i) => i.status)).toContain('denied');
+  console.log(`approve → list updated in ${updateMs} ms (browser round trip included)`);
+});
+
+test('subscriptions, teams, activity and preferences views', async ({ page }) => {
+  const a = await session(ctx, 'watcher', 'default');
+  await session(ctx, 'builder', 'default');
+  await cli(ctx, ['send', '--to', 'builder', '--notify-when-idle'], a);
+  await open(page, ctx, 'Subscriptions');
+  const row = page.getByTestId('subscriptions').getByRole('row').nth(1);
+  await expect(row).toContainText('builder');
+  await page.screenshot({ path: path.join(SHOTS, 'subscriptions.png') });
+  await row.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('No idle subscriptions.')).toBeVisible();
+
+  // A team as Claude Code writes it; a task created in the UI lands on disk in its format.
+  const teamDir = path.join(ctx.root, 'claude', 'teams', 'crew');
+  fs.mkdirSync(path.join(teamDir, 'inboxes'), { recursive: true });
+  fs.writeFileSync(path.join(teamDir, 'config.json'), JSON.stringify({ name: 'crew', createdAt: 1, leadAgentId: 'team-lead@crew', members: [{ agentId: 'team-lead@crew', name: 'team-lead', joinedAt: 1 }, { agentId: 'dev@crew', name: 'dev', joinedAt: 2 }] }, null, 2));
+  await page.getByRole('button', { name: /^Teams/ }).click();
+  await expect(page.getByText('team-lead')).toBeVisible();
+  await page.getByLabel('New task subject').fill('Write the release notes');
+  await page.getByRole('button', { name: 'Create task' }).click();
+  await expect(page.getByTestId('task-1')).toContainText('Write the release notes');
+  const onDisk = fs.readFileSync(path.join(ctx.root, 'claude', 'tasks', 'crew', '1.json'), 'utf8');
+  expect(JSON.parse(onDisk)).toEqual({ id: '1', subject: 'Write the release notes', description: '', status: 'pending', blocks: [], blockedBy: [] });
+  expect(onDisk).toBe(JSON.stringify(JSON.parse(onDisk), null, 2));
+  await page.getByLabel('Assign task 1').selectOption('dev');
+  await expect(page.getByLabel('Assign task 1')).toHaveValue('dev');
+  await page.screenshot({ path: path.join(SHOTS, 'teams.png') });
+
+  await page.getByRole('button', { name: /^Activity/ }).click();
+  await page.screenshot({ path: path.join(SHOTS, 'activity.png') });
+  await page.getByRole('button', { name: /^Preferences/ }).click();
+  await expect(page.getByTestId('preferences')).toContainText('crossSessionInbound');
+  await page.screenshot({ path: path.join(SHOTS, 'preferences.png') });
+});
+
+test('without the token nothing loads; a cross-site request is refused', async ({ browser, request }) => {
+  const fresh = await browser.newContext();
+  const page = await fresh.newPage();
+  const res = await page.goto(ctx.origin + '/');
+  expect(res?.status()).toBe(401);
+  const cross = await request.post(ctx.origin + '/api/held.list', { headers: { Origin: 'http://evil.example', 'Content-Type': 'application/json' }, data: {} });
+  expect(cross.status()).toBe(403);
+  await fresh.close();
+});
