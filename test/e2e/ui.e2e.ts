@@ -33,7 +33,7 @@ async function start(): Promise<Ctx> {
   const hub = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env });
   const ready = await new Promise<{ ui: string }>((resolve) => {
     let out = '';
-    hub.stdout!.on('data', (d: Buffer) => {
+    hub.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { ui: string });
     });
