@@ -1,0 +1,136 @@
+// @vitest-environment happy-dom
+// Each view's states with a fake bridge: empty, loading, many items, error,
+// expiring item; and that Deny is the default in Approvals.
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import type { Bridge, ConnectionState, HubEvent } from '../../renderer/bridge/bridge.js';
+import { createStores } from '../../renderer/stores/stores.js';
+import { App } from '../../renderer/app.js';
+import { ApprovalsView } from '../../renderer/features/approvals.js';
+import { SessionsView } from '../../renderer/features/sessions.js';
+import { SubscriptionsView } from '../../renderer/features/subscriptions.js';
+import type { HeldView } from '../../core/protocol/methods.js';
+
+afterEach(cleanup);
+
+type Answers = Record<string, unknown>;
+
+function fakeBridge(answers: Answers) {
+  const calls: Array<[string, Record<string, unknown>]> = [];
+  const events = new Set<(e: HubEvent) => void>();
+  const bridge: Bridge = {
+    call: (async (op: string, input: Record<string, unknown> = {}) => {
+      calls.push([op, input]);
+      const a = answers[op];
+      if (a instanceof Error) throw a;
+      if (a === 'pending') return new Promise(() => undefined);
+      return typeof a === 'function' ? (a as (i: Record<string, unknown>) => unknown)(input) : a;
+    }) as Bridge['call'],
+    onEvent: (l) => {
+      events.add(l);
+      return () => events.delete(l);
+    },
+    onState: (l: (s: ConnectionState) => void) => {
+      l('connected');
+      return () => undefined;
+    },
+  };
+  return { bridge, calls, emit: (e: HubEvent) => events.forEach((l) => l(e)) };
+}
+
+const held = (i: number, expiresAt: number | null): HeldView => ({
+  id: `m${i}`, sender: { name: 'careful', address: 'uds:/r/a.sock', sessionId: 's1', verified: true }, receiver: { sessionId: 's2', name: 'yolo', label: 'yolo [abc123]' },
+  reason: 'this session bypasses permission prompts and the sender does not (mode parity)', preview: `message ${i}`, text: `message ${i} in full`, summary: 'sum', heldAt: 0, expiresAt,
+});
+
+async function settle(): Promise<void> {
+  await act(async () => {
+    await new Promise((r) => setTimeout(r, 0));
+  });
+}
+
+describe('Sessions view', () => {
+  it('shows loading, then many rows, and filters', async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => ({ name: `s${i}`, ref: 'aaaaaa', label: `s${i} [aaaaaa]`, address: `uds:/x/${i}`, machine: null, cwd: `/w/${i}`, agent: 'claude', kind: 'switchboard', state: i % 2 ? 'busy' : 'idle', stateSince: Date.now(), canReceive: true, self: false }));
+    const f = fakeBridge({ 'sessions.list': { rows } });
+    const stores = createStores(f.bridge);
+    render(<SessionsView stores={stores} />);
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    await act(() => stores.sessions.getState().load());
+    expect(screen.getAllByRole('row')).toHaveLength(51);
+    fireEvent.change(screen.getByLabelText('Filter sessions'), { target: { value: 's4' } });
+    expect(screen.getAllByRole('row')).toHaveLength(12); // s4, s40–s49 + header
+  });
+
+  it('explains the empty state and shows errors', async () => {
+    const empty = createStores(fakeBridge({ 'sessions.list': { rows: [] } }).bridge);
+    render(<SessionsView stores={empty} />);
+    await act(() => empty.sessions.getState().load());
+    expect(screen.getByText(/No live sessions/)).toBeTruthy();
+    cleanup();
+    const failing = createStores(fakeBridge({ 'sessions.list': new Error('hub unreachable') }).bridge);
+    render(<SessionsView stores={failing} />);
+    await act(() => failing.sessions.getState().load());
+    expect(screen.getByRole('alert').textContent).toContain('hub unreachable');
+  });
+});
+
+describe('Approvals view', () => {
+  it('counts down an expiring item, focuses Deny, and Enter never approves', async () => {
+    const f = fakeBridge({ 'held.list': { items: [held(1, Date.now() + 65_000)] }, 'held.deny': { status: 'denied' }, 'held.approve': { status: 'queued' } });
+    const stores = createStores(f.bridge);
+    render(<ApprovalsView stores={stores} />);
+    await act(() => stores.held.getState().load());
+    expect(screen.getByTestId('countdown').textContent).toMatch(/^1:0[45] left$/);
+    const deny = screen.getByRole('button', { name: 'Deny' });
+    expect(document.activeElement).toBe(deny);
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Approve' }), { key: 'Enter' });
+    expect(f.calls.filter(([op]) => op === 'held.approve')).toHaveLength(0);
+    fireEvent.keyDown(screen.getByTestId('held-item'), { key: 'Escape' });
+    await settle();
+    expect(f.calls.filter(([op]) => op === 'held.deny')).toEqual([['held.deny', { id: 'm1' }]]);
+  });
+
+  it('approves or denies everything from one sender, and explains the empty state', async () => {
+    const f = fakeBridge({ 'held.list': { items: [held(1, null), held(2, null), held(3, null)] }, 'held.approve': { status: 'queued' } });
+    const stores = createStores(f.bridge);
+    render(<ApprovalsView stores={stores} />);
+    await act(() => stores.held.getState().load());
+    expect(screen.getAllByTestId('countdown').map((c) => c.textContent)).toEqual(['no deadline', 'no deadline', 'no deadline']);
+    fireEvent.click(screen.getByRole('button', { name: 'Approve all from sender' }));
+    await settle();
+    expect(f.calls.filter(([op]) => op === 'held.approve').map(([, i]) => i.id)).toEqual(['m1', 'm2', 'm3']);
+    cleanup();
+    const empty = createStores(fakeBridge({ 'held.list': { items: [] } }).bridge);
+    render(<ApprovalsView stores={empty} />);
+    await act(() => empty.held.getState().load());
+    expect(screen.getByText(/Nothing waits for you/)).toBeTruthy();
+  });
+});
+
+describe('stores and app', () => {
+  it('reload the matching store on a hub event and show the held count in the navigation', async () => {
+    let items = [held(1, null)];
+    const f = fakeBridge({
+      'held.list': () => ({ items }), 'sessions.list': { rows: [] }, 'subscriptions.list': { items: [] }, 'activity.list': { entries: [], notices: [] },
+      'settings.effective': { effective: {}, problems: [] }, 'teams.list': { root: '/c', teams: [] },
+    });
+    const stores = createStores(f.bridge);
+    render(<App stores={stores} />);
+    await settle();
+    expect(screen.getByRole('button', { name: /Approvals\s*1/ })).toBeTruthy();
+    items = [held(1, null), held(2, null)];
+    act(() => f.emit({ type: 'held.changed', count: 2 }));
+    await settle();
+    expect(screen.getByRole('button', { name: /Approvals\s*2/ })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Connected');
+  });
+
+  it('subscriptions: loading state stays until the bridge answers', async () => {
+    const stores = createStores(fakeBridge({ 'subscriptions.list': 'pending' }).bridge);
+    render(<SubscriptionsView stores={stores} />);
+    void stores.subscriptions.getState().load();
+    await settle();
+    expect(screen.getByText('Loading…')).toBeTruthy();
+  });
+});
