@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // Scale in the browser: 500 sessions and 100 held messages render, and
 // approving one updates the list; the time is measured in the page and
 // reported (docs/benchmarks.md), the assertion is only that it happens.
