@@ -202,6 +202,14 @@ export class Hub {
     this.admission.uiAttached(1);
   }
 
+  /** Picks up changed settings files now: teams root, held messages, UI event. */
+  async settingsChanged(): Promise<void> {
+    if (!this.settings.poll()) return;
+    this.#openTeams();
+    this.events.emit({ type: 'settings.changed' });
+    await this.admission.reevaluateAll();
+  }
+
   detachUi(conn: RpcConnection): void {
     if (this.uiConnections.delete(conn)) this.admission.uiAttached(-1);
   }
@@ -254,11 +262,7 @@ export class Hub {
         await this.mailboxes.drop(id);
       }
       this.#teamsWatcher?.refresh();
-      if (this.settings.poll()) {
-        this.#openTeams();
-        this.events.emit({ type: 'settings.changed' });
-        await this.admission.reevaluateAll();
-      }
+      await this.settingsChanged();
       await this.admission.expireDue();
       this.admission.flushDrops();
       this.idle.expire();

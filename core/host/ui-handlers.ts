@@ -6,10 +6,11 @@ import { timingSafeEqual } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
 import type { HeldView, MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
+import { setUserSetting, UserSettingsError } from '../settings/user-file.js';
 import type { Hub } from './hub.js';
 import type { RpcConnection } from './rpc-server.js';
 
-type UiMethod = 'ui.attach' | 'held.list' | 'held.approve' | 'held.deny' | 'subscriptions.list' | 'subscriptions.cancel' | 'settings.effective' | 'activity.list';
+type UiMethod = 'ui.attach' | 'held.list' | 'held.approve' | 'held.deny' | 'subscriptions.list' | 'subscriptions.cancel' | 'settings.effective' | 'activity.list' | 'settings.set';
 export type UiHandlers = { [M in UiMethod & MethodName]: (params: MethodParams<M>, conn: RpcConnection) => MethodResults[M] | Promise<MethodResults[M]> };
 
 const PREVIEW_CHARS = 200;
@@ -91,5 +92,16 @@ export function createUiHandlers(hub: Hub): UiHandlers {
     }),
 
     'activity.list': ui(() => ({ entries: hub.activity.list(), notices: hub.userNotices.list() })),
+
+    'settings.set': ui(async (p) => {
+      try {
+        setUserSetting(hub.settings.userPath, p.key, p.value ?? null);
+      } catch (err) {
+        if (err instanceof UserSettingsError) throw new HubError('invalid_params', { issues: [err.message] });
+        throw err;
+      }
+      await hub.settingsChanged();
+      return { effective: hub.adminSettings() };
+    }),
   };
 }

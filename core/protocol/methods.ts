@@ -65,6 +65,12 @@ const UiToken = { uiToken: z.string().min(1).max(128) };
 export const UiParams = z.strictObject(UiToken);
 export const UiItemParams = z.strictObject({ ...UiToken, id: z.string().min(1).max(128) });
 export const UiSettingsParams = z.strictObject({ ...UiToken, sessionId: Id.optional() });
+export const UiSetSettingParams = z.strictObject({
+  ...UiToken,
+  key: z.enum(['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes']),
+  /** null removes the key from the user scope. */
+  value: z.unknown(),
+});
 
 /** Team and task methods: optional session credentials name the actor; without them it is "user". */
 const Actor = { sessionId: Id.optional(), token: Token.optional() };
@@ -110,6 +116,7 @@ export const METHODS = {
   'subscriptions.cancel': UiItemParams,
   'settings.effective': UiSettingsParams,
   'activity.list': UiParams,
+  'settings.set': UiSetSettingParams,
   'teams.list': TeamsListParams,
   'teams.show': TeamShowParams,
   'teams.send': TeamSendParams,
@@ -265,6 +272,7 @@ export interface MethodResults {
   'subscriptions.cancel': { cancelled: boolean };
   'settings.effective': { effective: unknown; problems: Array<{ file: string; key: string | null; message: string }> };
   'activity.list': { entries: unknown[]; notices: unknown[] };
+  'settings.set': { effective: unknown };
   'teams.list': { root: string; teams: Array<{ name: string; dir: string; members: number; createdAt: number; leadSessionId: string | null }> };
   'teams.show': { config: { name: string; members: Array<{ name: string; agentId: string; cwd?: string; color?: string; agentType?: string; isActive?: boolean }> } & Record<string, unknown>; inboxes: Array<{ member: string; depth: number; unread: number }> };
   'teams.send': { delivered: 'inbox' };

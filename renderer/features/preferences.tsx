@@ -1,42 +1,92 @@
-// Preferences: every effective setting with the scope it came from, locked
-// with an explanation when managed settings decide, and the problems found
-// in settings files. Editing comes with the desktop shell (settings store).
-import type { ReactNode } from 'react';
+// Preferences: the user-scope settings, each with the scope whose value
+// wins, locked with an explanation when managed settings decide. Changes
+// are written to the hub's user settings file and apply at once; problems
+// found in any settings file are listed (those values count as "hold").
+import { useState, type ReactNode } from 'react';
 import type { Stores } from '../stores/stores.js';
 import { useLoadable } from '../ui/hooks.js';
 import { Status } from '../ui/state.js';
 
-interface Sourced {
-  value: unknown;
+interface Sourced<T = unknown> {
+  value: T;
   source: string;
 }
 
-function show(v: unknown): string {
-  if (v === null) return 'mode parity (no explicit value)';
-  return typeof v === 'string' ? v : JSON.stringify(v);
+const THROTTLE_FIELDS = ['bucketSize', 'refillPerSecond', 'duplicateWindowMs', 'queueFullAt', 'foldWindowMs'] as const;
+
+function Source({ s }: { s: Sourced }): ReactNode {
+  if (s.source === 'managed') return <span className="lock" title="Your administrator's managed settings decide this; it cannot be changed here">managed (locked)</span>;
+  return <span className="dim">{s.source === 'parity' ? 'no explicit value: mode parity' : `from ${s.source} settings`}</span>;
 }
 
 export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
   const s = useLoadable(stores.settings);
+  const [error, setError] = useState<string | null>(null);
   const e = s.data.effective as Record<string, Sourced>;
-  const rows = Object.entries(e).filter(([, v]) => v !== null && typeof v === 'object' && 'source' in v);
+  const set = async (key: string, value: unknown): Promise<void> => {
+    setError(null);
+    try {
+      await stores.bridge.call('settings.set', { key, value });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+    await s.load();
+  };
+  const inbound = e.inbound as Sourced<string | null> | undefined;
+  const expiry = e.dialogExpiry as Sourced<string> | undefined;
+  const isolate = e.isolatePeerMachines as Sourced<boolean> | undefined;
+  const throttle = e.throttle as Sourced<Record<string, number>> | undefined;
+  const idle = e.idleSubscriptionMinutes as Sourced<number> | undefined;
   return (
     <section aria-labelledby="prefs-h">
       <header className="view-head"><h2 id="prefs-h">Preferences</h2></header>
-      <Status loading={s.loading} error={s.error} empty={rows.length === 0} emptyText={<p>No settings.</p>}>
-        <table className="grid" data-testid="preferences">
-          <thead><tr><th>Setting</th><th>Value</th><th>From</th></tr></thead>
+      {error && <p className="error" role="alert">{error}</p>}
+      <Status loading={s.loading} error={s.error} empty={inbound === undefined} emptyText={<p>No settings.</p>}>
+        <table className="grid prefs" data-testid="preferences">
           <tbody>
-            {rows.map(([k, v]) => (
-              <tr key={k}>
-                <td className="mono">{k === 'inbound' ? 'crossSessionInbound' : k}</td>
-                <td className="mono">{show(v.value)}</td>
-                <td>{v.source}{v.source === 'managed' && <span className="lock" title="Set by your administrator's managed settings; it cannot be changed here"> 🔒 managed</span>}</td>
+            <tr>
+              <th scope="row">Inbound messages (crossSessionInbound)</th>
+              <td>
+                <select aria-label="crossSessionInbound" disabled={inbound?.source === 'managed'} value={inbound?.value ?? ''} onChange={(ev) => void set('crossSessionInbound', ev.target.value === '' ? null : ev.target.value)}>
+                  <option value="">mode parity (hold across permission classes)</option>
+                  <option value="accept">accept: deliver every message</option>
+                  <option value="hold">hold: every message waits for me</option>
+                  <option value="refuse">refuse: pause all inbound</option>
+                </select>
+              </td>
+              <td>{inbound && <Source s={inbound} />}</td>
+            </tr>
+            <tr>
+              <th scope="row">Held message expiry (dialogExpiry)</th>
+              <td>
+                <select aria-label="dialogExpiry" disabled={expiry?.source === 'managed'} value={expiry?.value ?? '5m'} onChange={(ev) => void set('dialogExpiry', ev.target.value)}>
+                  {['60s', '5m', '10m', 'never'].map((x) => <option key={x} value={x}>{x}</option>)}
+                </select>
+              </td>
+              <td>{expiry && <Source s={expiry} />}</td>
+            </tr>
+            <tr>
+              <th scope="row">Confirm every send to another machine (isolatePeerMachines)</th>
+              <td>
+                <input type="checkbox" aria-label="isolatePeerMachines" disabled={isolate?.source === 'managed' || (isolate?.value === true && isolate.source !== 'user' && isolate.source !== 'default')} checked={isolate?.value ?? false} onChange={(ev) => void set('isolatePeerMachines', ev.target.checked ? true : null)} />
+              </td>
+              <td>{isolate && <Source s={isolate} />}</td>
+            </tr>
+            <tr>
+              <th scope="row">Idle subscription lifetime (minutes)</th>
+              <td><NumberField label="idleSubscriptionMinutes" value={idle?.value ?? 60} disabled={idle?.source === 'managed'} onSave={(v) => void set('idleSubscriptionMinutes', v)} /></td>
+              <td>{idle && <Source s={idle} />}</td>
+            </tr>
+            {THROTTLE_FIELDS.map((f) => (
+              <tr key={f}>
+                <th scope="row">Throttle: {f}</th>
+                <td><NumberField label={`throttle.${f}`} value={throttle?.value[f] ?? 0} disabled={throttle?.source === 'managed'} onSave={(v) => void set('throttle', { ...(throttle?.source === 'user' ? throttle.value : {}), [f]: v })} /></td>
+                <td>{throttle && <Source s={throttle} />}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        <p className="dim">User settings live in <code>~/.switchboard/settings.json</code>; changes apply within a second. Repository settings can only make the inbound policy stricter.</p>
+        <p className="dim">Saved to the hub's user settings (<code>~/.switchboard/settings.json</code>) and applied at once. A repository's <code>.switchboard/settings.json</code> or <code>.claude/settings.json</code> can only make the inbound policy stricter.</p>
         {s.data.problems.length > 0 && (
           <div className="problems" role="alert">
             <h3>Problems in settings files (those values count as “hold”)</h3>
@@ -45,5 +95,16 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
         )}
       </Status>
     </section>
+  );
+}
+
+function NumberField({ label, value, disabled, onSave }: { label: string; value: number; disabled: boolean; onSave: (v: number) => void }): ReactNode {
+  const [text, setText] = useState(String(value));
+  const dirty = text !== String(value);
+  return (
+    <span className="number-field">
+      <input aria-label={label} inputMode="decimal" value={text} disabled={disabled} onChange={(e) => setText(e.target.value)} />
+      {dirty && <button onClick={() => onSave(Number(text))} disabled={!Number.isFinite(Number(text))}>Save</button>}
+    </span>
   );
 }

@@ -138,3 +138,22 @@ describe('web bridge operations and events', () => {
     expect((await request(web.port, { path: '/', headers: { Authorization: `Bearer ${th!.hub.uiToken}` } })).status).toBe(503);
   });
 });
+
+describe('settings from a user interface', () => {
+  it('writes one user-scope key, validates it, and never overwrites a broken file', async () => {
+    const { port, cookie, origin } = await setup();
+    const call = (body: unknown) => request(port, { method: 'POST', path: '/api/settings.set', headers: { Cookie: cookie, Origin: origin, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const file = path.join(th!.dirs.home, 'settings.json');
+    fs.writeFileSync(file, JSON.stringify({ theme: 'kept' }));
+    const ok = JSON.parse((await call({ key: 'dialogExpiry', value: '10m' })).body) as { result: { effective: { dialogExpiry: unknown } } };
+    expect(ok.result.effective.dialogExpiry).toEqual({ value: '10m', source: 'user' });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ theme: 'kept', dialogExpiry: '10m' });
+    expect((await call({ key: 'dialogExpiry', value: '3h' })).status).toBe(422);
+    expect((await call({ key: 'claudeConfigDir', value: '/tmp' })).status).toBe(400);
+    await call({ key: 'dialogExpiry', value: null });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ theme: 'kept' });
+    fs.writeFileSync(file, '{ broken');
+    expect((await call({ key: 'dialogExpiry', value: '5m' })).status).toBe(422);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{ broken');
+  });
+});

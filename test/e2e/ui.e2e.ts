@@ -126,6 +126,10 @@ test('subscriptions, teams, activity and preferences views', async ({ page }) =>
   await page.screenshot({ path: path.join(SHOTS, 'activity.png') });
   await page.getByRole('button', { name: /^Preferences/ }).click();
   await expect(page.getByTestId('preferences')).toContainText('crossSessionInbound');
+  await page.getByLabel('crossSessionInbound').selectOption('hold');
+  await expect(page.getByTestId('preferences')).toContainText('from user settings');
+  expect(JSON.parse(fs.readFileSync(path.join(ctx.root, 'home', 'settings.json'), 'utf8'))).toEqual({ crossSessionInbound: 'hold' });
+  expect((await cli(ctx, ['send', '--to', 'builder', '--summary', 's', '--message', 'now held'], a)).stdout).toMatch(/^held:/);
   await page.screenshot({ path: path.join(SHOTS, 'preferences.png') });
 });
 
