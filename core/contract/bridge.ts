@@ -19,6 +19,8 @@ export const BRIDGE_OPERATIONS = {
   'subscriptions.cancel': 'subscriptions.cancel',
   'settings.effective': 'settings.effective',
   'settings.set': 'settings.set',
+  'user.send': 'user.send',
+  'user.subscribe': 'user.subscribe',
   'activity.list': 'activity.list',
   'teams.list': 'teams.list',
   'teams.show': 'teams.show',
@@ -32,7 +34,7 @@ export type BridgeOperation = keyof typeof BRIDGE_OPERATIONS;
 export type BridgeResult<O extends BridgeOperation> = MethodResults[(typeof BRIDGE_OPERATIONS)[O]];
 
 /** Methods guarded by the UI token take it in params; the bridge fills it in. */
-const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list', 'settings.set']);
+const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list', 'settings.set', 'user.send', 'user.subscribe']);
 
 export function isBridgeOperation(name: string): name is BridgeOperation {
   return Object.prototype.hasOwnProperty.call(BRIDGE_OPERATIONS, name);

@@ -10,6 +10,7 @@ import type { Hub } from './hub.js';
 import { registerSession } from './lifecycle.js';
 import { createUiHandlers } from './ui-handlers.js';
 import { createTeamHandlers } from './team-handlers.js';
+import { createUserHandlers } from './user-handlers.js';
 import type { RpcConnection } from './rpc-server.js';
 import { sendMessage } from './send.js';
 
@@ -104,6 +105,7 @@ export function createHandlers(hub: Hub): Handlers {
 
     ...createUiHandlers(hub),
     ...createTeamHandlers(hub),
+    ...createUserHandlers(hub),
   };
 }
 

@@ -11,7 +11,7 @@ import type net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Mailboxes } from '../delivery/mailboxes.js';
-import { IdleWatch } from '../idle/idle.js';
+import { IdleWatch, USER_SUBSCRIBER } from '../idle/idle.js';
 import { decideInbound } from '../inbound/policy.js';
 import { Journal } from '../journal/journal.js';
 import { withLimits, type Limits } from '../protocol/limits.js';
@@ -224,9 +224,10 @@ export class Hub {
     const subscriber = this.table.live.get(subscriberId);
     const target = this.table.live.get(targetId) ?? this.table.dormant.get(targetId)?.session;
     const notice: InboxNotice = { kind: 'notice', id: randomUUID(), text, at: this.clock.now() };
-    if (subscriber !== undefined && target !== undefined) {
-      const d = decideInbound(this.admission.effective(subscriber).inbound, modeClass(subscriber), modeClass(target), false);
-      if (d.action !== 'deliver') {
+    const forUser = subscriberId === USER_SUBSCRIBER;
+    if (forUser || (subscriber !== undefined && target !== undefined)) {
+      const d = forUser || subscriber === undefined || target === undefined ? null : decideInbound(this.admission.effective(subscriber).inbound, modeClass(subscriber), modeClass(target), false);
+      if (d === null || d.action !== 'deliver') {
         const n: UserNotice = { id: notice.id, at: notice.at, sessionId: subscriberId, text };
         this.userNotices.push(n);
         this.events.emit({ type: 'user.notice', notice: n });

@@ -6,6 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
 import type { HeldView, MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
+import { USER_SUBSCRIBER } from '../idle/idle.js';
 import { setUserSetting, UserSettingsError } from '../settings/user-file.js';
 import type { Hub } from './hub.js';
 import type { RpcConnection } from './rpc-server.js';
@@ -67,7 +68,7 @@ export function createUiHandlers(hub: Hub): UiHandlers {
       return {
         items: hub.idle.list().map((s) => ({
           id: s.id,
-          subscriber: { sessionId: s.subscriberId, name: sessionName(s.subscriberId) },
+          subscriber: { sessionId: s.subscriberId, name: s.subscriberId === USER_SUBSCRIBER ? 'you (the user)' : sessionName(s.subscriberId) },
           target: { sessionId: s.targetId, label: s.targetLabel },
           createdAt: wallNow - (monoNow - s.createdAt),
           expiresAt: wallNow + (s.expiresAt - monoNow),

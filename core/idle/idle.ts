@@ -16,6 +16,9 @@ export interface IdleSubscription {
 
 const PREFIX = '[Cross-session idle notice]';
 
+/** The subscriber id of the user's own subscriptions (made from a user interface). */
+export const USER_SUBSCRIBER = '__user__';
+
 export class IdleWatch {
   readonly #byTarget = new Map<string, Map<string, IdleSubscription>>();
   readonly #deliver: (sub: IdleSubscription, text: string) => void;

@@ -117,6 +117,8 @@ export const METHODS = {
   'settings.effective': UiSettingsParams,
   'activity.list': UiParams,
   'settings.set': UiSetSettingParams,
+  'user.send': z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096), message: z.string().min(1).max(256 * 1024) }),
+  'user.subscribe': z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096) }),
   'teams.list': TeamsListParams,
   'teams.show': TeamShowParams,
   'teams.send': TeamSendParams,
@@ -273,6 +275,8 @@ export interface MethodResults {
   'settings.effective': { effective: unknown; problems: Array<{ file: string; key: string | null; message: string }> };
   'activity.list': { entries: unknown[]; notices: unknown[] };
   'settings.set': { effective: unknown };
+  'user.send': { status: 'queued' | 'dropped'; msg_id: string; to: { name: string; address: string } };
+  'user.subscribe': { status: 'subscribed'; to: { name: string; address: string } };
   'teams.list': { root: string; teams: Array<{ name: string; dir: string; members: number; createdAt: number; leadSessionId: string | null }> };
   'teams.show': { config: { name: string; members: Array<{ name: string; agentId: string; cwd?: string; color?: string; agentType?: string; isActive?: boolean }> } & Record<string, unknown>; inboxes: Array<{ member: string; depth: number; unread: number }> };
   'teams.send': { delivered: 'inbox' };

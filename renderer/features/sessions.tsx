@@ -1,6 +1,9 @@
 // Sessions: every live session with name [ref], agent, where, state and for
-// how long, cwd, and whether its inbox accepts messages. Filterable.
-import { useState, type ReactNode } from 'react';
+// how long, cwd, and whether its inbox accepts messages. Filterable. A row
+// opens its detail: recent activity, a message from you (the user, clearly
+// framed as such), and an idle notice for you.
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { AgentRow } from '../../core/protocol/methods.js';
 import type { Stores } from '../stores/stores.js';
 import { ago, useLoadable, useNow } from '../ui/hooks.js';
 import { Status } from '../ui/state.js';
@@ -9,6 +12,7 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
   const s = useLoadable(stores.sessions);
   const now = useNow();
   const [filter, setFilter] = useState('');
+  const [open, setOpen] = useState<string | null>(null);
   const f = filter.trim().toLowerCase();
   const rows = f === '' ? s.data : s.data.filter((r) => `${r.label} ${r.cwd} ${r.agent}`.toLowerCase().includes(f));
   return (
@@ -24,8 +28,8 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.address}>
-                <td className="mono">{r.label}</td>
+              <tr key={r.address} className={open === r.address ? 'selected' : ''}>
+                <td className="mono"><button className="link" aria-expanded={open === r.address} onClick={() => setOpen(open === r.address ? null : r.address)}>{r.label}</button></td>
                 <td>{r.agent}{r.kind === 'claude-code' ? ' (Claude Code)' : ''}</td>
                 <td>{r.machine ?? 'this machine'}</td>
                 <td><span className={`pill ${r.state}`}>{r.state}</span> {ago(r.stateSince, now)}</td>
@@ -35,7 +39,54 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
             ))}
           </tbody>
         </table>
+        {open !== null && s.data.some((r) => r.address === open) && <SessionDetail stores={stores} row={s.data.find((r) => r.address === open)!} />}
       </Status>
     </section>
+  );
+}
+
+function SessionDetail({ stores, row }: { stores: Stores; row: AgentRow }): ReactNode {
+  const activity = useLoadable(stores.activity);
+  const now = useNow(5000);
+  const [text, setText] = useState('');
+  const [note, setNote] = useState<string | null>(null);
+  const recent = activity.data.entries.filter((e) => e.sender === row.name || e.receiver === row.name).slice(0, 10);
+  const send = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    if (text.trim() === '') return;
+    try {
+      const r = await stores.bridge.call('user.send', { to: row.address, message: text });
+      setNote(r.status === 'queued' ? `Queued for ${row.name}; it reads it at its next tool round.` : 'Dropped: its inbox is full.');
+      setText('');
+    } catch (err) {
+      setNote(err instanceof Error ? err.message : String(err));
+    }
+  };
+  const subscribe = async (): Promise<void> => {
+    try {
+      await stores.bridge.call('user.subscribe', { to: row.address });
+      setNote(`You will get one notice when ${row.name} next goes idle (see Activity).`);
+    } catch (err) {
+      setNote(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <div className="detail" data-testid="session-detail">
+      <h3 className="mono">{row.label}</h3>
+      <p className="dim mono">{row.address}</p>
+      <form onSubmit={(e) => void send(e)} className="user-send">
+        <label htmlFor="user-message">Message from you (the user) — it reaches the agent as yours, not as a peer's</label>
+        <textarea id="user-message" rows={3} value={text} onChange={(e) => setText(e.target.value)} />
+        <div className="actions">
+          <button type="submit">Send as the user</button>
+          <button type="button" onClick={() => void subscribe()}>Notify me when idle</button>
+        </div>
+      </form>
+      {note && <p role="status">{note}</p>}
+      <h4>Recent activity</h4>
+      {recent.length === 0 ? <p className="dim">Nothing yet.</p> : (
+        <ul className="recent">{recent.map((e, i) => <li key={`${e.msgId}-${i}`}><span className={`pill ${e.status}`}>{e.status}</span> {e.sender} → {e.receiver} <span className="dim">{ago(e.at, now)} ago</span></li>)}</ul>
+      )}
+    </div>
   );
 }

@@ -142,3 +142,22 @@ test('without the token nothing loads; a cross-site request is refused', async (
   expect(cross.status()).toBe(403);
   await fresh.close();
 });
+
+test('session detail: a message from the user, and an idle notice for the user', async ({ page }) => {
+  const builder = await session(ctx, 'builder', 'default');
+  await open(page, ctx, 'Sessions');
+  await page.getByRole('button', { name: /^builder \[/ }).click();
+  const detail = page.getByTestId('session-detail');
+  await detail.getByLabel(/Message from you/).fill('Please stop after the current test run.');
+  await detail.getByRole('button', { name: 'Send as the user' }).click();
+  await expect(detail.getByRole('status')).toContainText('Queued for builder');
+  const inbox = JSON.parse((await cli(ctx, ['inbox', '--json'], builder)).stdout) as { items: Array<{ text: string }> };
+  expect(inbox.items[0]!.text).toBe('<user-message source="switchboard-ui">\nPlease stop after the current test run.\n</user-message>');
+  await detail.getByRole('button', { name: 'Notify me when idle' }).click();
+  await expect(detail.getByRole('status')).toContainText('You will get one notice');
+  await page.screenshot({ path: path.join(SHOTS, 'session-detail.png') });
+  await cli(ctx, ['session', 'state', 'busy'], builder);
+  await cli(ctx, ['session', 'state', 'idle'], builder);
+  await page.getByRole('button', { name: /^Activity/ }).click();
+  await expect(page.getByText(/\[Cross-session idle notice\] builder \[[0-9a-f]+\] is now idle\./)).toBeVisible();
+});

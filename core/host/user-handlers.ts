@@ -1,0 +1,45 @@
+// The person at the keyboard acting through a user interface: a message
+// from the user into a session's inbox (framed as the user's, not a peer's,
+// and not subject to the inbound policy, which guards against peers), and
+// an idle subscription whose notice goes to the user, not to an agent.
+
+import { randomUUID } from 'node:crypto';
+import { HubError } from '../protocol/errors.js';
+import type { MethodParams, MethodResults } from '../protocol/methods.js';
+import { resolveTo } from '../registry/resolve.js';
+import type { SessionRecord } from '../registry/session.js';
+import { escapeBody } from '../protocol/cc-wire.js';
+import type { Hub } from './hub.js';
+import { checkUiToken } from './ui-handlers.js';
+import { USER_SUBSCRIBER } from '../idle/idle.js';
+
+
+function target(hub: Hub, to: string): SessionRecord {
+  const r = resolveTo(to, hub.table);
+  if (r.kind !== 'row') throw new HubError('target_not_found', { candidates: [] });
+  return r.row.session;
+}
+
+export function createUserHandlers(hub: Hub): {
+  'user.send': (p: MethodParams<'user.send'>) => Promise<MethodResults['user.send']>;
+  'user.subscribe': (p: MethodParams<'user.subscribe'>) => MethodResults['user.subscribe'];
+} {
+  return {
+    'user.send': async (p) => {
+      checkUiToken(hub, p.uiToken);
+      const s = target(hub, p.to);
+      const id = randomUUID();
+      const text = `<user-message source="switchboard-ui">\n${escapeBody(p.message).replace(/<\/user-message/gi, '&lt;/user-message')}\n</user-message>`;
+      const added = await hub.mailboxes.put(s.id, { kind: 'message', id, from: { address: 'user', name: 'your user (Switchboard UI)', sessionId: null }, summary: null, text, at: hub.clock.now(), approvedAfterHold: false });
+      hub.recordActivity({ at: hub.clock.now(), kind: 'decision', status: added === 'added' ? 'deliver' : 'drop', sender: 'user', receiver: s.name, msgId: id, reason: 'a message from the user' });
+      return { status: added === 'added' ? 'queued' : 'dropped', msg_id: id, to: { name: s.name, address: s.address } };
+    },
+    'user.subscribe': (p) => {
+      checkUiToken(hub, p.uiToken);
+      const s = target(hub, p.to);
+      hub.idle.subscribe({ id: USER_SUBSCRIBER }, s, `${s.name} [${hub.table.refOf(s.id)}]`);
+      hub.events.emit({ type: 'subscriptions.changed' });
+      return { status: 'subscribed', to: { name: s.name, address: s.address } };
+    },
+  };
+}
