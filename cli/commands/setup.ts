@@ -1,8 +1,8 @@
 // `switchboard setup claude-code|codex|gemini [--dry-run] [--uninstall]`.
 
 import { CliFailure, parse, UsageError, type Ctx } from '../common.js';
-import { currentSetupEnv, plan, SETUP_AGENTS, type SetupAgent } from '../setup/agents.js';
-import { applyChanges, describeChange, SetupError } from '../setup/edit.js';
+import { currentSetupEnv, plan, SETUP_AGENTS, type SetupAgent } from '../../core/setup/agents.js';
+import { applyChanges, describeChange, SetupError } from '../../core/setup/edit.js';
 
 export async function setup(args: string[], ctx: Ctx): Promise<number> {
   const { values, positionals } = parse(args, { 'dry-run': { type: 'boolean' }, uninstall: { type: 'boolean' } }, true);

@@ -20,6 +20,8 @@ export const BRIDGE_OPERATIONS = {
   'settings.effective': 'settings.effective',
   'settings.set': 'settings.set',
   'user.send': 'user.send',
+  'setup.plan': 'setup.plan',
+  'setup.apply': 'setup.apply',
   'user.subscribe': 'user.subscribe',
   'activity.list': 'activity.list',
   'teams.list': 'teams.list',
@@ -34,7 +36,7 @@ export type BridgeOperation = keyof typeof BRIDGE_OPERATIONS;
 export type BridgeResult<O extends BridgeOperation> = MethodResults[(typeof BRIDGE_OPERATIONS)[O]];
 
 /** Methods guarded by the UI token take it in params; the bridge fills it in. */
-const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list', 'settings.set', 'user.send', 'user.subscribe']);
+const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list', 'settings.set', 'user.send', 'user.subscribe', 'setup.plan', 'setup.apply']);
 
 export function isBridgeOperation(name: string): name is BridgeOperation {
   return Object.prototype.hasOwnProperty.call(BRIDGE_OPERATIONS, name);

@@ -9,6 +9,8 @@ import type { MethodParams, MethodResults } from '../protocol/methods.js';
 import { resolveTo } from '../registry/resolve.js';
 import type { SessionRecord } from '../registry/session.js';
 import { escapeBody } from '../protocol/cc-wire.js';
+import { currentSetupEnv, plan, type SetupAgent } from '../setup/agents.js';
+import { applyChanges, describeChange, SetupError } from '../setup/edit.js';
 import type { Hub } from './hub.js';
 import { checkUiToken } from './ui-handlers.js';
 import { USER_SUBSCRIBER } from '../idle/idle.js';
@@ -23,8 +25,28 @@ function target(hub: Hub, to: string): SessionRecord {
 export function createUserHandlers(hub: Hub): {
   'user.send': (p: MethodParams<'user.send'>) => Promise<MethodResults['user.send']>;
   'user.subscribe': (p: MethodParams<'user.subscribe'>) => MethodResults['user.subscribe'];
+  'setup.plan': (p: MethodParams<'setup.plan'>) => MethodResults['setup.plan'];
+  'setup.apply': (p: MethodParams<'setup.apply'>) => MethodResults['setup.apply'];
 } {
+  /** Agent setup as the user: the same plan `switchboard setup` makes, for the hub's own CLI path. */
+  const planFor = (p: { agent: SetupAgent; uninstall?: boolean | undefined }) => {
+    try {
+      return plan(p.agent, currentSetupEnv(), p.uninstall === true);
+    } catch (err) {
+      if (err instanceof SetupError) throw new HubError('invalid_params', { issues: [err.message] });
+      throw err;
+    }
+  };
   return {
+    'setup.plan': (p) => {
+      checkUiToken(hub, p.uiToken);
+      return { changes: planFor(p).changes.map((c) => ({ file: c.file, diff: describeChange(c) })) };
+    },
+    'setup.apply': (p) => {
+      checkUiToken(hub, p.uiToken);
+      const changes = planFor(p).changes;
+      return { changed: changes.map((c) => c.file), backups: applyChanges(changes, new Date(hub.clock.now())) };
+    },
     'user.send': async (p) => {
       checkUiToken(hub, p.uiToken);
       const s = target(hub, p.to);

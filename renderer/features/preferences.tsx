@@ -87,6 +87,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
           </tbody>
         </table>
         <p className="dim">Saved to the hub's user settings (<code>~/.switchboard/settings.json</code>) and applied at once. A repository's <code>.switchboard/settings.json</code> or <code>.claude/settings.json</code> can only make the inbound policy stricter.</p>
+        <AgentSetup stores={stores} />
         {s.data.problems.length > 0 && (
           <div className="problems" role="alert">
             <h3>Problems in settings files (those values count as “hold”)</h3>
@@ -106,5 +107,60 @@ function NumberField({ label, value, disabled, onSave }: { label: string; value:
       <input aria-label={label} inputMode="decimal" value={text} disabled={disabled} onChange={(e) => setText(e.target.value)} />
       {dirty && <button onClick={() => onSave(Number(text))} disabled={!Number.isFinite(Number(text))}>Save</button>}
     </span>
+  );
+}
+
+const AGENTS = [
+  ['claude-code', 'Claude Code'],
+  ['codex', 'Codex CLI'],
+  ['gemini', 'Gemini CLI'],
+] as const;
+
+/** Agent setup: always a dry-run preview of the exact change first, then Apply. */
+function AgentSetup({ stores }: { stores: Stores }): ReactNode {
+  const [preview, setPreview] = useState<{ agent: string; uninstall: boolean; changes: Array<{ file: string; diff: string }> } | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const show = async (agent: (typeof AGENTS)[number][0], uninstall: boolean): Promise<void> => {
+    setNote(null);
+    try {
+      const r = await stores.bridge.call('setup.plan', { agent, uninstall });
+      setPreview({ agent, uninstall, changes: r.changes });
+    } catch (err) {
+      setNote(err instanceof Error ? err.message : String(err));
+    }
+  };
+  const apply = async (): Promise<void> => {
+    if (preview === null) return;
+    try {
+      const r = await stores.bridge.call('setup.apply', { agent: preview.agent, uninstall: preview.uninstall });
+      setNote(`${preview.uninstall ? 'Removed from' : 'Set up'} ${preview.agent}: ${r.changed.length} file(s) changed${r.backups.length ? `, backups ${r.backups.join(', ')}` : ''}. Restart the agent.`);
+      setPreview(null);
+    } catch (err) {
+      setNote(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <div className="agent-setup" data-testid="agent-setup">
+      <h3>Agent setup</h3>
+      <p className="dim">Adds the Switchboard MCP server and hooks to the agent's user configuration (with a backup), or removes exactly what it added.</p>
+      <div className="actions">
+        {AGENTS.map(([id, name]) => (
+          <span key={id} className="actions">
+            <button onClick={() => void show(id, false)}>Set up {name}…</button>
+            <button onClick={() => void show(id, true)}>Remove from {name}…</button>
+          </span>
+        ))}
+      </div>
+      {preview && (
+        <div className="preview" data-testid="setup-preview">
+          {preview.changes.length === 0 ? <p>Nothing to change for {preview.agent}.</p> : preview.changes.map((c) => <pre key={c.file} className="text">{c.diff}</pre>)}
+          <div className="actions">
+            <button onClick={() => setPreview(null)}>Cancel</button>
+            {preview.changes.length > 0 && <button className="approve" onClick={() => void apply()}>Apply</button>}
+          </div>
+        </div>
+      )}
+      {note && <p role="status">{note}</p>}
+    </div>
   );
 }

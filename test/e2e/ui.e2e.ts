@@ -161,3 +161,34 @@ test('session detail: a message from the user, and an idle notice for the user',
   await page.getByRole('button', { name: /^Activity/ }).click();
   await expect(page.getByText(/\[Cross-session idle notice\] builder \[[0-9a-f]+\] is now idle\./)).toBeVisible();
 });
+
+test('agent setup from Preferences: a dry-run preview first, then Apply writes the configuration', async ({ page }) => {
+  fs.mkdirSync(path.join(ctx.root, '.gemini'));
+  fs.writeFileSync(path.join(ctx.root, '.gemini', 'settings.json'), '{\n  // mine\n  "theme": "GitHub"\n}\n');
+  await open(page, ctx, 'Preferences');
+  await page.getByRole('button', { name: 'Set up Gemini CLI…' }).click();
+  const preview = page.getByTestId('setup-preview');
+  await expect(preview).toContainText('"switchboard"');
+  expect(fs.readFileSync(path.join(ctx.root, '.gemini', 'settings.json'), 'utf8')).not.toContain('switchboard');
+  await page.screenshot({ path: path.join(SHOTS, 'agent-setup.png') });
+  await preview.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('agent-setup').getByRole('status')).toContainText('Set up gemini');
+  const text = fs.readFileSync(path.join(ctx.root, '.gemini', 'settings.json'), 'utf8');
+  expect(text).toContain('// mine');
+  expect(text).toContain(`"${CLI}"`);
+});
+
+test('a held message expires after a short dialogExpiry while the UI is open', async ({ page }) => {
+  test.setTimeout(120_000);
+  fs.writeFileSync(path.join(ctx.root, 'home', 'settings.json'), JSON.stringify({ dialogExpiry: '60s' }));
+  const careful = await session(ctx, 'careful', 'default');
+  await session(ctx, 'yolo', 'bypassPermissions');
+  await open(page, ctx, 'Approvals');
+  await new Promise((r) => setTimeout(r, 1500)); // the hub reads changed settings within a second
+  await cli(ctx, ['send', '--to', 'yolo', '--summary', 's', '--message', 'this will expire'], careful);
+  const item = page.getByTestId('held-item');
+  await expect(item.getByTestId('countdown')).toHaveText(/^(1:00|0:5\d) left$/);
+  await expect(item).toHaveCount(0, { timeout: 70_000 });
+  const receipts = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as { items: Array<{ status?: string }> };
+  expect(receipts.items.map((i) => i.status)).toEqual(['held', 'expired']);
+});
