@@ -38,7 +38,7 @@ export async function agents(args: string[], ctx: Ctx): Promise<number> {
   for (const r of rows) {
     lines.push([
       r.label + (r.self ? ' (you)' : ''), r.machine ?? 'this machine', r.agent, r.kind, `${r.state} ${ago(now - r.stateSince)}`,
-      r.canReceive ? 'open' : 'full', r.cwd,
+      `${r.inboxDepth}${r.canReceive ? '' : ' (closed)'}`, r.cwd,
     ]);
   }
   ctx.out(table(lines));

@@ -72,7 +72,13 @@ export function createHandlers(hub: Hub): Handlers {
     'agents.list': (params) => {
       let selfId: string | undefined;
       if (params.sessionId !== undefined && params.token !== undefined) selfId = auth({ sessionId: params.sessionId, token: params.token }).id;
-      return { rows: hub.table.agentRows(selfId, (s) => hub.mailboxes.depth(s.id) < hub.limits.inboxItems) };
+      return {
+        rows: hub.table.agentRows(selfId, (s) => {
+          const depth = hub.mailboxes.depth(s.id);
+          const inbound = hub.admission.effective(s).inbound;
+          return { canReceive: depth < hub.limits.inboxItems && inbound.value !== 'refuse', inboxDepth: depth, inbound: { value: inbound.value, source: inbound.source } };
+        }),
+      };
     },
 
     'message.send': (params) => sendMessage(hub, auth(params), params),

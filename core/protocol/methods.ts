@@ -176,6 +176,10 @@ export interface AgentRow {
   stateSince: number;
   canReceive: boolean;
   self: boolean;
+  /** Unacknowledged items in its inbox. */
+  inboxDepth: number;
+  /** Its effective crossSessionInbound: a value, or null for mode parity, and the scope that decided. */
+  inbound: { value: 'accept' | 'hold' | 'refuse' | null; source: string };
 }
 
 export const SEND_STATUSES = ['queued', 'held', 'refused', 'dropped', 'sent', 'subscribed', 'confirm-denied', 'confirm-expired'] as const;

@@ -117,7 +117,7 @@ export class SessionTable implements RowIndex<ListedSession> {
     return this.#byName.get(nameNorm) ?? [];
   }
 
-  agentRows(selfId: string | undefined, canReceive: (s: SessionRecord) => boolean): AgentRow[] {
+  agentRows(selfId: string | undefined, extra: (s: SessionRecord) => Pick<AgentRow, 'canReceive' | 'inboxDepth' | 'inbound'>): AgentRow[] {
     return this.listed().map(({ session: s, ref }) => ({
       name: s.name,
       ref,
@@ -129,7 +129,7 @@ export class SessionTable implements RowIndex<ListedSession> {
       kind: 'switchboard',
       state: s.state,
       stateSince: s.stateSince,
-      canReceive: canReceive(s),
+      ...extra(s),
       self: s.id === selfId,
     }));
   }

@@ -24,7 +24,7 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
       <Status loading={s.loading} error={s.error} empty={s.data.length === 0} emptyText={<p>No live sessions. Agents appear here once they start with Switchboard set up (<code>switchboard setup claude-code</code>).</p>}>
         <table className="grid" data-testid="sessions">
           <thead>
-            <tr><th>Name [ref]</th><th>Agent</th><th>Where</th><th>State</th><th>Inbox</th><th>Cwd</th></tr>
+            <tr><th>Name [ref]</th><th>Agent</th><th>Where</th><th>State</th><th>Inbound</th><th>Inbox</th><th>Cwd</th></tr>
           </thead>
           <tbody>
             {rows.map((r) => (
@@ -33,7 +33,8 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
                 <td>{r.agent}{r.kind === 'claude-code' ? ' (Claude Code)' : ''}</td>
                 <td>{r.machine ?? 'this machine'}</td>
                 <td><span className={`pill ${r.state}`}>{r.state}</span> {ago(r.stateSince, now)}</td>
-                <td>{r.canReceive ? 'open' : 'full'}</td>
+                <td title={`decided by ${r.inbound.source}`}>{r.inbound.value ?? 'mode parity'}</td>
+                <td>{r.inboxDepth}{r.canReceive ? '' : ' (not receiving)'}</td>
                 <td className="mono dim">{r.cwd}</td>
               </tr>
             ))}

@@ -25,7 +25,7 @@ describe('sessions', () => {
     await c.call('session.mode', { ...auth, permissionMode: 'acceptEdits' });
     const { rows } = await c.call('agents.list', auth);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ name: 'api-worker', label: `api-worker [${r.ref}]`, cwd: '/home/u/MyApp', agent: 'claude', kind: 'switchboard', state: 'busy', self: true, canReceive: true, machine: null });
+    expect(rows[0]).toMatchObject({ name: 'api-worker', label: `api-worker [${r.ref}]`, cwd: '/home/u/MyApp', agent: 'claude', kind: 'switchboard', state: 'busy', self: true, canReceive: true, machine: null, inboxDepth: 0, inbound: { value: null, source: 'parity' } });
 
     const bad = await c.call('session.rename', { ...auth, name: 'main' }).catch((e: unknown) => e);
     expect((bad as RpcError).reason).toBe('name_invalid');

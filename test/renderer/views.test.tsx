@@ -51,7 +51,7 @@ async function settle(): Promise<void> {
 
 describe('Sessions view', () => {
   it('shows loading, then many rows, and filters', async () => {
-    const rows = Array.from({ length: 50 }, (_, i) => ({ name: `s${i}`, ref: 'aaaaaa', label: `s${i} [aaaaaa]`, address: `uds:/x/${i}`, machine: null, cwd: `/w/${i}`, agent: 'claude', kind: 'switchboard', state: i % 2 ? 'busy' : 'idle', stateSince: Date.now(), canReceive: true, self: false }));
+    const rows = Array.from({ length: 50 }, (_, i) => ({ name: `s${i}`, ref: 'aaaaaa', label: `s${i} [aaaaaa]`, address: `uds:/x/${i}`, machine: null, cwd: `/w/${i}`, agent: 'claude', kind: 'switchboard', state: i % 2 ? 'busy' : 'idle', stateSince: Date.now(), canReceive: true, self: false, inboxDepth: i, inbound: { value: null, source: 'parity' } }));
     const f = fakeBridge({ 'sessions.list': { rows } });
     const stores = createStores(f.bridge);
     render(<SessionsView stores={stores} />);
