@@ -16,7 +16,8 @@ const THROTTLE_FIELDS = ['bucketSize', 'refillPerSecond', 'duplicateWindowMs', '
 
 function Source({ s }: { s: Sourced }): ReactNode {
   if (s.source === 'managed') return <span className="lock" title="Your administrator's managed settings decide this; it cannot be changed here">managed (locked)</span>;
-  return <span className="dim">{s.source === 'parity' ? 'no explicit value: mode parity' : `from ${s.source} settings`}</span>;
+  const text = s.source === 'parity' ? 'no explicit value: mode parity' : s.source === 'default' ? 'default' : `from ${s.source} settings`;
+  return <span className="dim">{text}</span>;
 }
 
 export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
