@@ -12,6 +12,7 @@ await build({
   outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
+  mainFields: ['module', 'main'], // jsonc-parser's CommonJS entry is UMD
   format: 'esm',
   target: 'node20',
   logLevel: 'warning',

@@ -4,8 +4,8 @@
 // removal (only our own socket that nobody answers) and Windows pipe names.
 // It fails closed: an unsafe directory is an EndpointError, never a warning.
 
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,6 +71,8 @@ export function stateDirOf(e: EndpointEnv): string {
 }
 
 function short(text: string): string {
+  // crypto is loaded only for the fallback and Windows names: hooks start faster without it.
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   return createHash('sha256').update(text).digest('hex').slice(0, 8);
 }
 

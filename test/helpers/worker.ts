@@ -13,7 +13,7 @@ export function workerScript(): Promise<string> {
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sbw-')), 'team-worker.mjs');
     await build({
       entryPoints: [new URL('./team-worker.ts', import.meta.url).pathname],
-      outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
+      outfile: out, bundle: true, platform: 'node', mainFields: ['module', 'main'], format: 'esm', target: 'node20', logLevel: 'warning',
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     });
     return out;
