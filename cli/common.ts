@@ -83,6 +83,13 @@ export function credentials(values: { session?: string | undefined; token?: stri
   return { sessionId, token };
 }
 
+/** The acting session when one is given, else undefined (commands that may also act as the user). */
+export function optionalCredentials(values: { session?: string | undefined; token?: string | undefined }): Credentials | undefined {
+  const sessionId = values.session ?? process.env.SWITCHBOARD_SESSION;
+  const token = values.token ?? process.env.SWITCHBOARD_TOKEN;
+  return sessionId && token ? { sessionId, token } : undefined;
+}
+
 export const SESSION_OPTIONS = { session: { type: 'string' }, token: { type: 'string' } } as const;
 
 export function intArg(name: string, raw: string | undefined, min: number, max: number): number | undefined {

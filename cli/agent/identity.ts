@@ -11,6 +11,7 @@ import path from 'node:path';
 import { HubClient, RpcError } from '../../core/client/client.js';
 import { currentEndpointEnv, resolveEndpoint } from '../../core/host/endpoint.js';
 import { processStartTime } from '../../core/registry/proc.js';
+import { asPermissionMode } from '../../core/protocol/vocabulary.js';
 
 /** child_process loads only on macOS, where it is needed (hooks start faster without it). */
 function execFileSync(): typeof import('node:child_process').execFileSync {
@@ -95,7 +96,6 @@ export interface EnsureArgs {
   permissionMode?: string;
 }
 
-const MODES = new Set(['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions']);
 
 /**
  * The agent's session: reused from its credentials file when the hub knows
@@ -104,7 +104,8 @@ const MODES = new Set(['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'byp
 export async function ensureSession(a: EnsureArgs): Promise<Credentials> {
   const file = credentialsFile(a.pid);
   const known = readCredentials(file);
-  const mode = a.permissionMode !== undefined && MODES.has(a.permissionMode) ? { permissionMode: a.permissionMode as 'default' } : {};
+  const permissionMode = asPermissionMode(a.permissionMode);
+  const mode = permissionMode !== undefined ? { permissionMode } : {};
   if (known !== undefined) {
     try {
       await a.client.call('session.register', { cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, resume: known });

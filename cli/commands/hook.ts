@@ -5,6 +5,7 @@
 
 import { HubClient, HubNotRunningError, RpcError } from '../../core/client/client.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
+import { asPermissionMode } from '../../core/protocol/vocabulary.js';
 import { hubSocketPath, parse, UsageError, type Ctx } from '../common.js';
 import { HOOK_EVENTS, parseHookInput, postToolOutput, stopOutput, type HookEvent, type HookInput } from '../agent/dialects.js';
 import { frameItems } from '../agent/framing.js';
@@ -117,7 +118,6 @@ async function fetchUnread(client: HubClient, c: Credentials): Promise<InboxItem
 }
 
 async function setMode(client: HubClient, c: Credentials, mode: string): Promise<void> {
-  const modes = ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions'] as const;
-  const m = modes.find((x) => x === mode);
+  const m = asPermissionMode(mode);
   if (m !== undefined) await client.call('session.mode', { ...c, permissionMode: m });
 }

@@ -4,7 +4,7 @@
 
 import type { HubClient } from '../../core/client/client.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
-import { credentials, intArg, parse, SESSION_OPTIONS, table, UsageError, withHub, type Credentials, type Ctx } from '../common.js';
+import { credentials, intArg, optionalCredentials, parse, SESSION_OPTIONS, table, UsageError, withHub, type Credentials, type Ctx } from '../common.js';
 
 export const MESSAGING_HELP = `switchboard agents
   Lists live sessions: name [ref], where, agent, state, cwd.
@@ -23,7 +23,7 @@ function ago(ms: number): string {
 
 export async function agents(args: string[], ctx: Ctx): Promise<number> {
   const { values } = parse(args, SESSION_OPTIONS);
-  const creds = values.session !== undefined || process.env.SWITCHBOARD_SESSION ? tryCredentials(values) : undefined;
+  const creds = optionalCredentials(values);
   const { rows } = await withHub((c) => c.call('agents.list', creds ?? {}));
   if (ctx.json) {
     ctx.out(JSON.stringify({ rows }));
@@ -43,14 +43,6 @@ export async function agents(args: string[], ctx: Ctx): Promise<number> {
   }
   ctx.out(table(lines));
   return 0;
-}
-
-function tryCredentials(values: { session?: string | undefined; token?: string | undefined }): Credentials | undefined {
-  try {
-    return credentials(values);
-  } catch {
-    return undefined;
-  }
 }
 
 export async function send(args: string[], ctx: Ctx): Promise<number> {

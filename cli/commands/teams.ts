@@ -4,7 +4,7 @@
 // session (its team member name); otherwise as "user".
 
 import type { TaskView } from '../../core/protocol/methods.js';
-import { oneOf, parse, SESSION_OPTIONS, table, UsageError, withHub, type Ctx } from '../common.js';
+import { oneOf, optionalCredentials, parse, SESSION_OPTIONS, table, UsageError, withHub, type Ctx } from '../common.js';
 
 export const TEAMS_HELP = `switchboard teams
   Lists Claude Code compatible teams (also the ones Claude Code created).
@@ -19,12 +19,6 @@ switchboard task update ID --team T [--subject S] [--description D] [--status pe
 switchboard task claim ID --team T [--as NAME] [--busy-check]
 switchboard task assign ID --team T --to NAME
 switchboard task delete ID --team T`;
-
-function optionalActor(values: { session?: string | undefined; token?: string | undefined }): { sessionId?: string; token?: string } {
-  const sessionId = values.session ?? process.env.SWITCHBOARD_SESSION;
-  const token = values.token ?? process.env.SWITCHBOARD_TOKEN;
-  return sessionId && token ? { sessionId, token } : {};
-}
 
 function needTeam(team: string | undefined): string {
   if (!team) throw new UsageError('--team T is required');
@@ -68,10 +62,10 @@ export async function team(args: string[], ctx: Ctx): Promise<number> {
   }
   if (sub === 'send') {
     const { values } = parse(rest, { ...SESSION_OPTIONS, team: { type: 'string' }, to: { type: 'string' }, message: { type: 'string' }, summary: { type: 'string' } });
-    const actor = optionalActor(values);
-    if (actor.sessionId === undefined || actor.token === undefined) throw new UsageError('team send acts as a session: set SWITCHBOARD_SESSION and SWITCHBOARD_TOKEN');
+    const actor = optionalCredentials(values);
+    if (actor === undefined) throw new UsageError('team send acts as a session: set SWITCHBOARD_SESSION and SWITCHBOARD_TOKEN');
     if (!values.to || !values.message) throw new UsageError('team send needs --to MEMBER and --message TEXT');
-    const r = await withHub((c) => c.call('teams.send', { sessionId: actor.sessionId!, token: actor.token!, team: needTeam(values.team), to: values.to!, text: values.message!, ...(values.summary ? { summary: values.summary } : {}) }));
+    const r = await withHub((c) => c.call('teams.send', { ...actor, team: needTeam(values.team), to: values.to!, text: values.message!, ...(values.summary ? { summary: values.summary } : {}) }));
     ctx.out(ctx.json ? JSON.stringify(r) : `written to ${values.to}'s inbox`);
     return 0;
   }
@@ -96,7 +90,7 @@ export async function task(args: string[], ctx: Ctx): Promise<number> {
     true,
   );
   const list = needTeam(values.team);
-  const actor = optionalActor(values);
+  const actor = optionalCredentials(values) ?? {};
   const show = (t: TaskView): number => {
     ctx.out(ctx.json ? JSON.stringify({ task: t }) : renderTasks([t]));
     return 0;

@@ -3,10 +3,9 @@
 // (core/host) and the client (core/client) are typed from.
 
 import { z } from 'zod';
+import { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
 
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions'] as const;
-export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'other'] as const;
-export const SESSION_STATES = ['busy', 'idle'] as const;
+export { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES };
 
 const Id = z.string().min(1).max(64);
 const Token = z.string().min(1).max(128);
