@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { MethodName, MethodResults } from '../protocol/methods.js';
 import { METHODS } from '../protocol/methods.js';
+import type { BridgeOperationName } from './operations.js';
 
 /** Operation name → the hub method it runs (the UI token is added by the bridge). */
 export const BRIDGE_OPERATIONS = {
@@ -19,6 +20,7 @@ export const BRIDGE_OPERATIONS = {
   'subscriptions.cancel': 'subscriptions.cancel',
   'settings.effective': 'settings.effective',
   'settings.set': 'settings.set',
+  'inbound.pause': 'inbound.pause',
   'user.send': 'user.send',
   'setup.plan': 'setup.plan',
   'setup.apply': 'setup.apply',
@@ -30,13 +32,13 @@ export const BRIDGE_OPERATIONS = {
   'tasks.create': 'tasks.create',
   'tasks.update': 'tasks.update',
   'tasks.assign': 'tasks.assign',
-} as const satisfies Record<string, MethodName>;
+} as const satisfies Record<BridgeOperationName, MethodName>;
 
 export type BridgeOperation = keyof typeof BRIDGE_OPERATIONS;
 export type BridgeResult<O extends BridgeOperation> = MethodResults[(typeof BRIDGE_OPERATIONS)[O]];
 
 /** Methods guarded by the UI token take it in params; the bridge fills it in. */
-const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list', 'settings.set', 'user.send', 'user.subscribe', 'setup.plan', 'setup.apply']);
+const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list', 'settings.set', 'inbound.pause', 'user.send', 'user.subscribe', 'setup.plan', 'setup.apply']);
 
 export function isBridgeOperation(name: string): name is BridgeOperation {
   return Object.prototype.hasOwnProperty.call(BRIDGE_OPERATIONS, name);

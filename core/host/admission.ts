@@ -11,7 +11,7 @@ import type { InboxReceipt, ReceiptStatus, SendStatus } from '../protocol/method
 import { PEER_STATUSES, type PeerStatus } from '../protocol/cc-wire.js';
 import { receiptText } from '../delivery/receipts.js';
 import { HeldQueue, type HeldEntry } from '../inbound/held.js';
-import { decideInbound } from '../inbound/policy.js';
+import { decideInbound, type Decision } from '../inbound/policy.js';
 import { label } from '../registry/names.js';
 import { modeClass, type PersistedSession, type SessionRecord } from '../registry/session.js';
 import { deliver, type Envelope } from '../routing/router.js';
@@ -19,6 +19,8 @@ import { dialogExpiryMs, type EffectiveSettings } from '../settings/resolve.js';
 import { Throttle } from '../throttle/throttle.js';
 import type { Hub } from './hub.js';
 import { sendPeerStatus } from './inbound.js';
+
+const PAUSED: Decision = { action: 'refuse', reason: 'inbound messages are paused by the user' };
 
 export interface RouteResult {
   status: Extract<SendStatus, 'queued' | 'held' | 'refused' | 'dropped'>;
@@ -34,6 +36,8 @@ export class Admission {
   readonly held: HeldQueue;
   readonly #hub: Hub;
   #uiAttached = 0;
+  /** "Pause inbound" from a user interface: every new message is refused (not persisted). */
+  paused = false;
 
   constructor(hub: Hub) {
     this.#hub = hub;
@@ -56,7 +60,7 @@ export class Admission {
       if (count > 0) this.notifySender(env, receiver, 'dropped', drop, count);
       return { status: 'dropped', reason: drop };
     }
-    const decision = decideInbound(eff.inbound, modeClass(receiver), env.fromClass, env.ownChild);
+    const decision = this.paused ? PAUSED : decideInbound(eff.inbound, modeClass(receiver), env.fromClass, env.ownChild);
     this.#activity('decision', decision.action, env, receiver, decision.reason);
     switch (decision.action) {
       case 'refuse':

@@ -9,6 +9,7 @@ export type HubEvent =
   | { type: 'held.changed'; count: number }
   | { type: 'subscriptions.changed' }
   | { type: 'settings.changed' }
+  | { type: 'inbound.paused'; paused: boolean }
   | { type: 'teams.changed' }
   | { type: 'activity'; entry: ActivityEntry }
   | { type: 'user.notice'; notice: UserNotice };

@@ -11,7 +11,7 @@ import { setUserSetting, UserSettingsError } from '../settings/user-file.js';
 import type { Hub } from './hub.js';
 import type { RpcConnection } from './rpc-server.js';
 
-type UiMethod = 'ui.attach' | 'held.list' | 'held.approve' | 'held.deny' | 'subscriptions.list' | 'subscriptions.cancel' | 'settings.effective' | 'activity.list' | 'settings.set';
+type UiMethod = 'ui.attach' | 'held.list' | 'held.approve' | 'held.deny' | 'subscriptions.list' | 'subscriptions.cancel' | 'settings.effective' | 'activity.list' | 'settings.set' | 'inbound.pause';
 export type UiHandlers = { [M in UiMethod & MethodName]: (params: MethodParams<M>, conn: RpcConnection) => MethodResults[M] | Promise<MethodResults[M]> };
 
 const PREVIEW_CHARS = 200;
@@ -103,6 +103,15 @@ export function createUiHandlers(hub: Hub): UiHandlers {
       }
       await hub.settingsChanged();
       return { effective: hub.adminSettings() };
+    }),
+
+    // Pausing refuses every new inbound message; held ones stay held for the user to decide.
+    'inbound.pause': ui((p) => {
+      if (hub.admission.paused !== p.paused) {
+        hub.admission.paused = p.paused;
+        hub.events.emit({ type: 'inbound.paused', paused: p.paused });
+      }
+      return { paused: hub.admission.paused };
     }),
   };
 }

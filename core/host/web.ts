@@ -12,15 +12,17 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { BRIDGE_EVENT, bridgeParams, isBridgeOperation } from '../contract/bridge.js';
-import { errorObject, HubError } from '../protocol/errors.js';
+import { BRIDGE_EVENT, isBridgeOperation } from '../contract/bridge.js';
+import { errorObject, type ErrorReason } from '../protocol/errors.js';
 import type { Hub } from './hub.js';
 import type { RpcConnection } from './rpc-server.js';
+import { runBridgeOperation } from './ui-bridge.js';
 
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
 const MAX_BODY = 1024 * 1024;
 const COOKIE = 'sb_ui';
 const SSE_LIMIT = 32; // open event streams
+const STATUS: Partial<Record<ErrorReason, number>> = { invalid_params: 400, method_not_found: 404, internal: 500 };
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
 
 export interface WebServer {
@@ -113,19 +115,10 @@ export async function startWebServer(hub: Hub, opts: { port: number; rendererDir
     } catch {
       return send(res, 400, { error: errorObject('parse_error') });
     }
-    const p = bridgeParams(op, input, token);
-    if (!p.ok) return send(res, 400, { error: errorObject('invalid_params', { issues: p.issues }) });
-    try {
-      send(res, 200, { result: await hub.dispatch(p.method, p.params, uiConnection) });
-    } catch (err) {
-      if (err instanceof HubError) return send(res, 422, { error: errorObject(err.reason, err.data) });
-      hub.log.error('web request failed', { op, error: err instanceof Error ? err.stack : String(err) });
-      send(res, 500, { error: errorObject('internal') });
-    }
+    const r = await runBridgeOperation(hub, op, input);
+    if (r.ok) return send(res, 200, { result: r.result });
+    send(res, STATUS[r.reason] ?? 422, { error: errorObject(r.reason, r.data) });
   }
-
-  /** A stand-in connection for operations that take one (none of the bridge's need pushes through it). */
-  const uiConnection: RpcConnection = { id: -1, notify: () => undefined, closed: false };
 
   function events(req: http.IncomingMessage, res: http.ServerResponse): void {
     if (streams >= SSE_LIMIT) return send(res, 503, { error: 'too many event streams' });

@@ -116,6 +116,7 @@ export const METHODS = {
   'settings.effective': UiSettingsParams,
   'activity.list': UiParams,
   'settings.set': UiSetSettingParams,
+  'inbound.pause': z.strictObject({ ...UiToken, paused: z.boolean() }),
   'setup.plan': z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() }),
   'setup.apply': z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() }),
   'user.send': z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096), message: z.string().min(1).max(256 * 1024) }),
@@ -280,6 +281,7 @@ export interface MethodResults {
   'settings.effective': { effective: unknown; problems: Array<{ file: string; key: string | null; message: string }> };
   'activity.list': { entries: unknown[]; notices: unknown[] };
   'settings.set': { effective: unknown };
+  'inbound.pause': { paused: boolean };
   'setup.plan': { changes: Array<{ file: string; diff: string }> };
   'setup.apply': { changed: string[]; backups: string[] };
   'user.send': { status: 'queued' | 'dropped'; msg_id: string; to: { name: string; address: string } };

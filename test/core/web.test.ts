@@ -148,7 +148,7 @@ describe('settings from a user interface', () => {
     const ok = JSON.parse((await call({ key: 'dialogExpiry', value: '10m' })).body) as { result: { effective: { dialogExpiry: unknown } } };
     expect(ok.result.effective.dialogExpiry).toEqual({ value: '10m', source: 'user' });
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ theme: 'kept', dialogExpiry: '10m' });
-    expect((await call({ key: 'dialogExpiry', value: '3h' })).status).toBe(422);
+    expect((await call({ key: 'dialogExpiry', value: '3h' })).status).toBe(400);
     expect((await call({ key: 'claudeConfigDir', value: '/tmp' })).status).toBe(400);
     await call({ key: 'dialogExpiry', value: null });
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ theme: 'kept' });

@@ -1,0 +1,31 @@
+// Runs one user-interface bridge operation against the hub and returns a
+// result envelope with a fixed reason and text on failure. Shared by the
+// HTTP bridge (core/host/web.ts) and the Electron IPC server, so both
+// validate the same way and neither ever shows an internal error's text.
+
+import { bridgeParams, isBridgeOperation } from '../contract/bridge.js';
+import { ERRORS, HubError, type ErrorReason } from '../protocol/errors.js';
+import type { Hub } from './hub.js';
+import type { RpcConnection } from './rpc-server.js';
+
+export type BridgeOutcome = { ok: true; result: unknown } | { ok: false; reason: ErrorReason; message: string; data?: unknown };
+
+export function failure(reason: ErrorReason, data?: unknown): BridgeOutcome {
+  return { ok: false, reason, message: ERRORS[reason][1], ...(data === undefined ? {} : { data }) };
+}
+
+/** A stand-in connection for operations that take one (no bridge operation pushes through it). */
+const UI_CONNECTION: RpcConnection = { id: -1, notify: () => undefined, closed: false };
+
+export async function runBridgeOperation(hub: Hub, op: string, input: unknown): Promise<BridgeOutcome> {
+  if (!isBridgeOperation(op)) return failure('method_not_found');
+  const p = bridgeParams(op, input, hub.uiToken);
+  if (!p.ok) return failure('invalid_params', { issues: p.issues });
+  try {
+    return { ok: true, result: await hub.dispatch(p.method, p.params, UI_CONNECTION) };
+  } catch (err) {
+    if (err instanceof HubError) return failure(err.reason, err.data);
+    hub.log.error('user-interface operation failed', { op, error: err instanceof Error ? err.stack : String(err) });
+    return failure('internal');
+  }
+}
