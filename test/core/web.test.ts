@@ -153,7 +153,7 @@ describe('settings from a user interface', () => {
     await call({ key: 'dialogExpiry', value: null });
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ theme: 'kept' });
     fs.writeFileSync(file, '{ broken');
-    expect((await call({ key: 'dialogExpiry', value: '5m' })).status).toBe(422);
+    expect((await call({ key: 'dialogExpiry', value: '5m' })).status).toBe(400);
     expect(fs.readFileSync(file, 'utf8')).toBe('{ broken');
   });
 });
