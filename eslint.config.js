@@ -17,7 +17,7 @@ const NODE_ONLY_FORBIDDEN = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.tsbuild/**', 'node_modules/**', 'bench/.out/**', 'test-results/**', '**/*.mjs', 'eslint.config.js'] },
+  { ignores: ['dist/**', '.tsbuild/**', 'node_modules/**', 'bench/.out/**', 'test-results/**', '**/*.mjs', '**/*.cjs', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -42,9 +42,31 @@ export default tseslint.config(
     },
   },
   {
+    // Everything in electron/ but the composition root is tested under plain Node: Electron types only.
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/main.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', allowTypeImports: true, message: 'Only electron/main.ts imports Electron values; take a port instead.' },
+            { name: 'electron-store', allowTypeImports: true, message: 'Only electron/main.ts creates the store; take a port instead.' },
+            { name: 'react', message: 'The main process never imports react.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The preload runs sandboxed: Electron and our own zod-free files only, never an npm package.
+    files: ['preload/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\.|electron$)', message: 'The preload imports no npm code.' }, { group: ['**/core/contract/bridge*', '**/core/protocol/**'], message: 'Only the zod-free core/contract/operations names.' }] }] },
+  },
+  {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'The renderer runs in a browser: no Node built-ins.' }] }],
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'The renderer reaches Electron only through the preload bridge.' }], patterns: [{ group: ['node:*'], message: 'The renderer runs in a browser: no Node built-ins.' }] }],
     },
   },
   {

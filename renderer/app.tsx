@@ -23,6 +23,17 @@ export function App({ stores }: { stores: Stores }): ReactNode {
   useEffect(() => {
     location.hash = view;
   }, [view]);
+  // The desktop shell (tray, notifications) asks for a view: { type: 'ui.focus', view, itemId? }.
+  useEffect(
+    () =>
+      stores.bridge.onEvent((e) => {
+        if (e.type === 'ui.focus' && typeof e.view === 'string' && (VIEWS as readonly string[]).includes(e.view)) {
+          setView(e.view as View);
+          if (typeof e.itemId === 'string') stores.focus.setState({ itemId: e.itemId });
+        }
+      }),
+    [stores],
+  );
   return (
     <div className="app">
       <nav aria-label="Views">
@@ -33,6 +44,7 @@ export function App({ stores }: { stores: Stores }): ReactNode {
             {v === 'approvals' && heldCount > 0 && <span className="badge alert">{heldCount}</span>}
           </button>
         ))}
+        <PauseToggle stores={stores} />
         <div className={`conn ${connection}`} role="status">{connection === 'connected' ? 'Connected' : connection === 'reconnecting' ? 'Reconnecting…' : 'Connecting…'}</div>
       </nav>
       <main>
@@ -44,5 +56,19 @@ export function App({ stores }: { stores: Stores }): ReactNode {
         {view === 'preferences' && <PreferencesView stores={stores} />}
       </main>
     </div>
+  );
+}
+
+/** "Pause inbound": every new message is refused until resumed; held ones stay for you to decide. */
+function PauseToggle({ stores }: { stores: Stores }): ReactNode {
+  const paused = useStore(stores.settings, (s) => s.data.paused);
+  const toggle = async (): Promise<void> => {
+    await stores.bridge.call('inbound.pause', { paused: !paused }).catch(() => undefined);
+    await stores.settings.getState().load();
+  };
+  return (
+    <label className={`pause ${paused ? 'on' : ''}`} title="Refuse every new inbound message until you resume; held messages stay held">
+      <input type="checkbox" checked={paused} onChange={() => void toggle()} /> Pause inbound
+    </label>
   );
 }

@@ -89,7 +89,7 @@ export function createUiHandlers(hub: Hub): UiHandlers {
         if (s === undefined) throw new HubError('target_not_found');
         effective = hub.admission.effective(s);
       }
-      return { effective, problems: hub.settings.problems() };
+      return { effective, problems: hub.settings.problems(), paused: hub.admission.paused };
     }),
 
     'activity.list': ui(() => ({ entries: hub.activity.list(), notices: hub.userNotices.list() })),

@@ -278,7 +278,7 @@ export interface MethodResults {
   'held.deny': { status: 'denied' };
   'subscriptions.list': { items: SubscriptionView[] };
   'subscriptions.cancel': { cancelled: boolean };
-  'settings.effective': { effective: unknown; problems: Array<{ file: string; key: string | null; message: string }> };
+  'settings.effective': { effective: unknown; problems: Array<{ file: string; key: string | null; message: string }>; paused: boolean };
   'activity.list': { entries: unknown[]; notices: unknown[] };
   'settings.set': { effective: unknown };
   'inbound.pause': { paused: boolean };

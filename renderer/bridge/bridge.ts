@@ -3,6 +3,8 @@
 // Operation names and results come from core/contract.
 
 import type { BridgeOperation, BridgeResult } from '../../core/contract/bridge.js';
+import type { DesktopInput, DesktopResults } from '../../core/contract/desktop.js';
+import type { DesktopOperationName } from '../../core/contract/operations.js';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
 
@@ -16,6 +18,8 @@ export interface Bridge {
   /** Subscribes to hub events; returns the disposer. */
   onEvent(listener: (e: HubEvent) => void): () => void;
   onState(listener: (s: ConnectionState) => void): () => void;
+  /** Desktop-only operations (launch at login, CLI launcher); absent in a browser. */
+  desktop?: <O extends DesktopOperationName>(op: O, input: DesktopInput<O>) => Promise<DesktopResults[O]>;
 }
 
 export class BridgeError extends Error {

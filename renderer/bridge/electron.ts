@@ -30,6 +30,11 @@ export function electronBridge(api: PreloadApi): Bridge {
         if (e !== null && typeof e === 'object' && typeof (e as { type?: unknown }).type === 'string') listener(e as HubEvent);
       });
     },
+    async desktop(op, input) {
+      const r = await api.call(op, input);
+      if (!r.ok) throw new BridgeError(r.reason, r.message);
+      return r.result as never;
+    },
     onState(listener) {
       listener('connected');
       return () => undefined;

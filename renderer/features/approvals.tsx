@@ -2,7 +2,8 @@
 // hub's expiresAt, and the text on expand. Deny is the default everywhere:
 // the Deny button has focus, Enter on it denies, Esc denies the item in
 // focus; Approve needs its own click. Approve or deny all from one sender.
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useStore } from 'zustand';
 import type { HeldView } from '../../core/protocol/methods.js';
 import type { Stores } from '../stores/stores.js';
 import { countdown, useLoadable, useNow } from '../ui/hooks.js';
@@ -11,6 +12,7 @@ import { Status } from '../ui/state.js';
 export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
   const s = useLoadable(stores.held);
   const now = useNow();
+  const focused = useStore(stores.focus, (f) => f.itemId);
   const [error, setError] = useState<string | null>(null);
   const decide = async (ids: string[], approve: boolean): Promise<void> => {
     setError(null);
@@ -44,7 +46,7 @@ export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
               )}
             </div>
             <ul className="held-list">
-              {items.map((h, i) => <HeldItem key={h.id} h={h} now={now} first={i === 0} decide={decide} />)}
+              {items.map((h, i) => <HeldItem key={h.id} h={h} now={now} first={i === 0 && focused === null} focused={focused === h.id} decide={decide} />)}
             </ul>
           </div>
         ))}
@@ -53,8 +55,16 @@ export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
   );
 }
 
-function HeldItem({ h, now, first, decide }: { h: HeldView; now: number; first: boolean; decide: (ids: string[], approve: boolean) => Promise<void> }): ReactNode {
-  const [open, setOpen] = useState(false);
+function HeldItem({ h, now, first, focused, decide }: { h: HeldView; now: number; first: boolean; focused: boolean; decide: (ids: string[], approve: boolean) => Promise<void> }): ReactNode {
+  const [open, setOpen] = useState(focused);
+  const deny = useRef<HTMLButtonElement>(null);
+  // A notification asked for this item: bring it into view with Deny in focus.
+  useEffect(() => {
+    if (!focused) return;
+    setOpen(true);
+    deny.current?.scrollIntoView({ block: 'center' });
+    deny.current?.focus();
+  }, [focused]);
   const onKey = (e: KeyboardEvent): void => {
     if (e.key === 'Escape') {
       e.preventDefault();
@@ -62,7 +72,7 @@ function HeldItem({ h, now, first, decide }: { h: HeldView; now: number; first: 
     }
   };
   return (
-    <li className="held" data-testid="held-item" onKeyDown={onKey}>
+    <li className={focused ? 'held focused' : 'held'} data-testid="held-item" onKeyDown={onKey}>
       <div className="held-head">
         <span className="mono">{h.sender.name ?? h.sender.address}</span> → <span className="mono">{h.receiver.label}</span>
         <span className="countdown" data-testid="countdown">{countdown(h.expiresAt, now)}</span>
@@ -72,7 +82,7 @@ function HeldItem({ h, now, first, decide }: { h: HeldView; now: number; first: 
       <button className="link" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? 'Hide text' : 'Show full text'}</button>
       <pre className={open ? 'text' : 'preview'}>{open ? h.text : h.preview}</pre>
       <div className="actions">
-        <button autoFocus={first} className="deny" onClick={() => void decide([h.id], false)}>Deny</button>
+        <button ref={deny} autoFocus={first} className="deny" onClick={() => void decide([h.id], false)}>Deny</button>
         <button
           className="approve"
           onClick={() => void decide([h.id], true)}

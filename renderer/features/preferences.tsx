@@ -6,6 +6,7 @@ import { useState, type ReactNode } from 'react';
 import type { Stores } from '../stores/stores.js';
 import { useLoadable } from '../ui/hooks.js';
 import { Status } from '../ui/state.js';
+import { DesktopPrefs } from './desktop-prefs.js';
 
 interface Sourced<T = unknown> {
   value: T;
@@ -89,6 +90,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
         </table>
         <p className="dim">Saved to the hub's user settings (<code>~/.switchboard/settings.json</code>) and applied at once. A repository's <code>.switchboard/settings.json</code> or <code>.claude/settings.json</code> can only make the inbound policy stricter.</p>
         <AgentSetup stores={stores} />
+        <DesktopPrefs stores={stores} />
         {s.data.problems.length > 0 && (
           <div className="problems" role="alert">
             <h3>Problems in settings files (those values count as “hold”)</h3>

@@ -53,16 +53,19 @@ export interface Stores {
   held: StoreApi<Loadable<HeldView[]>>;
   subscriptions: StoreApi<Loadable<SubscriptionView[]>>;
   activity: StoreApi<Loadable<{ entries: ActivityEntry[]; notices: Array<{ id: string; at: number; text: string }> }>>;
-  settings: StoreApi<Loadable<{ effective: Record<string, unknown>; problems: Array<{ file: string; key: string | null; message: string }> }>>;
+  settings: StoreApi<Loadable<{ effective: Record<string, unknown>; problems: Array<{ file: string; key: string | null; message: string }>; paused: boolean }>>;
   teams: StoreApi<Loadable<TeamsData> & { select(team: string | null): Promise<void> }>;
+  /** The item a notification asked to show (Approvals highlights it). */
+  focus: StoreApi<{ itemId: string | null }>;
   bridge: Bridge;
 }
 
-const RELOADS: Record<string, Array<keyof Omit<Stores, 'connection' | 'bridge'>>> = {
+const RELOADS: Record<string, Array<keyof Omit<Stores, 'connection' | 'bridge' | 'focus'>>> = {
   'sessions.changed': ['sessions'],
   'held.changed': ['held'],
   'subscriptions.changed': ['subscriptions'],
   'settings.changed': ['settings', 'held', 'sessions'],
+  'inbound.paused': ['settings'],
   'teams.changed': ['teams'],
   activity: ['activity'],
   'user.notice': ['activity'],
@@ -78,9 +81,9 @@ export function createStores(bridge: Bridge): Stores {
     const r = await bridge.call('activity.list');
     return { entries: (r.entries as ActivityEntry[]).slice().reverse(), notices: (r.notices as Array<{ id: string; at: number; text: string }>).slice().reverse() };
   });
-  const settings = loadable({ effective: {}, problems: [] as Array<{ file: string; key: string | null; message: string }> }, async () => {
+  const settings = loadable({ effective: {}, problems: [] as Array<{ file: string; key: string | null; message: string }>, paused: false }, async () => {
     const r = await bridge.call('settings.effective');
-    return { effective: r.effective as Record<string, unknown>, problems: r.problems };
+    return { effective: r.effective as Record<string, unknown>, problems: r.problems, paused: r.paused };
   });
   const teamsBase = loadable<TeamsData>({ teams: [], selected: null, view: null, tasks: [] }, async () => {
     const current = teams.getState().data.selected;
@@ -98,8 +101,9 @@ export function createStores(bridge: Bridge): Stores {
     },
   });
 
-  const stores: Stores = { connection, sessions, held, subscriptions, activity, settings, teams, bridge };
-  const pending = new Set<keyof Omit<Stores, 'connection' | 'bridge'>>();
+  const focus = createStore<{ itemId: string | null }>(() => ({ itemId: null }));
+  const stores: Stores = { connection, sessions, held, subscriptions, activity, settings, teams, focus, bridge };
+  const pending = new Set<keyof Omit<Stores, 'connection' | 'bridge' | 'focus'>>();
   let scheduled = false;
   bridge.onState((state) => connection.setState({ state }));
   bridge.onEvent((e: HubEvent) => {

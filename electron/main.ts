@@ -1,0 +1,170 @@
+// The desktop app's composition root: the only file that touches the real
+// Electron objects. Order matters: the single-instance lock first, then the
+// sandbox and the app:// scheme, then the hub (fail closed with a dialog
+// when it cannot start: never a second hub), then tray, windows, IPC and
+// notifications. Quitting closes the hub cleanly (held messages stay
+// journaled for the next start). Everything else lives in small modules
+// with ports and is tested under Node.
+
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, protocol, session, shell, Tray } from 'electron';
+import Store from 'electron-store';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { BRIDGE_EVENT } from '../core/contract/bridge.js';
+import { IPC_CHANNELS } from '../core/contract/operations.js';
+import { Hub } from '../core/host/hub.js';
+import { stderrLogger } from '../core/host/logger.js';
+import type { RpcConnection } from '../core/host/rpc-server.js';
+import { runBridgeOperation } from '../core/host/ui-bridge.js';
+import type { HeldView } from '../core/protocol/methods.js';
+import { defaultCliLink, createDesktopHandlers } from './desktop-handlers.js';
+import { createIpcServer } from './ipc/server.js';
+import { packagedCliPath } from './cli-link.js';
+import { heldNotification, newHeldItems, onAction, onClick, type NotificationDecision } from './notifications/route.js';
+import { APP_SCHEME_PRIVILEGES, appProtocolHandler } from './security/app-protocol.js';
+import { APP_SCHEME, hardenContents, hardenSession } from './security/harden.js';
+import { DesktopPrefsStore, loginItemSettings, type KeyValueStore } from './settings/desktop-prefs.js';
+import { startFailureText } from './startup.js';
+import { buildTrayMenu, debounce, trayStatus, type TrayAction } from './tray/menu.js';
+import { readTrayState } from './tray/state.js';
+import { toMenuTemplate } from './tray/template.js';
+import { Windows } from './windows/windows.js';
+
+const HERE = import.meta.dirname; // dist/electron
+const RENDERER_DIR = path.join(HERE, '..', 'renderer');
+const PRELOAD = path.join(HERE, 'preload.cjs');
+const TRAY_DEBOUNCE_MS = 150; // hub events come in bursts (a send is several events)
+const log = stderrLogger('info');
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.enableSandbox();
+  protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+  start().catch((err: unknown) => {
+    log.error('desktop start failed', { error: err instanceof Error ? err.stack : String(err) });
+    dialog.showErrorBox('Switchboard could not start', err instanceof Error ? err.message : String(err));
+    app.exit(1);
+  });
+}
+
+function openPrefsStore(): KeyValueStore {
+  try {
+    return new Store({ name: 'preferences' });
+  } catch (err) {
+    // A broken file is kept for the person to fix; this run uses defaults.
+    log.warn('preferences file unreadable; using defaults for this run', { error: String(err) });
+    const mem: Record<string, unknown> = {};
+    return { get store() { return mem; }, set: (k, v) => void (mem[k] = v) };
+  }
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  if (process.platform === 'darwin') app.dock?.hide();
+  let hub: Hub;
+  try {
+    hub = await Hub.start({ logger: log, version: app.getVersion() });
+  } catch (err) {
+    const { title, detail } = startFailureText(err);
+    dialog.showErrorBox(title, detail);
+    app.exit(1);
+    return;
+  }
+  const run = (op: string, input: unknown) => runBridgeOperation(hub, op, input);
+
+  hardenSession(session.defaultSession);
+  app.on('web-contents-created', (_e, contents) => hardenContents(contents, (url) => void shell.openExternal(url), (why, url) => log.warn(why, { url })));
+  protocol.handle(APP_SCHEME, appProtocolHandler(RENDERER_DIR, (f) => readFile(f)));
+
+  let quitting = false;
+  const windows = new Windows(
+    {
+      create: (options) => new BrowserWindow(options),
+      setDockVisible: (visible) => void (process.platform === 'darwin' && (visible ? app.dock?.show() : app.dock?.hide())),
+      isQuitting: () => quitting,
+    },
+    PRELOAD,
+  );
+  const push = (event: unknown): void => {
+    for (const w of windows.all()) (w as BrowserWindow).webContents.send(IPC_CHANNELS.event, event);
+  };
+  const focus = async (view: 'sessions' | 'approvals' | 'preferences', itemId?: string): Promise<void> => {
+    await windows.show(view === 'preferences' ? 'preferences' : 'main', view);
+    push({ type: 'ui.focus', view, ...(itemId ? { itemId } : {}) });
+  };
+
+  const prefs = new DesktopPrefsStore(openPrefsStore());
+  for (const problem of prefs.read().problems) log.warn('preferences', { problem });
+  const setLoginItem = (s: { openAtLogin: boolean; openAsHidden: boolean }): void => app.setLoginItemSettings(s);
+  setLoginItem(loginItemSettings(prefs.read().prefs));
+  const cliPath = app.isPackaged ? packagedCliPath(process.resourcesPath) : path.join(HERE, '..', 'cli', 'switchboard.mjs');
+  const desktop = createDesktopHandlers({ prefs, setLoginItem, cliLink: defaultCliLink(process.platform, process.env, cliPath), paused: () => hub.admission.paused });
+  const ipc = createIpcServer({ trusted: () => windows.trustedIds(), bridge: run, desktop, log: (m, f) => log.warn(m, f) });
+  ipcMain.handle(IPC_CHANNELS.call, (e, op: unknown, input: unknown) => ipc(e, op, input));
+
+  // Tray: rebuilt from hub state, debounced.
+  const icon = nativeImage.createFromPath(path.join(HERE, 'icons', process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'));
+  const tray = new Tray(icon);
+  const dispatch = (a: TrayAction): void => {
+    if (a.kind === 'quit') app.quit();
+    else if (a.kind === 'pause') void run('inbound.pause', { paused: a.paused });
+    else void focus(a.view);
+  };
+  const refreshTray = debounce(() => {
+    void readTrayState(run, hub.admission.paused).then((state) => {
+      tray.setContextMenu(Menu.buildFromTemplate(toMenuTemplate(buildTrayMenu(state), dispatch)));
+      const status = trayStatus(state);
+      tray.setToolTip(status.tooltip);
+      if (process.platform === 'darwin') tray.setTitle(status.badge);
+    });
+  }, TRAY_DEBOUNCE_MS);
+  tray.on('click', () => void focus('sessions'));
+
+  // Notifications for newly held messages; buttons: Deny first, Approve second.
+  const announced = new Set<string>();
+  const decide = (d: NotificationDecision): void => {
+    if (d.kind === 'open') void focus('approvals', d.itemId);
+    else void run(d.kind === 'approve' ? 'held.approve' : 'held.deny', { id: d.itemId });
+  };
+  const notifyHeld = async (): Promise<void> => {
+    const held = await run('held.list', {});
+    if (!held.ok || !Notification.isSupported()) return;
+    for (const item of newHeldItems((held.result as { items: HeldView[] }).items, announced)) {
+      const spec = heldNotification(item, process.platform);
+      const n = new Notification({ title: spec.title, body: spec.body, actions: spec.actions.map((text) => ({ type: 'button' as const, text })) });
+      n.on('action', (_e, index) => decide(onAction(spec, index)));
+      n.on('click', () => decide(onClick(spec)));
+      n.show();
+    }
+  };
+
+  // The desktop is a user interface for the whole run: held countdowns run, events flow.
+  const ui: RpcConnection = {
+    id: -100,
+    closed: false,
+    notify: (method, params) => {
+      if (method !== BRIDGE_EVENT) return;
+      push(params);
+      refreshTray();
+      if ((params as { type?: unknown }).type === 'held.changed') void notifyHeld();
+    },
+  };
+  hub.attachUi(ui);
+  refreshTray();
+
+  app.on('second-instance', () => void focus('sessions'));
+  app.on('activate', () => void focus('sessions'));
+  app.on('window-all-closed', () => undefined); // a tray app keeps running
+  app.on('before-quit', (e) => {
+    if (quitting) return;
+    quitting = true;
+    e.preventDefault();
+    refreshTray.cancel();
+    hub.detachUi(ui);
+    void hub.close().finally(() => {
+      tray.destroy();
+      app.exit(0);
+    });
+  });
+}

@@ -1,0 +1,56 @@
+// Which native notifications to raise and what their buttons do, as pure
+// functions. A held message raises one notification (once per item); the
+// buttons are Deny first, Approve second where the platform shows actions
+// (macOS); a click anywhere else only opens the Approvals view focused on
+// the item. Closing or ignoring a notification decides nothing. The text
+// is another agent's words, labelled as such and cut short.
+
+import type { HeldView } from '../../core/protocol/methods.js';
+
+export interface NotificationSpec {
+  itemId: string;
+  title: string;
+  body: string;
+  /** Button labels in order; empty where the platform has no actions. */
+  actions: string[];
+}
+
+export type NotificationDecision = { kind: 'deny' | 'approve'; itemId: string } | { kind: 'open'; itemId: string };
+
+const BODY_CHARS = 140;
+export const NOTIFICATION_ACTIONS = ['Deny', 'Approve'] as const;
+
+export function supportsActions(platform: NodeJS.Platform): boolean {
+  return platform === 'darwin';
+}
+
+export function heldNotification(item: HeldView, platform: NodeJS.Platform): NotificationSpec {
+  const text = item.preview.length > BODY_CHARS ? `${item.preview.slice(0, BODY_CHARS - 1)}…` : item.preview;
+  return {
+    itemId: item.id,
+    title: `Held: ${item.sender.name} → ${item.receiver.label}`,
+    body: `Agent text (not from you): ${text}`,
+    actions: supportsActions(platform) ? [...NOTIFICATION_ACTIONS] : [],
+  };
+}
+
+/** The held items not announced before; updates `announced` to the current set. */
+export function newHeldItems(items: HeldView[], announced: Set<string>): HeldView[] {
+  const fresh = items.filter((i) => !announced.has(i.id));
+  const current = new Set(items.map((i) => i.id));
+  for (const id of [...announced]) if (!current.has(id)) announced.delete(id);
+  for (const i of fresh) announced.add(i.id);
+  return fresh;
+}
+
+/** What a button press means: index 0 denies, 1 approves, anything else only opens. */
+export function onAction(spec: NotificationSpec, index: number): NotificationDecision {
+  const label = spec.actions[index];
+  if (label === 'Approve') return { kind: 'approve', itemId: spec.itemId };
+  if (label === 'Deny') return { kind: 'deny', itemId: spec.itemId };
+  return { kind: 'open', itemId: spec.itemId };
+}
+
+export function onClick(spec: NotificationSpec): NotificationDecision {
+  return { kind: 'open', itemId: spec.itemId };
+}

@@ -1,0 +1,13 @@
+// Reads the tray's state from the hub through the same operations the
+// windows use (never by reaching into the hub's tables).
+
+import type { BridgeOutcome } from '../../core/host/ui-bridge.js';
+import type { AgentRow } from '../../core/protocol/methods.js';
+import type { TrayState } from './menu.js';
+
+export async function readTrayState(run: (op: string, input: unknown) => Promise<BridgeOutcome>, paused: boolean): Promise<TrayState> {
+  const [sessions, held] = await Promise.all([run('sessions.list', {}), run('held.list', {})]);
+  const rows = sessions.ok ? (sessions.result as { rows: AgentRow[] }).rows : [];
+  const items = held.ok ? (held.result as { items: unknown[] }).items : [];
+  return { sessions: rows.filter((r) => !r.self), held: items.length, confirmations: 0, paused };
+}
