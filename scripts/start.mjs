@@ -8,6 +8,8 @@ import path from 'node:path';
 import { findElectronBinary, hasDisplay } from './electron-binary.mjs';
 
 const desktopOnly = process.argv.includes('--desktop');
+/** Passed on to `serve --ui` when it runs headless (e.g. `npm start -- --port 0`). */
+const serveArgs = process.argv.slice(2).filter((a) => a !== '--desktop');
 const root = path.resolve(import.meta.dirname, '..');
 const HEADLESS = 'node dist/cli/switchboard.mjs serve --ui   (or: switchboard serve --ui)';
 
@@ -37,5 +39,5 @@ if (bin.path !== null) {
   process.exit(1);
 } else {
   console.error(`Switchboard desktop cannot start here: ${bin.why}.\nStarting the same user interface headless: ${HEADLESS}\n`);
-  run(process.execPath, [path.join(root, 'dist', 'cli', 'switchboard.mjs'), 'serve', '--ui']);
+  run(process.execPath, [path.join(root, 'dist', 'cli', 'switchboard.mjs'), 'serve', '--ui', ...serveArgs]);
 }

@@ -42,7 +42,7 @@ export function appProtocolHandler(root: string, readFile: (file: string) => Pro
     const file = request.method === 'GET' ? resolveAppPath(root, request.url) : null;
     if (file === null) return new Response('not found', { status: 404, headers: headers('text/plain') });
     try {
-      return new Response(await readFile(file), { status: 200, headers: headers(TYPES[path.extname(file)] ?? 'application/octet-stream') });
+      return new Response(Buffer.from(await readFile(file)), { status: 200, headers: headers(TYPES[path.extname(file)] ?? 'application/octet-stream') });
     } catch {
       return new Response('not found', { status: 404, headers: headers('text/plain') });
     }

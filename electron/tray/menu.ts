@@ -27,8 +27,10 @@ export interface TrayItem {
 
 const MENU_SESSIONS = 20; // more than this are summarised: a menu is not a list view
 
+const AGENT_NAMES: Record<AgentRow['agent'], string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', other: 'agent' };
+
 export function sessionLine(s: TrayState['sessions'][number]): string {
-  const kind = s.kind === 'claude-code' ? 'Claude Code' : s.agent;
+  const kind = s.kind === 'claude-code' ? 'Claude Code (its own messaging)' : AGENT_NAMES[s.agent];
   return `${s.state === 'busy' ? '●' : '○'} ${s.label} — ${kind}, ${s.state}`;
 }
 

@@ -1,0 +1,144 @@
+// Desktop preferences (electron-store mapping), the desktop operations, the
+// CLI launcher, the window manager and the start-up failure texts.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EndpointError } from '../../core/host/endpoint.js';
+import { HubRunningError } from '../../core/host/hub-lock.js';
+import { cliLinkPlan, isLinked, packagedCliPath, writeCliLink } from '../../electron/cli-link.js';
+import { createDesktopHandlers } from '../../electron/desktop-handlers.js';
+import { DesktopPrefsStore, loginItemSettings, readDesktopPrefs, type KeyValueStore } from '../../electron/settings/desktop-prefs.js';
+import { startFailureText } from '../../electron/startup.js';
+import { viewUrl, Windows, type WindowLike } from '../../electron/windows/windows.js';
+import { CLI } from '../helpers/cli.js';
+
+function memoryStore(initial: unknown = {}): KeyValueStore & { data: Record<string, unknown> } {
+  const data = (initial ?? {}) as Record<string, unknown>;
+  return { data, get store() { return data; }, set: (k, v) => void (data[k] = v) };
+}
+
+describe('desktop preferences from electron-store', () => {
+  it('parses key by key: a bad value falls back and is reported, unknown keys are ignored', () => {
+    expect(readDesktopPrefs({ launchAtLogin: true, windowBounds: {} })).toEqual({ prefs: { launchAtLogin: true }, problems: [] });
+    expect(readDesktopPrefs({ launchAtLogin: 'yes' })).toEqual({ prefs: { launchAtLogin: false }, problems: ['launchAtLogin: Invalid input: expected boolean, received string; using false'] });
+    expect(readDesktopPrefs([1, 2]).problems).toEqual(['the preferences file is not a JSON object; using defaults']);
+    expect(readDesktopPrefs(undefined)).toEqual({ prefs: { launchAtLogin: false }, problems: [] });
+  });
+
+  it('writes validated values only and maps them to login-item settings', () => {
+    const kv = memoryStore();
+    const store = new DesktopPrefsStore(kv);
+    expect(store.update({ launchAtLogin: true })).toEqual({ launchAtLogin: true });
+    expect(kv.data).toEqual({ launchAtLogin: true });
+    expect(() => store.update({ launchAtLogin: 'x' as unknown as boolean })).toThrow();
+    expect(loginItemSettings({ launchAtLogin: true })).toEqual({ openAtLogin: true, openAsHidden: true });
+  });
+});
+
+describe('the command-line launcher', () => {
+  it('is a per-user script that runs the bundled CLI with the system Node', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-home-'));
+    const plan = cliLinkPlan('linux', { HOME: home }, CLI);
+    expect(plan.path).toBe(path.join(home, '.local', 'bin', 'switchboard'));
+    expect(isLinked(plan)).toBe(false);
+    expect(writeCliLink(plan)).toBe(false);
+    expect(writeCliLink(plan)).toBe(true);
+    expect(fs.statSync(plan.path).mode & 0o777).toBe(0o755);
+    const r = spawnSync(plan.path, ['--version'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\d+\.\d+\.\d+/);
+  });
+
+  it('quotes paths and targets the unpacked bundle inside a package', () => {
+    expect(packagedCliPath('/Applications/Switchboard.app/Contents/Resources')).toBe('/Applications/Switchboard.app/Contents/Resources/app.asar.unpacked/dist/cli/switchboard.mjs');
+    expect(cliLinkPlan('darwin', { HOME: '/Users/a' }, "/tmp/it's here.mjs").content).toContain(`exec node '/tmp/it'\\''s here.mjs' "$@"`);
+    const win = cliLinkPlan('win32', { LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local' }, 'C:\\App\\cli.mjs');
+    expect(win.path).toBe('C:\\Users\\a\\AppData\\Local\\Switchboard\\bin\\switchboard.cmd');
+    expect(win.content).toBe('@echo off\r\nnode "C:\\App\\cli.mjs" %*\r\n');
+  });
+
+  it('desktop operations: get, set launch-at-login, install the launcher', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-home-'));
+    const loginItems: unknown[] = [];
+    const handlers = createDesktopHandlers({ prefs: new DesktopPrefsStore(memoryStore()), setLoginItem: (s) => loginItems.push(s), cliLink: cliLinkPlan('linux', { HOME: home }, CLI), paused: () => true });
+    expect(handlers['desktop.get']({})).toEqual({ launchAtLogin: false, cliLink: { path: path.join(home, '.local/bin/switchboard'), linked: false }, paused: true });
+    expect(handlers['desktop.set']({ launchAtLogin: true })).toMatchObject({ launchAtLogin: true });
+    expect(loginItems).toEqual([{ openAtLogin: true, openAsHidden: true }]);
+    expect(handlers['desktop.linkCli']({})).toEqual({ path: path.join(home, '.local/bin/switchboard') });
+    expect(handlers['desktop.get']({})).toMatchObject({ cliLink: { linked: true } });
+  });
+});
+
+class FakeWindow implements WindowLike {
+  static next = 1;
+  readonly webContents = { id: FakeWindow.next++ };
+  readonly listeners = new Map<string, Array<(e?: { preventDefault(): void }) => void>>();
+  visible = false;
+  destroyed = false;
+  loaded: string[] = [];
+  on(event: string, l: (e: { preventDefault(): void }) => void): this {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), l as (e?: { preventDefault(): void }) => void]);
+    return this;
+  }
+  fire(event: string): boolean {
+    let prevented = false;
+    for (const l of this.listeners.get(event) ?? []) l({ preventDefault: () => (prevented = true) });
+    return prevented;
+  }
+  async loadURL(url: string): Promise<void> {
+    this.loaded.push(url);
+  }
+  show(): void {
+    this.visible = true;
+    this.fire('show');
+  }
+  hide(): void {
+    this.visible = false;
+    this.fire('hide');
+  }
+  focus(): void {}
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  isVisible(): boolean {
+    return this.visible;
+  }
+}
+
+describe('windows', () => {
+  it('creates each window once with the secure preferences, hides the main window on close, tracks trusted ids and the dock', async () => {
+    const created: FakeWindow[] = [];
+    const options: unknown[] = [];
+    const dock: boolean[] = [];
+    let quitting = false;
+    const windows = new Windows({ create: (o) => (options.push(o), created[created.push(new FakeWindow()) - 1]!), setDockVisible: (v) => dock.push(v), isQuitting: () => quitting }, '/app/preload.cjs');
+    const main = (await windows.show('main', 'approvals')) as FakeWindow;
+    await windows.show('main', 'sessions');
+    expect(created).toHaveLength(1);
+    expect(main.loaded).toEqual([viewUrl('approvals')]);
+    expect(viewUrl('approvals')).toBe('app://switchboard/index.html#approvals');
+    expect(options[0]).toMatchObject({ show: false, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, preload: '/app/preload.cjs' } });
+    expect(windows.trustedIds()).toEqual(new Set([main.webContents.id]));
+    expect(main.fire('close')).toBe(true); // hidden, not closed
+    expect(main.visible).toBe(false);
+    expect(dock.at(-1)).toBe(false);
+    const prefs = (await windows.show('preferences', 'preferences')) as FakeWindow;
+    expect(dock.at(-1)).toBe(true);
+    expect(prefs.fire('close')).toBe(false); // the preferences window really closes
+    quitting = true;
+    expect(main.fire('close')).toBe(false);
+    main.destroyed = true;
+    main.fire('closed');
+    expect(windows.trustedIds()).toEqual(new Set([prefs.webContents.id]));
+  });
+});
+
+describe('start-up failures', () => {
+  it('say why and what to do; the app never starts a second hub', () => {
+    expect(startFailureText(new HubRunningError('/run/sb/hub.sock'))).toMatchObject({ title: 'Another Switchboard hub is running', detail: expect.stringContaining('/run/sb/hub.sock') });
+    expect(startFailureText(new EndpointError('loose_mode', '/run/sb has mode 0777'))).toMatchObject({ title: 'Switchboard refused an unsafe runtime directory', detail: expect.stringContaining('0777') });
+    expect(startFailureText(new Error('boom')).title).toBe('Switchboard could not start');
+  });
+});

@@ -1,0 +1,42 @@
+// Notification routing: one notification per newly held item, Deny first,
+// clicks only open the view, the agent's text labelled and cut short.
+import { describe, expect, it } from 'vitest';
+import type { HeldView } from '../../core/protocol/methods.js';
+import { heldNotification, newHeldItems, onAction, onClick } from '../../electron/notifications/route.js';
+
+const item = (id: string, preview = 'please run the migration'): HeldView => ({
+  id, sender: { name: 'worker', address: 'uds:/r/worker.sock', sessionId: 's1', verified: true }, receiver: { sessionId: 's2', name: 'lead', label: 'lead [a1b]' },
+  reason: 'mode parity', preview, text: preview, summary: null, heldAt: 0, expiresAt: null,
+});
+
+describe('held-message notifications', () => {
+  it('on macOS offers Deny first and Approve second; elsewhere no actions', () => {
+    const mac = heldNotification(item('h1'), 'darwin');
+    expect(mac).toEqual({ itemId: 'h1', title: 'Held: worker → lead [a1b]', body: 'Agent text (not from you): please run the migration', actions: ['Deny', 'Approve'] });
+    expect(heldNotification(item('h1'), 'linux').actions).toEqual([]);
+    expect(heldNotification(item('h1'), 'win32').actions).toEqual([]);
+  });
+
+  it('cuts long text', () => {
+    const spec = heldNotification(item('h1', 'x'.repeat(500)), 'linux');
+    expect(spec.body.length).toBeLessThan(200);
+    expect(spec.body.endsWith('…')).toBe(true);
+  });
+
+  it('buttons map by label; clicks and unknown indexes only open the item', () => {
+    const spec = heldNotification(item('h1'), 'darwin');
+    expect(onAction(spec, 0)).toEqual({ kind: 'deny', itemId: 'h1' });
+    expect(onAction(spec, 1)).toEqual({ kind: 'approve', itemId: 'h1' });
+    expect(onAction(spec, 2)).toEqual({ kind: 'open', itemId: 'h1' });
+    expect(onAction(heldNotification(item('h1'), 'linux'), 0)).toEqual({ kind: 'open', itemId: 'h1' });
+    expect(onClick(spec)).toEqual({ kind: 'open', itemId: 'h1' });
+  });
+
+  it('announces each held item once and forgets decided ones', () => {
+    const announced = new Set<string>();
+    expect(newHeldItems([item('a'), item('b')], announced).map((i) => i.id)).toEqual(['a', 'b']);
+    expect(newHeldItems([item('a'), item('b'), item('c')], announced).map((i) => i.id)).toEqual(['c']);
+    expect(newHeldItems([item('c')], announced)).toEqual([]);
+    expect([...announced]).toEqual(['c']);
+  });
+});
