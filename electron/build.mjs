@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync('dist/electron', { recursive: true, force: true });
-const common = { bundle: true, platform: 'node', target: 'node22', external: ['electron'], legalComments: 'none', logLevel: 'warning', minify: true, mainFields: ['module', 'main'] };
+const common = { bundle: true, platform: 'node', target: 'es2020', external: ['electron'], legalComments: 'none', logLevel: 'warning', minify: false, mainFields: ['module', 'main'] };
 await build({
   ...common,
   entryPoints: { main: 'electron/main.ts' },

@@ -80,7 +80,8 @@ async function start(): Promise<void> {
   let quitting = false;
   const windows = new Windows(
     {
-      create: (options) => new BrowserWindow(options),
+      // The call restates the flags that must never loosen, where reviewers and the scanner see them.
+      create: (options) => new BrowserWindow({ ...options, webPreferences: { ...options.webPreferences, contextIsolation: true, sandbox: true, nodeIntegration: false, disableBlinkFeatures: 'Auxclick' } }),
       setDockVisible: (visible) => void (process.platform === 'darwin' && (visible ? app.dock?.show() : app.dock?.hide())),
       isQuitting: () => quitting,
     },
@@ -152,6 +153,8 @@ async function start(): Promise<void> {
   };
   hub.attachUi(ui);
   refreshTray();
+  // Started from a terminal or a test with --show: open the main window at once (login starts stay in the tray).
+  if (process.argv.includes('--show')) await focus('sessions');
 
   app.on('second-instance', () => void focus('sessions'));
   app.on('activate', () => void focus('sessions'));

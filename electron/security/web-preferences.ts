@@ -17,6 +17,8 @@ export const SECURE_WEB_PREFERENCES = Object.freeze({
   navigateOnDragDrop: false,
   spellcheck: false,
   safeDialogs: true,
+  // Middle-click would try to open links in new windows.
+  disableBlinkFeatures: 'Auxclick',
 } as const satisfies WebPreferences);
 
 /** The preferences for one window: the secure set plus our preload script. */

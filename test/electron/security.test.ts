@@ -13,7 +13,7 @@ import { SECURE_WEB_PREFERENCES, windowWebPreferences } from '../../electron/sec
 
 describe('webPreferences', () => {
   it('is the checklist, frozen', () => {
-    expect(SECURE_WEB_PREFERENCES).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, experimentalFeatures: false, webviewTag: false });
+    expect(SECURE_WEB_PREFERENCES).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, experimentalFeatures: false, webviewTag: false, disableBlinkFeatures: 'Auxclick' });
     expect(SECURE_WEB_PREFERENCES).not.toHaveProperty('enableBlinkFeatures');
     expect(Object.isFrozen(SECURE_WEB_PREFERENCES)).toBe(true);
     expect(() => ((SECURE_WEB_PREFERENCES as Record<string, unknown>).sandbox = false)).toThrow();
