@@ -33,7 +33,7 @@ function run(cmd, args) {
 const why = hasDisplay() ? null : 'there is no display (DISPLAY/WAYLAND_DISPLAY unset)';
 const bin = why === null ? electronBinary() : { path: null, why };
 if (bin.path !== null) {
-  run(bin.path, [root]);
+  run(bin.path, [root, '--show']);
 } else if (desktopOnly) {
   console.error(`Switchboard desktop cannot start: ${bin.why}.\nRun the same user interface headless instead:\n  ${HEADLESS}`);
   process.exit(1);
