@@ -15,8 +15,8 @@ import { build, Platform, type Configuration } from 'electron-builder';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-const require = createRequire(import.meta.url);
-const config = require(path.join(ROOT, 'build', 'electron-builder.config.cjs')) as Configuration;
+const loadCommonJs = createRequire(import.meta.url);
+const config = loadCommonJs(path.join(ROOT, 'build', 'electron-builder.config.cjs')) as Configuration;
 
 describe('electron-builder configuration', () => {
   it('validates, and an invalid one does not', async () => {
@@ -49,7 +49,7 @@ describe('packing against a stub Electron', () => {
       projectDir: ROOT,
       targets: Platform.LINUX.createTarget('dir'),
       publish: 'never',
-      config: { ...config, electronFuses: null, electronDist: stub, electronVersion: require('electron/package.json').version as string, directories: { ...config.directories, output: out } },
+      config: { ...config, electronFuses: null, electronDist: stub, electronVersion: (loadCommonJs('electron/package.json') as { version: string }).version, directories: { ...config.directories, output: out } },
     });
     files = listPackage(path.join(out, 'linux-unpacked', 'resources', 'app.asar'), { isPack: false }).map((f) => f.replaceAll('\\', '/'));
   }, 120_000);
