@@ -178,7 +178,7 @@ export class Admission {
   }
 
   /** A receipt to the sender: its inbox when it is our session, a status line to its socket otherwise. */
-  notifySender(env: Pick<Envelope, 'msgId' | 'fromAddress' | 'fromSessionId'>, receiver: Receiver, status: ReceiptStatus, reason: string, count = 1): void {
+  notifySender(env: Pick<Envelope, 'msgId' | 'fromAddress' | 'fromSessionId' | 'statusVia'>, receiver: Receiver, status: ReceiptStatus, reason: string, count = 1): void {
     const hub = this.#hub;
     this.#activity('receipt', status, env, receiver, reason);
     if (env.fromSessionId !== null) {
@@ -190,7 +190,7 @@ export class Admission {
       };
       hub.mailboxes.put(env.fromSessionId, receipt).catch((err: unknown) => hub.log.error('receipt not stored', { error: String(err) }));
     } else if ((PEER_STATUSES as readonly string[]).includes(status) && receiver.socketPath !== '') {
-      sendPeerStatus(hub, receiver, env.fromAddress, env.msgId, status as PeerStatus, count > 1 ? `${reason} (${count} messages)` : reason);
+      sendPeerStatus(hub, env.statusVia ?? receiver, env.fromAddress, env.msgId, status as PeerStatus, count > 1 ? `${reason} (${count} messages)` : reason);
     }
   }
 

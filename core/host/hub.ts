@@ -22,6 +22,7 @@ import { modeClass, persisted } from '../registry/session.js';
 import { SessionTable } from '../registry/table.js';
 import type { EffectiveSettings } from '../settings/resolve.js';
 import { defaultManagedPath, SettingsStore } from '../settings/store.js';
+import { StockInterop } from '../stock/stock.js';
 import { RootWatcher } from '../teams/watch.js';
 import { Teams } from '../teams/teams.js';
 import { Admission } from './admission.js';
@@ -74,6 +75,8 @@ export class Hub {
   readonly startedAt: number;
   /** Claude Code's teams and tasks, under the configured root. */
   teams!: Teams;
+  /** Stock Claude Code sessions: discovery, reply sockets, publishing (under the same root as teams). */
+  stock!: StockInterop;
   #teamsWatcher: RootWatcher | undefined;
   readonly #defaultClaudeHome: string;
   /** Grants user-interface decisions (approve, deny); printed at start, never written to disk. */
@@ -130,6 +133,7 @@ export class Hub {
     mailboxes.onItem((sessionId, item) => this.#pushItem(sessionId, item));
     this.events.on((event) => {
       for (const conn of this.uiConnections) conn.notify('ui.event', event);
+      if (event.type === 'sessions.changed' || event.type === 'settings.changed') this.stock.sessionsChanged();
     });
   }
 
@@ -148,11 +152,13 @@ export class Hub {
       await bindHubSocket(hub.#rpc.server, paths.hubSocket, { uid: env.uid, windows: paths.windows, probeTimeoutMs: limits.probeTimeoutMs });
     } catch (err) {
       journal.close();
+      hub.stock.close();
       throw err;
     }
     await restoreSessions(hub, state.sessions, state.held);
     hub.#restored = true;
     hub.#markRestored();
+    hub.stock.start();
     hub.#sweep = setInterval(() => void hub.#sweepOnce(), hub.limits.livenessSweepMs);
     hub.#sweep.unref();
     return hub;
@@ -177,6 +183,11 @@ export class Hub {
     const lock = { deadlineMs: admin.teamLockDeadlineSeconds.value * 1000, staleMs: 10_000, onCompromised: (err: Error) => this.log.warn('team lock compromised', { error: err.message }) };
     const sameRoot = this.teams?.root === root;
     this.teams = new Teams(root, lock);
+    if (this.stock?.root !== root) {
+      this.stock?.close();
+      this.stock = new StockInterop(this, root);
+      if (this.#restored) this.stock.start();
+    }
     if (sameRoot && this.#teamsWatcher !== undefined) return;
     this.#teamsWatcher?.close();
     this.#teamsWatcher = new RootWatcher([this.teams.teamsRoot, this.teams.tasksRoot], () => this.events.emit({ type: 'teams.changed' }));
@@ -223,10 +234,12 @@ export class Hub {
   #idleNotice(subscriberId: string, targetId: string, text: string): void {
     const subscriber = this.table.live.get(subscriberId);
     const target = this.table.live.get(targetId) ?? this.table.dormant.get(targetId)?.session;
+    // A stock Claude Code target is unverified: no permission class.
+    const targetClass = target !== undefined ? modeClass(target) : targetId.startsWith('stock:') ? null : undefined;
     const notice: InboxNotice = { kind: 'notice', id: randomUUID(), text, at: this.clock.now() };
     const forUser = subscriberId === USER_SUBSCRIBER;
-    if (forUser || (subscriber !== undefined && target !== undefined)) {
-      const d = forUser || subscriber === undefined || target === undefined ? null : decideInbound(this.admission.effective(subscriber).inbound, modeClass(subscriber), modeClass(target), false);
+    if (forUser || (subscriber !== undefined && targetClass !== undefined)) {
+      const d = forUser || subscriber === undefined || targetClass === undefined ? null : decideInbound(this.admission.effective(subscriber).inbound, modeClass(subscriber), targetClass, false);
       if (d === null || d.action !== 'deliver') {
         const n: UserNotice = { id: notice.id, at: notice.at, sessionId: subscriberId, text };
         this.userNotices.push(n);
@@ -263,6 +276,7 @@ export class Hub {
         await this.mailboxes.drop(id);
       }
       this.#teamsWatcher?.refresh();
+      await this.stock.sweep();
       await this.settingsChanged();
       await this.admission.expireDue();
       this.admission.flushDrops();
@@ -290,6 +304,7 @@ export class Hub {
     this.#closed = true;
     if (this.#sweep) clearInterval(this.#sweep);
     this.#teamsWatcher?.close();
+    this.stock.close();
     this.#rpc.closeAll();
     await new Promise<void>((r) => this.#rpc.server.close(() => r()));
     for (const server of this.servers.values()) server.close();

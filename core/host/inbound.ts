@@ -29,7 +29,13 @@ export function sendPeerStatus(hub: Hub, receiver: Pick<PersistedSession, 'socke
   writeLinesQuietly(target, [line], hub.limits.outboundTimeoutMs, (err) => hub.log.warn('status report not written', { error: String(err) }));
 }
 
-export function inboundHandler(hub: Hub, receiver: SessionRecord): InboundHandler {
+/**
+ * The handler for a session's inbound socket. `via` is set for a reply
+ * socket (core/stock/reply.ts): status reports then go to writers in that
+ * socket's directory, from that socket's address.
+ */
+export function inboundHandler(hub: Hub, receiver: SessionRecord, via?: { socketPath: string; address: string }): InboundHandler {
+  const replyTo = via ?? receiver;
   return {
     checkAuth: (token) => (tokenMatches(token, receiver) ? 'own' : 'bad'),
     message(line, ownChild) {
@@ -46,10 +52,11 @@ export function inboundHandler(hub: Hub, receiver: SessionRecord): InboundHandle
         summary: null,
         body,
         at: hub.clock.now(),
+        ...(via ? { statusVia: via } : {}),
       };
       hub.admission.route(env, receiver).then(
         (r) => {
-          if (r.status === 'refused') sendPeerStatus(hub, receiver, fromAddress, env.msgId, 'refused', r.reason ?? 'refused');
+          if (r.status === 'refused') sendPeerStatus(hub, replyTo, fromAddress, env.msgId, 'refused', r.reason ?? 'refused');
         },
         (err: unknown) => hub.log.error('inbound message not stored', { error: String(err) }),
       );

@@ -96,6 +96,7 @@ export function retireSession(hub: Hub, id: string): void {
   hub.pins.forget(id);
   hub.settings.forget(id);
   hub.idle.targetExited(id);
+  hub.stock.sessionEnded(id);
   hub.events.emit({ type: 'sessions.changed' });
 }
 

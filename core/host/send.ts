@@ -1,6 +1,7 @@
 // message.send for a hosted session: the §5 rules, resolution of `to`, pins,
-// then either the router (a session of this hub) or one line written to
-// another program's socket (a stock Claude Code session or a script). The
+// then the router (a session of this hub), a listed stock Claude Code
+// session (core/stock/send.ts), or one line written to another program's
+// socket given by address. The
 // result is a truthful status; receipts follow in the sender's inbox.
 
 import { userEventLine, socketPathOf, wrapMessage } from '../protocol/cc-wire.js';
@@ -14,6 +15,7 @@ import { newMsgId, type Envelope } from '../routing/router.js';
 import { validateSend } from '../routing/validate.js';
 import type { Hub } from './hub.js';
 import { writeLines } from './outbound.js';
+import { sendToStock } from '../stock/send.js';
 
 export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendParams): Promise<SendResult> {
   const input = validateSend(params, hub.limits);
@@ -31,9 +33,14 @@ export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendP
   }
 
   const row = resolved.row;
+  if (resolved.byName) hub.pins.check(sender.id, input.to, row);
+  if (row.stock !== undefined) {
+    const result = await sendToStock(hub, sender, { name: row.name, ref: row.ref, stock: row.stock }, input.message, input.notifyWhenIdle);
+    if (resolved.byName) hub.pins.pin(sender.id, row);
+    return result;
+  }
   const receiver = row.session;
   if (receiver.id === sender.id) throw new HubError('to_self');
-  if (resolved.byName) hub.pins.check(sender.id, input.to, row);
   const to = { name: receiver.name, ref: row.ref, address: receiver.address };
   const shown = label(receiver.name, row.ref);
 

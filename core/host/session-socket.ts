@@ -8,7 +8,7 @@
 
 import net from 'node:net';
 import type { Limits } from '../protocol/limits.js';
-import { AuthLine, RenameControl, UserEventLine, type UserEventLine as UserEvent } from '../protocol/cc-wire.js';
+import { AuthLine, PeerIdleNotice, PeerMessageStatus, RenameControl, UserEventLine, type UserEventLine as UserEvent } from '../protocol/cc-wire.js';
 import { LineSplitter } from '../protocol/ndjson.js';
 import type { Logger } from './logger.js';
 
@@ -17,6 +17,10 @@ export interface InboundHandler {
   checkAuth(token: string): 'own' | 'bad';
   message(line: UserEvent, ownChild: boolean): void;
   rename(name: string): void;
+  /** A receipt from a Claude Code session we sent to (reply sockets only). */
+  status?(line: PeerMessageStatus): void;
+  /** A Claude Code session's answer to our notify_when_idle (reply sockets only). */
+  idleNotice?(line: PeerIdleNotice): void;
 }
 
 export function createSessionServer(limits: Limits, handler: InboundHandler, log: Logger): net.Server {
@@ -59,6 +63,14 @@ export function createSessionServer(limits: Limits, handler: InboundHandler, log
       if (user.success) return handler.message(user.data, ownChild);
       const rename = RenameControl.safeParse(value);
       if (rename.success) return handler.rename(rename.data.name);
+      if (handler.status !== undefined) {
+        const status = PeerMessageStatus.safeParse(value);
+        if (status.success) return handler.status(status.data);
+      }
+      if (handler.idleNotice !== undefined) {
+        const notice = PeerIdleNotice.safeParse(value);
+        if (notice.success) return handler.idleNotice(notice.data);
+      }
       log.warn('inbound socket: skipped a line that is not a user event or known control');
     };
     socket.on('data', (chunk: Buffer) => {

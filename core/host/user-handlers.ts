@@ -19,6 +19,7 @@ import { USER_SUBSCRIBER } from '../idle/idle.js';
 function target(hub: Hub, to: string): SessionRecord {
   const r = resolveTo(to, hub.table);
   if (r.kind !== 'row') throw new HubError('target_not_found', { candidates: [] });
+  if (r.row.session === undefined) throw new HubError('not_hosted');
   return r.row.session;
 }
 

@@ -75,6 +75,19 @@ export const PeerMessageStatus = z.looseObject({
   from: z.string().max(4096).optional(),
   orig_msg_id: z.string().max(128),
 });
+export type PeerMessageStatus = z.infer<typeof PeerMessageStatus>;
+
+/** Claude Code's answer to a notify_when_idle control frame (fields as its 2.1.332 schema has them). */
+export const PeerIdleNotice = z.looseObject({
+  type: z.literal('control'),
+  action: z.literal('peer_idle_notice'),
+  orig_msg_id: z.string().max(128),
+  state: z.string().max(64),
+  finished_at: z.union([z.string().max(64), z.number()]).optional(),
+  detail: z.string().max(4096).optional(),
+  from: z.string().max(4096).optional(),
+});
+export type PeerIdleNotice = z.infer<typeof PeerIdleNotice>;
 
 export function userEventLine(args: { msgId: string; content: string; from: string }): string {
   return JSON.stringify({

@@ -43,6 +43,7 @@ export const ERRORS = {
   agent_busy: [-32039, 'The claimer already owns an unfinished task'],
   lock_timeout: [-32040, 'A team file stayed locked past the deadline; nothing was written'],
   team_exists: [-32041, 'A team with that name exists'],
+  not_hosted: [-32042, 'That is a Claude Code session with its own messaging: type in its terminal, or send from one of your sessions'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorReason = keyof typeof ERRORS;

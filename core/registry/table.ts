@@ -1,22 +1,33 @@
 // The hub's sessions: live ones (listed, reachable) and dormant ones (dead,
-// kept with their token hash so a resume under the same id finds its inbox).
-// It owns names, refs and listing rows; it knows nothing about sockets or
-// inboxes. Refs are recomputed only when the set of live addresses changes.
+// kept with their token hash so a resume under the same id finds its inbox),
+// plus the stock Claude Code sessions discovery found (listed and
+// resolvable, never hosted). It owns names, refs and listing rows, with refs
+// assigned over ours and theirs together; it knows nothing about sockets or
+// inboxes. Refs are recomputed only when the set of addresses changes.
 
 import type { AgentRow } from '../protocol/methods.js';
+import type { StockSession } from '../stock/discovery.js';
 import { HubError } from '../protocol/errors.js';
-import { assignRefs, label, normalizeName } from './names.js';
+import { assignRefs, label, normalizeName, validName } from './names.js';
 import type { Row, RowIndex } from './resolve.js';
 import { tokenMatches, type PersistedSession, type SessionRecord } from './session.js';
 
-export interface ListedSession extends Row {
-  session: SessionRecord;
+/** A row of ours (hosted) or a stock Claude Code session's. */
+export type ListedSession = Row & ({ session: SessionRecord; stock?: undefined } | { session?: undefined; stock: StockSession });
+
+const STOCK_STATES: Record<string, AgentRow['state']> = { busy: 'busy', shell: 'busy', idle: 'idle', waiting: 'idle' };
+
+/** The name a stock session is listed under: its own, else the one Claude Code would derive. */
+export function stockName(s: StockSession): string {
+  const own = validName(s.entry.name ?? '');
+  return own ?? `claude-${s.entry.pid}`;
 }
 
 export class SessionTable implements RowIndex<ListedSession> {
   readonly live = new Map<string, SessionRecord>();
   readonly dormant = new Map<string, { session: PersistedSession; diedAt: number }>();
   readonly #byAddress = new Map<string, string>();
+  #stock: readonly StockSession[] = [];
   #refs: Map<string, string> | undefined;
   #listed: ListedSession[] | undefined;
   #byName: Map<string, ListedSession[]> | undefined;
@@ -39,6 +50,16 @@ export class SessionTable implements RowIndex<ListedSession> {
     this.#byName = undefined;
   }
 
+  /** Replaces the stock sessions (from discovery). */
+  setStock(sessions: readonly StockSession[]): void {
+    this.#stock = sessions;
+    this.#changed(true);
+  }
+
+  get stock(): readonly StockSession[] {
+    return this.#stock;
+  }
+
   rename(s: SessionRecord, name: string): void {
     s.name = name;
     s.nameNorm = normalizeName(name);
@@ -58,7 +79,8 @@ export class SessionTable implements RowIndex<ListedSession> {
 
   byAddress(address: string): ListedSession | undefined {
     const id = this.#byAddress.get(address);
-    return id === undefined ? undefined : this.listed().find((r) => r.session.id === id);
+    if (id !== undefined) return this.listed().find((r) => r.session?.id === id);
+    return this.listed().find((r) => r.stock !== undefined && r.address === address);
   }
 
   /** The live session these credentials belong to, or an `unauthorized` error. */
@@ -84,11 +106,13 @@ export class SessionTable implements RowIndex<ListedSession> {
     return this.#refMap().get(id) ?? '';
   }
 
+  /** Refs keyed by session id (ours) or `stock:<address>` (theirs), assigned over both together. */
   #refMap(): Map<string, string> {
     if (this.#refs === undefined) {
-      const all = [...this.live.values()];
-      const refs = assignRefs(all.map((s) => s.refHash));
-      this.#refs = new Map(all.map((s, i) => [s.id, refs[i] as string]));
+      const keyed: Array<[string, string]> = [...this.live.values()].map((s) => [s.id, s.refHash]);
+      for (const s of this.#stock) keyed.push([`stock:${s.address}`, s.refHash]);
+      const refs = assignRefs(keyed.map(([, h]) => h));
+      this.#refs = new Map(keyed.map(([k], i) => [k, refs[i] as string]));
     }
     return this.#refs;
   }
@@ -97,9 +121,14 @@ export class SessionTable implements RowIndex<ListedSession> {
   listed(): readonly ListedSession[] {
     if (this.#listed === undefined) {
       const refs = this.#refMap();
-      this.#listed = [...this.live.values()].map((s) => ({
+      const ours: ListedSession[] = [...this.live.values()].map((s) => ({
         name: s.name, nameNorm: s.nameNorm, ref: refs.get(s.id) ?? '', refHash: s.refHash, address: s.address, session: s,
       }));
+      const theirs: ListedSession[] = this.#stock.filter((s) => !this.#byAddress.has(s.address)).map((s) => {
+        const name = stockName(s);
+        return { name, nameNorm: normalizeName(name), ref: refs.get(`stock:${s.address}`) ?? '', refHash: s.refHash, address: s.address, stock: s };
+      });
+      this.#listed = ours.concat(theirs);
     }
     return this.#listed;
   }
@@ -118,7 +147,10 @@ export class SessionTable implements RowIndex<ListedSession> {
   }
 
   agentRows(selfId: string | undefined, extra: (s: SessionRecord) => Pick<AgentRow, 'canReceive' | 'inboxDepth' | 'inbound'>): AgentRow[] {
-    return this.listed().map(({ session: s, ref }) => ({
+    return this.listed().map((row): AgentRow => {
+      if (row.stock !== undefined) return stockRow(row.name, row.ref, row.stock);
+      const { session: s, ref } = row;
+      return {
       name: s.name,
       ref,
       label: label(s.name, ref),
@@ -131,6 +163,16 @@ export class SessionTable implements RowIndex<ListedSession> {
       stateSince: s.stateSince,
       ...extra(s),
       self: s.id === selfId,
-    }));
+      };
+    });
   }
+}
+
+function stockRow(name: string, ref: string, s: StockSession): AgentRow {
+  const since = s.entry.statusUpdatedAt ?? s.entry.startedAt ?? 0;
+  return {
+    name, ref, label: label(name, ref), address: s.address, machine: null, cwd: s.entry.cwd, agent: 'claude', kind: 'claude-code',
+    state: STOCK_STATES[s.status ?? ''] ?? 'idle', stateSince: since, canReceive: true, inboxDepth: 0,
+    inbound: { value: null, source: 'its own Claude Code settings' }, self: false,
+  };
 }

@@ -23,6 +23,8 @@ export interface Envelope {
   summary: string | null;
   body: string;
   at: number;
+  /** Arrived on a reply socket: status reports go to writers beside it, from its address. */
+  statusVia?: { socketPath: string; address: string };
 }
 
 export type DeliverResult = { status: 'queued' } | { status: 'dropped'; reason: 'duplicate' | 'queue-full' };

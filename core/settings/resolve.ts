@@ -42,6 +42,7 @@ export interface EffectiveSettings {
   idleSubscriptionMinutes: Sourced<number>;
   claudeConfigDir: Sourced<string | null>;
   teamLockDeadlineSeconds: Sourced<number>;
+  publishToClaudeCode: Sourced<boolean>;
 }
 
 /** A scope's value for one key; unreadable counts as `failClosed`. */
@@ -98,6 +99,7 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
   const idle = fromAdmin('idleSubscriptionMinutes');
   const claudeDir = fromAdmin('claudeConfigDir');
   const lockDeadline = fromAdmin('teamLockDeadlineSeconds');
+  const publish = fromAdmin('publishToClaudeCode');
   return {
     inbound,
     dialogExpiry: expiry ?? { value: DIALOG_EXPIRY_DEFAULT, source: 'default' },
@@ -106,6 +108,7 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
     idleSubscriptionMinutes: idle ?? { value: IDLE_MINUTES_DEFAULT, source: 'default' },
     claudeConfigDir: claudeDir ?? { value: null, source: 'default' },
     teamLockDeadlineSeconds: lockDeadline ?? { value: TEAM_LOCK_DEADLINE_DEFAULT, source: 'default' },
+    publishToClaudeCode: publish ?? { value: false, source: 'default' },
   };
 }
 

@@ -31,6 +31,8 @@ export const SETTING_SCHEMAS = {
   claudeConfigDir: z.string().min(1).max(4096),
   /** How long a team-file write keeps trying for its lock before it fails loudly. */
   teamLockDeadlineSeconds: z.number().int().min(1).max(600),
+  /** List Switchboard sessions in Claude Code's own session registry (its ListAgents and /peers). */
+  publishToClaudeCode: z.boolean(),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS;

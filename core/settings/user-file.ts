@@ -15,7 +15,7 @@ export class UserSettingsError extends Error {
 }
 
 /** Keys a user interface may set in the user scope. */
-export const USER_EDITABLE: readonly SettingKey[] = ['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes'];
+export const USER_EDITABLE: readonly SettingKey[] = ['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode'];
 
 export function setUserSetting(file: string, key: SettingKey, value: unknown): void {
   if (!USER_EDITABLE.includes(key)) throw new UserSettingsError(`${key} cannot be set from a user interface`);

@@ -1,0 +1,137 @@
+// Discovers stock Claude Code sessions: watches the registry directory (no
+// polling storm: a change event rescans, debounced; the hub's liveness
+// sweep rechecks pids so a crashed session with a left-over file vanishes).
+// A socket is probed once per (file version, socket), not on every sweep.
+// Publishes the live set through onChange only when it changed.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { udsAddress } from '../protocol/cc-wire.js';
+import { refHash } from '../registry/names.js';
+import { RootWatcher } from '../teams/watch.js';
+import { isRegistryFileName, probeSocket, processMatches, readEntry, SWITCHBOARD_ENTRYPOINT, type StockEntry } from './entry.js';
+
+const MAX_FILES = 4096; // a registry directory bigger than this is not Claude Code's
+
+/** One live stock session as the hub lists it. */
+export interface StockSession {
+  entry: StockEntry;
+  socketPath: string;
+  address: string;
+  refHash: string;
+  /** Claude Code's own status (busy, idle, shell, waiting), if it wrote one. */
+  status: string | undefined;
+}
+
+export interface DiscoveryOptions {
+  sessionsDir: string;
+  /** Sockets that belong to this hub (our sessions, our reply sockets): never listed as Claude Code's. */
+  isOurs(socketPath: string): boolean;
+  onChange(sessions: readonly StockSession[]): void;
+  probe?: (socketPath: string) => Promise<boolean>;
+  startTimeOf?: (pid: number) => string | undefined;
+  log?: (message: string, fields: Record<string, unknown>) => void;
+}
+
+export class StockDiscovery {
+  readonly #opts: DiscoveryOptions;
+  #watcher: RootWatcher | undefined;
+  /** file → the version we probed and whether its socket answered. */
+  readonly #probed = new Map<string, { key: string; answered: boolean }>();
+  #live: StockSession[] = [];
+  #scanning: Promise<void> | undefined;
+  #again = false;
+  #closed = false;
+
+  constructor(opts: DiscoveryOptions) {
+    this.#opts = opts;
+  }
+
+  /** Starts watching the registry directory (and scans). */
+  start(): void {
+    if (this.#closed || this.#watcher !== undefined) return;
+    this.#watcher = new RootWatcher([this.#opts.sessionsDir], () => void this.scan());
+    void this.scan();
+  }
+
+  get sessions(): readonly StockSession[] {
+    return this.#live;
+  }
+
+  /** Rescans now (coalesced: a scan requested during a scan runs once after it). */
+  scan(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    if (this.#scanning !== undefined) {
+      this.#again = true;
+      return this.#scanning;
+    }
+    this.#scanning = this.#scanOnce().finally(() => {
+      this.#scanning = undefined;
+      if (this.#again) {
+        this.#again = false;
+        void this.scan();
+      }
+    });
+    return this.#scanning;
+  }
+
+  /** The hub's periodic sweep: pick up a directory that appeared, drop dead pids. */
+  sweep(): Promise<void> {
+    if (this.#watcher === undefined) return Promise.resolve();
+    this.#watcher.refresh();
+    return this.scan();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#watcher?.close();
+  }
+
+  async #scanOnce(): Promise<void> {
+    const dir = this.#opts.sessionsDir;
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir).filter(isRegistryFileName).slice(0, MAX_FILES);
+    } catch {
+      names = [];
+    }
+    const found: StockSession[] = [];
+    const seen = new Set<string>();
+    await Promise.all(
+      names.map(async (name) => {
+        const file = path.join(dir, name);
+        const r = readEntry(file);
+        if (!r.ok) {
+          this.#opts.log?.('Claude Code registry file ignored', { file, why: r.why });
+          return;
+        }
+        const e = r.entry;
+        if (e.entrypoint === SWITCHBOARD_ENTRYPOINT || this.#opts.isOurs(e.messagingSocketPath)) return;
+        if (!processMatches(e, this.#opts.startTimeOf)) return;
+        seen.add(file);
+        const key = `${r.mtimeMs}:${e.messagingSocketPath}:${e.procStart ?? ''}`;
+        let probed = this.#probed.get(file);
+        if (probed?.key !== key) {
+          probed = { key, answered: await (this.#opts.probe ?? probeSocket)(e.messagingSocketPath) };
+          this.#probed.set(file, probed);
+        }
+        if (!probed.answered) return;
+        const socketPath = path.resolve(e.messagingSocketPath);
+        found.push({ entry: e, socketPath, address: udsAddress(socketPath), refHash: refHash(socketPath), status: e.status });
+      }),
+    );
+    for (const file of this.#probed.keys()) if (!seen.has(file)) this.#probed.delete(file);
+    found.sort((a, b) => a.entry.pid - b.entry.pid);
+    if (this.#closed || sameSessions(found, this.#live)) return;
+    this.#live = found;
+    this.#opts.onChange(found);
+  }
+}
+
+function sameSessions(a: readonly StockSession[], b: readonly StockSession[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((s, i) => {
+    const t = b[i];
+    return t !== undefined && s.entry.pid === t.entry.pid && s.socketPath === t.socketPath && s.entry.name === t.entry.name && s.status === t.status && s.entry.sessionId === t.entry.sessionId;
+  });
+}

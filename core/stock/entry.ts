@@ -1,0 +1,109 @@
+// Claude Code's session registry files (FORMATS.md §5): `<pid>.json` under
+// `<claude home>/sessions/`, owned by Claude Code. Read as unknown, bounded
+// (256 KiB, names that are a bare decimal pid, the pid inside matching the
+// name), unknown keys kept. Liveness: the pid is alive, its start time
+// matches `procStart`, and its socket answers a connect probe in 250 ms.
+// Also the optional auth key file beside it. Never throws on bad files.
+
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { z } from 'zod';
+import { pidAlive, processStartTime } from '../registry/proc.js';
+
+export const ENTRY_MAX_BYTES = 256 * 1024; // Claude Code ignores larger files too
+export const PROBE_TIMEOUT_MS = 250;
+const KEY_MAX_BYTES = 4096;
+
+export const StockEntry = z.looseObject({
+  pid: z.number().int().positive().max(2 ** 31),
+  sessionId: z.string().min(1).max(128),
+  cwd: z.string().max(4096).default(''),
+  startedAt: z.number().optional(),
+  procStart: z.string().max(128).optional(),
+  version: z.string().max(64).optional(),
+  peerProtocol: z.number().optional(),
+  kind: z.string().max(32).optional(),
+  entrypoint: z.string().max(64).optional(),
+  messagingSocketPath: z.string().min(1).max(1024),
+  name: z.string().max(256).optional(),
+  status: z.string().max(32).optional(),
+  statusUpdatedAt: z.number().optional(),
+  peerFeatures: z.array(z.string().max(64)).max(64).optional(),
+});
+export type StockEntry = z.infer<typeof StockEntry>;
+
+/** Our own entries (publishing) carry this entrypoint, so we never list or keep them as Claude Code's. */
+export const SWITCHBOARD_ENTRYPOINT = 'switchboard';
+
+export type ReadResult = { ok: true; entry: StockEntry; mtimeMs: number } | { ok: false; why: string };
+
+export function isRegistryFileName(name: string): boolean {
+  return /^[1-9]\d{0,9}\.json$/.test(name);
+}
+
+export function readEntry(file: string): ReadResult {
+  const base = path.basename(file);
+  if (!isRegistryFileName(base)) return { ok: false, why: 'not a <pid>.json name' };
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    return { ok: false, why: `unreadable (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { ok: false, why: 'not a regular file' };
+    if (st.size > ENTRY_MAX_BYTES) return { ok: false, why: `over ${ENTRY_MAX_BYTES} bytes` };
+    const parsed = StockEntry.safeParse(JSON.parse(fs.readFileSync(fd, 'utf8')));
+    if (!parsed.success) return { ok: false, why: `invalid: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}` };
+    if (`${parsed.data.pid}.json` !== base) return { ok: false, why: 'the pid inside does not match the file name' };
+    return { ok: true, entry: parsed.data, mtimeMs: st.mtimeMs };
+  } catch {
+    return { ok: false, why: 'not JSON' };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The process is alive and is the same process that wrote the entry (pid reuse is detected). */
+export function processMatches(entry: StockEntry, startTimeOf: (pid: number) => string | undefined = processStartTime): boolean {
+  if (!pidAlive(entry.pid)) return false;
+  if (entry.procStart === undefined) return true;
+  const now = startTimeOf(entry.pid);
+  return now === undefined || now === entry.procStart;
+}
+
+/** Resolves true when something accepts a connection on the socket within the timeout. */
+export function probeSocket(socketPath: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect(socketPath);
+    const done = (ok: boolean): void => {
+      clearTimeout(timer);
+      sock.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
+}
+
+const KeyFile = z.looseObject({ peerToken: z.string().min(1).max(256), procStart: z.string().max(128).optional() });
+
+/** The auth token from `<pid>.<sha256(resolved socket path)>.key`, when that file exists and belongs to this process. */
+export function readPeerToken(sessionsDir: string, entry: StockEntry): string | undefined {
+  const hash = createHash('sha256').update(path.resolve(entry.messagingSocketPath)).digest('hex');
+  const file = path.join(sessionsDir, `${entry.pid}.${hash}.key`);
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile() || st.size > KEY_MAX_BYTES) return undefined;
+    const parsed = KeyFile.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    if (!parsed.success) return undefined;
+    if (parsed.data.procStart !== undefined && entry.procStart !== undefined && parsed.data.procStart !== entry.procStart) return undefined;
+    return parsed.data.peerToken;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,129 @@
+// Reply sockets: Claude Code sends receipts (peer_message_status) only to a
+// sender socket in the same directory as its own that ends in `.sock`. So a
+// Switchboard session that writes to a Claude Code session gets a second
+// inbound socket in that directory (`sb-<hash>.sock`), used as its `from`.
+// Status lines there become receipts in the session's inbox; messages there
+// (a reply to `from`) reach the session like any inbound message. The
+// directory must be ours and private, else no socket is made (fail closed:
+// the send still goes, without receipts). Closed when the session ends.
+
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import type net from 'node:net';
+import path from 'node:path';
+import { udsAddress, type PeerIdleNotice, type PeerMessageStatus } from '../protocol/cc-wire.js';
+import type { ReceiptStatus } from '../protocol/methods.js';
+import type { SessionRecord } from '../registry/session.js';
+import { listenPrivate } from '../host/endpoint.js';
+import type { Hub } from '../host/hub.js';
+import { inboundHandler } from '../host/inbound.js';
+import { createSessionServer } from '../host/session-socket.js';
+
+const SUN_PATH_MAX = 100; // bytes, with margin under the 104/108-byte platform limits
+const PENDING_KEPT = 10_000; // message ids remembered for labelling receipts
+
+interface Reply {
+  server: net.Server;
+  socketPath: string;
+  address: string;
+}
+
+export class ReplySockets {
+  readonly #hub: Hub;
+  /** session id → directory → its reply socket there. */
+  readonly #bySession = new Map<string, Map<string, Reply>>();
+  readonly #paths = new Set<string>();
+  /** msg_id we sent → the target's label, for receipt texts. */
+  readonly #sent = new Map<string, { receiverName: string; receiverAddress: string }>();
+
+  constructor(hub: Hub) {
+    this.#hub = hub;
+  }
+
+  isOurs(socketPath: string): boolean {
+    return this.#paths.has(path.resolve(socketPath));
+  }
+
+  /** Remembers a send so its receipts can name the target (its listed name, without the ref). */
+  sent(msgId: string, receiverName: string, receiverAddress: string): void {
+    this.#sent.set(msgId, { receiverName, receiverAddress });
+    if (this.#sent.size > PENDING_KEPT) this.#sent.delete(this.#sent.keys().next().value as string);
+  }
+
+  /** The `from` address for a send from `s` to a socket at `target`, or null when no reply socket can be made there. */
+  async addressFor(s: SessionRecord, target: string): Promise<string | null> {
+    const dir = path.dirname(path.resolve(target));
+    const existing = this.#bySession.get(s.id)?.get(dir);
+    if (existing !== undefined) return existing.address;
+    if (!privateDir(dir)) {
+      this.#hub.log.warn('no reply socket: the target directory is not private to this user', { dir });
+      return null;
+    }
+    const name = `sb-${createHash('sha256').update(`${this.#hub.paths.hubSocket}\0${s.id}`).digest('hex').slice(0, 16)}.sock`;
+    const socketPath = path.join(dir, name);
+    if (Buffer.byteLength(socketPath) > SUN_PATH_MAX) return null;
+    const address = udsAddress(socketPath);
+    const handler = { ...inboundHandler(this.#hub, s, { socketPath, address }), checkAuth: () => 'bad' as const, rename: () => undefined, status: (line: PeerMessageStatus) => this.#receipt(s, line), idleNotice: (line: PeerIdleNotice) => this.#hub.stock.idleNotice(line) };
+    const server = createSessionServer(this.#hub.limits, handler, this.#hub.log);
+    removeOwnStaleSocket(socketPath);
+    try {
+      await listenPrivate(server, socketPath, false);
+    } catch (err) {
+      this.#hub.log.warn('no reply socket', { socketPath, error: String(err) });
+      return null;
+    }
+    let dirs = this.#bySession.get(s.id);
+    if (dirs === undefined) this.#bySession.set(s.id, (dirs = new Map<string, Reply>()));
+    dirs.set(dir, { server, socketPath, address });
+    this.#paths.add(socketPath);
+    return address;
+  }
+
+  #receipt(s: SessionRecord, line: PeerMessageStatus): void {
+    const known = this.#sent.get(line.orig_msg_id);
+    const receiverAddress = known?.receiverAddress ?? line.from ?? 'a Claude Code session';
+    const receiverName = known?.receiverName ?? this.#hub.stock?.nameOf(receiverAddress) ?? receiverAddress;
+    if (line.status === 'delivered' || line.status === 'denied' || line.status === 'expired') this.#sent.delete(line.orig_msg_id);
+    const status: ReceiptStatus = line.status;
+    this.#hub.admission.notifySender(
+      { msgId: line.orig_msg_id, fromAddress: s.address, fromSessionId: s.id },
+      { id: `stock:${receiverAddress}`, name: receiverName, address: receiverAddress, socketPath: '' },
+      status,
+      (line.reason ?? 'reported by the Claude Code session').replace(/\.+$/, ''),
+    );
+  }
+
+  close(sessionId: string): void {
+    for (const r of this.#bySession.get(sessionId)?.values() ?? []) {
+      r.server.close();
+      this.#paths.delete(r.socketPath);
+      fs.rmSync(r.socketPath, { force: true });
+    }
+    this.#bySession.delete(sessionId);
+  }
+
+  closeAll(): void {
+    for (const id of [...this.#bySession.keys()]) this.close(id);
+  }
+}
+
+/** A directory that is a real directory, ours, and closed to everyone else. */
+function privateDir(dir: string): boolean {
+  try {
+    const st = fs.lstatSync(dir);
+    const uid = process.getuid?.();
+    return st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Our socket names are deterministic per hub and session: a left-over one from a crash is removed. */
+function removeOwnStaleSocket(socketPath: string): void {
+  try {
+    const st = fs.lstatSync(socketPath);
+    if (st.isSocket() && st.uid === process.getuid?.()) fs.rmSync(socketPath, { force: true });
+  } catch {
+    // not there
+  }
+}

@@ -1,0 +1,111 @@
+// Interop with stock Claude Code sessions, in one place for the hub:
+// discovery into the session table, reply sockets, idle subscriptions by
+// Claude Code's own control frames (2.1.332+, `notify_idle` in its
+// registry entry's peerFeatures), and publishing our sessions (a setting,
+// off by default). The hub calls sweep/sessionsChanged/sessionEnded/close.
+
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Hub } from '../host/hub.js';
+import type { PeerIdleNotice } from '../protocol/cc-wire.js';
+import { writeLines } from '../host/outbound.js';
+import { modeClass, type SessionRecord } from '../registry/session.js';
+import { stockName } from '../registry/table.js';
+import { StockDiscovery, type StockSession } from './discovery.js';
+import { readPeerToken } from './entry.js';
+import { Publisher } from './publish.js';
+import { ReplySockets } from './reply.js';
+
+export const IDLE_FEATURE = 'notify_idle';
+
+export class StockInterop {
+  readonly replies: ReplySockets;
+  readonly root: string;
+  readonly #hub: Hub;
+  readonly #discovery: StockDiscovery;
+  readonly #publisher: Publisher;
+  /** notify_when_idle msg_id → the idle-watch target id it stands for. */
+  readonly #idleRequests = new Map<string, string>();
+
+  constructor(hub: Hub, root: string) {
+    this.#hub = hub;
+    this.root = root;
+    this.replies = new ReplySockets(hub);
+    const sessionsDir = path.join(root, 'sessions');
+    this.#discovery = new StockDiscovery({
+      sessionsDir,
+      isOurs: (p) => this.replies.isOurs(p) || hub.table.byAddress(`uds:${p}`)?.session !== undefined || [...hub.table.live.values()].some((s) => s.socketPath === path.resolve(p)),
+      onChange: (sessions) => {
+        const gone = hub.table.stock.filter((s) => !sessions.some((t) => t.address === s.address));
+        hub.table.setStock(sessions);
+        for (const s of gone) hub.idle.targetExited(stockTargetId(s));
+        hub.events.emit({ type: 'sessions.changed' });
+      },
+    });
+    this.#publisher = new Publisher({ sessionsDir, hubSocket: hub.paths.hubSocket, version: `switchboard-${hub.version}`, now: () => hub.clock.now(), log: (m, f) => hub.log.warn(m, f) });
+  }
+
+  /** Called once this hub owns the hub socket: clears our ghosts, starts discovery and publishing. */
+  start(): void {
+    this.#publisher.sweepGhosts();
+    this.#discovery.start();
+    this.sessionsChanged();
+  }
+
+  /** The listed name of a stock session by address, for receipts. */
+  nameOf(address: string): string | undefined {
+    const row = this.#hub.table.byAddress(address);
+    return row?.stock !== undefined ? row.name : undefined;
+  }
+
+  supportsIdle(s: StockSession): boolean {
+    return s.entry.peerFeatures?.includes(IDLE_FEATURE) === true;
+  }
+
+  /** Subscribes `sender` to the Claude Code session's next idle, by its own control frame. */
+  async subscribeIdle(sender: SessionRecord, target: StockSession, from: string, shown: string): Promise<void> {
+    const msgId = randomUUID();
+    const lines: string[] = [];
+    const token = readPeerToken(path.join(this.root, 'sessions'), target.entry);
+    if (token !== undefined) lines.push(JSON.stringify({ type: 'auth', token }));
+    lines.push(JSON.stringify({ type: 'control', action: 'notify_when_idle', from, msg_id: msgId, from_mode: modeClass(sender), msgV: 1 }));
+    await writeLines(target.socketPath, lines, this.#hub.limits.outboundTimeoutMs);
+    this.#idleRequests.set(msgId, stockTargetId(target));
+    this.#hub.idle.subscribe(sender, { id: stockTargetId(target), name: stockName(target) }, shown);
+    this.#hub.events.emit({ type: 'subscriptions.changed' });
+  }
+
+  /** A peer_idle_notice on a reply socket: the usual idle notice, once. */
+  idleNotice(line: PeerIdleNotice): void {
+    const targetId = this.#idleRequests.get(line.orig_msg_id);
+    if (targetId === undefined) return; // not ours, or already answered
+    this.#idleRequests.delete(line.orig_msg_id);
+    this.#hub.idle.targetIdle(targetId);
+    this.#hub.events.emit({ type: 'subscriptions.changed' });
+  }
+
+  sweep(): Promise<void> {
+    return this.#discovery.sweep();
+  }
+
+  /** Our sessions changed (added, renamed, busy/idle): republish when publishing is on. */
+  sessionsChanged(): void {
+    const on = this.#hub.adminSettings().publishToClaudeCode.value;
+    this.#publisher.sync(on ? [...this.#hub.table.live.values()] : []);
+  }
+
+  sessionEnded(id: string): void {
+    this.replies.close(id);
+    this.sessionsChanged();
+  }
+
+  close(): void {
+    this.#discovery.close();
+    this.replies.closeAll();
+    this.#publisher.close();
+  }
+}
+
+export function stockTargetId(s: StockSession): string {
+  return `stock:${s.address}`;
+}
