@@ -39,6 +39,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
   const isolate = e.isolatePeerMachines as Sourced<boolean> | undefined;
   const throttle = e.throttle as Sourced<Record<string, number>> | undefined;
   const idle = e.idleSubscriptionMinutes as Sourced<number> | undefined;
+  const publish = e.publishToClaudeCode as Sourced<boolean> | undefined;
   return (
     <section aria-labelledby="prefs-h">
       <header className="view-head"><h2 id="prefs-h">Preferences</h2></header>
@@ -73,6 +74,16 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
                 <input type="checkbox" aria-label="isolatePeerMachines" disabled={isolate?.source === 'managed' || (isolate?.value === true && isolate.source !== 'user' && isolate.source !== 'default')} checked={isolate?.value ?? false} onChange={(ev) => void set('isolatePeerMachines', ev.target.checked ? true : null)} />
               </td>
               <td>{isolate && <Source s={isolate} />}</td>
+            </tr>
+            <tr>
+              <th scope="row">
+                List my sessions in Claude Code (publishToClaudeCode)
+                <div className="hint">Claude Code's own <code>/peers</code> and SendMessage then see your Switchboard sessions. Their messages arrive unverified and pass your inbound policy.</div>
+              </th>
+              <td>
+                <input type="checkbox" aria-label="publishToClaudeCode" disabled={publish?.source === 'managed'} checked={publish?.value ?? false} onChange={(ev) => void set('publishToClaudeCode', ev.target.checked ? true : null)} />
+              </td>
+              <td>{publish && <Source s={publish} />}</td>
             </tr>
             <tr>
               <th scope="row">Idle subscription lifetime (minutes)</th>

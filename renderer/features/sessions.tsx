@@ -30,7 +30,7 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
             {rows.map((r) => (
               <tr key={r.address} className={open === r.address ? 'selected' : ''}>
                 <td className="mono"><button className="link" aria-expanded={open === r.address} onClick={() => setOpen(open === r.address ? null : r.address)}>{r.label}</button></td>
-                <td>{r.agent}{r.kind === 'claude-code' ? ' (Claude Code)' : ''}</td>
+                <td>{r.kind === 'claude-code' ? <span title="A Claude Code session with its own messaging (found in its session registry)">Claude Code <span className="tag">own messaging</span></span> : r.agent}</td>
                 <td>{r.machine ?? 'this machine'}</td>
                 <td><span className={`pill ${r.state}`}>{r.state}</span> {ago(r.stateSince, now)}</td>
                 <td title={`decided by ${r.inbound.source}`}>{r.inbound.value ?? 'mode parity'}</td>
@@ -75,14 +75,16 @@ function SessionDetail({ stores, row }: { stores: Stores; row: AgentRow }): Reac
     <div className="detail" data-testid="session-detail">
       <h3 className="mono">{row.label}</h3>
       <p className="dim mono">{row.address}</p>
-      <form onSubmit={(e) => void send(e)} className="user-send">
+      {row.kind === 'claude-code' ? (
+        <p data-testid="stock-note">A Claude Code session with its own cross-session messaging: your sessions reach it by name, and its receipts come back to them. To talk to it yourself, type in its terminal.</p>
+      ) : <form onSubmit={(e) => void send(e)} className="user-send">
         <label htmlFor="user-message">Message from you (the user) — it reaches the agent as yours, not as a peer's</label>
         <textarea id="user-message" rows={3} value={text} onChange={(e) => setText(e.target.value)} />
         <div className="actions">
           <button type="submit">Send as the user</button>
           <button type="button" onClick={() => void subscribe()}>Notify me when idle</button>
         </div>
-      </form>
+      </form>}
       {note && <p role="status">{note}</p>}
       <h4>Recent activity</h4>
       {recent.length === 0 ? <p className="dim">Nothing yet.</p> : (

@@ -62,6 +62,17 @@ describe('Sessions view', () => {
     expect(screen.getAllByRole('row')).toHaveLength(12); // s4, s40–s49 + header
   });
 
+  it('marks a stock Claude Code session and offers no send-as-user for it', async () => {
+    const row = { name: 'myapp-3f', ref: 'c27324', label: 'myapp-3f [c27324]', address: 'uds:/run/cc-socks/1.sock', machine: null, cwd: '/w', agent: 'claude', kind: 'claude-code', state: 'busy', stateSince: Date.now(), canReceive: true, self: false, inboxDepth: 0, inbound: { value: null, source: 'its own Claude Code settings' } };
+    const stores = createStores(fakeBridge({ 'sessions.list': { rows: [row] }, 'activity.list': { entries: [], notices: [] } }).bridge);
+    render(<SessionsView stores={stores} />);
+    await act(() => stores.sessions.getState().load());
+    expect(screen.getByText('own messaging')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'myapp-3f [c27324]' }));
+    expect(screen.getByTestId('stock-note').textContent).toContain('type in its terminal');
+    expect(screen.queryByRole('button', { name: 'Send as the user' })).toBeNull();
+  });
+
   it('explains the empty state and shows errors', async () => {
     const empty = createStores(fakeBridge({ 'sessions.list': { rows: [] } }).bridge);
     render(<SessionsView stores={empty} />);

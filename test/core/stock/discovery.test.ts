@@ -1,0 +1,109 @@
+// Discovery of stock Claude Code sessions: the registry rules (bare pid
+// names, 256 KiB, pid inside = name, pid alive, start time, a socket that
+// answers) against real files, processes and sockets; rows appear and
+// vanish with the directory.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isRegistryFileName, probeSocket, readEntry, readPeerToken } from '../../../core/stock/entry.js';
+import { startHub, until, type TestHub } from '../../helpers/hub.js';
+import { sessionsDir, stockPeer, type StockPeer } from './helpers.js';
+
+const FIXTURES = new URL('../../fixtures/claude-code/sessions/', import.meta.url).pathname;
+
+describe('registry files', () => {
+  it('reads the fixture and its key file', () => {
+    const r = readEntry(path.join(FIXTURES, '48213.json'));
+    expect(r).toMatchObject({ ok: true, entry: { pid: 48213, name: 'myapp-3f', messagingSocketPath: '/run/user/1000/cc-socks/48213.sock', status: 'idle', nameSource: 'derived' } });
+    if (!r.ok) throw new Error('unreachable');
+    expect(readPeerToken(FIXTURES, r.entry)).toBe('9f8e7d6c5b4a39281706f5e4d3c2b1a0');
+    expect(readPeerToken(FIXTURES, { ...r.entry, procStart: 'other' })).toBeUndefined();
+  });
+
+  it('reads only bare pid names', () => {
+    for (const ok of ['1.json', '48213.json']) expect(isRegistryFileName(ok)).toBe(true);
+    for (const bad of ['abc.json', '0.json', '-1.json', '12.json.tmp', '12.key', '48213.7d9d.key', '12345678901.json', '.json']) expect(isRegistryFileName(bad)).toBe(false);
+  });
+
+  it('refuses oversized, malformed, mismatched and non-file entries with a reason', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-reg-'));
+    try {
+      const good = fs.readFileSync(path.join(FIXTURES, '48213.json'), 'utf8');
+      fs.writeFileSync(path.join(dir, '48213.json'), good.replace('}', `,"pad":"${'x'.repeat(300 * 1024)}"}`));
+      expect(readEntry(path.join(dir, '48213.json'))).toEqual({ ok: false, why: 'over 262144 bytes' });
+      fs.writeFileSync(path.join(dir, '7.json'), good);
+      expect(readEntry(path.join(dir, '7.json'))).toEqual({ ok: false, why: 'the pid inside does not match the file name' });
+      fs.writeFileSync(path.join(dir, '8.json'), '{"pid":8,');
+      expect(readEntry(path.join(dir, '8.json'))).toEqual({ ok: false, why: 'not JSON' });
+      fs.writeFileSync(path.join(dir, '9.json'), '{"pid":9,"sessionId":"s"}');
+      expect(readEntry(path.join(dir, '9.json'))).toMatchObject({ ok: false, why: expect.stringContaining('messagingSocketPath') });
+      fs.mkdirSync(path.join(dir, '10.json'));
+      expect(readEntry(path.join(dir, '10.json'))).toEqual({ ok: false, why: 'not a regular file' });
+      fs.symlinkSync(path.join(FIXTURES, '48213.json'), path.join(dir, '11.json'));
+      expect(readEntry(path.join(dir, '11.json'))).toMatchObject({ ok: false, why: expect.stringContaining('unreadable') });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a probe of a socket nobody listens on fails fast', async () => {
+    const t0 = Date.now();
+    expect(await probeSocket('/nonexistent/cc-socks/1.sock')).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(250);
+  });
+});
+
+describe('discovery in the hub', () => {
+  let t: TestHub;
+  const peers: StockPeer[] = [];
+  const claude = (): string => path.join(t.dirs.root, 'claude');
+  const socks = (): string => path.join(t.dirs.root, 'cc-socks');
+  const rows = async () => (await (await t.client()).call('agents.list', {})).rows;
+
+  beforeEach(async () => {
+    t = await startHub();
+  });
+  afterEach(async () => {
+    for (const p of peers.splice(0)) await p.stop();
+    await t.close();
+  });
+
+  it('lists a live Claude Code session, marked, with its status, and drops it when its file goes', async () => {
+    const p = await stockPeer(claude(), socks(), { status: 'busy' });
+    peers.push(p);
+    await until(async () => (await rows()).length === 1);
+    const [row] = await rows();
+    expect(row).toMatchObject({ name: `myapp-${p.pid}`, kind: 'claude-code', agent: 'claude', state: 'busy', cwd: '/home/dev/myapp', address: `uds:${p.socketPath}` });
+    expect(row!.ref).toMatch(/^[0-9a-f]{6}$/);
+    fs.rmSync(p.registry);
+    await until(async () => (await rows()).length === 0);
+  });
+
+  it('ignores dead pids with live-looking files, reused pids, silent sockets and garbage', async () => {
+    const dead = await stockPeer(claude(), socks());
+    dead.proc.kill();
+    await new Promise((r) => dead.proc.once('exit', r));
+    const reused = await stockPeer(claude(), socks(), { procStart: '1' });
+    const silent = await stockPeer(claude(), socks(), {}, { listen: false });
+    peers.push(dead, reused, silent);
+    const dir = sessionsDir(claude());
+    fs.writeFileSync(path.join(dir, 'notes.json'), '{}');
+    fs.writeFileSync(path.join(dir, `${process.pid}.json`), '{ broken');
+    const live = await stockPeer(claude(), socks());
+    peers.push(live);
+    await until(async () => (await rows()).length === 1);
+    await t.hub.stock.sweep();
+    expect((await rows()).map((r) => r.name)).toEqual([`myapp-${live.pid}`]);
+  });
+
+  it('a session that dies without removing its file vanishes at the next sweep', async () => {
+    const p = await stockPeer(claude(), socks());
+    peers.push(p);
+    await until(async () => (await rows()).length === 1);
+    p.proc.kill();
+    await new Promise((r) => p.proc.once('exit', r));
+    await t.hub.stock.sweep();
+    expect(await rows()).toEqual([]);
+  });
+});
