@@ -1,0 +1,102 @@
+// The relay's subjects and payloads between hubs over NATS. Every payload
+// from the broker is untrusted: parsed with a bounded schema, unknown keys
+// refused (we own this format). Machines are named by their display name;
+// subjects use a token derived from it (NATS tokens cannot hold dots,
+// spaces or wildcards).
+
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { AGENT_KINDS, SESSION_STATES } from '../protocol/vocabulary.js';
+
+export const PROTOCOL_VERSION = 1;
+export const MACHINE_MAX = 64;
+
+/** A subject token for a machine name: readable part plus a short hash (names may collide after cleaning). */
+export function machineToken(machine: string): string {
+  const clean = machine.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
+  return `${clean}-${createHash('sha256').update(machine).digest('hex').slice(0, 8)}`;
+}
+
+export const SUBJECTS = {
+  presence: (machine: string) => `sb.presence.${machineToken(machine)}`,
+  presenceAll: 'sb.presence.*',
+  presenceQuery: 'sb.presence-query',
+  message: (machine: string) => `sb.msg.${machineToken(machine)}`,
+  receipt: (machine: string) => `sb.receipt.${machineToken(machine)}`,
+} as const;
+
+/** `peer:<machine>/<session>`: a session on another machine (session = id, name or `name [ref]`). */
+export function parsePeerAddress(address: string): { machine: string; session: string } | undefined {
+  const m = /^peer:([^/]{1,64})\/(.{1,4096})$/.exec(address.trim());
+  return m ? { machine: m[1] as string, session: m[2] as string } : undefined;
+}
+
+export function peerAddress(machine: string, sessionId: string): string {
+  return `peer:${machine}/${sessionId}`;
+}
+
+const Str = (max: number) => z.string().max(max);
+
+export const PresenceSession = z.strictObject({
+  sessionId: Str(128),
+  name: Str(256),
+  agent: z.enum(AGENT_KINDS),
+  state: z.enum(SESSION_STATES),
+  stateSince: z.number(),
+  cwd: Str(4096),
+  inboxDepth: z.number().int().min(0),
+  canReceive: z.boolean(),
+});
+export type PresenceSession = z.infer<typeof PresenceSession>;
+
+export const Presence = z.strictObject({
+  v: z.literal(PROTOCOL_VERSION),
+  machine: Str(MACHINE_MAX).min(1),
+  hubId: Str(64),
+  ttlMs: z.number().int().min(1000).max(3_600_000),
+  sessions: z.array(PresenceSession).max(10_000),
+});
+export type Presence = z.infer<typeof Presence>;
+
+export const RelayMessage = z.strictObject({
+  v: z.literal(PROTOCOL_VERSION),
+  msgId: Str(128),
+  to: Str(4096).min(1),
+  from: z.strictObject({ machine: Str(MACHINE_MAX).min(1), sessionId: Str(128), name: Str(256) }),
+  summary: Str(200).nullable(),
+  body: z.string().max(1024 * 1024),
+});
+export type RelayMessage = z.infer<typeof RelayMessage>;
+
+export const RELAY_STATUSES = ['queued', 'held', 'refused', 'dropped'] as const;
+
+export const RelayAnswer = z.union([
+  z.strictObject({ v: z.literal(PROTOCOL_VERSION), status: z.enum(RELAY_STATUSES), reason: Str(4096).optional(), to: z.strictObject({ name: Str(256), sessionId: Str(128) }) }),
+  z.strictObject({ v: z.literal(PROTOCOL_VERSION), error: Str(64), detail: Str(4096).optional() }),
+]);
+export type RelayAnswer = z.infer<typeof RelayAnswer>;
+
+export const RelayReceipt = z.strictObject({
+  v: z.literal(PROTOCOL_VERSION),
+  origMsgId: Str(128),
+  senderSessionId: Str(128),
+  status: z.enum(['held', 'delivered', 'approved', 'denied', 'refused', 'expired', 'dropped']),
+  reason: Str(4096),
+  receiver: z.strictObject({ machine: Str(MACHINE_MAX), sessionId: Str(128), name: Str(256) }),
+});
+export type RelayReceipt = z.infer<typeof RelayReceipt>;
+
+/** Parses a broker payload (bytes) with a schema; undefined when it is not ours or not valid. */
+export function decode<T>(schema: z.ZodType<T>, data: Uint8Array): T | undefined {
+  if (data.length > 2 * 1024 * 1024) return undefined;
+  try {
+    const parsed = schema.safeParse(JSON.parse(new TextDecoder().decode(data)));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function encode(value: unknown): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(value));
+}
