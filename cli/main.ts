@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   inbox: async () => (await import('./commands/messaging.js')).inbox,
   held: async () => (await import('./commands/ui.js')).held,
   subscriptions: async () => (await import('./commands/ui.js')).subscriptions,
+  confirmations: async () => (await import('./commands/ui.js')).confirmations,
   teams: async () => (await import('./commands/teams.js')).teams,
   team: async () => (await import('./commands/teams.js')).team,
   tasks: async () => (await import('./commands/teams.js')).tasks,

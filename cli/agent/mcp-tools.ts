@@ -7,7 +7,7 @@
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { RpcError, type HubClient } from '../../core/client/client.js';
+import { RpcError, SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
 import { frameItems } from './framing.js';
 import type { Credentials } from './identity.js';
@@ -89,7 +89,7 @@ export function registerTools(server: McpServer, deps: Deps): void {
     },
     (args) =>
       run(async () => {
-        const r = await client.call('message.send', { ...creds, ...args });
+        const r = await client.call('message.send', { ...creds, ...args }, { timeoutMs: SEND_WAIT_MS });
         return `${r.status}${r.reason ? ` (${r.reason})` : ''}: ${r.note}`;
       }),
   );

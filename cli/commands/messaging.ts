@@ -2,7 +2,7 @@
 // commands. `send` exits 1 when nothing was delivered or queued (refused,
 // dropped, not confirmed), so scripts can tell.
 
-import type { HubClient } from '../../core/client/client.js';
+import { SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
 import { credentials, intArg, optionalCredentials, parse, SESSION_OPTIONS, table, UsageError, withHub, type Credentials, type Ctx } from '../common.js';
 
@@ -58,7 +58,7 @@ export async function send(args: string[], ctx: Ctx): Promise<number> {
       ...(values.summary !== undefined ? { summary: values.summary } : {}),
       ...(values.message !== undefined ? { message: values.message } : {}),
       ...(values['notify-when-idle'] ? { notify_when_idle: true } : {}),
-    }),
+    }, { timeoutMs: SEND_WAIT_MS }),
   );
   ctx.out(ctx.json ? JSON.stringify(r) : `${r.status}: ${r.note}`);
   return ['queued', 'held', 'sent', 'subscribed'].includes(r.status) ? 0 : 1;

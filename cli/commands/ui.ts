@@ -10,6 +10,8 @@ export const UI_HELP = `switchboard held [list] | approve ID | deny ID   [--ui-t
   Lists held messages (sender, receiver, why, countdown) or decides one.
 switchboard subscriptions [list] | cancel ID     [--ui-token T]
   Lists idle-notification subscriptions or cancels one.
+switchboard confirmations [list] | allow ID | deny ID   [--ui-token T]
+  With isolatePeerMachines, sends to other machines wait here for your Allow.
   The token is printed by \`serve\`; SWITCHBOARD_UI_TOKEN works too.`;
 
 const UI_OPTIONS = { 'ui-token': { type: 'string' } } as const;
@@ -81,4 +83,25 @@ export async function subscriptions(args: string[], ctx: Ctx): Promise<number> {
     return r.cancelled ? 0 : 1;
   }
   throw new UsageError(`unknown subscriptions command ${JSON.stringify(sub)}; use list or cancel ID`);
+}
+
+export async function confirmations(args: string[], ctx: Ctx): Promise<number> {
+  const { values, positionals } = parse(args, UI_OPTIONS, true);
+  const [sub = 'list', id, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError('too many arguments');
+  const token = uiToken(values);
+  if (sub === 'list') {
+    const r = await withHub((c) => c.call('confirmations.list', { uiToken: token }));
+    if (ctx.json) ctx.out(JSON.stringify(r));
+    else if (r.items.length === 0) ctx.out('No sends wait for your confirmation. With isolatePeerMachines on, every send to another machine waits here for your Allow.');
+    else ctx.out(table([['ID', 'FROM', 'TO', 'EXPIRES', 'PREVIEW'], ...r.items.map((c) => [c.id, c.sender.name, `${c.target.session} (${c.target.machine})`, c.expiresAt === null ? 'no expiry' : left(c.expiresAt), oneLine(c.preview)])]));
+    return 0;
+  }
+  if (sub === 'allow' || sub === 'deny') {
+    if (id === undefined) throw new UsageError(`usage: switchboard confirmations ${sub} ID`);
+    const r = await withHub((c) => c.call(sub === 'allow' ? 'confirmations.allow' : 'confirmations.deny', { uiToken: token, id }));
+    ctx.out(ctx.json ? JSON.stringify(r) : sub === 'allow' ? 'allowed: the send goes on' : 'denied: the sender gets confirm-denied');
+    return 0;
+  }
+  throw new UsageError(`unknown confirmations command ${JSON.stringify(sub)}; use list, allow ID or deny ID`);
 }

@@ -32,6 +32,9 @@ export class RpcError extends Error {
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 type Listener = (params: unknown) => void;
 
+/** message.send may wait for the user's confirmation of a cross-machine send (dialogExpiry is at most 10 minutes). */
+export const SEND_WAIT_MS = 11 * 60_000;
+
 export class HubClient {
   readonly #socket: net.Socket;
   readonly #pending = new Map<number, Pending>();

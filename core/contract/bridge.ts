@@ -32,13 +32,16 @@ export const BRIDGE_OPERATIONS = {
   'tasks.create': 'tasks.create',
   'tasks.update': 'tasks.update',
   'tasks.assign': 'tasks.assign',
+  'confirmations.list': 'confirmations.list',
+  'confirmations.allow': 'confirmations.allow',
+  'confirmations.deny': 'confirmations.deny',
 } as const satisfies Record<BridgeOperationName, MethodName>;
 
 export type BridgeOperation = keyof typeof BRIDGE_OPERATIONS;
 export type BridgeResult<O extends BridgeOperation> = MethodResults[(typeof BRIDGE_OPERATIONS)[O]];
 
 /** Methods guarded by the UI token take it in params; the bridge fills it in. */
-const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list', 'settings.set', 'inbound.pause', 'user.send', 'user.subscribe', 'setup.plan', 'setup.apply']);
+const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list', 'settings.set', 'inbound.pause', 'confirmations.list', 'confirmations.allow', 'confirmations.deny', 'user.send', 'user.subscribe', 'setup.plan', 'setup.apply']);
 
 export function isBridgeOperation(name: string): name is BridgeOperation {
   return Object.prototype.hasOwnProperty.call(BRIDGE_OPERATIONS, name);

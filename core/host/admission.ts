@@ -189,6 +189,8 @@ export class Admission {
         reason, text: receiptText(status, ref ? label(receiver.name, ref) : receiver.name, reason, count), at: hub.clock.now(), count,
       };
       hub.mailboxes.put(env.fromSessionId, receipt).catch((err: unknown) => hub.log.error('receipt not stored', { error: String(err) }));
+    } else if (env.fromAddress.startsWith('peer:')) {
+      hub.remote.sendReceipt(env, receiver, status, reason);
     } else if ((PEER_STATUSES as readonly string[]).includes(status) && receiver.socketPath !== '') {
       sendPeerStatus(hub, env.statusVia ?? receiver, env.fromAddress, env.msgId, status as PeerStatus, count > 1 ? `${reason} (${count} messages)` : reason);
     }

@@ -10,6 +10,7 @@ export type HubEvent =
   | { type: 'subscriptions.changed' }
   | { type: 'settings.changed' }
   | { type: 'inbound.paused'; paused: boolean }
+  | { type: 'confirmations.changed'; count: number }
   | { type: 'teams.changed' }
   | { type: 'activity'; entry: ActivityEntry }
   | { type: 'user.notice'; notice: UserNotice };

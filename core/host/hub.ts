@@ -23,6 +23,7 @@ import { SessionTable } from '../registry/table.js';
 import type { EffectiveSettings } from '../settings/resolve.js';
 import { defaultManagedPath, SettingsStore } from '../settings/store.js';
 import { StockInterop } from '../stock/stock.js';
+import { RemoteMachines } from '../relay/host.js';
 import { RootWatcher } from '../teams/watch.js';
 import { Teams } from '../teams/teams.js';
 import { Admission } from './admission.js';
@@ -77,6 +78,8 @@ export class Hub {
   teams!: Teams;
   /** Stock Claude Code sessions: discovery, reply sockets, publishing (under the same root as teams). */
   stock!: StockInterop;
+  /** Other machines: the relay (when configured) and isolatePeerMachines confirmations. */
+  readonly remote: RemoteMachines = new RemoteMachines(this);
   #teamsWatcher: RootWatcher | undefined;
   readonly #defaultClaudeHome: string;
   /** Grants user-interface decisions (approve, deny); printed at start, never written to disk. */
@@ -133,7 +136,11 @@ export class Hub {
     mailboxes.onItem((sessionId, item) => this.#pushItem(sessionId, item));
     this.events.on((event) => {
       for (const conn of this.uiConnections) conn.notify('ui.event', event);
-      if (event.type === 'sessions.changed' || event.type === 'settings.changed') this.stock.sessionsChanged();
+      if (event.type === 'sessions.changed' || event.type === 'settings.changed') {
+        this.stock.sessionsChanged();
+        this.remote.sessionsChanged();
+      }
+      if (event.type === 'settings.changed') void this.remote.configure();
     });
   }
 
@@ -159,6 +166,7 @@ export class Hub {
     hub.#restored = true;
     hub.#markRestored();
     hub.stock.start();
+    await hub.remote.configure();
     hub.#sweep = setInterval(() => void hub.#sweepOnce(), hub.limits.livenessSweepMs);
     hub.#sweep.unref();
     return hub;
@@ -305,6 +313,7 @@ export class Hub {
     if (this.#sweep) clearInterval(this.#sweep);
     this.#teamsWatcher?.close();
     this.stock.close();
+    await this.remote.close();
     this.#rpc.closeAll();
     await new Promise<void>((r) => this.#rpc.server.close(() => r()));
     for (const server of this.servers.values()) server.close();

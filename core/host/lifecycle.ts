@@ -97,6 +97,7 @@ export function retireSession(hub: Hub, id: string): void {
   hub.settings.forget(id);
   hub.idle.targetExited(id);
   hub.stock.sessionEnded(id);
+  hub.remote.confirmations.senderGone(id);
   hub.events.emit({ type: 'sessions.changed' });
 }
 

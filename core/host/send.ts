@@ -16,6 +16,8 @@ import { validateSend } from '../routing/validate.js';
 import type { Hub } from './hub.js';
 import { writeLines } from './outbound.js';
 import { sendToStock } from '../stock/send.js';
+import { parsePeerAddress } from '../relay/protocol.js';
+import { sendRemote } from '../relay/send.js';
 
 export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendParams): Promise<SendResult> {
   const input = validateSend(params, hub.limits);
@@ -23,7 +25,9 @@ export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendP
   const msgId = newMsgId();
 
   if (resolved.kind === 'address') {
-    if (input.to.startsWith('peer:')) throw new HubError('unreachable', { detail: 'no relay is configured' });
+    const peer = parsePeerAddress(resolved.address);
+    if (peer !== undefined) return sendRemote(hub, sender, { ...peer, label: resolved.address }, input.summary, input.message, input.notifyWhenIdle);
+    if (input.to.startsWith('peer:')) throw new HubError('target_not_found', { candidates: [] });
     const target = socketPathOf(resolved.address);
     if (target === undefined) throw new HubError('target_not_found', { candidates: [] });
     if (input.notifyWhenIdle) throw new HubError('idle_not_local');
@@ -34,6 +38,11 @@ export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendP
 
   const row = resolved.row;
   if (resolved.byName) hub.pins.check(sender.id, input.to, row);
+  if (row.remote !== undefined) {
+    const result = await sendRemote(hub, sender, { machine: row.remote.machine, session: row.remote.session.sessionId, label: `${label(row.name, row.ref)} on ${row.remote.machine}` }, input.summary, input.message, input.notifyWhenIdle);
+    if (resolved.byName && (result.status === 'queued' || result.status === 'held')) hub.pins.pin(sender.id, row);
+    return result;
+  }
   if (row.stock !== undefined) {
     const result = await sendToStock(hub, sender, { name: row.name, ref: row.ref, stock: row.stock }, input.message, input.notifyWhenIdle);
     if (resolved.byName) hub.pins.pin(sender.id, row);

@@ -11,7 +11,7 @@ import { setUserSetting, UserSettingsError } from '../settings/user-file.js';
 import type { Hub } from './hub.js';
 import type { RpcConnection } from './rpc-server.js';
 
-type UiMethod = 'ui.attach' | 'held.list' | 'held.approve' | 'held.deny' | 'subscriptions.list' | 'subscriptions.cancel' | 'settings.effective' | 'activity.list' | 'settings.set' | 'inbound.pause';
+type UiMethod = 'ui.attach' | 'held.list' | 'held.approve' | 'held.deny' | 'subscriptions.list' | 'subscriptions.cancel' | 'settings.effective' | 'activity.list' | 'settings.set' | 'inbound.pause' | 'confirmations.list' | 'confirmations.allow' | 'confirmations.deny';
 export type UiHandlers = { [M in UiMethod & MethodName]: (params: MethodParams<M>, conn: RpcConnection) => MethodResults[M] | Promise<MethodResults[M]> };
 
 const PREVIEW_CHARS = 200;
@@ -103,6 +103,19 @@ export function createUiHandlers(hub: Hub): UiHandlers {
       }
       await hub.settingsChanged();
       return { effective: hub.adminSettings() };
+    }),
+
+    'confirmations.list': ui(() => {
+      const relay = hub.remote.relay;
+      return { items: hub.remote.confirmations.list(), relay: { configured: relay !== undefined, connected: relay?.connected ?? false, machine: relay?.machine ?? null } };
+    }),
+    'confirmations.allow': ui((p) => {
+      if (!hub.remote.confirmations.decide(p.id, 'allow')) throw new HubError('item_not_found');
+      return { decided: true as const };
+    }),
+    'confirmations.deny': ui((p) => {
+      if (!hub.remote.confirmations.decide(p.id, 'deny')) throw new HubError('item_not_found');
+      return { decided: true as const };
     }),
 
     // Pausing refuses every new inbound message; held ones stay held for the user to decide.

@@ -117,6 +117,9 @@ export const METHODS = {
   'activity.list': UiParams,
   'settings.set': UiSetSettingParams,
   'inbound.pause': z.strictObject({ ...UiToken, paused: z.boolean() }),
+  'confirmations.list': UiParams,
+  'confirmations.allow': UiItemParams,
+  'confirmations.deny': UiItemParams,
   'setup.plan': z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() }),
   'setup.apply': z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() }),
   'user.send': z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096), message: z.string().min(1).max(256 * 1024) }),
@@ -184,6 +187,17 @@ export interface AgentRow {
 
 export const SEND_STATUSES = ['queued', 'held', 'refused', 'dropped', 'sent', 'subscribed', 'confirm-denied', 'confirm-expired'] as const;
 export type SendStatus = (typeof SEND_STATUSES)[number];
+
+/** A send waiting for the user's Allow before it leaves this machine (isolatePeerMachines). */
+export interface ConfirmationView {
+  id: string;
+  sender: { sessionId: string; name: string };
+  target: { machine: string; session: string };
+  preview: string;
+  text: string;
+  createdAt: number;
+  expiresAt: number | null;
+}
 
 export interface SendResult {
   status: SendStatus;
@@ -282,6 +296,9 @@ export interface MethodResults {
   'activity.list': { entries: unknown[]; notices: unknown[] };
   'settings.set': { effective: unknown };
   'inbound.pause': { paused: boolean };
+  'confirmations.list': { items: ConfirmationView[]; relay: { configured: boolean; connected: boolean; machine: string | null } };
+  'confirmations.allow': { decided: true };
+  'confirmations.deny': { decided: true };
   'setup.plan': { changes: Array<{ file: string; diff: string }> };
   'setup.apply': { changed: string[]; backups: string[] };
   'user.send': { status: 'queued' | 'dropped'; msg_id: string; to: { name: string; address: string } };

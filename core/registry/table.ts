@@ -7,13 +7,23 @@
 
 import type { AgentRow } from '../protocol/methods.js';
 import type { StockSession } from '../stock/discovery.js';
+import type { PresenceSession } from '../relay/protocol.js';
 import { HubError } from '../protocol/errors.js';
 import { assignRefs, label, normalizeName, validName } from './names.js';
 import type { Row, RowIndex } from './resolve.js';
 import { tokenMatches, type PersistedSession, type SessionRecord } from './session.js';
 
-/** A row of ours (hosted) or a stock Claude Code session's. */
-export type ListedSession = Row & ({ session: SessionRecord; stock?: undefined } | { session?: undefined; stock: StockSession });
+/** A session on another machine, from its hub's presence (core/relay). */
+export interface RemoteSession {
+  machine: string;
+  address: string;
+  refHash: string;
+  session: PresenceSession;
+}
+
+/** A row of ours (hosted), a stock Claude Code session's, or another machine's. */
+export type ListedSession = Row &
+  ({ session: SessionRecord; stock?: undefined; remote?: undefined } | { session?: undefined; stock: StockSession; remote?: undefined } | { session?: undefined; stock?: undefined; remote: RemoteSession });
 
 const STOCK_STATES: Record<string, AgentRow['state']> = { busy: 'busy', shell: 'busy', idle: 'idle', waiting: 'idle' };
 
@@ -28,6 +38,7 @@ export class SessionTable implements RowIndex<ListedSession> {
   readonly dormant = new Map<string, { session: PersistedSession; diedAt: number }>();
   readonly #byAddress = new Map<string, string>();
   #stock: readonly StockSession[] = [];
+  #remote: readonly RemoteSession[] = [];
   #refs: Map<string, string> | undefined;
   #listed: ListedSession[] | undefined;
   #byName: Map<string, ListedSession[]> | undefined;
@@ -60,6 +71,12 @@ export class SessionTable implements RowIndex<ListedSession> {
     return this.#stock;
   }
 
+  /** Replaces the sessions of other machines (from relay presence). */
+  setRemote(sessions: readonly RemoteSession[]): void {
+    this.#remote = sessions;
+    this.#changed(true);
+  }
+
   rename(s: SessionRecord, name: string): void {
     s.name = name;
     s.nameNorm = normalizeName(name);
@@ -80,7 +97,7 @@ export class SessionTable implements RowIndex<ListedSession> {
   byAddress(address: string): ListedSession | undefined {
     const id = this.#byAddress.get(address);
     if (id !== undefined) return this.listed().find((r) => r.session?.id === id);
-    return this.listed().find((r) => r.stock !== undefined && r.address === address);
+    return this.listed().find((r) => r.session === undefined && r.address === address);
   }
 
   /** The live session these credentials belong to, or an `unauthorized` error. */
@@ -111,6 +128,7 @@ export class SessionTable implements RowIndex<ListedSession> {
     if (this.#refs === undefined) {
       const keyed: Array<[string, string]> = [...this.live.values()].map((s) => [s.id, s.refHash]);
       for (const s of this.#stock) keyed.push([`stock:${s.address}`, s.refHash]);
+      for (const s of this.#remote) keyed.push([`remote:${s.address}`, s.refHash]);
       const refs = assignRefs(keyed.map(([, h]) => h));
       this.#refs = new Map(keyed.map(([k], i) => [k, refs[i] as string]));
     }
@@ -128,7 +146,8 @@ export class SessionTable implements RowIndex<ListedSession> {
         const name = stockName(s);
         return { name, nameNorm: normalizeName(name), ref: refs.get(`stock:${s.address}`) ?? '', refHash: s.refHash, address: s.address, stock: s };
       });
-      this.#listed = ours.concat(theirs);
+      const remote: ListedSession[] = this.#remote.map((r) => ({ name: r.session.name, nameNorm: normalizeName(r.session.name), ref: refs.get(`remote:${r.address}`) ?? '', refHash: r.refHash, address: r.address, remote: r }));
+      this.#listed = ours.concat(theirs, remote);
     }
     return this.#listed;
   }
@@ -149,6 +168,7 @@ export class SessionTable implements RowIndex<ListedSession> {
   agentRows(selfId: string | undefined, extra: (s: SessionRecord) => Pick<AgentRow, 'canReceive' | 'inboxDepth' | 'inbound'>): AgentRow[] {
     return this.listed().map((row): AgentRow => {
       if (row.stock !== undefined) return stockRow(row.name, row.ref, row.stock);
+      if (row.remote !== undefined) return remoteRow(row.ref, row.remote);
       const { session: s, ref } = row;
       return {
       name: s.name,
@@ -174,5 +194,13 @@ function stockRow(name: string, ref: string, s: StockSession): AgentRow {
     name, ref, label: label(name, ref), address: s.address, machine: null, cwd: s.entry.cwd, agent: 'claude', kind: 'claude-code',
     state: STOCK_STATES[s.status ?? ''] ?? 'idle', stateSince: since, canReceive: true, inboxDepth: 0,
     inbound: { value: null, source: 'its own Claude Code settings' }, self: false,
+  };
+}
+
+function remoteRow(ref: string, r: RemoteSession): AgentRow {
+  const s = r.session;
+  return {
+    name: s.name, ref, label: label(s.name, ref), address: r.address, machine: r.machine, cwd: s.cwd, agent: s.agent, kind: 'switchboard',
+    state: s.state, stateSince: s.stateSince, canReceive: s.canReceive, inboxDepth: s.inboxDepth, inbound: { value: null, source: `its own hub on ${r.machine}` }, self: false,
   };
 }

@@ -6,18 +6,11 @@
 // expires every pending one (nothing leaves unconfirmed).
 
 import { randomUUID } from 'node:crypto';
+import type { ConfirmationView } from '../protocol/methods.js';
 
 export type ConfirmDecision = 'allow' | 'deny' | 'expire';
 
-export interface ConfirmationView {
-  id: string;
-  sender: { sessionId: string; name: string };
-  target: { machine: string; session: string };
-  preview: string;
-  text: string;
-  createdAt: number;
-  expiresAt: number | null;
-}
+export type { ConfirmationView };
 
 interface Pending {
   view: ConfirmationView;

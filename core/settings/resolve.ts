@@ -5,7 +5,7 @@
 // wins. dialogExpiry, throttle and idle lifetime: managed, then user only
 // (a repository never sets them).
 
-import type { DialogExpiry, Inbound, ParsedSettings, SettingKey, ThrottleSettings } from './schema.js';
+import type { DialogExpiry, Inbound, ParsedSettings, RelaySettings, SettingKey, ThrottleSettings } from './schema.js';
 
 export const SCOPES = ['managed', 'flag', 'user', 'project', 'local'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -43,6 +43,7 @@ export interface EffectiveSettings {
   claudeConfigDir: Sourced<string | null>;
   teamLockDeadlineSeconds: Sourced<number>;
   publishToClaudeCode: Sourced<boolean>;
+  relay: Sourced<RelaySettings | null>;
 }
 
 /** A scope's value for one key; unreadable counts as `failClosed`. */
@@ -100,6 +101,7 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
   const claudeDir = fromAdmin('claudeConfigDir');
   const lockDeadline = fromAdmin('teamLockDeadlineSeconds');
   const publish = fromAdmin('publishToClaudeCode');
+  const relay = fromAdmin('relay');
   return {
     inbound,
     dialogExpiry: expiry ?? { value: DIALOG_EXPIRY_DEFAULT, source: 'default' },
@@ -109,6 +111,7 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
     claudeConfigDir: claudeDir ?? { value: null, source: 'default' },
     teamLockDeadlineSeconds: lockDeadline ?? { value: TEAM_LOCK_DEADLINE_DEFAULT, source: 'default' },
     publishToClaudeCode: publish ?? { value: false, source: 'default' },
+    relay: relay ?? { value: null, source: 'default' },
   };
 }
 

@@ -21,6 +21,21 @@ export const ThrottleSettings = z.strictObject({
 });
 export type ThrottleSettings = z.infer<typeof ThrottleSettings>;
 
+/** The relay between machines (DESIGN.md §10). Absent: the hub opens no network connection. */
+export const RelaySettings = z.strictObject({
+  servers: z.array(z.string().regex(/^(nats|tls|wss?):\/\/[^\s]{1,250}$/, 'a nats://, tls:// or ws(s):// URL')).min(1).max(10),
+  /** This machine's display name (default: the host name). */
+  machine: z.string().regex(/^[^/\s][^/]{0,63}$/, '1-64 characters, no "/"').optional(),
+  token: z.string().min(1).max(1024).optional(),
+  user: z.string().min(1).max(256).optional(),
+  password: z.string().min(1).max(1024).optional(),
+  credsFile: z.string().min(1).max(4096).optional(),
+  tls: z.strictObject({ caFile: z.string().max(4096).optional(), certFile: z.string().max(4096).optional(), keyFile: z.string().max(4096).optional() }).optional(),
+  /** How long a machine's sessions stay listed without news from its hub. */
+  presenceSeconds: z.number().int().min(2).max(300).optional(),
+});
+export type RelaySettings = z.infer<typeof RelaySettings>;
+
 export const SETTING_SCHEMAS = {
   crossSessionInbound: z.enum(INBOUND_VALUES),
   dialogExpiry: z.enum(DIALOG_EXPIRY),
@@ -33,6 +48,7 @@ export const SETTING_SCHEMAS = {
   teamLockDeadlineSeconds: z.number().int().min(1).max(600),
   /** List Switchboard sessions in Claude Code's own session registry (its ListAgents and /peers). */
   publishToClaudeCode: z.boolean(),
+  relay: RelaySettings,
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS;

@@ -1,0 +1,151 @@
+// The hub's side of the relay: builds the Relay from the `relay` setting
+// (none: no network connection at all), publishes our sessions, turns
+// other machines' presence into listing rows, delivers their messages
+// through our own admission (remote senders have no permission class),
+// and carries receipts both ways. Also owns the isolatePeerMachines
+// confirmations, which exist with or without a relay.
+
+import os from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Hub } from '../host/hub.js';
+import { HubError } from '../protocol/errors.js';
+import type { ReceiptStatus } from '../protocol/methods.js';
+import { refHash } from '../registry/names.js';
+import { resolveTo } from '../registry/resolve.js';
+import type { RemoteSession } from '../registry/table.js';
+import type { Envelope } from '../routing/router.js';
+import { Confirmations } from './confirmations.js';
+import { parsePeerAddress, peerAddress, PROTOCOL_VERSION, type PresenceSession, type RelayAnswer, type RelayMessage, type RelayReceipt } from './protocol.js';
+import { Relay } from './relay.js';
+
+export class RemoteMachines {
+  readonly confirmations: Confirmations;
+  readonly #hub: Hub;
+  readonly #hubId = randomUUID();
+  #relay: Relay | undefined;
+  #configured = 'null';
+  /** What we last announced and listed: only real changes travel or reach the UI. */
+  #announced = '';
+  #listedRemote = '';
+
+  constructor(hub: Hub) {
+    this.#hub = hub;
+    this.confirmations = new Confirmations(() => hub.clock.now(), () => hub.events.emit({ type: 'confirmations.changed', count: this.confirmations.size }));
+  }
+
+  get relay(): Relay | undefined {
+    return this.#relay;
+  }
+
+  /** (Re)builds the relay when its settings changed. */
+  async configure(): Promise<void> {
+    const settings = this.#hub.adminSettings().relay.value;
+    const key = JSON.stringify(settings);
+    if (key === this.#configured) return;
+    this.#configured = key;
+    await this.#relay?.close();
+    this.#relay = undefined;
+    this.#hub.table.setRemote([]);
+    this.#listedRemote = '';
+    this.#announced = '';
+    if (settings === null) return;
+    const hub = this.#hub;
+    this.#relay = new Relay(settings, settings.machine ?? os.hostname(), this.#hubId, {
+      localSessions: () => this.#localSessions(),
+      deliver: (m) => this.#deliver(m),
+      receipt: (r) => this.#receipt(r),
+      remoteChanged: () => this.#remoteChanged(),
+      log: (level, m, f) => hub.log[level](m, f),
+      now: () => hub.clock.monotonic(),
+    });
+    this.#relay.start();
+  }
+
+  /** Our sessions may have changed: tell the other machines soon, when they did. */
+  sessionsChanged(): void {
+    if (this.#relay === undefined) return;
+    const now = JSON.stringify(this.#localSessions());
+    if (now === this.#announced) return;
+    this.#announced = now;
+    this.#relay.changed();
+  }
+
+  #localSessions(): PresenceSession[] {
+    const hub = this.#hub;
+    return [...hub.table.live.values()].map((s) => {
+      const depth = hub.mailboxes.depth(s.id);
+      return {
+        sessionId: s.id, name: s.name, agent: s.agent, state: s.state, stateSince: s.stateSince, cwd: s.cwd, inboxDepth: depth,
+        canReceive: depth < hub.limits.inboxItems && hub.admission.effective(s).inbound.value !== 'refuse',
+      };
+    });
+  }
+
+  #remoteChanged(): void {
+    const rows: RemoteSession[] = [];
+    for (const h of this.#relay?.remote() ?? []) {
+      for (const s of h.sessions) {
+        const address = peerAddress(h.machine, s.sessionId);
+        rows.push({ machine: h.machine, address, refHash: refHash(address), session: s });
+      }
+    }
+    const signature = JSON.stringify(rows);
+    if (signature === this.#listedRemote) return;
+    this.#listedRemote = signature;
+    this.#hub.table.setRemote(rows);
+    this.#hub.events.emit({ type: 'sessions.changed' });
+  }
+
+  /** A message from another machine, decided by our own policy for our own session. */
+  async #deliver(m: RelayMessage): Promise<RelayAnswer> {
+    const hub = this.#hub;
+    const receiver = hub.table.live.get(m.to) ?? ownRow(hub, m.to);
+    if (receiver === undefined) return { v: PROTOCOL_VERSION, error: 'target_not_found' };
+    const env: Envelope = {
+      msgId: m.msgId, fromAddress: peerAddress(m.from.machine, m.from.sessionId), fromName: m.from.name, fromSessionId: null, fromClass: null,
+      ownChild: false, summary: m.summary, body: m.body, at: hub.clock.now(),
+    };
+    const r = await hub.admission.route(env, receiver);
+    const status = r.status === 'queued' || r.status === 'held' || r.status === 'refused' || r.status === 'dropped' ? r.status : 'dropped';
+    return { v: PROTOCOL_VERSION, status, ...(r.reason !== undefined ? { reason: r.reason } : {}), to: { name: receiver.name, sessionId: receiver.id } };
+  }
+
+  /** A receipt from another machine for one of our senders. */
+  #receipt(r: RelayReceipt): void {
+    const address = peerAddress(r.receiver.machine, r.receiver.sessionId);
+    this.#hub.admission.notifySender(
+      { msgId: r.origMsgId, fromAddress: '', fromSessionId: r.senderSessionId },
+      { id: `remote:${address}`, name: r.receiver.name, address, socketPath: '' },
+      r.status,
+      r.reason,
+    );
+  }
+
+  /** A receipt for a sender on another machine (env.fromAddress is its peer: address). */
+  sendReceipt(env: Pick<Envelope, 'msgId' | 'fromAddress'>, receiver: { id: string; name: string }, status: ReceiptStatus, reason: string): void {
+    const relay = this.#relay;
+    const from = parsePeerAddress(env.fromAddress);
+    if (relay === undefined || from === undefined) return;
+    relay.publishReceipt(from.machine, {
+      v: PROTOCOL_VERSION, origMsgId: env.msgId, senderSessionId: from.session, status, reason: reason.slice(0, 4096),
+      receiver: { machine: relay.machine, sessionId: receiver.id, name: receiver.name },
+    });
+  }
+
+  async close(): Promise<void> {
+    this.confirmations.closeAll();
+    await this.#relay?.close();
+    this.#relay = undefined;
+  }
+}
+
+/** `to` by name, `name [ref]` or prefix among this hub's own sessions only. */
+function ownRow(hub: Hub, to: string) {
+  try {
+    const r = resolveTo(to, hub.table);
+    return r.kind === 'row' ? r.row.session : undefined;
+  } catch (err) {
+    if (err instanceof HubError) return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,226 @@
+// The relay's connection to NATS: presence (each hub publishes its live
+// sessions with a time to live; rows of a silent hub expire), messages as
+// request/reply (the answer is the remote hub's decision, sent only after
+// it journaled the message: an acknowledged message survives a broker
+// outage), and receipts back to the sending machine. It connects in the
+// background and reconnects forever with backoff; while disconnected every
+// send fails at once with `unreachable`. Knows nothing about the hub: the
+// host (core/relay/host.ts) gives it ports.
+
+import fs from 'node:fs';
+import { connect, credsAuthenticator, errors, type Msg, type NatsConnection, type NodeConnectionOptions, type Subscription } from '@nats-io/transport-node';
+import { HubError } from '../protocol/errors.js';
+import type { RelaySettings } from '../settings/schema.js';
+import { decode, encode, Presence, PROTOCOL_VERSION, RelayAnswer, RelayMessage, RelayReceipt, SUBJECTS, type PresenceSession } from './protocol.js';
+
+export const SEND_TIMEOUT_MS = 5000; // a remote hub answers once the message is journaled
+const DEFAULT_PRESENCE_S = 15;
+
+export interface RemoteHub {
+  machine: string;
+  hubId: string;
+  sessions: PresenceSession[];
+  expiresAt: number;
+}
+
+export interface RelayPorts {
+  localSessions(): PresenceSession[];
+  deliver(msg: RelayMessage): Promise<RelayAnswer>;
+  receipt(r: RelayReceipt): void;
+  remoteChanged(): void;
+  log(level: 'info' | 'warn', message: string, fields?: Record<string, unknown>): void;
+  now(): number;
+}
+
+export function connectionOptions(s: RelaySettings, machine: string): NodeConnectionOptions {
+  return {
+    servers: s.servers,
+    name: `switchboard@${machine}`,
+    ...(s.token ? { token: s.token } : {}),
+    ...(s.user ? { user: s.user, pass: s.password ?? '' } : {}),
+    ...(s.credsFile ? { authenticator: credsAuthenticator(new Uint8Array(fs.readFileSync(s.credsFile))) } : {}),
+    ...(s.tls ? { tls: { ...s.tls } } : {}),
+    reconnect: true,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 1000,
+    reconnectJitter: 500,
+    pingInterval: 10_000,
+    timeout: 5000,
+  };
+}
+
+export class Relay {
+  readonly machine: string;
+  readonly hubId: string;
+  readonly ttlMs: number;
+  readonly #settings: RelaySettings;
+  readonly #ports: RelayPorts;
+  readonly #remote = new Map<string, RemoteHub>();
+  #nc: NatsConnection | undefined;
+  #connected = false;
+  #closed = false;
+  #timers: NodeJS.Timeout[] = [];
+  #announceSoon: NodeJS.Timeout | undefined;
+  #retry: NodeJS.Timeout | undefined;
+  #attempt = 0;
+
+  constructor(settings: RelaySettings, machine: string, hubId: string, ports: RelayPorts) {
+    this.#settings = settings;
+    this.machine = machine;
+    this.hubId = hubId;
+    this.ttlMs = (settings.presenceSeconds ?? DEFAULT_PRESENCE_S) * 1000;
+    this.#ports = ports;
+  }
+
+  get connected(): boolean {
+    return this.#connected;
+  }
+
+  /** Connects in the background (the hub never waits for the broker). */
+  start(): void {
+    void this.#connect();
+    const sweep = setInterval(() => this.#expire(), 1000);
+    const beat = setInterval(() => this.announce(), Math.max(1000, Math.floor(this.ttlMs / 3)));
+    sweep.unref();
+    beat.unref();
+    this.#timers.push(sweep, beat);
+  }
+
+  /** First connection: retried with backoff (1 s doubling to 30 s) until it works or the hub closes; then NATS reconnects by itself. */
+  async #connect(): Promise<void> {
+    let nc: NatsConnection;
+    try {
+      nc = await connect(connectionOptions(this.#settings, this.machine));
+    } catch (err) {
+      if (this.#closed) return;
+      const wait = Math.min(30_000, 1000 * 2 ** this.#attempt++);
+      if (this.#attempt === 1) this.#ports.log('warn', 'relay: cannot connect yet; retrying', { error: String(err) });
+      this.#retry = setTimeout(() => void this.#connect(), wait);
+      this.#retry.unref();
+      return;
+    }
+    if (this.#closed) {
+      await nc.close();
+      return;
+    }
+    this.#nc = nc;
+    this.#connected = true;
+    this.#ports.log('info', 'relay: connected', { server: nc.getServer(), machine: this.machine });
+    this.#subscribe(nc);
+    void this.#watchStatus(nc);
+    this.announce();
+    nc.publish(SUBJECTS.presenceQuery, encode({ v: PROTOCOL_VERSION }));
+  }
+
+  #subscribe(nc: NatsConnection): void {
+    const subs: Subscription[] = [];
+    subs.push(nc.subscribe(SUBJECTS.presenceAll, { callback: (_e, m) => this.#presence(m) }));
+    subs.push(nc.subscribe(SUBJECTS.presenceQuery, { callback: () => this.announce() }));
+    subs.push(nc.subscribe(SUBJECTS.message(this.machine), { callback: (_e, m) => void this.#message(m) }));
+    subs.push(nc.subscribe(SUBJECTS.receipt(this.machine), { callback: (_e, m) => this.#receipt(m) }));
+  }
+
+  async #watchStatus(nc: NatsConnection): Promise<void> {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect') {
+        this.#connected = false;
+        this.#ports.log('warn', 'relay: disconnected; sends to other machines fail until it reconnects');
+      } else if (s.type === 'reconnect') {
+        this.#connected = true;
+        this.#ports.log('info', 'relay: reconnected');
+        this.announce();
+        nc.publish(SUBJECTS.presenceQuery, encode({ v: PROTOCOL_VERSION }));
+      }
+    }
+  }
+
+  /** Publishes this hub's sessions now (and on every heartbeat). */
+  announce(): void {
+    if (!this.#connected || this.#nc === undefined) return;
+    const presence: Presence = { v: PROTOCOL_VERSION, machine: this.machine, hubId: this.hubId, ttlMs: this.ttlMs, sessions: this.#ports.localSessions() };
+    this.#nc.publish(SUBJECTS.presence(this.machine), encode(presence));
+  }
+
+  /** Coalesces bursts of local changes into one announcement. */
+  changed(): void {
+    if (this.#announceSoon !== undefined) return;
+    this.#announceSoon = setTimeout(() => {
+      this.#announceSoon = undefined;
+      this.announce();
+    }, 100);
+    this.#announceSoon.unref();
+  }
+
+  remote(): RemoteHub[] {
+    const now = this.#ports.now();
+    return [...this.#remote.values()].filter((h) => h.expiresAt > now);
+  }
+
+  #presence(m: Msg): void {
+    const p = decode(Presence, m.data);
+    if (p === undefined || p.hubId === this.hubId) return;
+    if (p.machine === this.machine) {
+      this.#ports.log('warn', 'relay: another hub uses this machine name; set relay.machine to tell them apart', { machine: p.machine });
+      return;
+    }
+    this.#remote.set(p.machine, { machine: p.machine, hubId: p.hubId, sessions: p.sessions, expiresAt: this.#ports.now() + p.ttlMs });
+    this.#ports.remoteChanged();
+  }
+
+  #expire(): void {
+    const now = this.#ports.now();
+    let changed = false;
+    for (const [k, h] of this.#remote) {
+      if (h.expiresAt <= now) {
+        this.#remote.delete(k);
+        changed = true;
+      }
+    }
+    if (changed) this.#ports.remoteChanged();
+  }
+
+  async #message(m: Msg): Promise<void> {
+    const msg = decode(RelayMessage, m.data);
+    const answer: RelayAnswer = msg === undefined ? { v: PROTOCOL_VERSION, error: 'invalid_params' } : await this.#ports.deliver(msg).catch((): RelayAnswer => ({ v: PROTOCOL_VERSION, error: 'internal' }));
+    m.respond(encode(answer));
+  }
+
+  #receipt(m: Msg): void {
+    const r = decode(RelayReceipt, m.data);
+    if (r !== undefined) this.#ports.receipt(r);
+  }
+
+  /** Sends to a hub on another machine; resolves with its decision, or throws unreachable/timeout. */
+  async send(machine: string, msg: RelayMessage): Promise<RelayAnswer> {
+    const nc = this.#nc;
+    if (!this.#connected || nc === undefined) throw new HubError('unreachable', { detail: 'the relay is not connected' });
+    let reply: Msg;
+    try {
+      reply = await nc.request(SUBJECTS.message(machine), encode(msg), { timeout: SEND_TIMEOUT_MS });
+    } catch (err) {
+      if (err instanceof errors.TimeoutError) throw new HubError('timeout', { detail: `${machine} did not answer in ${SEND_TIMEOUT_MS} ms` }, { cause: err });
+      if (err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders())) throw new HubError('unreachable', { detail: `no hub answers for machine ${machine}` }, { cause: err });
+      throw new HubError('unreachable', { detail: 'the relay failed to carry the message' }, { cause: err });
+    }
+    const answer = decode(RelayAnswer, reply.data);
+    if (answer === undefined) throw new HubError('unreachable', { detail: `${machine} answered with something that is not a relay answer` });
+    return answer;
+  }
+
+  publishReceipt(machine: string, r: RelayReceipt): void {
+    if (this.#connected) this.#nc?.publish(SUBJECTS.receipt(machine), encode(r));
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const t of this.#timers) clearInterval(t);
+    if (this.#announceSoon) clearTimeout(this.#announceSoon);
+    if (this.#retry) clearTimeout(this.#retry);
+    const nc = this.#nc;
+    if (nc === undefined) return;
+    // Leave cleanly: an empty presence drops our rows at once elsewhere.
+    if (this.#connected) nc.publish(SUBJECTS.presence(this.machine), encode({ v: PROTOCOL_VERSION, machine: this.machine, hubId: this.hubId, ttlMs: 1000, sessions: [] } satisfies Presence));
+    this.#connected = false;
+    await nc.drain().catch(() => nc.close());
+  }
+}

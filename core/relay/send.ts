@@ -1,0 +1,47 @@
+// message.send to a session on another machine: with isolatePeerMachines
+// (true in any scope, bypass sessions included) the send waits for the
+// user's Allow; Deny or expiry answers confirm-denied / confirm-expired
+// and nothing leaves. Then the relay carries it and the status is what the
+// remote hub decided (queued/held/refused/dropped), or a clear error.
+
+import { randomUUID } from 'node:crypto';
+import { sendNote } from '../delivery/receipts.js';
+import { HubError } from '../protocol/errors.js';
+import type { SendResult } from '../protocol/methods.js';
+import type { SessionRecord } from '../registry/session.js';
+import { dialogExpiryMs } from '../settings/resolve.js';
+import type { Hub } from '../host/hub.js';
+import { peerAddress, PROTOCOL_VERSION } from './protocol.js';
+
+export interface RemoteTarget {
+  machine: string;
+  /** The session as the remote hub resolves it: an id, a name or `name [ref]`. */
+  session: string;
+  /** How this hub lists it, when it does. */
+  label: string;
+}
+
+export async function sendRemote(hub: Hub, sender: SessionRecord, target: RemoteTarget, summary: string | null, message: string | null, notifyWhenIdle: boolean): Promise<SendResult> {
+  if (message === null || notifyWhenIdle) throw new HubError('idle_not_local');
+  const relay = hub.remote.relay;
+  if (relay === undefined) throw new HubError('unreachable', { detail: 'no relay is configured (the relay setting)' });
+  const msgId = randomUUID();
+  const to = { name: null, ref: null, address: peerAddress(target.machine, target.session) };
+  if (hub.admission.effective(sender).isolatePeerMachines.value) {
+    const decision = await hub.remote.confirmations.park(
+      { senderId: sender.id, senderName: sender.name, machine: target.machine, session: target.label, text: message },
+      dialogExpiryMs(hub.adminSettings().dialogExpiry.value),
+    );
+    if (decision !== 'allow') {
+      const status = decision === 'deny' ? 'confirm-denied' : 'confirm-expired';
+      return { status, msg_id: msgId, to, note: sendNote(status, target.label) };
+    }
+  }
+  const answer = await relay.send(target.machine, { v: PROTOCOL_VERSION, msgId, to: target.session, from: { machine: relay.machine, sessionId: sender.id, name: sender.name }, summary, body: message });
+  if ('error' in answer) throw new HubError(answer.error === 'target_not_found' ? 'target_not_found' : 'unreachable', { detail: `${target.machine} answered ${answer.error}` });
+  const shown = `${answer.to.name} on ${target.machine}`;
+  return {
+    status: answer.status, msg_id: msgId, to: { name: answer.to.name, ref: null, address: peerAddress(target.machine, answer.to.sessionId) },
+    ...(answer.reason !== undefined ? { reason: answer.reason } : {}), note: sendNote(answer.status, shown, answer.reason),
+  };
+}
