@@ -3,6 +3,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+import { startHub, tempDirs, type TestHub } from '../../helpers/hub.js';
 
 export function natsServerPath(): string {
   for (const p of [process.env.NATS_SERVER, '/usr/sbin/nats-server', '/usr/bin/nats-server']) if (p && fs.existsSync(p)) return p;
@@ -48,4 +50,12 @@ export async function startNats(port?: number): Promise<Nats> {
       await new Promise((r) => proc.once('exit', r));
     },
   };
+}
+
+/** A hub acting as one machine: its own runtime and state directories, the relay pointed at `nats`. */
+export async function machine(name: string, nats: Nats, extra: Record<string, unknown> = {}): Promise<TestHub> {
+  const dirs = tempDirs();
+  fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ relay: { servers: [nats.url], machine: name, presenceSeconds: 3 }, ...extra }));
+  return startHub({}, dirs);
 }

@@ -2,20 +2,11 @@
 // through a real nats-server: presence, messages and replies, the remote
 // policy and its receipts, isolatePeerMachines, and no network at all
 // without a relay.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../../core/client/client.js';
 import type { InboxItem, Registration } from '../../../core/protocol/methods.js';
-import { startHub, tempDirs, until, type TestHub } from '../../helpers/hub.js';
-import { startNats, type Nats } from './nats.js';
-
-export async function machine(name: string, nats: Nats, extra: Record<string, unknown> = {}): Promise<TestHub> {
-  const dirs = tempDirs();
-  fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ relay: { servers: [nats.url], machine: name, presenceSeconds: 3 }, ...extra }));
-  return startHub({}, dirs);
-}
+import { startHub, until, type TestHub } from '../../helpers/hub.js';
+import { machine, startNats, type Nats } from './nats.js';
 
 let nats: Nats;
 let a: TestHub;
