@@ -11,7 +11,7 @@ import { cliEnv, runCli, serveCli, type Served } from '../../helpers/cli.js';
 import { tempDirs, until, type TestHub } from '../../helpers/hub.js';
 import { machine, startNats, type Nats } from './nats.js';
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
+const cleanup: Array<() => unknown> = [];
 afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
