@@ -16,9 +16,9 @@ type View = (typeof VIEWS)[number];
 export function App({ stores }: { stores: Stores }): ReactNode {
   const [view, setView] = useState<View>(() => (VIEWS as readonly string[]).includes(location.hash.slice(1)) ? (location.hash.slice(1) as View) : 'sessions');
   const connection = useStore(stores.connection, (s) => s.state);
-  const heldCount = useStore(stores.held, (s) => s.data.length);
+  const heldCount = useStore(stores.held, (s) => s.data.length) + useStore(stores.confirmations, (s) => s.data.items.length);
   useEffect(() => {
-    for (const name of ['sessions', 'held', 'subscriptions', 'activity', 'settings', 'teams'] as const) void stores[name].getState().load();
+    for (const name of ['sessions', 'held', 'confirmations', 'subscriptions', 'activity', 'settings', 'teams'] as const) void stores[name].getState().load();
   }, [stores]);
   useEffect(() => {
     location.hash = view;

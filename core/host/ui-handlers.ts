@@ -83,7 +83,7 @@ export function createUiHandlers(hub: Hub): UiHandlers {
     }),
 
     'settings.effective': ui((p) => {
-      let effective: unknown = hub.adminSettings();
+      let effective: unknown = redactRelay(hub.adminSettings());
       if (p.sessionId !== undefined) {
         const s = hub.table.live.get(p.sessionId);
         if (s === undefined) throw new HubError('target_not_found');
@@ -127,4 +127,12 @@ export function createUiHandlers(hub: Hub): UiHandlers {
       return { paused: hub.admission.paused };
     }),
   };
+}
+
+/** The relay's secrets never travel to a user interface (they stay in the settings file). */
+function redactRelay<T extends { relay: { value: unknown; source: string } }>(e: T): T {
+  const r = e.relay.value as Record<string, unknown> | null;
+  if (r === null) return e;
+  const hidden = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'token' || k === 'password' ? '(set)' : v]));
+  return { ...e, relay: { ...e.relay, value: hidden } };
 }

@@ -8,6 +8,7 @@ import type { HeldView } from '../../core/protocol/methods.js';
 import type { Stores } from '../stores/stores.js';
 import { countdown, useLoadable, useNow } from '../ui/hooks.js';
 import { Status } from '../ui/state.js';
+import { ConfirmationsSection } from './confirmations.js';
 
 export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
   const s = useLoadable(stores.held);
@@ -31,6 +32,7 @@ export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
         <h2 id="approvals-h">Approvals <span className="count">{s.data.length}</span></h2>
       </header>
       {error && <p className="error" role="alert">{error}</p>}
+      <ConfirmationsSection stores={stores} />
       <Status loading={s.loading} error={s.error} empty={s.data.length === 0} emptyText={
         <p>Nothing waits for you. A message lands here when a session's inbound policy holds it — for example when a session that skips permission prompts receives from one that does not — and waits for your Approve or Deny.</p>
       }>

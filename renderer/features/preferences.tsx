@@ -40,6 +40,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
   const throttle = e.throttle as Sourced<Record<string, number>> | undefined;
   const idle = e.idleSubscriptionMinutes as Sourced<number> | undefined;
   const publish = e.publishToClaudeCode as Sourced<boolean> | undefined;
+  const relay = e.relay as Sourced<{ servers: string[]; machine?: string } | null> | undefined;
   return (
     <section aria-labelledby="prefs-h">
       <header className="view-head"><h2 id="prefs-h">Preferences</h2></header>
@@ -89,6 +90,14 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
               <th scope="row">Idle subscription lifetime (minutes)</th>
               <td><NumberField label="idleSubscriptionMinutes" value={idle?.value ?? 60} disabled={idle?.source === 'managed'} onSave={(v) => void set('idleSubscriptionMinutes', v)} /></td>
               <td>{idle && <Source s={idle} />}</td>
+            </tr>
+            <tr>
+              <th scope="row">
+                Relay to other machines (relay)
+                <div className="hint">A NATS server your machines share; set <code>relay</code> in the settings file (servers, machine, token or credsFile, tls). Without it nothing leaves this machine.</div>
+              </th>
+              <td data-testid="relay">{relay?.value ? `${relay.value.machine ?? 'this host'} via ${relay.value.servers.join(', ')}` : 'not configured'}</td>
+              <td>{relay && <Source s={relay} />}</td>
             </tr>
             {THROTTLE_FIELDS.map((f) => (
               <tr key={f}>

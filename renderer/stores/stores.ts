@@ -3,7 +3,7 @@
 // the last error to show. Testable without React.
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AgentRow, HeldView, SubscriptionView, TaskView } from '../../core/protocol/methods.js';
+import type { AgentRow, ConfirmationView, HeldView, MethodResults, SubscriptionView, TaskView } from '../../core/protocol/methods.js';
 import type { Bridge, ConnectionState, HubEvent } from '../bridge/bridge.js';
 
 export interface Loadable<T> {
@@ -51,6 +51,7 @@ export interface Stores {
   connection: StoreApi<{ state: ConnectionState }>;
   sessions: StoreApi<Loadable<AgentRow[]>>;
   held: StoreApi<Loadable<HeldView[]>>;
+  confirmations: StoreApi<Loadable<{ items: ConfirmationView[]; relay: MethodResults['confirmations.list']['relay'] }>>;
   subscriptions: StoreApi<Loadable<SubscriptionView[]>>;
   activity: StoreApi<Loadable<{ entries: ActivityEntry[]; notices: Array<{ id: string; at: number; text: string }> }>>;
   settings: StoreApi<Loadable<{ effective: Record<string, unknown>; problems: Array<{ file: string; key: string | null; message: string }>; paused: boolean }>>;
@@ -63,19 +64,25 @@ export interface Stores {
 const RELOADS: Record<string, Array<keyof Omit<Stores, 'connection' | 'bridge' | 'focus'>>> = {
   'sessions.changed': ['sessions'],
   'held.changed': ['held'],
+  'confirmations.changed': ['confirmations'],
   'subscriptions.changed': ['subscriptions'],
   'settings.changed': ['settings', 'held', 'sessions'],
   'inbound.paused': ['settings'],
   'teams.changed': ['teams'],
   activity: ['activity'],
   'user.notice': ['activity'],
-  resync: ['sessions', 'held', 'subscriptions', 'activity', 'settings', 'teams'],
+  resync: ['sessions', 'held', 'confirmations', 'subscriptions', 'activity', 'settings', 'teams'],
 };
 
 export function createStores(bridge: Bridge): Stores {
   const connection = createStore<{ state: ConnectionState }>(() => ({ state: 'connecting' }));
   const sessions = loadable<AgentRow[]>([], async () => (await bridge.call('sessions.list')).rows);
   const held = loadable<HeldView[]>([], async () => (await bridge.call('held.list')).items);
+  const noRelay = { configured: false, connected: false, machine: null as string | null };
+  const confirmations = loadable({ items: [] as ConfirmationView[], relay: noRelay }, async () => {
+    const r = await bridge.call('confirmations.list');
+    return { items: r?.items ?? [], relay: r?.relay ?? noRelay };
+  });
   const subscriptions = loadable<SubscriptionView[]>([], async () => (await bridge.call('subscriptions.list')).items);
   const activity = loadable({ entries: [] as ActivityEntry[], notices: [] as Array<{ id: string; at: number; text: string }> }, async () => {
     const r = await bridge.call('activity.list');
@@ -102,7 +109,7 @@ export function createStores(bridge: Bridge): Stores {
   });
 
   const focus = createStore<{ itemId: string | null }>(() => ({ itemId: null }));
-  const stores: Stores = { connection, sessions, held, subscriptions, activity, settings, teams, focus, bridge };
+  const stores: Stores = { connection, sessions, held, confirmations, subscriptions, activity, settings, teams, focus, bridge };
   const pending = new Set<keyof Omit<Stores, 'connection' | 'bridge' | 'focus'>>();
   let scheduled = false;
   bridge.onState((state) => connection.setState({ state }));

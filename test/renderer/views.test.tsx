@@ -119,6 +119,27 @@ describe('Approvals view', () => {
   });
 });
 
+describe('cross-machine confirmations', () => {
+  it('show the relay state and each waiting send; Deny has focus, Esc denies, Enter never allows', async () => {
+    const item = { id: 'c1', sender: { sessionId: 's1', name: 'alice' }, target: { machine: 'buildbox', session: 'bob [abc123] on buildbox' }, preview: 'deploy now', text: 'deploy now', createdAt: Date.now(), expiresAt: Date.now() + 90_000 };
+    const f = fakeBridge({ 'held.list': { items: [] }, 'confirmations.list': { items: [item], relay: { configured: true, connected: true, machine: 'laptop' } }, 'confirmations.deny': { decided: true } });
+    const stores = createStores(f.bridge);
+    render(<ApprovalsView stores={stores} />);
+    await act(() => stores.confirmations.getState().load());
+    const section = screen.getByTestId('confirmations');
+    expect(section.textContent).toContain('connected as laptop');
+    expect(screen.getByTestId('confirmation-item').textContent).toContain('deploy now');
+    expect(screen.getByTestId('confirmation-item').textContent).toMatch(/1:(29|30) left/);
+    const deny = screen.getByRole('button', { name: 'Deny' });
+    expect(document.activeElement).toBe(deny);
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Allow once' }), { key: 'Enter' });
+    expect(f.calls.some(([op]) => op === 'confirmations.allow')).toBe(false);
+    fireEvent.keyDown(screen.getByTestId('confirmation-item'), { key: 'Escape' });
+    await settle();
+    expect(f.calls.filter(([op]) => op === 'confirmations.deny')).toEqual([['confirmations.deny', { id: 'c1' }]]);
+  });
+});
+
 describe('stores and app', () => {
   it('reload the matching store on a hub event and show the held count in the navigation', async () => {
     let items = [held(1, null)];
