@@ -16,11 +16,11 @@ import { Hub } from '../core/host/hub.js';
 import { stderrLogger } from '../core/host/logger.js';
 import type { RpcConnection } from '../core/host/rpc-server.js';
 import { runBridgeOperation } from '../core/host/ui-bridge.js';
-import type { HeldView } from '../core/protocol/methods.js';
+import type { ConfirmationView, HeldView } from '../core/protocol/methods.js';
 import { defaultCliLink, createDesktopHandlers } from './desktop-handlers.js';
 import { createIpcServer } from './ipc/server.js';
 import { packagedCliPath } from './cli-link.js';
-import { heldNotification, newHeldItems, onAction, onClick, type NotificationDecision } from './notifications/route.js';
+import { confirmationNotification, heldNotification, newHeldItems, onAction, onClick, type NotificationDecision, type NotificationSpec } from './notifications/route.js';
 import { APP_SCHEME_PRIVILEGES, appProtocolHandler } from './security/app-protocol.js';
 import { APP_SCHEME, hardenContents, hardenSession } from './security/harden.js';
 import { DesktopPrefsStore, loginItemSettings, type KeyValueStore } from './settings/desktop-prefs.js';
@@ -122,22 +122,24 @@ async function start(): Promise<void> {
   }, TRAY_DEBOUNCE_MS);
   tray.on('click', () => void focus('sessions'));
 
-  // Notifications for newly held messages; buttons: Deny first, Approve second.
-  const announced = new Set<string>();
+  // Notifications for newly held messages and cross-machine sends; buttons: Deny first.
+  const announced = { held: new Set<string>(), confirmation: new Set<string>() };
   const decide = (d: NotificationDecision): void => {
     if (d.kind === 'open') void focus('approvals', d.itemId);
-    else void run(d.kind === 'approve' ? 'held.approve' : 'held.deny', { id: d.itemId });
+    else if (d.item === 'held') void run(d.kind === 'approve' ? 'held.approve' : 'held.deny', { id: d.itemId });
+    else void run(d.kind === 'approve' ? 'confirmations.allow' : 'confirmations.deny', { id: d.itemId });
   };
-  const notifyHeld = async (): Promise<void> => {
-    const held = await run('held.list', {});
-    if (!held.ok || !Notification.isSupported()) return;
-    for (const item of newHeldItems((held.result as { items: HeldView[] }).items, announced)) {
-      const spec = heldNotification(item, process.platform);
-      const n = new Notification({ title: spec.title, body: spec.body, actions: spec.actions.map((text) => ({ type: 'button' as const, text })) });
-      n.on('action', (_e, index) => decide(onAction(spec, index)));
-      n.on('click', () => decide(onClick(spec)));
-      n.show();
-    }
+  const show = (spec: NotificationSpec): void => {
+    const n = new Notification({ title: spec.title, body: spec.body, actions: spec.actions.map((text) => ({ type: 'button' as const, text })) });
+    n.on('action', (_e, index) => decide(onAction(spec, index)));
+    n.on('click', () => decide(onClick(spec)));
+    n.show();
+  };
+  const notifyNew = async (kind: 'held' | 'confirmation'): Promise<void> => {
+    const r = await run(kind === 'held' ? 'held.list' : 'confirmations.list', {});
+    if (!r.ok || !Notification.isSupported()) return;
+    if (kind === 'held') for (const item of newHeldItems((r.result as { items: HeldView[] }).items, announced.held)) show(heldNotification(item, process.platform));
+    else for (const c of newHeldItems((r.result as { items: ConfirmationView[] }).items, announced.confirmation)) show(confirmationNotification(c, process.platform));
   };
 
   // The desktop is a user interface for the whole run: held countdowns run, events flow.
@@ -148,7 +150,9 @@ async function start(): Promise<void> {
       if (method !== BRIDGE_EVENT) return;
       push(params);
       refreshTray();
-      if ((params as { type?: unknown }).type === 'held.changed') void notifyHeld();
+      const type = (params as { type?: unknown }).type;
+      if (type === 'held.changed') void notifyNew('held');
+      if (type === 'confirmations.changed') void notifyNew('confirmation');
     },
   };
   hub.attachUi(ui);

@@ -1,13 +1,16 @@
 // Which native notifications to raise and what their buttons do, as pure
-// functions. A held message raises one notification (once per item); the
-// buttons are Deny first, Approve second where the platform shows actions
+// functions. A held message or a cross-machine send waiting for
+// confirmation raises one notification (once per item); the buttons are
+// Deny first, Approve / Allow once second where the platform shows actions
 // (macOS); a click anywhere else only opens the Approvals view focused on
 // the item. Closing or ignoring a notification decides nothing. The text
 // is another agent's words, labelled as such and cut short.
 
-import type { HeldView } from '../../core/protocol/methods.js';
+import type { ConfirmationView, HeldView } from '../../core/protocol/methods.js';
 
 export interface NotificationSpec {
+  /** Which queue the item is in (held messages, or sends waiting to leave the machine). */
+  kind: 'held' | 'confirmation';
   itemId: string;
   title: string;
   body: string;
@@ -15,10 +18,11 @@ export interface NotificationSpec {
   actions: string[];
 }
 
-export type NotificationDecision = { kind: 'deny' | 'approve'; itemId: string } | { kind: 'open'; itemId: string };
+export type NotificationDecision = { kind: 'deny' | 'approve'; item: 'held' | 'confirmation'; itemId: string } | { kind: 'open'; itemId: string };
 
 const BODY_CHARS = 140;
 export const NOTIFICATION_ACTIONS = ['Deny', 'Approve'] as const;
+export const CONFIRMATION_ACTIONS = ['Deny', 'Allow once'] as const;
 
 export function supportsActions(platform: NodeJS.Platform): boolean {
   return platform === 'darwin';
@@ -27,15 +31,27 @@ export function supportsActions(platform: NodeJS.Platform): boolean {
 export function heldNotification(item: HeldView, platform: NodeJS.Platform): NotificationSpec {
   const text = item.preview.length > BODY_CHARS ? `${item.preview.slice(0, BODY_CHARS - 1)}…` : item.preview;
   return {
+    kind: 'held',
     itemId: item.id,
-    title: `Held: ${item.sender.name} → ${item.receiver.label}`,
+    title: `Held: ${item.sender.name ?? item.sender.address} → ${item.receiver.label}`,
     body: `Agent text (not from you): ${text}`,
     actions: supportsActions(platform) ? [...NOTIFICATION_ACTIONS] : [],
   };
 }
 
-/** The held items not announced before; updates `announced` to the current set. */
-export function newHeldItems(items: HeldView[], announced: Set<string>): HeldView[] {
+export function confirmationNotification(c: ConfirmationView, platform: NodeJS.Platform): NotificationSpec {
+  const text = c.preview.length > BODY_CHARS ? `${c.preview.slice(0, BODY_CHARS - 1)}…` : c.preview;
+  return {
+    kind: 'confirmation',
+    itemId: c.id,
+    title: `Leave this machine? ${c.sender.name} → ${c.target.session}`,
+    body: `To ${c.target.machine}: ${text}`,
+    actions: supportsActions(platform) ? [...CONFIRMATION_ACTIONS] : [],
+  };
+}
+
+/** The items not announced before; updates `announced` to the current set. */
+export function newHeldItems<T extends { id: string }>(items: T[], announced: Set<string>): T[] {
   const fresh = items.filter((i) => !announced.has(i.id));
   const current = new Set(items.map((i) => i.id));
   for (const id of [...announced]) if (!current.has(id)) announced.delete(id);
@@ -46,8 +62,8 @@ export function newHeldItems(items: HeldView[], announced: Set<string>): HeldVie
 /** What a button press means: index 0 denies, 1 approves, anything else only opens. */
 export function onAction(spec: NotificationSpec, index: number): NotificationDecision {
   const label = spec.actions[index];
-  if (label === 'Approve') return { kind: 'approve', itemId: spec.itemId };
-  if (label === 'Deny') return { kind: 'deny', itemId: spec.itemId };
+  if (label === 'Approve' || label === 'Allow once') return { kind: 'approve', item: spec.kind, itemId: spec.itemId };
+  if (label === 'Deny') return { kind: 'deny', item: spec.kind, itemId: spec.itemId };
   return { kind: 'open', itemId: spec.itemId };
 }
 

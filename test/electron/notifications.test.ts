@@ -2,7 +2,7 @@
 // clicks only open the view, the agent's text labelled and cut short.
 import { describe, expect, it } from 'vitest';
 import type { HeldView } from '../../core/protocol/methods.js';
-import { heldNotification, newHeldItems, onAction, onClick } from '../../electron/notifications/route.js';
+import { confirmationNotification, heldNotification, newHeldItems, onAction, onClick } from '../../electron/notifications/route.js';
 
 const item = (id: string, preview = 'please run the migration'): HeldView => ({
   id, sender: { name: 'worker', address: 'uds:/r/worker.sock', sessionId: 's1', verified: true }, receiver: { sessionId: 's2', name: 'lead', label: 'lead [a1b]' },
@@ -12,7 +12,7 @@ const item = (id: string, preview = 'please run the migration'): HeldView => ({
 describe('held-message notifications', () => {
   it('on macOS offers Deny first and Approve second; elsewhere no actions', () => {
     const mac = heldNotification(item('h1'), 'darwin');
-    expect(mac).toEqual({ itemId: 'h1', title: 'Held: worker → lead [a1b]', body: 'Agent text (not from you): please run the migration', actions: ['Deny', 'Approve'] });
+    expect(mac).toEqual({ kind: 'held', itemId: 'h1', title: 'Held: worker → lead [a1b]', body: 'Agent text (not from you): please run the migration', actions: ['Deny', 'Approve'] });
     expect(heldNotification(item('h1'), 'linux').actions).toEqual([]);
     expect(heldNotification(item('h1'), 'win32').actions).toEqual([]);
   });
@@ -25,11 +25,20 @@ describe('held-message notifications', () => {
 
   it('buttons map by label; clicks and unknown indexes only open the item', () => {
     const spec = heldNotification(item('h1'), 'darwin');
-    expect(onAction(spec, 0)).toEqual({ kind: 'deny', itemId: 'h1' });
-    expect(onAction(spec, 1)).toEqual({ kind: 'approve', itemId: 'h1' });
+    expect(onAction(spec, 0)).toEqual({ kind: 'deny', item: 'held', itemId: 'h1' });
+    expect(onAction(spec, 1)).toEqual({ kind: 'approve', item: 'held', itemId: 'h1' });
     expect(onAction(spec, 2)).toEqual({ kind: 'open', itemId: 'h1' });
     expect(onAction(heldNotification(item('h1'), 'linux'), 0)).toEqual({ kind: 'open', itemId: 'h1' });
     expect(onClick(spec)).toEqual({ kind: 'open', itemId: 'h1' });
+  });
+
+  it('a send waiting to leave the machine: Deny first, Allow once second; the buttons decide the confirmation', () => {
+    const c = { id: 'c1', sender: { sessionId: 's', name: 'alice' }, target: { machine: 'buildbox', session: 'bob [abc123] on buildbox' }, preview: 'deploy', text: 'deploy', createdAt: 0, expiresAt: null };
+    const spec = confirmationNotification(c, 'darwin');
+    expect(spec).toEqual({ kind: 'confirmation', itemId: 'c1', title: 'Leave this machine? alice → bob [abc123] on buildbox', body: 'To buildbox: deploy', actions: ['Deny', 'Allow once'] });
+    expect(onAction(spec, 0)).toEqual({ kind: 'deny', item: 'confirmation', itemId: 'c1' });
+    expect(onAction(spec, 1)).toEqual({ kind: 'approve', item: 'confirmation', itemId: 'c1' });
+    expect(confirmationNotification(c, 'linux').actions).toEqual([]);
   });
 
   it('announces each held item once and forgets decided ones', () => {
