@@ -1,17 +1,19 @@
 // Teams: rosters (also the teams Claude Code created itself), inbox depths
 // (peeked, never consumed), the task board by status with blockers, and
 // creating and assigning tasks.
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { TaskView } from '../../core/protocol/methods.js';
 import type { Stores } from '../stores/stores.js';
 import { useLoadable } from '../ui/hooks.js';
 import { Status } from '../ui/state.js';
+import { BlockerLines } from './blocker-lines.js';
 
 const COLUMNS: Array<TaskView['status']> = ['pending', 'in_progress', 'completed'];
 
 export function TeamsView({ stores }: { stores: Stores }): ReactNode {
   const s = useLoadable(stores.teams);
   const [subject, setSubject] = useState('');
+  const columns = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
   const team = s.data.selected;
   const run = async (fn: () => Promise<unknown>): Promise<void> => {
@@ -57,12 +59,13 @@ export function TeamsView({ stores }: { stores: Stores }): ReactNode {
               <input aria-label="New task subject" placeholder="New task subject" value={subject} onChange={(e) => setSubject(e.target.value)} />
               <button type="submit">Create task</button>
             </form>
-            <div className="columns">
+            <div className="columns" ref={columns}>
+              <BlockerLines board={columns} tasks={s.data.tasks} />
               {COLUMNS.map((col) => (
                 <div key={col} className="column">
                   <h3>{col.replace('_', ' ')}</h3>
                   {s.data.tasks.filter((t) => t.status === col).map((t) => (
-                    <div key={t.id} className="card" data-testid={`task-${t.id}`}>
+                    <div key={t.id} className="card" data-testid={`task-${t.id}`} data-task-id={t.id}>
                       <div><span className="dim">#{t.id}</span> {t.subject}</div>
                       {t.blockedBy.length > 0 && <div className="blocked">blocked by {t.blockedBy.map((b) => `#${b}`).join(', ')}</div>}
                       <label className="dim">

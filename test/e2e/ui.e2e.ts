@@ -120,6 +120,10 @@ test('subscriptions, teams, activity and preferences views', async ({ page }) =>
   expect(onDisk).toBe(JSON.stringify(JSON.parse(onDisk), null, 2));
   await page.getByLabel('Assign task 1').selectOption('dev');
   await expect(page.getByLabel('Assign task 1')).toHaveValue('dev');
+  // A blocked task (made by the CLI) is drawn with an arrow from its blocker.
+  expect((await cli(ctx, ['task', 'create', '--team', 'crew', '--subject', 'Publish the release', '--blocked-by', '1'])).code).toBe(0);
+  await expect(page.getByTestId('task-2')).toContainText('Publish the release');
+  await expect(page.getByTestId('blocker-lines').locator('path.open')).toHaveCount(1);
   await page.screenshot({ path: path.join(SHOTS, 'teams.png') });
 
   await page.getByRole('button', { name: /^Activity/ }).click();
