@@ -9,7 +9,8 @@ import path from 'node:path';
 import { udsAddress } from '../protocol/cc-wire.js';
 import { refHash } from '../registry/names.js';
 import { RootWatcher } from '../teams/watch.js';
-import { isRegistryFileName, probeSocket, processMatches, readEntry, SWITCHBOARD_ENTRYPOINT, type StockEntry } from './entry.js';
+import { probeSocket } from '../host/endpoint.js';
+import { isRegistryFileName, PROBE_TIMEOUT_MS, processMatches, readEntry, SWITCHBOARD_ENTRYPOINT, type StockEntry } from './entry.js';
 
 const MAX_FILES = 4096; // a registry directory bigger than this is not Claude Code's
 
@@ -112,7 +113,7 @@ export class StockDiscovery {
         const key = `${r.mtimeMs}:${e.messagingSocketPath}:${e.procStart ?? ''}`;
         let probed = this.#probed.get(file);
         if (probed?.key !== key) {
-          probed = { key, answered: await (this.#opts.probe ?? probeSocket)(e.messagingSocketPath) };
+          probed = { key, answered: await (this.#opts.probe ?? ((p: string) => probeSocket(p, PROBE_TIMEOUT_MS)))(e.messagingSocketPath) };
           this.#probed.set(file, probed);
         }
         if (!probed.answered) return;

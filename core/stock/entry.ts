@@ -7,7 +7,6 @@
 
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { pidAlive, processStartTime } from '../registry/proc.js';
@@ -73,21 +72,6 @@ export function processMatches(entry: StockEntry, startTimeOf: (pid: number) => 
   if (entry.procStart === undefined) return true;
   const now = startTimeOf(entry.pid);
   return now === undefined || now === entry.procStart;
-}
-
-/** Resolves true when something accepts a connection on the socket within the timeout. */
-export function probeSocket(socketPath: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
-  return new Promise((resolve) => {
-    const sock = net.connect(socketPath);
-    const done = (ok: boolean): void => {
-      clearTimeout(timer);
-      sock.destroy();
-      resolve(ok);
-    };
-    const timer = setTimeout(() => done(false), timeoutMs);
-    sock.once('connect', () => done(true));
-    sock.once('error', () => done(false));
-  });
 }
 
 const KeyFile = z.looseObject({ peerToken: z.string().min(1).max(256), procStart: z.string().max(128).optional() });

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isRegistryFileName, probeSocket, readEntry, readPeerToken } from '../../../core/stock/entry.js';
+import { probeSocket } from '../../../core/host/endpoint.js';
+import { isRegistryFileName, PROBE_TIMEOUT_MS, readEntry, readPeerToken } from '../../../core/stock/entry.js';
 import { startHub, until, type TestHub } from '../../helpers/hub.js';
 import { sessionsDir, stockPeer, type StockPeer } from './helpers.js';
 
@@ -49,7 +50,7 @@ describe('registry files', () => {
 
   it('a probe of a socket nobody listens on fails fast', async () => {
     const t0 = Date.now();
-    expect(await probeSocket('/nonexistent/cc-socks/1.sock')).toBe(false);
+    expect(await probeSocket('/nonexistent/cc-socks/1.sock', PROBE_TIMEOUT_MS)).toBe(false);
     expect(Date.now() - t0).toBeLessThan(250);
   });
 });
