@@ -36,6 +36,8 @@ export function peerAddress(machine: string, sessionId: string): string {
 }
 
 const Str = (max: number) => z.string().max(max);
+/** A machine name as the relay setting allows it: 1-64 characters, no "/" (it ends the machine part of a peer: address). */
+const Machine = z.string().regex(/^[^/\s][^/]{0,63}$/);
 
 export const PresenceSession = z.strictObject({
   sessionId: Str(128),
@@ -51,7 +53,7 @@ export type PresenceSession = z.infer<typeof PresenceSession>;
 
 export const Presence = z.strictObject({
   v: z.literal(PROTOCOL_VERSION),
-  machine: Str(MACHINE_MAX).min(1),
+  machine: Machine,
   hubId: Str(64),
   ttlMs: z.number().int().min(1000).max(3_600_000),
   sessions: z.array(PresenceSession).max(10_000),
@@ -62,7 +64,7 @@ export const RelayMessage = z.strictObject({
   v: z.literal(PROTOCOL_VERSION),
   msgId: Str(128),
   to: Str(4096).min(1),
-  from: z.strictObject({ machine: Str(MACHINE_MAX).min(1), sessionId: Str(128), name: Str(256) }),
+  from: z.strictObject({ machine: Machine, sessionId: Str(128), name: Str(256) }),
   summary: Str(200).nullable(),
   body: z.string().max(1024 * 1024),
 });
@@ -82,7 +84,7 @@ export const RelayReceipt = z.strictObject({
   senderSessionId: Str(128),
   status: z.enum(['held', 'delivered', 'approved', 'denied', 'refused', 'expired', 'dropped']),
   reason: Str(4096),
-  receiver: z.strictObject({ machine: Str(MACHINE_MAX), sessionId: Str(128), name: Str(256) }),
+  receiver: z.strictObject({ machine: Machine, sessionId: Str(128), name: Str(256) }),
 });
 export type RelayReceipt = z.infer<typeof RelayReceipt>;
 

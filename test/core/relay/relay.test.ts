@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../../core/client/client.js';
 import type { InboxItem, Registration } from '../../../core/protocol/methods.js';
 import { startHub, until, type TestHub } from '../../helpers/hub.js';
+import { connect } from '@nats-io/transport-node';
+import { SUBJECTS } from '../../../core/relay/protocol.js';
 import { machine, startNats, type Nats } from './nats.js';
 
 let nats: Nats;
@@ -75,6 +77,23 @@ describe('relay between two hubs', () => {
   it('errors are clear: an unknown session there, and a machine nobody serves', async () => {
     await expect(ca.call('message.send', { ...creds(alice), to: 'peer:buildbox/nobody', summary: 's', message: 'm' })).rejects.toMatchObject({ reason: 'target_not_found' });
     await expect(ca.call('message.send', { ...creds(alice), to: 'peer:mars/bob', summary: 's', message: 'm' })).rejects.toMatchObject({ reason: 'unreachable' });
+  });
+});
+
+describe('bad input from the broker', () => {
+  it('garbage requests get invalid_params, garbage presence is ignored, the hubs keep working', async () => {
+    const nc = await connect({ servers: nats.url });
+    try {
+      const answer = await nc.request(SUBJECTS.message('buildbox'), new TextEncoder().encode('{"v":1,"msgId":"x","__proto__":{}}'), { timeout: 2000 });
+      expect(JSON.parse(new TextDecoder().decode(answer.data))).toEqual({ v: 1, error: 'invalid_params' });
+      nc.publish(SUBJECTS.presence('evil'), new TextEncoder().encode('{"v":1,"machine":"evil","sessions":"all"}'));
+      nc.publish(SUBJECTS.receipt('laptop'), new TextEncoder().encode('not json'));
+      await nc.flush();
+    } finally {
+      await nc.close();
+    }
+    expect((await ca.call('agents.list', {})).rows.some((r) => r.machine === 'evil')).toBe(false);
+    expect((await ca.call('message.send', { ...creds(alice), to: 'bob', summary: 's', message: 'still fine' })).status).toBe('queued');
   });
 });
 
