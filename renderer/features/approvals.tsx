@@ -14,6 +14,7 @@ export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
   const s = useLoadable(stores.held);
   const now = useNow();
   const focused = useStore(stores.focus, (f) => f.itemId);
+  const waitingToLeave = useStore(stores.confirmations, (c) => c.data.items.length);
   const [error, setError] = useState<string | null>(null);
   const decide = async (ids: string[], approve: boolean): Promise<void> => {
     setError(null);
@@ -29,11 +30,11 @@ export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
   return (
     <section aria-labelledby="approvals-h">
       <header className="view-head">
-        <h2 id="approvals-h">Approvals <span className="count">{s.data.length}</span></h2>
+        <h2 id="approvals-h">Approvals <span className="count">{s.data.length + waitingToLeave}</span></h2>
       </header>
       {error && <p className="error" role="alert">{error}</p>}
       <ConfirmationsSection stores={stores} />
-      <Status loading={s.loading} error={s.error} empty={s.data.length === 0} emptyText={
+      <Status loading={s.loading} error={s.error} empty={s.data.length === 0} emptyText={waitingToLeave > 0 ? <p>No held messages.</p> :
         <p>Nothing waits for you. A message lands here when a session's inbound policy holds it — for example when a session that skips permission prompts receives from one that does not — and waits for your Approve or Deny.</p>
       }>
         {[...bySender.entries()].map(([address, items]) => (

@@ -45,7 +45,7 @@ function Item({ c, now, first, decide }: { c: ConfirmationView; now: number; fir
       }
     }}>
       <div className="held-head">
-        <span className="mono">{c.sender.name}</span> → <span className="mono">{c.target.session}</span> <span className="tag">{c.target.machine}</span>
+        <span className="mono">{c.sender.name}</span> → <span className="mono">{c.target.session}</span>
         <span className="countdown" data-testid="countdown">{c.expiresAt === null ? 'no expiry' : countdown(c.expiresAt, now)}</span>
       </div>
       <div className="reason">Leaving this machine needs your confirmation (isolatePeerMachines).</div>
