@@ -47,7 +47,7 @@ function serve(env: NodeJS.ProcessEnv, ui: boolean): Promise<{ proc: ChildProces
   const proc = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet', ...(ui ? ['--ui', '--port', '0'] : [])], { env });
   return new Promise((resolve) => {
     let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
+    proc.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       if (out.includes('\n')) resolve({ proc, url: (JSON.parse(out.split('\n')[0]!) as { ui?: string }).ui });
     });
