@@ -5,20 +5,19 @@
 // through HubOptions. Start fails closed on an unsafe runtime directory
 // (EndpointError) or a live hub (HubRunningError).
 
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Mailboxes } from '../delivery/mailboxes.js';
-import { IdleWatch, USER_SUBSCRIBER } from '../idle/idle.js';
-import { decideInbound } from '../inbound/policy.js';
+import { IdleWatch } from '../idle/idle.js';
 import { Journal } from '../journal/journal.js';
 import { withLimits, type Limits } from '../protocol/limits.js';
-import type { HubInfo, InboxItem, InboxNotice } from '../protocol/methods.js';
+import type { HubInfo, InboxItem } from '../protocol/methods.js';
 import { sameProcessAlive } from '../registry/proc.js';
 import { Pins } from '../registry/resolve.js';
-import { modeClass, persisted } from '../registry/session.js';
+import { persisted } from '../registry/session.js';
 import { SessionTable } from '../registry/table.js';
 import type { EffectiveSettings } from '../settings/resolve.js';
 import { defaultManagedPath, SettingsStore } from '../settings/store.js';
@@ -31,6 +30,7 @@ import { currentEndpointEnv, ensurePrivateDir, resolveEndpoint, type EndpointEnv
 import { HubEvents, Ring, type ActivityEntry, type UserNotice } from './events.js';
 import { createHandlers } from './handlers.js';
 import { bindHubSocket } from './hub-lock.js';
+import { compactJournal, routeIdleNotice } from './idle-notices.js';
 import { restoreSessions, retireSession } from './lifecycle.js';
 import { silentLogger, type Logger } from './logger.js';
 import { RpcServer, type Dispatch, type RpcConnection } from './rpc-server.js';
@@ -122,7 +122,7 @@ export class Hub {
     this.idle = new IdleWatch({
       lifetimeMs: () => Math.min(this.limits.idleSubscriptionMs, this.adminSettings().idleSubscriptionMinutes.value * 60_000),
       now: () => this.clock.monotonic(),
-      deliver: (sub, text) => this.#idleNotice(sub.subscriberId, sub.targetId, text),
+      deliver: (sub, text) => routeIdleNotice(this, sub.subscriberId, sub.targetId, text),
     });
     const handlers = createHandlers(this);
     this.dispatch = (method, params, conn) =>
@@ -238,26 +238,6 @@ export class Hub {
     if (this.uiConnections.size > 0) this.events.emit({ type: 'activity', entry });
   }
 
-  /** An idle notice goes to the subscriber's agent, or to its user when its policy would hold the target's messages. */
-  #idleNotice(subscriberId: string, targetId: string, text: string): void {
-    const subscriber = this.table.live.get(subscriberId);
-    const target = this.table.live.get(targetId) ?? this.table.dormant.get(targetId)?.session;
-    // A stock Claude Code target is unverified: no permission class.
-    const targetClass = target !== undefined ? modeClass(target) : targetId.startsWith('stock:') ? null : undefined;
-    const notice: InboxNotice = { kind: 'notice', id: randomUUID(), text, at: this.clock.now() };
-    const forUser = subscriberId === USER_SUBSCRIBER;
-    if (forUser || (subscriber !== undefined && targetClass !== undefined)) {
-      const d = forUser || subscriber === undefined || targetClass === undefined ? null : decideInbound(this.admission.effective(subscriber).inbound, modeClass(subscriber), targetClass, false);
-      if (d === null || d.action !== 'deliver') {
-        const n: UserNotice = { id: notice.id, at: notice.at, sessionId: subscriberId, text };
-        this.userNotices.push(n);
-        this.events.emit({ type: 'user.notice', notice: n });
-        return;
-      }
-    }
-    this.mailboxes.put(subscriberId, notice).catch((err: unknown) => this.log.error('idle notice not stored', { error: String(err) }));
-  }
-
   #pushItem(sessionId: string, item: InboxItem): void {
     const set = this.subscribers.get(sessionId);
     if (set === undefined) return;
@@ -289,22 +269,10 @@ export class Hub {
       await this.admission.expireDue();
       this.admission.flushDrops();
       this.idle.expire();
-      if (this.journal.wantsCompaction(this.mailboxes.totalItems + this.table.size + this.table.dormant.size + this.admission.held.size)) this.#compact();
+      if (this.journal.wantsCompaction(this.mailboxes.totalItems + this.table.size + this.table.dormant.size + this.admission.held.size)) compactJournal(this);
     } catch (err) {
       this.log.error('sweep failed', { error: err instanceof Error ? err.stack : String(err) });
     }
-  }
-
-  #compact(): void {
-    const { table, mailboxes, admission } = this;
-    this.journal.compact(
-      (function* () {
-        for (const s of table.live.values()) yield { t: 's' as const, s: persisted(s) };
-        for (const d of table.dormant.values()) yield { t: 's' as const, s: d.session };
-        for (const r of mailboxes.records()) yield { t: 'i' as const, id: r.sessionId, item: r.item };
-        for (const h of admission.held.all()) yield { t: 'h' as const, id: h.receiverId, held: { id: h.id, env: h.env, reason: h.reason, heldAt: h.heldAt } };
-      })(),
-    );
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,43 @@
+// Two pieces of the hub's housekeeping kept out of hub.ts: where an idle
+// notice goes (the subscriber's agent, or its user when the subscriber's
+// policy would hold the target's messages), and journal compaction (the
+// live state rewritten as a fresh journal).
+
+import { randomUUID } from 'node:crypto';
+import { USER_SUBSCRIBER } from '../idle/idle.js';
+import { decideInbound } from '../inbound/policy.js';
+import type { InboxNotice } from '../protocol/methods.js';
+import { modeClass, persisted } from '../registry/session.js';
+import type { UserNotice } from './events.js';
+import type { Hub } from './hub.js';
+
+export function routeIdleNotice(hub: Hub, subscriberId: string, targetId: string, text: string): void {
+  const subscriber = hub.table.live.get(subscriberId);
+  const target = hub.table.live.get(targetId) ?? hub.table.dormant.get(targetId)?.session;
+  // A stock Claude Code target is unverified: no permission class.
+  const targetClass = target !== undefined ? modeClass(target) : targetId.startsWith('stock:') ? null : undefined;
+  const notice: InboxNotice = { kind: 'notice', id: randomUUID(), text, at: hub.clock.now() };
+  const forUser = subscriberId === USER_SUBSCRIBER;
+  if (forUser || (subscriber !== undefined && targetClass !== undefined)) {
+    const d = forUser || subscriber === undefined || targetClass === undefined ? null : decideInbound(hub.admission.effective(subscriber).inbound, modeClass(subscriber), targetClass, false);
+    if (d === null || d.action !== 'deliver') {
+      const n: UserNotice = { id: notice.id, at: notice.at, sessionId: subscriberId, text };
+      hub.userNotices.push(n);
+      hub.events.emit({ type: 'user.notice', notice: n });
+      return;
+    }
+  }
+  hub.mailboxes.put(subscriberId, notice).catch((err: unknown) => hub.log.error('idle notice not stored', { error: String(err) }));
+}
+
+export function compactJournal(hub: Hub): void {
+  const { table, mailboxes, admission } = hub;
+  hub.journal.compact(
+    (function* () {
+      for (const s of table.live.values()) yield { t: 's' as const, s: persisted(s) };
+      for (const d of table.dormant.values()) yield { t: 's' as const, s: d.session };
+      for (const r of mailboxes.records()) yield { t: 'i' as const, id: r.sessionId, item: r.item };
+      for (const h of admission.held.all()) yield { t: 'h' as const, id: h.receiverId, held: { id: h.id, env: h.env, reason: h.reason, heldAt: h.heldAt } };
+    })(),
+  );
+}
