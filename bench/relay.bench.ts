@@ -3,33 +3,17 @@
 // connections measured in the same run. Both hubs run in this process (as
 // do the two bare clients), so the ratio is the hubs' own cost.
 
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { HubClient } from '../core/client/client.js';
 import { currentEndpointEnv } from '../core/host/endpoint.js';
 import { Hub } from '../core/host/hub.js';
+import { startNats } from '../test/helpers/nats.js';
 import { fmt, percentile, tempDir } from './lib.js';
 
 const N = Number(process.env.BENCH_N ?? 2_000);
 const WARMUP = 200;
-
-function natsServer(): string {
-  for (const p of [process.env.NATS_SERVER, '/usr/sbin/nats-server', '/usr/bin/nats-server']) if (p && fs.existsSync(p)) return p;
-  const w = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' });
-  if (w.status === 0) return w.stdout.trim();
-  throw new Error('the relay benchmark needs nats-server (apt-get install nats-server)');
-}
-
-async function port(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const p = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return p;
-}
 
 async function hubOn(url: string, machine: string): Promise<Hub> {
   const root = tempDir();
@@ -85,18 +69,15 @@ async function hubs(url: string): Promise<number[]> {
 }
 
 export async function run(): Promise<void> {
-  const p = await port();
-  const server = spawn(natsServer(), ['-a', '127.0.0.1', '-p', String(p)], { stdio: 'ignore' });
+  const nats = await startNats();
   try {
-    await new Promise((r) => setTimeout(r, 500));
-    const url = `nats://127.0.0.1:${p}`;
-    const raw = (await bare(url)).sort((x, y) => x - y);
-    const relayed = (await hubs(url)).sort((x, y) => x - y);
+    const raw = (await bare(nats.url)).sort((x, y) => x - y);
+    const relayed = (await hubs(nats.url)).sort((x, y) => x - y);
     console.log(`relay (n=${N}, µs)                      p50      p99`);
     console.log(`  bare NATS request/reply          ${fmt(percentile(raw, 50)).padStart(7)}  ${fmt(percentile(raw, 99)).padStart(7)}`);
     console.log(`  cross-hub send → remote notified ${fmt(percentile(relayed, 50)).padStart(7)}  ${fmt(percentile(relayed, 99)).padStart(7)}`);
     console.log(`  ratio relayed/bare p50: ${fmt(percentile(relayed, 50) / percentile(raw, 50), 2)}×`);
   } finally {
-    server.kill('SIGKILL');
+    await nats.stop();
   }
 }

@@ -3,29 +3,14 @@
 // real nats-server; with isolatePeerMachines on, a send waits in Approvals:
 // Deny answers confirm-denied and nothing arrives, Allow lets it through.
 import { expect, test } from '@playwright/test';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startNats } from '../helpers/nats.js';
 
 const CLI = path.resolve('dist/cli/switchboard.mjs');
 const SHOTS = path.resolve('docs/screenshots');
-
-function natsServer(): string {
-  for (const p of [process.env.NATS_SERVER, '/usr/sbin/nats-server', '/usr/bin/nats-server']) if (p && fs.existsSync(p)) return p;
-  const w = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' });
-  if (w.status === 0) return w.stdout.trim();
-  throw new Error('this test needs nats-server (apt-get install nats-server)');
-}
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const p = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return p;
-}
 
 function machineEnv(root: string, name: string, natsUrl: string, extra: Record<string, unknown> = {}): NodeJS.ProcessEnv {
   const dir = path.join(root, name);
@@ -56,13 +41,11 @@ function serve(env: NodeJS.ProcessEnv, ui: boolean): Promise<{ proc: ChildProces
 
 test('a send to another machine waits for Allow; Deny answers confirm-denied and nothing arrives', async ({ page }) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbr-'));
-  const port = await freePort();
-  const nats = spawn(natsServer(), ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  const nats = await startNats();
   const holder = spawn('sleep', ['300'], { stdio: 'ignore' });
-  const procs: ChildProcess[] = [nats, holder];
+  const procs: ChildProcess[] = [nats.proc, holder];
   try {
-    await new Promise((r) => setTimeout(r, 300));
-    const url = `nats://127.0.0.1:${port}`;
+    const url = nats.url;
     const laptop = machineEnv(root, 'laptop', url, { isolatePeerMachines: true });
     const buildbox = machineEnv(root, 'buildbox', url);
     const a = await serve(laptop, true);

@@ -1,56 +1,10 @@
-// A real nats-server on a loopback port for relay tests (Debian's
-// nats-server package; .ci/run installs it). Fails clearly when missing.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// Relay test helpers: the real broker (test/helpers/nats.ts) and hubs acting as machines.
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { startHub, tempDirs, type TestHub } from '../../helpers/hub.js';
+import type { Nats } from '../../helpers/nats.js';
 
-export function natsServerPath(): string {
-  for (const p of [process.env.NATS_SERVER, '/usr/sbin/nats-server', '/usr/bin/nats-server']) if (p && fs.existsSync(p)) return p;
-  const which = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' });
-  if (which.status === 0) return which.stdout.trim();
-  throw new Error('relay tests need nats-server (apt-get install nats-server, or NATS_SERVER=/path)');
-}
-
-export async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
-export interface Nats {
-  port: number;
-  url: string;
-  proc: ChildProcess;
-  stop(): Promise<void>;
-}
-
-export async function startNats(port?: number): Promise<Nats> {
-  const p = port ?? (await freePort());
-  const proc = spawn(natsServerPath(), ['-a', '127.0.0.1', '-p', String(p)], { stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(p, '127.0.0.1');
-      s.once('connect', () => (s.destroy(), resolve(true)));
-      s.once('error', () => resolve(false));
-    });
-    if (ok) break;
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`nats-server did not start on port ${p}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    port: p, url: `nats://127.0.0.1:${p}`, proc,
-    stop: async () => {
-      if (proc.exitCode !== null) return;
-      proc.kill('SIGKILL');
-      await new Promise((r) => proc.once('exit', r));
-    },
-  };
-}
+export { startNats, type Nats } from '../../helpers/nats.js';
 
 /** A hub acting as one machine: its own runtime and state directories, the relay pointed at `nats`. */
 export async function machine(name: string, nats: Nats, extra: Record<string, unknown> = {}): Promise<TestHub> {

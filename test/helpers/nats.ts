@@ -1,0 +1,54 @@
+// A real nats-server on a loopback port, for the relay tests, the browser
+// test and the benchmark (Debian's nats-server package; .ci/run installs
+// it). Fails clearly when the binary is missing. No core/ imports, so the
+// Playwright and benchmark bundles can use it as is.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+
+export function natsServerPath(): string {
+  for (const p of [process.env.NATS_SERVER, '/usr/sbin/nats-server', '/usr/bin/nats-server']) if (p && fs.existsSync(p)) return p;
+  const which = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' });
+  if (which.status === 0) return which.stdout.trim();
+  throw new Error('this needs nats-server (apt-get install nats-server, or NATS_SERVER=/path)');
+}
+
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+export interface Nats {
+  port: number;
+  url: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts nats-server on 127.0.0.1 (a free port unless given) and waits until it accepts connections. */
+export async function startNats(port?: number): Promise<Nats> {
+  const p = port ?? (await freePort());
+  const proc = spawn(natsServerPath(), ['-a', '127.0.0.1', '-p', String(p)], { stdio: 'ignore' });
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(p, '127.0.0.1');
+      s.once('connect', () => (s.destroy(), resolve(true)));
+      s.once('error', () => resolve(false));
+    });
+    if (ok) break;
+    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`nats-server did not start on port ${p}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    port: p, url: `nats://127.0.0.1:${p}`, proc,
+    stop: async () => {
+      if (proc.exitCode !== null) return;
+      proc.kill('SIGKILL');
+      await new Promise((r) => proc.once('exit', r));
+    },
+  };
+}
