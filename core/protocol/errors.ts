@@ -29,7 +29,7 @@ export const ERRORS = {
   target_gone: [-32023, 'The target session has ended'],
   unreachable: [-32024, 'The target address does not answer'],
   timeout: [-32025, 'The target did not take the message within the timeout'],
-  idle_not_local: [-32026, 'notify_when_idle works only for sessions on this machine hosted by Switchboard'],
+  idle_not_local: [-32026, 'notify_when_idle needs a session on this machine: one of Switchboard\'s, or a Claude Code session of 2.1.332 or later'],
   item_not_found: [-32027, 'No such item'],
   team_not_found: [-32030, 'No such team'],
   member_not_found: [-32031, 'No such member in that team'],

@@ -34,7 +34,7 @@ export class StockInterop {
     const sessionsDir = path.join(root, 'sessions');
     this.#discovery = new StockDiscovery({
       sessionsDir,
-      isOurs: (p) => this.replies.isOurs(p) || hub.table.byAddress(`uds:${p}`)?.session !== undefined || [...hub.table.live.values()].some((s) => s.socketPath === path.resolve(p)),
+      isOurs: (p) => this.replies.isOurs(p) || [...hub.table.live.values()].some((s) => s.socketPath === path.resolve(p)),
       onChange: (sessions) => {
         const gone = hub.table.stock.filter((s) => !sessions.some((t) => t.address === s.address));
         hub.table.setStock(sessions);
