@@ -45,6 +45,14 @@ function cover(x, y, px) {
   return Math.max(0, Math.min(1, 0.5 - d / px));
 }
 const template = (x, y, px) => [0, 0, 0, Math.round(255 * cover(x, y, px))];
+// "Something waits for you": the same glyph with a filled dot in the top-right corner.
+const dot = (x, y, px) => Math.max(0, Math.min(1, 0.5 - (Math.hypot(x - 0.8, y - 0.2) - 0.17) / px));
+const alertTemplate = (x, y, px) => [0, 0, 0, Math.round(255 * Math.max(cover(x, y, px) * (Math.hypot(x - 0.8, y - 0.2) < 0.24 ? 0 : 1), dot(x, y, px)))];
+const alertColour = (x, y, px) => {
+  const d = dot(x, y, px);
+  const g = Math.hypot(x - 0.8, y - 0.2) < 0.24 ? 0 : cover(x, y, px);
+  return d > 0 ? [220, 38, 38, Math.round(255 * d)] : [37, 99, 235, Math.round(255 * g)];
+};
 const colour = (x, y, px) => {
   const a = cover(x, y, px);
   return [37, 99, 235, Math.round(255 * a)];
@@ -60,4 +68,7 @@ const app = (x, y, px) => {
 writeFileSync('build/icons/trayTemplate.png', png(16, template));
 writeFileSync('build/icons/trayTemplate@2x.png', png(32, template));
 writeFileSync('build/icons/tray.png', png(32, colour));
+writeFileSync('build/icons/trayAlertTemplate.png', png(16, alertTemplate));
+writeFileSync('build/icons/trayAlertTemplate@2x.png', png(32, alertTemplate));
+writeFileSync('build/icons/trayAlert.png', png(32, alertColour));
 writeFileSync('build/icons/icon.png', png(512, app));

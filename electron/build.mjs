@@ -21,4 +21,4 @@ await build({
 });
 await build({ ...common, entryPoints: { preload: 'preload/index.ts' }, outdir: 'dist/electron', outExtension: { '.js': '.cjs' }, format: 'cjs' });
 mkdirSync('dist/electron/icons', { recursive: true });
-for (const f of ['tray.png', 'trayTemplate.png', 'trayTemplate@2x.png']) cpSync(`build/icons/${f}`, `dist/electron/icons/${f}`);
+for (const f of ['tray.png', 'trayTemplate.png', 'trayTemplate@2x.png', 'trayAlert.png', 'trayAlertTemplate.png', 'trayAlertTemplate@2x.png']) cpSync(`build/icons/${f}`, `dist/electron/icons/${f}`);

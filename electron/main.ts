@@ -25,7 +25,7 @@ import { APP_SCHEME_PRIVILEGES, appProtocolHandler } from './security/app-protoc
 import { APP_SCHEME, hardenContents, hardenSession } from './security/harden.js';
 import { DesktopPrefsStore, loginItemSettings, type KeyValueStore } from './settings/desktop-prefs.js';
 import { startFailureText } from './startup.js';
-import { buildTrayMenu, debounce, trayStatus, type TrayAction } from './tray/menu.js';
+import { buildTrayMenu, debounce, trayIconFile, trayStatus, type TrayAction } from './tray/menu.js';
 import { readTrayState } from './tray/state.js';
 import { toMenuTemplate } from './tray/template.js';
 import { Windows } from './windows/windows.js';
@@ -62,6 +62,7 @@ function openPrefsStore(): KeyValueStore {
 async function start(): Promise<void> {
   await app.whenReady();
   if (process.platform === 'darwin') app.dock?.hide();
+  if (process.platform === 'win32') app.setAppUserModelId('dev.switchboard.app'); // Windows shows notifications only for a named app
   let hub: Hub;
   try {
     hub = await Hub.start({ logger: log, version: app.getVersion() });
@@ -105,8 +106,8 @@ async function start(): Promise<void> {
   ipcMain.handle(IPC_CHANNELS.call, (e, op: unknown, input: unknown) => ipc(e, op, input));
 
   // Tray: rebuilt from hub state, debounced.
-  const icon = nativeImage.createFromPath(path.join(HERE, 'icons', process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'));
-  const tray = new Tray(icon);
+  const icon = (file: string) => nativeImage.createFromPath(path.join(HERE, 'icons', file));
+  const tray = new Tray(icon(trayIconFile({ sessions: [], held: 0, confirmations: 0, paused: false }, process.platform)));
   const dispatch = (a: TrayAction): void => {
     if (a.kind === 'quit') app.quit();
     else if (a.kind === 'pause') void run('inbound.pause', { paused: a.paused });
@@ -117,6 +118,7 @@ async function start(): Promise<void> {
       tray.setContextMenu(Menu.buildFromTemplate(toMenuTemplate(buildTrayMenu(state), dispatch)));
       const status = trayStatus(state);
       tray.setToolTip(status.tooltip);
+      tray.setImage(icon(trayIconFile(state, process.platform)));
       if (process.platform === 'darwin') tray.setTitle(status.badge);
     });
   }, TRAY_DEBOUNCE_MS);

@@ -51,6 +51,12 @@ export function buildTrayMenu(state: TrayState): TrayItem[] {
   ];
 }
 
+/** The tray icon file: template images on macOS (tinted by the system), an alert variant while something waits. */
+export function trayIconFile(state: TrayState, platform: NodeJS.Platform): string {
+  const alert = state.held + state.confirmations > 0 ? 'Alert' : '';
+  return platform === 'darwin' ? `tray${alert}Template.png` : `tray${alert}.png`;
+}
+
 /** The tooltip and the badge text (macOS tray title) for the current state. */
 export function trayStatus(state: TrayState): { tooltip: string; badge: string } {
   const waiting = state.held + state.confirmations;

@@ -1,7 +1,8 @@
 // The tray menu is a pure function of the hub's state; its template wiring
 // and the debounce are checked with fakes.
 import { describe, expect, it, vi } from 'vitest';
-import { buildTrayMenu, debounce, trayStatus, type TrayAction, type TrayItem, type TrayState } from '../../electron/tray/menu.js';
+import fs from 'node:fs';
+import { buildTrayMenu, debounce, trayIconFile, trayStatus, type TrayAction, type TrayItem, type TrayState } from '../../electron/tray/menu.js';
 import { toMenuTemplate } from '../../electron/tray/template.js';
 
 const session = (label: string, state: 'busy' | 'idle', kind: 'switchboard' | 'claude-code' = 'switchboard'): TrayState['sessions'][number] => ({ label, agent: 'claude', state, kind, address: `uds:/x/${label}` });
@@ -38,6 +39,15 @@ describe('tray menu', () => {
     const onItems = buildTrayMenu({ ...base, paused: true });
     expect(onItems.find((i) => i.label?.startsWith('Pause'))).toMatchObject({ checked: true, action: { kind: 'pause', paused: false } });
     expect(onItems[0]!.label).toBe('0 live sessions — inbound paused');
+  });
+
+  it('the icon: template images on macOS, an alert variant while something waits', () => {
+    expect(trayIconFile(base, 'darwin')).toBe('trayTemplate.png');
+    expect(trayIconFile({ ...base, held: 1 }, 'darwin')).toBe('trayAlertTemplate.png');
+    expect(trayIconFile({ ...base, confirmations: 2 }, 'linux')).toBe('trayAlert.png');
+    expect(trayIconFile(base, 'win32')).toBe('tray.png');
+    for (const f of ['tray.png', 'trayTemplate.png', 'trayTemplate@2x.png', 'trayAlert.png', 'trayAlertTemplate.png', 'trayAlertTemplate@2x.png'])
+      expect(fs.existsSync(new URL(`../../build/icons/${f}`, import.meta.url))).toBe(true);
   });
 
   it('status: tooltip and badge', () => {
