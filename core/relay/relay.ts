@@ -15,6 +15,7 @@ import { decode, encode, Presence, PROTOCOL_VERSION, RelayAnswer, RelayMessage, 
 
 export const SEND_TIMEOUT_MS = 5000; // a remote hub answers once the message is journaled
 const DEFAULT_PRESENCE_S = 15;
+const CLOSE_WAIT_MS = 2000; // at most this long to drain on close
 
 export interface RemoteHub {
   machine: string;
@@ -219,8 +220,13 @@ export class Relay {
     const nc = this.#nc;
     if (nc === undefined) return;
     // Leave cleanly: an empty presence drops our rows at once elsewhere.
-    if (this.#connected) nc.publish(SUBJECTS.presence(this.machine), encode({ v: PROTOCOL_VERSION, machine: this.machine, hubId: this.hubId, ttlMs: 1000, sessions: [] } satisfies Presence));
+    const wasConnected = this.#connected;
     this.#connected = false;
-    await nc.drain().catch(() => nc.close());
+    if (!wasConnected) return nc.close();
+    nc.publish(SUBJECTS.presence(this.machine), encode({ v: PROTOCOL_VERSION, machine: this.machine, hubId: this.hubId, ttlMs: 1000, sessions: [] } satisfies Presence));
+    // Drain delivers what is in flight; a broker that stops answering must not hold the hub's exit.
+    const drained = nc.drain().then(() => true, () => false);
+    const timer = new Promise<boolean>((r) => setTimeout(() => r(false), CLOSE_WAIT_MS).unref());
+    if (!(await Promise.race([drained, timer]))) await nc.close();
   }
 }

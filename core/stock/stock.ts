@@ -99,10 +99,12 @@ export class StockInterop {
     this.sessionsChanged();
   }
 
+  /** Stops everything and forgets its rows (a new root starts from nothing). */
   close(): void {
     this.#discovery.close();
     this.replies.closeAll();
     this.#publisher.close();
+    if (this.#hub.table.stock.length > 0) this.#hub.table.setStock([]);
   }
 }
 

@@ -59,6 +59,21 @@ describe('relay faults', () => {
     }, 15_000);
   }, 60_000);
 
+  it('a hub closes promptly while its broker is down, and starts without one', async () => {
+    const nats = await startNats();
+    const a = await machine('laptop', nats);
+    await until(() => a.hub.remote.relay?.connected === true, 5000);
+    await nats.stop();
+    await until(() => a.hub.remote.relay?.connected === false, 5000);
+    const t0 = Date.now();
+    await a.close();
+    expect(Date.now() - t0).toBeLessThan(3000);
+    // No broker at all: the hub starts, says unreachable, and closes.
+    const b = await machine('buildbox', nats);
+    cleanup.push(() => b.close());
+    expect(b.hub.remote.relay?.connected).toBe(false);
+  });
+
   it('a killed hub\'s sessions vanish from the other machine within the presence expiry', async () => {
     const nats = await startNats();
     cleanup.push(() => nats.stop());

@@ -98,6 +98,21 @@ describe('discovery in the hub', () => {
     expect((await rows()).map((r) => r.name)).toEqual([`myapp-${live.pid}`]);
   });
 
+  it('moving the config root (claudeConfigDir) drops the old root\'s rows and watches the new one', async () => {
+    const p = await stockPeer(claude(), socks());
+    peers.push(p);
+    await until(async () => (await rows()).length === 1);
+    const other = path.join(t.dirs.root, 'other-claude');
+    fs.writeFileSync(path.join(t.dirs.home, 'settings.json'), JSON.stringify({ claudeConfigDir: other }));
+    await until(async () => {
+      await t.hub.settingsChanged();
+      return (await rows()).length === 0;
+    });
+    const q = await stockPeer(other, socks());
+    peers.push(q);
+    await until(async () => (await rows()).map((r) => r.name).join() === `myapp-${q.pid}`);
+  });
+
   it('a session that dies without removing its file vanishes at the next sweep', async () => {
     const p = await stockPeer(claude(), socks());
     peers.push(p);
