@@ -1,0 +1,65 @@
+// `switchboard confirmations` from a terminal, with two `serve` processes as
+// two machines and a real nats-server: a send that would leave waits; the
+// user lists and allows it with the UI token; bad use is a usage error.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliEnv, runCli, serveCli, type Served } from '../helpers/cli.js';
+import { tempDirs, until } from '../helpers/hub.js';
+import { startNats, type Nats } from '../helpers/nats.js';
+
+const stops: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const s of stops.splice(0).reverse()) await s();
+});
+
+function machineEnv(nats: Nats, name: string, extra: Record<string, unknown> = {}): NodeJS.ProcessEnv {
+  const dirs = tempDirs();
+  fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ relay: { servers: [nats.url], machine: name }, ...extra }));
+  return cliEnv(dirs);
+}
+
+describe('switchboard confirmations', () => {
+  it('lists a waiting cross-machine send and allows it; usage errors exit 2, unknown ids 1', async () => {
+    const nats = await startNats();
+    stops.push(() => nats.stop());
+    const laptop = machineEnv(nats, 'laptop', { isolatePeerMachines: true });
+    const buildbox = machineEnv(nats, 'buildbox');
+    const a: Served = await serveCli(laptop);
+    const b: Served = await serveCli(buildbox);
+    stops.push(() => a.stop(), () => b.stop());
+    const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
+    stops.push(() => holder.kill());
+    const start = async (env: NodeJS.ProcessEnv, name: string): Promise<NodeJS.ProcessEnv> => {
+      const reg = JSON.parse((await runCli(['session', 'start', '--cwd', '/tmp', '--name', name, '--pid', String(holder.pid), '--json'], env)).stdout) as { sessionId: string; token: string };
+      return { ...env, SWITCHBOARD_SESSION: reg.sessionId, SWITCHBOARD_TOKEN: reg.token };
+    };
+    const alice = await start(laptop, 'alice');
+    await start(buildbox, 'bob');
+    await until(async () => (await runCli(['agents'], alice)).stdout.includes('buildbox'), 10_000);
+
+    const token = a.ready.uiToken;
+    expect((await runCli(['confirmations'], laptop)).code).toBe(2);
+    expect((await runCli(['confirmations', 'teleport', '--ui-token', token], laptop)).code).toBe(2);
+    expect((await runCli(['confirmations', '--ui-token', token], laptop)).stdout).toContain('No sends wait for your confirmation');
+
+    const sending = runCli(['send', '--to', 'bob', '--summary', 's', '--message', 'ship it'], alice, 30_000);
+    let id = '';
+    await until(async () => {
+      const r = JSON.parse((await runCli(['confirmations', '--json', '--ui-token', token], laptop)).stdout) as { items: Array<{ id: string }> };
+      id = r.items[0]?.id ?? '';
+      return id !== '';
+    }, 10_000);
+    const table = (await runCli(['confirmations', 'list', '--ui-token', token], laptop)).stdout;
+    expect(table).toMatch(/^ID\s+FROM\s+TO\s+EXPIRES\s+PREVIEW/);
+    expect(table).toContain('ship it');
+    expect(table).toContain('(buildbox)');
+    expect((await runCli(['confirmations', 'deny', 'no-such-id', '--ui-token', token], laptop)).code).toBe(1);
+    expect((await runCli(['confirmations', 'allow', id, '--ui-token', token], laptop)).stdout.trim()).toBe('allowed: the send goes on');
+    const sent = await sending;
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toMatch(/^queued: /);
+  }, 60_000);
+});
