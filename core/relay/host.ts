@@ -24,8 +24,7 @@ export class RemoteMachines {
   readonly #hubId = randomUUID();
   #relay: Relay | undefined;
   #configured = 'null';
-  /** What we last announced and listed: only real changes travel or reach the UI. */
-  #announced = '';
+  /** What we last listed: only real changes reach the UI. */
   #listedRemote = '';
 
   constructor(hub: Hub) {
@@ -47,7 +46,6 @@ export class RemoteMachines {
     this.#relay = undefined;
     this.#hub.table.setRemote([]);
     this.#listedRemote = '';
-    this.#announced = '';
     if (settings === null) return;
     const hub = this.#hub;
     this.#relay = new Relay(settings, settings.machine ?? os.hostname(), this.#hubId, {
@@ -61,13 +59,9 @@ export class RemoteMachines {
     this.#relay.start();
   }
 
-  /** Our sessions may have changed: tell the other machines soon, when they did. */
+  /** Our sessions may have changed: the relay re-announces soon, when they did (debounced). */
   sessionsChanged(): void {
-    if (this.#relay === undefined) return;
-    const now = JSON.stringify(this.#localSessions());
-    if (now === this.#announced) return;
-    this.#announced = now;
-    this.#relay.changed();
+    this.#relay?.changed();
   }
 
   #localSessions(): PresenceSession[] {

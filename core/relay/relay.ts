@@ -63,6 +63,8 @@ export class Relay {
   #timers: NodeJS.Timeout[] = [];
   #announceSoon: NodeJS.Timeout | undefined;
   #retry: NodeJS.Timeout | undefined;
+  /** The session list last published: a change announcement that would repeat it is skipped. */
+  #announced = '';
   #attempt = 0;
 
   constructor(settings: RelaySettings, machine: string, hubId: string, ports: RelayPorts) {
@@ -135,19 +137,23 @@ export class Relay {
     }
   }
 
-  /** Publishes this hub's sessions now (and on every heartbeat). */
-  announce(): void {
+  /** Publishes this hub's sessions (every heartbeat; on a change only when they differ from the last announcement). */
+  announce(onlyIfChanged = false): void {
     if (!this.#connected || this.#nc === undefined) return;
-    const presence: Presence = { v: PROTOCOL_VERSION, machine: this.machine, hubId: this.hubId, ttlMs: this.ttlMs, sessions: this.#ports.localSessions() };
+    const sessions = this.#ports.localSessions();
+    const signature = JSON.stringify(sessions);
+    if (onlyIfChanged && signature === this.#announced) return;
+    this.#announced = signature;
+    const presence: Presence = { v: PROTOCOL_VERSION, machine: this.machine, hubId: this.hubId, ttlMs: this.ttlMs, sessions };
     this.#nc.publish(SUBJECTS.presence(this.machine), encode(presence));
   }
 
-  /** Coalesces bursts of local changes into one announcement. */
+  /** Coalesces bursts of local changes (and other machines' news, which also says "sessions changed") into one check. */
   changed(): void {
     if (this.#announceSoon !== undefined) return;
     this.#announceSoon = setTimeout(() => {
       this.#announceSoon = undefined;
-      this.announce();
+      this.announce(true);
     }, 100);
     this.#announceSoon.unref();
   }
