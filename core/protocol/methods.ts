@@ -66,7 +66,7 @@ export const UiItemParams = z.strictObject({ ...UiToken, id: z.string().min(1).m
 export const UiSettingsParams = z.strictObject({ ...UiToken, sessionId: Id.optional() });
 export const UiSetSettingParams = z.strictObject({
   ...UiToken,
-  key: z.enum(['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode']),
+  key: z.enum(['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode', 'relay']),
   /** null removes the key from the user scope. */
   value: z.unknown(),
 });

@@ -15,10 +15,14 @@ export class UserSettingsError extends Error {
 }
 
 /** Keys a user interface may set in the user scope. */
-export const USER_EDITABLE: readonly SettingKey[] = ['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode'];
+export const USER_EDITABLE: readonly SettingKey[] = ['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode', 'relay'];
+
+/** Relay fields a user interface never sees (they are redacted) and so keeps when it edits the rest. */
+const RELAY_SECRETS = ['token', 'password', 'credsFile', 'tls', 'user'] as const;
 
 export function setUserSetting(file: string, key: SettingKey, value: unknown): void {
   if (!USER_EDITABLE.includes(key)) throw new UserSettingsError(`${key} cannot be set from a user interface`);
+  if (key === 'relay' && value !== null && typeof value === 'object' && !Array.isArray(value)) value = keepRelaySecrets(file, value as Record<string, unknown>);
   if (value !== null) {
     const parsed = SETTING_SCHEMAS[key].safeParse(value);
     if (!parsed.success) throw new UserSettingsError(`invalid value for ${key}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
@@ -39,4 +43,17 @@ export function setUserSetting(file: string, key: SettingKey, value: unknown): v
   const tmp = `${file}.tmp.${process.pid}`;
   fs.writeFileSync(tmp, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
   fs.renameSync(tmp, file);
+}
+
+/** A UI edits servers, machine and presence; credentials already in the file stay (the UI never had them). */
+function keepRelaySecrets(file: string, edited: Record<string, unknown>): Record<string, unknown> {
+  for (const k of RELAY_SECRETS) if (k in edited) throw new UserSettingsError(`relay.${k} is set in the settings file, not from a user interface`);
+  let current: unknown;
+  try {
+    current = (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>).relay;
+  } catch {
+    current = undefined;
+  }
+  const kept = current !== null && typeof current === 'object' ? Object.fromEntries(RELAY_SECRETS.filter((k) => k in current).map((k) => [k, (current as Record<string, unknown>)[k]])) : {};
+  return { ...kept, ...edited };
 }

@@ -7,6 +7,7 @@ import type { Stores } from '../stores/stores.js';
 import { useLoadable } from '../ui/hooks.js';
 import { Status } from '../ui/state.js';
 import { DesktopPrefs } from './desktop-prefs.js';
+import { RelayPrefs } from './relay-prefs.js';
 
 interface Sourced<T = unknown> {
   value: T;
@@ -91,14 +92,6 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
               <td><NumberField label="idleSubscriptionMinutes" value={idle?.value ?? 60} disabled={idle?.source === 'managed'} onSave={(v) => void set('idleSubscriptionMinutes', v)} /></td>
               <td>{idle && <Source s={idle} />}</td>
             </tr>
-            <tr>
-              <th scope="row">
-                Relay to other machines (relay)
-                <div className="hint">A NATS server your machines share; set <code>relay</code> in the settings file (servers, machine, token or credsFile, tls). Without it nothing leaves this machine.</div>
-              </th>
-              <td data-testid="relay">{relay?.value ? `${relay.value.machine ?? 'this host'} via ${relay.value.servers.join(', ')}` : 'not configured'}</td>
-              <td>{relay && <Source s={relay} />}</td>
-            </tr>
             {THROTTLE_FIELDS.map((f) => (
               <tr key={f}>
                 <th scope="row">Throttle: {f}</th>
@@ -109,6 +102,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
           </tbody>
         </table>
         <p className="dim">Saved to the hub's user settings (<code>~/.switchboard/settings.json</code>) and applied at once. A repository's <code>.switchboard/settings.json</code> or <code>.claude/settings.json</code> can only make the inbound policy stricter.</p>
+        <RelayPrefs stores={stores} value={relay?.value ?? null} source={relay?.source ?? 'default'} save={(v) => set('relay', v)} />
         <AgentSetup stores={stores} />
         <DesktopPrefs stores={stores} />
         {s.data.problems.length > 0 && (

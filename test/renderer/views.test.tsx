@@ -9,6 +9,7 @@ import { App } from '../../renderer/app.js';
 import { ApprovalsView } from '../../renderer/features/approvals.js';
 import { SessionsView } from '../../renderer/features/sessions.js';
 import { SubscriptionsView } from '../../renderer/features/subscriptions.js';
+import { RelayPrefs } from '../../renderer/features/relay-prefs.js';
 import type { HeldView } from '../../core/protocol/methods.js';
 
 afterEach(cleanup);
@@ -137,6 +138,26 @@ describe('cross-machine confirmations', () => {
     fireEvent.keyDown(screen.getByTestId('confirmation-item'), { key: 'Escape' });
     await settle();
     expect(f.calls.filter(([op]) => op === 'confirmations.deny')).toEqual([['confirmations.deny', { id: 'c1' }]]);
+  });
+});
+
+describe('relay preferences', () => {
+  it('edits servers and machine only, says where credentials live, and locks under managed settings', async () => {
+    const f = fakeBridge({ 'confirmations.list': { items: [], relay: { configured: true, connected: false, machine: 'laptop' } }, 'settings.set': { effective: {} } });
+    const stores = createStores(f.bridge);
+    await act(() => stores.confirmations.getState().load());
+    const saved: unknown[] = [];
+    render(<RelayPrefs stores={stores} value={{ servers: ['nats://a:4222'], machine: 'laptop', token: '(set)' }} source="user" save={async (v) => void saved.push(v)} />);
+    expect(screen.getByTestId('relay').textContent).toContain('Not connected (it retries).');
+    expect(screen.getByTestId('relay').textContent).toContain('Credentials are set in the settings file.');
+    fireEvent.change(screen.getByLabelText('relay servers'), { target: { value: 'nats://a:4222, tls://b:4222' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save relay' }));
+    await settle();
+    expect(saved).toEqual([{ servers: ['nats://a:4222', 'tls://b:4222'], machine: 'laptop' }]);
+    cleanup();
+    render(<RelayPrefs stores={stores} value={{ servers: ['nats://a:4222'] }} source="managed" save={async () => undefined} />);
+    expect(screen.getByLabelText<HTMLInputElement>('relay servers').disabled).toBe(true);
+    expect(screen.getByTestId('relay').textContent).toContain('Managed settings decide the relay here.');
   });
 });
 
