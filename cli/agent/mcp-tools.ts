@@ -68,7 +68,7 @@ export function registerTools(server: McpServer, deps: Deps): void {
         const { rows } = await client.call('agents.list', creds);
         const others = rows.filter((r) => !r.self);
         if (others.length === 0) return 'No other sessions are reachable right now.';
-        return others.map((r) => `${r.label} — ${r.machine ?? 'this machine'}, ${r.agent}, ${r.state} since ${new Date(r.stateSince).toISOString()}, ${r.cwd}`).join('\n');
+        return others.map((r) => `${r.label} — ${r.machine ?? 'this machine'}, ${r.kind === 'claude-code' ? 'Claude Code (its own messaging)' : r.agent}, ${r.state} since ${new Date(r.stateSince).toISOString()}, ${r.cwd}`).join('\n');
       }),
   );
 
@@ -77,11 +77,11 @@ export function registerTools(server: McpServer, deps: Deps): void {
     {
       description:
         'Send a text message to another agent session through Switchboard (not Claude Code\'s SendMessage). `to` is a name from switchboard_list_peers, `name [ref]`, or the `from` address of a message you received — to reply, copy that `from` into `to`. ' +
-        'The result is a transport status (queued, held for the receiver\'s user, refused, dropped, sent), not a reply; receipts and replies arrive later with your tool results. ' +
+        'The result is a transport status (queued, held for the receiver\'s user, refused, dropped, sent; confirm-denied or confirm-expired when a send to another machine was not allowed by your user), not a reply; receipts and replies arrive later with your tool results. ' +
         'notify_when_idle: true asks for one idle notice when that session next goes idle; without `message` it does not disturb it. ' +
         RULES,
       inputSchema: {
-        to: z.string().min(1).max(4096).describe('Name, "name [ref]", or a uds: address copied from a message\'s `from`'),
+        to: z.string().min(1).max(4096).describe('Name, "name [ref]", or an address (uds:… or peer:machine/session) copied from a message\'s `from`'),
         summary: z.string().max(200).optional().describe('One line, at most 200 characters; required with message'),
         message: z.string().max(256 * 1024).optional().describe('Plain text; @file references and slash commands are not expanded'),
         notify_when_idle: z.boolean().optional(),
