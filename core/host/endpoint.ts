@@ -113,11 +113,18 @@ export function sessionSocketPath(paths: EndpointPaths, sessionId: string): stri
  */
 export function ensurePrivateDir(dir: string, uid: number): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const problem = privateDirProblem(dir, uid);
+  if (problem !== null) throw new EndpointError(problem, dir);
+}
+
+/** Why an existing directory is not private to `uid` (uid < 0: any owner), or null when it is. */
+export function privateDirProblem(dir: string, uid: number): 'symlink' | 'not_directory' | 'foreign_owner' | 'loose_mode' | null {
   const st = fs.lstatSync(dir);
-  if (st.isSymbolicLink()) throw new EndpointError('symlink', dir);
-  if (!st.isDirectory()) throw new EndpointError('not_directory', dir);
-  if (uid >= 0 && st.uid !== uid) throw new EndpointError('foreign_owner', dir);
-  if ((st.mode & 0o077) !== 0) throw new EndpointError('loose_mode', dir);
+  if (st.isSymbolicLink()) return 'symlink';
+  if (!st.isDirectory()) return 'not_directory';
+  if (uid >= 0 && st.uid !== uid) return 'foreign_owner';
+  if ((st.mode & 0o077) !== 0) return 'loose_mode';
+  return null;
 }
 
 /** Resolves true when something accepts a connection on the path. */

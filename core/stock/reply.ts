@@ -14,7 +14,7 @@ import path from 'node:path';
 import { udsAddress, type PeerIdleNotice, type PeerMessageStatus } from '../protocol/cc-wire.js';
 import type { ReceiptStatus } from '../protocol/methods.js';
 import type { SessionRecord } from '../registry/session.js';
-import { listenPrivate } from '../host/endpoint.js';
+import { listenPrivate, privateDirProblem } from '../host/endpoint.js';
 import type { Hub } from '../host/hub.js';
 import { inboundHandler } from '../host/inbound.js';
 import { createSessionServer } from '../host/session-socket.js';
@@ -107,12 +107,10 @@ export class ReplySockets {
   }
 }
 
-/** A directory that is a real directory, ours, and closed to everyone else. */
+/** A directory that exists, is ours, and is closed to everyone else. */
 function privateDir(dir: string): boolean {
   try {
-    const st = fs.lstatSync(dir);
-    const uid = process.getuid?.();
-    return st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o077) === 0;
+    return privateDirProblem(dir, process.getuid?.() ?? -1) === null;
   } catch {
     return false;
   }
