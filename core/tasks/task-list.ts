@@ -10,18 +10,14 @@ import path from 'node:path';
 import { createExclusive, readSmall, sanitizePart, serialize, writeAtomic } from '../teams/files.js';
 import { withFileLock, type LockOptions } from '../teams/lock.js';
 import { applyPatch, isInternal, parseTask, type Task, type TaskPatch } from './task-file.js';
+import { CodedError } from '../protocol/coded-error.js';
 
 const MAX_TASK_BYTES = 2 * 1024 * 1024;
 
 export type ClaimFailure = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy' | 'not_found';
 
-export class TaskError extends Error {
-  readonly code: ClaimFailure;
-  constructor(code: ClaimFailure, message: string) {
-    super(message);
-    this.name = 'TaskError';
-    this.code = code;
-  }
+export class TaskError extends CodedError<ClaimFailure> {
+  override readonly name = 'TaskError';
 }
 
 export interface NewTask {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readSmall, sanitizeTeamDir, serialize, writeAtomic } from './files.js';
 import { withFileLock, type LockOptions } from './lock.js';
+import { CodedError } from '../protocol/coded-error.js';
 
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
@@ -40,13 +41,8 @@ export const TeamConfig = z.looseObject({
 });
 export type TeamConfig = z.infer<typeof TeamConfig>;
 
-export class RosterError extends Error {
-  readonly code: 'reserved_name' | 'team_exists' | 'no_team' | 'bad_config';
-  constructor(code: RosterError['code'], message: string) {
-    super(message);
-    this.name = 'RosterError';
-    this.code = code;
-  }
+export class RosterError extends CodedError<'reserved_name' | 'team_exists' | 'no_team' | 'bad_config'> {
+  override readonly name = 'RosterError';
 }
 
 export function parseConfig(text: string | undefined): TeamConfig | undefined {

@@ -13,6 +13,7 @@ import { checkFrameRole, LEAD, parseFrame } from './frames.js';
 import type { LockOptions } from './lock.js';
 import { Mailbox, newEntry } from './mailbox.js';
 import { Roster, type TeamConfig } from './roster.js';
+import { CodedError } from '../protocol/coded-error.js';
 
 export interface TeamSummary {
   name: string;
@@ -30,13 +31,8 @@ export interface TeamView {
 /** Frames a member may put in a teammate's inbox through the hub (what the public send tool allows). */
 const SENDABLE_FRAMES = new Set(['shutdown_request', 'shutdown_approved', 'shutdown_rejected', 'plan_approval_response']);
 
-export class TeamSendError extends Error {
-  readonly code: 'no_team' | 'no_member' | 'frame_not_allowed' | 'role';
-  constructor(code: TeamSendError['code'], message: string) {
-    super(message);
-    this.name = 'TeamSendError';
-    this.code = code;
-  }
+export class TeamSendError extends CodedError<'no_team' | 'no_member' | 'frame_not_allowed' | 'role'> {
+  override readonly name = 'TeamSendError';
 }
 
 export class Teams {
