@@ -24,16 +24,31 @@ export function requireTools(): void {
   }
 }
 
-/** The claude binary for a version: npm pack into the cache once, then unpack. */
+/**
+ * The claude binary for a version: npm pack into a private temporary folder
+ * of the cache, unpack, then rename into place — so a binary is never run
+ * while it is still being written (ETXTBSY) or half-unpacked, even when two
+ * suites fetch the same version at once.
+ */
 export function claudeBinary(version: Version): string {
   const dir = path.join(CACHE, version);
   const bin = path.join(dir, 'package', 'claude');
   if (fs.existsSync(bin)) return bin;
-  fs.mkdirSync(dir, { recursive: true });
-  const tgz = execFileSync('npm', ['pack', '--silent', `@anthropic-ai/claude-code-linux-x64@${version}`], { cwd: dir, encoding: 'utf8', timeout: 300_000 }).trim().split('\n').pop()!;
-  execFileSync('tar', ['-xzf', path.join(dir, tgz), '-C', dir]);
-  fs.rmSync(path.join(dir, tgz), { force: true });
-  fs.chmodSync(bin, 0o755);
+  fs.mkdirSync(CACHE, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(CACHE, `.${version}-`));
+  try {
+    const tgz = execFileSync('npm', ['pack', '--silent', `@anthropic-ai/claude-code-linux-x64@${version}`], { cwd: tmp, encoding: 'utf8', timeout: 300_000 }).trim().split('\n').pop()!;
+    execFileSync('tar', ['-xzf', path.join(tmp, tgz), '-C', tmp]);
+    fs.rmSync(path.join(tmp, tgz), { force: true });
+    fs.chmodSync(path.join(tmp, 'package', 'claude'), 0o755);
+    try {
+      fs.renameSync(tmp, dir);
+    } catch (e) {
+      if (!fs.existsSync(bin)) throw e; // another fetch won the race
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
   return bin;
 }
 

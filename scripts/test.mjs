@@ -1,0 +1,51 @@
+// `npm test`: every check and suite, in order, stopping at the first that
+// fails. First it makes sure the machine has what the suites need (a
+// supported Node, Chromium, nats-server, tmux, unshare) — installing them
+// where it may, or stopping at once with one message that names exactly what
+// to install. The suites then run on the project's pinned Node 24 (npm puts
+// node_modules/.bin first on PATH) and the unit suite again on Node 22.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ensureTools } from './prereqs.mjs';
+import { nodeBinary, supportedNode } from './toolchain.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const env = { ...process.env };
+const skipInterop = env.SWITCHBOARD_SKIP_INTEROP === '1';
+
+function fail(message) {
+  console.error(`\n${message}`);
+  process.exit(1);
+}
+
+const nodeProblem = supportedNode(process.version);
+if (nodeProblem) fail(`npm test: ${nodeProblem}`);
+const toolProblem = ensureTools({ env });
+if (toolProblem) fail(toolProblem);
+if (process.argv.includes('--prereqs-only')) {
+  console.error('npm test: every system program the suites need is here.');
+  process.exit(0);
+}
+
+/** [label, argv] in order; npx resolves the project's own binaries. */
+const steps = [
+  ['build', ['npm', 'run', 'build']],
+  ['lint', ['npx', 'eslint', '.']],
+  ['electron security scan', [process.execPath, 'scripts/scan-electron.mjs']],
+  ['unit and integration tests', ['npx', 'vitest', 'run']],
+  ...(skipInterop ? [] : [['real Claude Code interop', ['npx', 'vitest', 'run', '--config', 'vitest.interop.config.ts']]]),
+  ['browser tests (Chromium)', ['npx', 'playwright', 'test']],
+];
+
+const second = env.SWITCHBOARD_SECOND_NODE === '0' ? null : nodeBinary('22');
+if (second && 'path' in second) steps.push([`unit and integration tests on Node ${second.version}`, [second.path, 'node_modules/vitest/vitest.mjs', 'run']]);
+
+const started = Date.now();
+for (const [label, argv] of steps) {
+  console.error(`\n▶ npm test: ${label}`);
+  const r = spawnSync(argv[0], argv.slice(1), { cwd: root, stdio: 'inherit', env });
+  if (r.status !== 0) fail(`npm test: "${label}" failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}).`);
+}
+if (second && !('path' in second)) console.error(`\nnpm test: the second pass on Node 22 did not run: ${second.why}.`);
+if (skipInterop) console.error('\nnpm test: the interop suites were skipped (SWITCHBOARD_SKIP_INTEROP=1).');
+console.error(`\nnpm test: all ${steps.length} steps passed in ${Math.round((Date.now() - started) / 1000)} s.`);
