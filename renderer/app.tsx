@@ -2,6 +2,7 @@
 // the hub only through the stores (and they only through the Bridge).
 import { useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
+import type { ConnectionState } from './bridge/bridge.js';
 import type { Stores } from './stores/stores.js';
 import { ActivityView } from './features/activity.js';
 import { ApprovalsView } from './features/approvals.js';
@@ -12,6 +13,12 @@ import { TeamsView } from './features/teams.js';
 
 const VIEWS = ['sessions', 'approvals', 'subscriptions', 'teams', 'activity', 'preferences'] as const;
 type View = (typeof VIEWS)[number];
+const CONNECTION_TEXT: Record<ConnectionState, string> = {
+  connected: 'Connected',
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  unauthorized: 'Not signed in: open the URL the hub printed',
+};
 
 export function App({ stores }: { stores: Stores }): ReactNode {
   const [view, setView] = useState<View>(() => (VIEWS as readonly string[]).includes(location.hash.slice(1)) ? (location.hash.slice(1) as View) : 'sessions');
@@ -45,7 +52,7 @@ export function App({ stores }: { stores: Stores }): ReactNode {
           </button>
         ))}
         <PauseToggle stores={stores} />
-        <div className={`conn ${connection}`} role="status">{connection === 'connected' ? 'Connected' : connection === 'reconnecting' ? 'Reconnecting…' : 'Connecting…'}</div>
+        <div className={`conn ${connection}`} role="status">{CONNECTION_TEXT[connection]}</div>
       </nav>
       <main>
         {view === 'sessions' && <SessionsView stores={stores} />}

@@ -1,11 +1,25 @@
 // Entry: picks the bridge (the preload's object inside Electron, HTTP in a
-// browser) and renders the app.
+// browser, with the UI token taken from the URL fragment) and renders the app.
 import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
 import { electronBridge, preloadApi } from './bridge/electron.js';
 import { httpBridge } from './bridge/http.js';
+import { takeUiToken } from './bridge/ui-token.js';
 import { createStores } from './stores/stores.js';
 
 const api = preloadApi(window);
 const root = document.getElementById('root');
-if (root !== null) createRoot(root).render(<App stores={createStores(api ? electronBridge(api) : httpBridge())} />);
+const browserBridge = () => {
+  let token = takeUiToken(window); // before App reads location.hash for its view
+  return httpBridge({
+    token: () => token,
+    // Opening a new printed URL in this tab (the hub restarted) changes only the fragment: no reload.
+    onTokenChange: (listener) =>
+      window.addEventListener('hashchange', () => {
+        if (!location.hash.startsWith('#token=')) return;
+        token = takeUiToken(window);
+        listener();
+      }),
+  });
+};
+if (root !== null) createRoot(root).render(<App stores={createStores(api ? electronBridge(api) : browserBridge())} />);

@@ -1,13 +1,16 @@
 // `switchboard serve`: the headless hub in the foreground. The only place
 // outside electron/ that creates the real world (clock, logger, endpoint).
+// While it runs, process-guards.ts logs stray rejections (and keeps going)
+// and turns an uncaught exception into a logged, orderly stop (exit 70).
 
 import { Hub } from '../../core/host/hub.js';
 import { EndpointError } from '../../core/host/endpoint.js';
 import { HubRunningError } from '../../core/host/hub-lock.js';
-import { stderrLogger } from '../../core/host/logger.js';
+import { stderrLogger, type Logger } from '../../core/host/logger.js';
 import path from 'node:path';
 import { startWebServer, type WebServer } from '../../core/host/web.js';
 import { CliFailure, intArg, parse, UsageError, type Ctx } from '../common.js';
+import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../process-guards.js';
 
 const DEFAULT_UI_PORT = 7317;
 import { VERSION } from '../version.js';
@@ -17,16 +20,30 @@ export const SERVE_HELP = `switchboard serve [--ui [--port N]] [--json] [--quiet
   token that \`held\` and \`subscriptions\` need (never written to disk).
   --json   print one ready line {"event":"ready","socket":…,"pid":…,"uiToken":…} on stdout
   --ui     also serve the user interface and its HTTP bridge on 127.0.0.1 (port N, default 7317;
-           0 picks a free one); open the printed URL once, it carries the token
+           0 picks a free one); open the printed URL, it carries the token after "#"
   --quiet  log only warnings and errors (to stderr)`;
 
 export async function serve(args: string[], ctx: Ctx): Promise<number> {
   const { values } = parse(args, { quiet: { type: 'boolean' }, ui: { type: 'boolean' }, port: { type: 'string' } });
   const port = intArg('port', values.port, 0, 65535) ?? DEFAULT_UI_PORT;
   if (values.port !== undefined && !values.ui) throw new UsageError('--port needs --ui');
+  const logger = stderrLogger(values.quiet ? 'warn' : 'info');
+  let stopFatally = (): void => process.exit(EXIT_INTERNAL); // before the hub runs there is nothing to close
+  const removeGuards = installProcessGuards(process, logger, () => {
+    setTimeout(() => process.exit(EXIT_INTERNAL), FATAL_EXIT_MS).unref();
+    stopFatally();
+  });
+  try {
+    return await run(values, port, logger, ctx, (stop) => (stopFatally = stop));
+  } finally {
+    removeGuards();
+  }
+}
+
+async function run(values: { quiet?: boolean; ui?: boolean }, port: number, logger: Logger, ctx: Ctx, onStop: (stop: () => void) => void): Promise<number> {
   let hub: Hub;
   try {
-    hub = await Hub.start({ logger: stderrLogger(values.quiet ? 'warn' : 'info'), version: VERSION });
+    hub = await Hub.start({ logger, version: VERSION });
   } catch (err) {
     if (err instanceof HubRunningError) throw new CliFailure('hub_running', `A hub is already running on ${err.socket}`);
     if (err instanceof EndpointError) throw new CliFailure(`endpoint_${err.code}`, err.message);
@@ -49,6 +66,7 @@ export async function serve(args: string[], ctx: Ctx): Promise<number> {
     ctx.out(`  export SWITCHBOARD_UI_TOKEN=${hub.uiToken}`);
     if (web) ctx.out(`User interface: ${web.url}`);
   }
+  let code = 0;
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
@@ -57,8 +75,12 @@ export async function serve(args: string[], ctx: Ctx): Promise<number> {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    onStop(() => {
+      code = EXIT_INTERNAL;
+      stop();
+    });
   });
   await web?.close();
   await hub.close();
-  return 0;
+  return code;
 }

@@ -1,29 +1,32 @@
 // The headless web bridge: the user-interface operations of core/contract
 // over HTTP (POST /api/<operation>) and Server-Sent Events (GET
 // /api/events), plus the built renderer as static files. Loopback only.
-// Every request must carry the UI token (a SameSite=Strict HttpOnly cookie
-// set by opening the printed URL once, or an Authorization: Bearer header),
-// a Host that is our loopback name and port (DNS rebinding), and for
-// anything but a plain GET an Origin that is ours (cross-site requests).
-// Strict CSP and no-store on every answer; the token is never logged.
+// Every request needs a Host that is our loopback name and port (DNS
+// rebinding) and, when it has an Origin, our Origin (cross-site). The API
+// needs the UI token as `Authorization: Bearer` (web-auth.ts: no cookie);
+// the event stream takes that or a one-time ticket. The static renderer is
+// public code and loads without the token (it arrives in the URL fragment).
+// No request can end the process: each is answered inside a catch (500,
+// logged, closed), and malformed HTTP is a 400. The token is never logged.
 
-import { timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { BRIDGE_EVENT, isBridgeOperation } from '../contract/bridge.js';
 import { errorObject, type ErrorReason } from '../protocol/errors.js';
 import type { Hub } from './hub.js';
+import type { Logger } from './logger.js';
 import type { RpcConnection } from './rpc-server.js';
 import { runBridgeOperation } from './ui-bridge.js';
+import { bearerOf, sameSecret, Tickets } from './web-auth.js';
+import { parseTarget, readBody, refuse, send, baseHeaders, WEB_LIMITS, type Target, type WebLimits } from './web-http.js';
 
-export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
-const MAX_BODY = 1024 * 1024;
-const COOKIE = 'sb_ui';
-const SSE_LIMIT = 32; // open event streams
+export { CSP } from './web-http.js';
+
 const STATUS: Partial<Record<ErrorReason, number>> = { invalid_params: 400, method_not_found: 404, internal: 500 };
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
+const TICKET_PATH = '/api/events/ticket';
 
 export interface WebServer {
   url: string;
@@ -31,87 +34,99 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-function sameToken(given: string | undefined, token: string): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+export interface WebServerOptions {
+  port: number;
+  rendererDir: string;
+  /** Where failures are logged; the hub's logger when absent. */
+  logger?: Logger;
+  /** Tests shrink these. */
+  limits?: Partial<WebLimits>;
 }
 
-function cookieToken(req: http.IncomingMessage): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [k, v] = part.trim().split('=');
-    if (k === COOKIE) return v;
-  }
-  return undefined;
-}
-
-function baseHeaders(): Record<string, string> {
-  return {
-    'Content-Security-Policy': CSP, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer',
-    'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Resource-Policy': 'same-origin', 'X-Frame-Options': 'DENY',
-  };
-}
-
-function send(res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { ...baseHeaders(), 'Content-Type': 'application/json', ...extra });
-  res.end(JSON.stringify(body));
-}
-
-export async function startWebServer(hub: Hub, opts: { port: number; rendererDir: string }): Promise<WebServer> {
+export async function startWebServer(hub: Hub, opts: WebServerOptions): Promise<WebServer> {
   const token = hub.uiToken;
+  const limits: WebLimits = { ...WEB_LIMITS, ...opts.limits };
+  const log = opts.logger ?? hub.log;
+  const tickets = new Tickets({ ttlMs: limits.ticketMs, max: limits.tickets });
   let port = opts.port;
   let streams = 0;
+  let streamIds = 0;
   const hosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const origins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 
   const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://invalid');
-    if (!hosts().has(req.headers.host ?? '')) return send(res, 421, { error: 'wrong Host: open the URL the hub printed' });
-    const origin = req.headers.origin;
-    if (origin !== undefined && !origins().has(origin)) return send(res, 403, { error: 'cross-site request refused' });
-    if (req.headers['sec-fetch-site'] === 'cross-site') return send(res, 403, { error: 'cross-site request refused' });
-
-    // Opening the printed URL once trades the token in the query for a cookie.
-    if (req.method === 'GET' && url.pathname === '/' && url.searchParams.has('token')) {
-      if (!sameToken(url.searchParams.get('token') ?? undefined, token)) return send(res, 401, { error: 'wrong token' });
-      res.writeHead(303, { ...baseHeaders(), Location: '/', 'Set-Cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/` });
-      return res.end();
+    req.on('error', () => undefined); // a client gone mid-request: readBody and 'close' handle it
+    res.on('error', () => undefined); // writing to a client gone: nothing to answer
+    try {
+      const pending = route(req, res);
+      if (pending instanceof Promise) pending.catch((err: unknown) => failed(req, res, err));
+    } catch (err) {
+      failed(req, res, err);
     }
-    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (!sameToken(bearer, token) && !sameToken(cookieToken(req), token)) return send(res, 401, { error: 'missing or wrong token: open the URL the hub printed' });
-
-    if (url.pathname === '/api/events' && req.method === 'GET') return events(req, res);
-    if (url.pathname.startsWith('/api/')) {
-      if (req.method !== 'POST') return send(res, 405, { error: 'use POST' }, { Allow: 'POST' });
-      if (origin === undefined && bearer === undefined) return send(res, 403, { error: 'an Origin header is required' });
-      return void api(url.pathname.slice(5), req, res);
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'method not allowed' }, { Allow: 'GET' });
-    return file(url.pathname, res);
   });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // Malformed HTTP (bad request line, header overflow, timeouts): answer 400/431/408 if we still can.
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    if (socket.writable && socket.bytesWritten === 0) {
+      socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    }
+    socket.destroy();
+    if (err.code !== 'ECONNRESET') log.info('web UI client sent malformed HTTP', { code: err.code, status });
+  });
+  server.maxConnections = limits.connections;
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+
+  function failed(req: http.IncomingMessage, res: http.ServerResponse, err: unknown): void {
+    log.error('web UI request failed', { method: req.method, stack: err instanceof Error ? err.stack : String(err) });
+    if (!res.headersSent && !res.destroyed) refuse(res, 'internal', { Connection: 'close' });
+    else res.destroy();
+  }
+
+  function route(req: http.IncomingMessage, res: http.ServerResponse): void | Promise<void> {
+    if (!hosts().has(req.headers.host ?? '')) return refuse(res, 'wrong_host');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins().has(origin)) return refuse(res, 'cross_site');
+    if (req.headers['sec-fetch-site'] === 'cross-site') return refuse(res, 'cross_site');
+    const target = parseTarget(req.url);
+    if (typeof target === 'string') return refuse(res, target, { Connection: 'close' });
+    // The old printed URL put the token in the query, where logs and Referer keep it.
+    if (target.query.has('token')) return refuse(res, 'token_in_query');
+
+    const authorised = sameSecret(bearerOf(req), token);
+    if (target.pathname === '/api/events' && req.method === 'GET') {
+      if (!authorised && !tickets.take(target.query.get('ticket'))) return refuse(res, target.query.has('ticket') ? 'bad_ticket' : 'unauthorized');
+      return events(req, res);
+    }
+    if (target.pathname.startsWith('/api/')) {
+      if (req.method !== 'POST') return refuse(res, 'use_post', { Allow: 'POST' });
+      if (!authorised) return refuse(res, 'unauthorized');
+      if (target.pathname === TICKET_PATH) return send(res, 200, { result: tickets.issue() });
+      return api(target.pathname.slice(5), req, res);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 'use_get', { Allow: 'GET, HEAD' });
+    return file(target, res);
+  }
 
   async function api(op: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (!isBridgeOperation(op)) return send(res, 404, { error: errorObject('method_not_found') });
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, { error: 'send application/json' });
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) {
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 'unsupported_type');
+    const tooLarge = (): void => send(res, 413, { error: errorObject('frame_too_large', { limitBytes: limits.bodyBytes }) }, { Connection: 'close' });
+    if (Number(req.headers['content-length'] ?? 0) > limits.bodyBytes) {
       req.resume(); // discard it, so the client reads our answer instead of a reset
-      return send(res, 413, { error: errorObject('frame_too_large', { limitBytes: MAX_BODY }) }, { Connection: 'close' });
+      return tooLarge();
     }
-    let size = 0;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY) {
-        send(res, 413, { error: errorObject('frame_too_large', { limitBytes: MAX_BODY }) }, { Connection: 'close' });
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk as Buffer);
+    const body = await readBody(req, limits.bodyBytes);
+    if (!body.ok) {
+      if (body.why === 'too_large') {
+        tooLarge();
+        res.once('finish', () => req.destroy());
+      } else res.destroy(); // the client went away mid-body: nobody to answer
+      return;
     }
     let input: unknown;
     try {
-      input = chunks.length === 0 ? {} : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      input = body.bytes.length === 0 ? {} : JSON.parse(body.bytes.toString('utf8'));
     } catch {
       return send(res, 400, { error: errorObject('parse_error') });
     }
@@ -121,42 +136,44 @@ export async function startWebServer(hub: Hub, opts: { port: number; rendererDir
   }
 
   function events(req: http.IncomingMessage, res: http.ServerResponse): void {
-    if (streams >= SSE_LIMIT) return send(res, 503, { error: 'too many event streams' });
-    streams++;
-    res.writeHead(200, { ...baseHeaders(), 'Content-Type': 'text/event-stream', Connection: 'keep-alive' });
+    if (streams >= limits.eventStreams) return refuse(res, 'too_many_streams');
     let closed = false;
+    let open = false; // events of attachUi itself are dropped: 'ready' makes the page resync anyway
     const conn: RpcConnection = {
-      id: -2 - streams,
+      id: -2 - ++streamIds,
       notify: (method, params) => {
-        if (!closed && method === BRIDGE_EVENT) res.write(`event: ${BRIDGE_EVENT}\ndata: ${JSON.stringify(params)}\n\n`);
+        if (open && !closed && method === BRIDGE_EVENT) res.write(`event: ${BRIDGE_EVENT}\ndata: ${JSON.stringify(params)}\n\n`);
       },
       get closed() {
         return closed;
       },
     };
-    hub.attachUi(conn);
-    res.write(`event: ready\ndata: {}\n\n`);
-    const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
-    req.on('close', () => {
+    hub.attachUi(conn); // before anything is sent: if it throws, the client still gets a 500
+    streams++;
+    const ping = setInterval(() => res.write(': ping\n\n'), limits.pingMs);
+    res.once('close', () => {
       closed = true;
       streams--;
       clearInterval(ping);
       hub.detachUi(conn);
     });
+    res.writeHead(200, { ...baseHeaders(), 'Content-Type': 'text/event-stream', Connection: 'keep-alive' });
+    open = true;
+    res.write(`event: ready\ndata: {}\n\n`);
   }
 
-  function file(pathname: string, res: http.ServerResponse): void {
+  function file(target: Target, res: http.ServerResponse): void {
     const root = path.resolve(opts.rendererDir);
-    const target = path.resolve(root, '.' + decodeURIComponent(pathname === '/' ? '/index.html' : pathname));
-    if (target !== root && !target.startsWith(root + path.sep)) return send(res, 404, { error: 'not found' });
+    const resolved = path.resolve(root, '.' + (target.pathname === '/' ? '/index.html' : target.pathname));
+    if (resolved !== root && !resolved.startsWith(root + path.sep)) return refuse(res, 'not_found');
     let body: Buffer;
     try {
-      body = fs.readFileSync(target);
+      body = fs.readFileSync(resolved);
     } catch {
-      if (!fs.existsSync(path.join(root, 'index.html'))) return send(res, 503, { error: 'the renderer is not built in this checkout; the HTTP bridge works' });
-      return send(res, 404, { error: 'not found' });
+      if (!fs.existsSync(path.join(root, 'index.html'))) return refuse(res, 'not_built');
+      return refuse(res, 'not_found');
     }
-    res.writeHead(200, { ...baseHeaders(), 'Content-Type': TYPES[path.extname(target)] ?? 'application/octet-stream' });
+    res.writeHead(200, { ...baseHeaders(), 'Content-Type': TYPES[path.extname(resolved)] ?? 'application/octet-stream' });
     res.end(body);
   }
 
@@ -164,9 +181,11 @@ export async function startWebServer(hub: Hub, opts: { port: number; rendererDir
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
+  server.on('error', (err) => log.error('web UI server error', { stack: err.stack }));
   port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    // The token rides in the fragment: browsers never send it, so it reaches no log, Referer or other port.
+    url: `http://127.0.0.1:${port}/#token=${token}`,
     port,
     close: () =>
       new Promise<void>((r) => {

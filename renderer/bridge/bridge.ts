@@ -6,7 +6,8 @@ import type { BridgeOperation, BridgeResult } from '../../core/contract/bridge.j
 import type { DesktopInput, DesktopResults } from '../../core/contract/desktop.js';
 import type { DesktopOperationName } from '../../core/contract/operations.js';
 
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
+/** 'unauthorized': the HTTP bridge has no token or the hub refused it (it restarted): open the printed URL. */
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'unauthorized';
 
 export interface HubEvent {
   type: string;

@@ -181,8 +181,8 @@ describe('switchboard serve --ui', () => {
         });
       });
       const ready = JSON.parse(line) as { ui: string; uiToken: string };
-      expect(ready.ui).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/\\?token=${ready.uiToken}$`));
-      const res = await fetch(ready.ui.replace(/\?token=.*/, 'api/sessions.list'), { method: 'POST', headers: { Authorization: `Bearer ${ready.uiToken}`, 'Content-Type': 'application/json' }, body: '{}' });
+      expect(ready.ui).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/#token=${ready.uiToken}$`));
+      const res = await fetch(ready.ui.replace(/#token=.*/, 'api/sessions.list'), { method: 'POST', headers: { Authorization: `Bearer ${ready.uiToken}`, 'Content-Type': 'application/json' }, body: '{}' });
       expect(await res.json()).toEqual({ result: { rows: [] } });
       expect((await runCli(['serve', '--port', '9'], env)).code).toBe(2);
     } finally {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { CSP, startWebServer, type WebServer } from '../../core/host/web.js';
+import { CSP, startWebServer, type WebServer, type WebServerOptions } from '../../core/host/web.js';
 import { startHub, until, type TestHub } from '../helpers/hub.js';
 
 let th: TestHub | undefined;
@@ -35,54 +35,134 @@ function request(port: number, opts: { method?: string; path: string; headers?: 
   });
 }
 
-async function setup(rendererDir = '/nonexistent'): Promise<{ port: number; token: string; cookie: string; origin: string }> {
+async function setup(rendererDir = '/nonexistent', opts: Omit<WebServerOptions, 'port' | 'rendererDir'> = {}): Promise<{ port: number; token: string; auth: string; origin: string }> {
   th = await startHub();
-  web = await startWebServer(th.hub, { port: 0, rendererDir });
+  web = await startWebServer(th.hub, { port: 0, rendererDir, ...opts });
   const token = th.hub.uiToken;
-  const r = await request(web.port, { path: `/?token=${token}` });
-  expect(r.status).toBe(303);
-  const cookie = (r.headers['set-cookie'] ?? [])[0]!.split(';')[0]!;
-  return { port: web.port, token, cookie, origin: `http://127.0.0.1:${web.port}` };
+  return { port: web.port, token, auth: `Bearer ${token}`, origin: `http://127.0.0.1:${web.port}` };
+}
+
+const reasonOf = (r: Res): unknown => (JSON.parse(r.body) as { error?: { data?: { reason?: string } } }).error?.data?.reason;
+
+/** Opens an event stream; resolves with its status and, for a 200, what it sent until 'ready'. */
+function openEvents(port: number, target: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: target, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => {
+        text += d.toString();
+        if (res.statusCode === 200 && text.includes('event: ready')) resolve({ status: 200, text, close: () => req.destroy() });
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, close: () => undefined }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 describe('web bridge security', () => {
-  it('trades the printed token for an HttpOnly SameSite=Strict cookie; nothing works without it', async () => {
-    th = await startHub();
-    web = await startWebServer(th.hub, { port: 0, rendererDir: '/nonexistent' });
-    expect(web.url).toBe(`http://127.0.0.1:${web.port}/?token=${th.hub.uiToken}`);
-    const first = await request(web.port, { path: `/?token=${th.hub.uiToken}` });
-    expect(first.headers['set-cookie']![0]).toMatch(/^sb_ui=[0-9a-f]{48}; HttpOnly; SameSite=Strict; Path=\/$/);
-    expect(first.headers.location).toBe('/');
-    expect((await request(web.port, { path: '/?token=wrong' })).status).toBe(401);
-    expect((await request(web.port, { method: 'POST', path: '/api/held.list', headers: { Origin: `http://127.0.0.1:${web.port}`, 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(401);
-    expect((await request(web.port, { path: '/api/events', headers: { Cookie: 'sb_ui=nope' } })).status).toBe(401);
+  it('takes the token only as a Bearer header: the printed URL keeps it in the fragment and no answer sets a cookie', async () => {
+    const { port, token, auth, origin } = await setup();
+    expect(web!.url).toBe(`http://127.0.0.1:${port}/#token=${token}`);
+    const post = (headers: Record<string, string>) => request(port, { method: 'POST', path: '/api/held.list', headers: { Origin: origin, 'Content-Type': 'application/json', ...headers }, body: '{}' });
+    expect((await post({ Authorization: auth })).status).toBe(200);
+    for (const headers of [{}, { Authorization: 'Bearer wrong' }, { Authorization: `Basic ${token}` }, { Cookie: `sb_ui=${token}` }, { Cookie: `sb_ui_${port}=${token}` }] as Array<Record<string, string>>) {
+      const r = await post(headers);
+      expect(r.status).toBe(401);
+      expect(reasonOf(r)).toBe('unauthorized');
+    }
+    const old = await request(port, { path: `/?token=${token}` });
+    expect([old.status, reasonOf(old)]).toEqual([400, 'token_in_query']);
+    for (const r of [old, await request(port, { path: '/' }), await post({ Authorization: auth })]) expect(r.headers['set-cookie']).toBeUndefined();
+    expect((await openEvents(port, '/api/events')).status).toBe(401);
+  });
+
+  it('event streams open with the token or a one-time ticket that expires, is bounded in number, and needs the token', async () => {
+    const { port, auth } = await setup('/nonexistent', { limits: { ticketMs: 300, tickets: 2 } });
+    const ticket = async (headers: Record<string, string> = { Authorization: auth }) => {
+      const r = await request(port, { method: 'POST', path: '/api/events/ticket', headers: { 'Content-Type': 'application/json', ...headers }, body: '{}' });
+      return { status: r.status, ticket: (JSON.parse(r.body) as { result?: { ticket: string } }).result?.ticket };
+    };
+    expect((await ticket({})).status).toBe(401);
+    expect((await ticket({ Authorization: auth, Origin: 'http://127.0.0.1:1' })).status).toBe(403);
+    expect((await request(port, { path: '/api/events/ticket', headers: { Authorization: auth } })).status).toBe(405);
+    const byHeader = await openEvents(port, '/api/events', { Authorization: auth });
+    expect(byHeader.status).toBe(200);
+    byHeader.close();
+
+    const t = (await ticket()).ticket!;
+    expect(t).toMatch(/^[0-9a-f]{48}$/);
+    const first = await openEvents(port, `/api/events?ticket=${t}`);
+    expect(first.text).toContain('event: ready');
+    first.close();
+    const again = await openEvents(port, `/api/events?ticket=${t}`);
+    expect([again.status, reasonOf({ ...again, headers: {}, body: again.text })]).toEqual([401, 'bad_ticket']);
+
+    const stale = (await ticket()).ticket!;
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await openEvents(port, `/api/events?ticket=${stale}`)).status).toBe(401);
+
+    const [a, b, c] = [(await ticket()).ticket!, (await ticket()).ticket!, (await ticket()).ticket!];
+    expect((await openEvents(port, `/api/events?ticket=${a}`)).status).toBe(401); // dropped: only 2 are kept
+    for (const kept of [b, c]) {
+      const s = await openEvents(port, `/api/events?ticket=${kept}`);
+      expect(s.status).toBe(200);
+      s.close();
+    }
+    expect((await openEvents(port, '/api/events?ticket=nothex')).status).toBe(401);
   });
 
   it('refuses a foreign Host (DNS rebinding) and cross-site requests even with the token', async () => {
-    const { port, cookie, origin } = await setup();
-    const post = (headers: Record<string, string>) => request(port, { method: 'POST', path: '/api/held.list', headers: { Cookie: cookie, 'Content-Type': 'application/json', ...headers }, body: '{}' });
+    const { port, auth, origin } = await setup();
+    const post = (headers: Record<string, string>) => request(port, { method: 'POST', path: '/api/held.list', headers: { Authorization: auth, 'Content-Type': 'application/json', ...headers }, body: '{}' });
     expect((await post({ Origin: origin })).status).toBe(200);
     expect((await post({ Origin: origin, Host: `evil.example:${port}` })).status).toBe(421);
     expect((await post({ Origin: 'http://evil.example' })).status).toBe(403);
+    expect((await post({ Origin: `http://127.0.0.1:${port + 1}` })).status).toBe(403);
     expect((await post({ Origin: origin, 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
-    expect((await post({})).status).toBe(403);
+    expect((await post({})).status).toBe(200); // a script with the token and no Origin
     expect((await post({ Origin: `http://localhost:${port}`, Host: `localhost:${port}` })).status).toBe(200);
+    expect((await request(port, { path: '/', headers: { Host: `evil.example:${port}` } })).status).toBe(421);
   });
 
   it('sends a strict CSP and no-store on every answer', async () => {
-    const { port, cookie } = await setup();
-    for (const r of [await request(port, { path: '/' }), await request(port, { path: '/', headers: { Cookie: cookie } })]) {
+    const { port, auth } = await setup();
+    for (const r of [await request(port, { path: '/' }), await request(port, { path: '/', headers: { Authorization: auth } }), await request(port, { path: '/%zz' })]) {
       expect(r.headers['content-security-policy']).toBe(CSP);
       expect(r.headers['cache-control']).toBe('no-store');
       expect(r.headers['x-content-type-options']).toBe('nosniff');
     }
   });
+
+  it('a handler that throws, synchronously or after an await, answers 500, logs its stack, and the server goes on', async () => {
+    const lines: Array<[string, Record<string, unknown> | undefined]> = [];
+    const logger = { info: () => undefined, warn: () => undefined, error: (m: string, f?: Record<string, unknown>) => void lines.push([m, f]) };
+    const { port, auth } = await setup('/nonexistent', { logger });
+    const hub = th!.hub as { dispatch: unknown; attachUi: unknown };
+    const { dispatch, attachUi } = hub;
+    hub.dispatch = async () => ({ notJson: 1n }); // JSON.stringify throws after the operation's await
+    hub.attachUi = () => {
+      throw new Error('attach failed');
+    };
+    const op = await request(port, { method: 'POST', path: '/api/sessions.list', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: '{}' });
+    expect([op.status, reasonOf(op)]).toEqual([500, 'internal']);
+    expect(op.body).not.toContain('BigInt');
+    const ev = await openEvents(port, '/api/events', { Authorization: auth });
+    expect(ev.status).toBe(500);
+    expect(lines.map(([m, f]) => [m, String(f?.stack).split('\n')[0]])).toEqual([
+      ['web UI request failed', 'TypeError: Do not know how to serialize a BigInt'],
+      ['web UI request failed', 'Error: attach failed'],
+    ]);
+    hub.dispatch = dispatch;
+    hub.attachUi = attachUi;
+    expect((await request(port, { method: 'POST', path: '/api/sessions.list', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(200);
+  });
 });
 
 describe('web bridge operations and events', () => {
   it('lists and approves held messages; refuses session credentials, unknown operations, bad and oversized bodies', async () => {
-    const { port, cookie, origin } = await setup();
-    const call = (op: string, body: string) => request(port, { method: 'POST', path: `/api/${op}`, headers: { Cookie: cookie, Origin: origin, 'Content-Type': 'application/json' }, body });
+    const { port, auth, origin } = await setup();
+    const call = (op: string, body: string) => request(port, { method: 'POST', path: `/api/${op}`, headers: { Authorization: auth, Origin: origin, 'Content-Type': 'application/json' }, body });
     const c = await th!.client();
     const a = await th!.register(c, { name: 'careful' });
     const b = await th!.register(await th!.client(), { name: 'yolo', permissionMode: 'bypassPermissions' });
@@ -100,13 +180,13 @@ describe('web bridge operations and events', () => {
     expect((await call('held.list', '{nope')).status).toBe(400);
     expect((await call('held.approve', JSON.stringify({ id: 'missing' }))).status).toBe(422);
     expect((await call('held.list', JSON.stringify({ x: 'y'.repeat(2 * 1024 * 1024) }))).status).toBe(413);
-    expect((await request(port, { path: '/api/held.list', headers: { Cookie: cookie } })).status).toBe(405);
+    expect((await request(port, { path: '/api/held.list', headers: { Authorization: auth } })).status).toBe(405);
   });
 
   it('streams hub events as Server-Sent Events and starts held countdowns', async () => {
-    const { port, cookie } = await setup();
+    const { port, auth } = await setup();
     const got: string[] = [];
-    const req = http.request({ host: '127.0.0.1', port, path: '/api/events', headers: { Host: `127.0.0.1:${port}`, Cookie: cookie } }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path: '/api/events', headers: { Host: `127.0.0.1:${port}`, Authorization: auth } }, (res) => {
       expect(res.headers['content-type']).toBe('text/event-stream');
       res.on('data', (d: Buffer) => got.push(d.toString()));
     });
@@ -127,12 +207,12 @@ describe('web bridge operations and events', () => {
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>sb</title>');
     fs.writeFileSync(path.join(path.dirname(dir), 'secret.txt'), 'secret');
-    const { port, cookie } = await setup(dir);
-    const index = await request(port, { path: '/', headers: { Cookie: cookie } });
+    const { port, auth } = await setup(dir);
+    const index = await request(port, { path: '/', headers: { Authorization: auth } });
     expect(index.status).toBe(200);
     expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect((await request(port, { path: '/../secret.txt', headers: { Cookie: cookie } })).body).not.toContain('secret');
-    expect((await request(port, { path: '/%2e%2e/secret.txt', headers: { Cookie: cookie } })).status).toBe(404);
+    expect((await request(port, { path: '/../secret.txt', headers: { Authorization: auth } })).body).not.toContain('secret');
+    expect((await request(port, { path: '/%2e%2e/secret.txt', headers: { Authorization: auth } })).status).toBe(404);
     await web!.close();
     web = await startWebServer(th!.hub, { port: 0, rendererDir: '/nonexistent' });
     expect((await request(web.port, { path: '/', headers: { Authorization: `Bearer ${th!.hub.uiToken}` } })).status).toBe(503);
@@ -141,8 +221,8 @@ describe('web bridge operations and events', () => {
 
 describe('settings from a user interface', () => {
   it('writes one user-scope key, validates it, and never overwrites a broken file', async () => {
-    const { port, cookie, origin } = await setup();
-    const call = (body: unknown) => request(port, { method: 'POST', path: '/api/settings.set', headers: { Cookie: cookie, Origin: origin, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const { port, auth, origin } = await setup();
+    const call = (body: unknown) => request(port, { method: 'POST', path: '/api/settings.set', headers: { Authorization: auth, Origin: origin, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const file = path.join(th!.dirs.home, 'settings.json');
     fs.writeFileSync(file, JSON.stringify({ theme: 'kept' }));
     const ok = JSON.parse((await call({ key: 'dialogExpiry', value: '10m' })).body) as { result: { effective: { dialogExpiry: unknown } } };

@@ -141,10 +141,23 @@ test('without the token nothing loads; a cross-site request is refused', async (
   const fresh = await browser.newContext();
   const page = await fresh.newPage();
   const res = await page.goto(ctx.origin + '/');
-  expect(res?.status()).toBe(401);
+  expect(res?.status()).toBe(200); // the public renderer loads; the hub's data does not
+  await expect(page.getByRole('status').filter({ hasText: 'Not signed in' })).toBeVisible();
   const cross = await request.post(ctx.origin + '/api/held.list', { headers: { Origin: 'http://evil.example', 'Content-Type': 'application/json' }, data: {} });
   expect(cross.status()).toBe(403);
+  const noToken = await request.post(ctx.origin + '/api/held.list', { headers: { 'Content-Type': 'application/json' }, data: {} });
+  expect(noToken.status()).toBe(401);
   await fresh.close();
+});
+
+test('the token leaves the address bar, no cookie carries it, and a reload stays signed in', async ({ page, context }) => {
+  await open(page, ctx, 'Sessions');
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
+  expect(page.url()).not.toContain('token');
+  expect(await context.cookies()).toEqual([]);
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
+  expect(page.url()).not.toContain('token');
 });
 
 test('session detail: a message from the user, and an idle notice for the user', async ({ page }) => {

@@ -56,7 +56,7 @@ describe('the start script without a display', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     try {
-      await until(() => /User interface: http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(out), 10_000);
+      await until(() => /User interface: http:\/\/127\.0\.0\.1:\d+\/#token=/.test(out), 10_000);
       expect(err).toContain('Starting the same user interface headless');
     } finally {
       child.kill('SIGTERM');
