@@ -14,7 +14,7 @@ await build({
   platform: 'node',
   mainFields: ['module', 'main'], // jsonc-parser's CommonJS entry is UMD
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   logLevel: 'warning',
   banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
 });

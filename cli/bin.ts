@@ -1,5 +1,28 @@
-// Entry point of the bundled CLI: runs main() and exits with its code.
-import { main } from './main.js';
+// Entry point of the bundled CLI: turns on Node's compile cache (a hook runs
+// on every tool call; the cache skips re-compiling the chunks it loads), then
+// runs main() and exits with its code. The cache lives in the user's own
+// 0700 cache directory, never in a shared /tmp where another user could plant
+// code caches.
+import fs from 'node:fs';
+import module from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+
+function enableCompileCache(): void {
+  if (process.env.SWITCHBOARD_NO_COMPILE_CACHE === '1' || typeof module.enableCompileCache !== 'function') return;
+  try {
+    const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+    const dir = path.join(base, 'switchboard', 'node-compile-cache');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = fs.lstatSync(dir);
+    if (!st.isDirectory() || (typeof process.getuid === 'function' && st.uid !== process.getuid()) || (st.mode & 0o077) !== 0) return;
+    module.enableCompileCache(dir);
+  } catch {
+    // No cache is only slower.
+  }
+}
+
+enableCompileCache();
 
 // A reader that went away (`switchboard agents | head`) is not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -7,6 +30,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
+const { main } = await import('./main.js');
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

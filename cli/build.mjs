@@ -18,7 +18,7 @@ await build({
   // jsonc-parser's CommonJS entry is UMD with run-time requires a bundle cannot follow; take ESM builds first.
   mainFields: ['module', 'main'],
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   minify: true,
   // proper-lockfile is CommonJS and requires Node built-ins at run time.
   banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
