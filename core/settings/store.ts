@@ -13,7 +13,7 @@ import type { Logger } from '../host/logger.js';
 import { emptyParsed, parseSettingsText, parseSettingsValue, CLAUDE_KEYS, type ParsedSettings, type SettingsProblem } from './schema.js';
 import { resolveSettings, type EffectiveSettings, type Layers } from './resolve.js';
 
-const MAX_SETTINGS_BYTES = 1024 * 1024; // a settings file is small; larger is not one
+export const MAX_SETTINGS_BYTES = 1024 * 1024; // a settings file is small; larger is not one
 
 export function defaultManagedPath(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
   if (platform === 'darwin') return '/Library/Application Support/Switchboard/managed-settings.json';

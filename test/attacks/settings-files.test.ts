@@ -2,7 +2,8 @@
 // serve` process (the point is that it keeps answering): a project's
 // `.claude/settings.json` that is a link to a FIFO, and a local settings file
 // that is a link to /dev/zero, are refused as unreadable without blocking,
-// at registration and at every poll afterwards.
+// at registration and at every poll afterwards; the user's own settings
+// file as a FIFO is refused by `settings.set`, never replaced.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -50,5 +51,19 @@ describe.skipIf(process.platform === 'win32')('settings files that are FIFOs or 
     await sleep(2500);
     expect((await client.call('hub.info', {}, { timeoutMs: ANSWER_MS })).pid).toBe(served.child.pid);
     expect(served.child.exitCode).toBeNull();
+  }, 30_000);
+
+  it('a user settings file that is a FIFO: serve starts, settings.set refuses it by name, the FIFO is left alone', async () => {
+    const dirs = tempDirs();
+    fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
+    const userFile = path.join(dirs.home, 'settings.json');
+    execFileSync('mkfifo', ['-m', '600', userFile]);
+
+    served = await serveCli(cliEnv(dirs));
+    client = await HubClient.connect(served.ready.socket);
+    const set = client.call('settings.set', { uiToken: served.ready.uiToken, key: 'dialogExpiry', value: '10m' }, { timeoutMs: ANSWER_MS });
+    await expect(set).rejects.toMatchObject({ reason: 'invalid_params', data: { issues: [`${userFile} cannot be read (not a regular file (a FIFO)); fix it by hand first`] } });
+    expect(fs.lstatSync(userFile).isFIFO()).toBe(true);
+    expect((await client.call('hub.info', {}, { timeoutMs: ANSWER_MS })).pid).toBe(served.child.pid);
   }, 30_000);
 });
