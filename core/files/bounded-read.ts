@@ -30,27 +30,37 @@ function failed(err: unknown): FileRead {
 const tooLarge = (maxBytes: number): FileRead => ({ state: 'unreadable', problem: `larger than ${maxBytes} bytes` });
 const notRegular = (st: fs.Stats): FileRead => ({ state: 'unreadable', problem: `not a regular file (${kind(st)})` });
 
-/** Room for the whole file plus one byte (to see growth past the limit), never more than `maxBytes + 1`. */
-function firstBuffer(size: number, maxBytes: number): number {
-  return Math.min(Math.max(MIN_BUFFER, size + 1), maxBytes + 1);
-}
-
-/** Reads up to `maxBytes + 1` bytes through `read`; undefined when the file holds more than `maxBytes`. */
-async function collect(size: number, maxBytes: number, read: (buf: Buffer, at: number) => Promise<number>): Promise<Buffer | undefined> {
-  let buf = Buffer.allocUnsafe(firstBuffer(size, maxBytes));
-  let n = 0;
-  for (;;) {
-    if (n === buf.length) {
-      if (n > maxBytes) return undefined;
-      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1));
-      buf.copy(bigger, 0, 0, n);
-      buf = bigger;
-    }
-    const got = await read(buf, n);
-    if (got === 0) break;
-    n += got;
+/**
+ * Where the bytes go: room for the whole file plus one byte (to see growth
+ * past the limit after fstat), grown by doubling, never past `maxBytes + 1`.
+ */
+class Sink {
+  #buf: Buffer;
+  #n = 0;
+  readonly #max: number;
+  constructor(size: number, maxBytes: number) {
+    this.#max = maxBytes;
+    this.#buf = Buffer.allocUnsafe(Math.min(Math.max(MIN_BUFFER, size + 1), maxBytes + 1));
   }
-  return n > maxBytes ? undefined : buf.subarray(0, n);
+
+  /** The buffer to read into at `at`; undefined once more than `maxBytes` arrived. */
+  room(): { buf: Buffer; at: number } | undefined {
+    if (this.#n > this.#max) return undefined;
+    if (this.#n === this.#buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.min(this.#buf.length * 2, this.#max + 1));
+      this.#buf.copy(bigger, 0, 0, this.#n);
+      this.#buf = bigger;
+    }
+    return { buf: this.#buf, at: this.#n };
+  }
+
+  add(got: number): void {
+    this.#n += got;
+  }
+
+  result(): FileRead {
+    return this.#n > this.#max ? tooLarge(this.#max) : { state: 'text', text: this.#buf.toString('utf8', 0, this.#n) };
+  }
 }
 
 export async function readBounded(file: string, maxBytes: number): Promise<FileRead> {
@@ -64,8 +74,13 @@ export async function readBounded(file: string, maxBytes: number): Promise<FileR
     const st = await fh.stat();
     if (!st.isFile()) return notRegular(st);
     if (st.size > maxBytes) return tooLarge(maxBytes);
-    const buf = await collect(st.size, maxBytes, async (b, at) => (await fh.read(b, at, b.length - at, at)).bytesRead);
-    return buf === undefined ? tooLarge(maxBytes) : { state: 'text', text: buf.toString('utf8') };
+    const sink = new Sink(st.size, maxBytes);
+    for (let r = sink.room(); r !== undefined; r = sink.room()) {
+      const { bytesRead } = await fh.read(r.buf, r.at, r.buf.length - r.at, r.at);
+      if (bytesRead === 0) break;
+      sink.add(bytesRead);
+    }
+    return sink.result();
   } catch (err) {
     return { state: 'unreadable', problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
   } finally {
@@ -85,20 +100,13 @@ export function readBoundedSync(file: string, maxBytes: number): FileRead {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return notRegular(st);
     if (st.size > maxBytes) return tooLarge(maxBytes);
-    let buf = Buffer.allocUnsafe(firstBuffer(st.size, maxBytes));
-    let n = 0;
-    for (;;) {
-      if (n === buf.length) {
-        if (n > maxBytes) return tooLarge(maxBytes);
-        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1));
-        buf.copy(bigger, 0, 0, n);
-        buf = bigger;
-      }
-      const got = fs.readSync(fd, buf, n, buf.length - n, n);
+    const sink = new Sink(st.size, maxBytes);
+    for (let r = sink.room(); r !== undefined; r = sink.room()) {
+      const got = fs.readSync(fd, r.buf, r.at, r.buf.length - r.at, r.at);
       if (got === 0) break;
-      n += got;
+      sink.add(got);
     }
-    return n > maxBytes ? tooLarge(maxBytes) : { state: 'text', text: buf.toString('utf8', 0, n) };
+    return sink.result();
   } catch (err) {
     return { state: 'unreadable', problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
   } finally {

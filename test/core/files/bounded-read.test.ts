@@ -54,6 +54,15 @@ describe('readBounded', () => {
     expect(await both(d, 100)).toEqual({ state: 'unreadable', problem: 'not a regular file (a directory)' });
   });
 
+  it.skipIf(process.platform !== 'linux')('a file whose size says 0 but that holds more (as after growth past fstat) stops at the limit', async () => {
+    // /proc files are regular files with st.size 0: the size check passes, the read must still stop.
+    tmp();
+    expect(fs.statSync('/proc/self/status').size).toBe(0);
+    expect(await both('/proc/self/status', 16)).toEqual({ state: 'unreadable', problem: 'larger than 16 bytes' });
+    const whole = await both('/proc/self/cmdline', 1024 * 1024);
+    expect(whole.state).toBe('text');
+  });
+
   it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)('a file it may not open is unreadable, not missing', async () => {
     const f = path.join(tmp(), 'secret');
     fs.writeFileSync(f, '{}', { mode: 0o000 });
