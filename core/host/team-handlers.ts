@@ -1,9 +1,11 @@
 // Hub methods for teams and shared tasks. Reads never consume another
 // program's inbox. The actor of a change is the session whose credentials
-// come with it (its team member name, else its session name), or "user".
-// Storage failures map to fixed error reasons; a lock timeout is an error,
-// never a silent drop.
+// come with it (its team member name, else its session name), or "user";
+// a member name written into an inbox must be backed by the roster. Storage
+// failures map to fixed error reasons (an unreadable file names itself and is
+// never written); a lock timeout is an error, never a silent drop.
 
+import { UnreadableFileError } from '../files/unreadable.js';
 import { HubError, type ErrorReason } from '../protocol/errors.js';
 import type { MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
 import { TaskError } from '../tasks/task-list.js';
@@ -17,6 +19,7 @@ type TeamMethod = Extract<MethodName, `teams.${string}` | `tasks.${string}`>;
 export type TeamHandlers = { [M in TeamMethod]: (params: MethodParams<M>, conn: RpcConnection) => Promise<MethodResults[M]> };
 
 function mapped(err: unknown): never {
+  if (err instanceof UnreadableFileError) throw new HubError(err.code, { file: err.file, problem: err.problem }, { cause: err });
   if (err instanceof TaskError) throw new HubError(err.code === 'not_found' ? 'task_not_found' : err.code, undefined, { cause: err });
   if (err instanceof LockTimeoutError) throw new HubError('lock_timeout', { file: err.file }, { cause: err });
   if (err instanceof RosterError) {
@@ -24,7 +27,9 @@ function mapped(err: unknown): never {
     throw new HubError(reason, undefined, { cause: err });
   }
   if (err instanceof TeamSendError) {
-    const reasons: Record<TeamSendError['code'], ErrorReason> = { no_team: 'team_not_found', no_member: 'member_not_found', frame_not_allowed: 'frame_not_allowed', role: 'frame_role' };
+    const reasons: Record<TeamSendError['code'], ErrorReason> = {
+      no_team: 'team_not_found', no_member: 'member_not_found', frame_not_allowed: 'frame_not_allowed', role: 'frame_role', not_a_member: 'not_a_member', not_lead: 'not_lead',
+    };
     throw new HubError(reasons[err.code], undefined, { cause: err });
   }
   throw err;
@@ -50,7 +55,7 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
     'teams.send': guard(async (p) => {
       const s = hub.table.auth(p.sessionId, p.token);
       if (s.member === null || s.team === null || s.team !== p.team) throw new HubError('not_a_member');
-      await hub.teams.send({ team: p.team, from: s.member, to: p.to, text: p.text, ...(p.summary ? { summary: p.summary } : {}) });
+      await hub.teams.send({ team: p.team, from: { sessionId: s.id, member: s.member }, to: p.to, text: p.text, ...(p.summary ? { summary: p.summary } : {}) });
       return { delivered: 'inbox' as const };
     }),
 
@@ -79,7 +84,12 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
 
     'tasks.claim': guard(async (p) => ({ task: await hub.teams.tasks(p.list).claim(p.id, p.owner ?? actor(p), { busyCheck: p.busyCheck === true }) })),
 
-    'tasks.assign': guard(async (p) => ({ task: await hub.teams.assign(p.team, p.id, p.owner, actor(p)) })),
+    'tasks.assign': guard(async (p) => {
+      // The frame's author: a member of this team (checked against the roster), else the session's name or "user".
+      const s = p.sessionId !== undefined && p.token !== undefined ? hub.table.auth(p.sessionId, p.token) : undefined;
+      const by = s === undefined ? 'user' : s.member !== null && s.team === p.team ? { sessionId: s.id, member: s.member } : s.name;
+      return { task: await hub.teams.assign(p.team, p.id, p.owner, by) };
+    }),
 
     'tasks.delete': guard(async (p) => {
       actor(p);

@@ -44,6 +44,12 @@ export const ERRORS = {
   lock_timeout: [-32040, 'A team file stayed locked past the deadline; nothing was written'],
   team_exists: [-32041, 'A team with that name exists'],
   not_hosted: [-32042, 'That is a Claude Code session with its own messaging: type in its terminal, or send from one of your sessions'],
+  // Other programs' files (issue 14): data names the file and the problem the hub found.
+  inbox_unreadable: [-32060, 'The inbox file exists but cannot be read as an inbox; nothing was written to it'],
+  team_unreadable: [-32061, 'The team roster (config.json) exists but cannot be read; nothing was written to it'],
+  task_unreadable: [-32062, 'A task list file exists but cannot be read; nothing was written to it'],
+  task_id_unavailable: [-32063, 'No new task id can be allocated safely (the next id is past 2^53 - 1 or its file exists); nothing was written'],
+  not_lead: [-32064, 'Only the session the team roster names as its lead may write as team-lead'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorReason = keyof typeof ERRORS;

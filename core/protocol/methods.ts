@@ -303,8 +303,8 @@ export interface MethodResults {
   'setup.apply': { changed: string[]; backups: string[] };
   'user.send': { status: 'queued' | 'dropped'; msg_id: string; to: { name: string; address: string } };
   'user.subscribe': { status: 'subscribed'; to: { name: string; address: string } };
-  'teams.list': { root: string; teams: Array<{ name: string; dir: string; members: number; createdAt: number; leadSessionId: string | null }> };
-  'teams.show': { config: { name: string; members: Array<{ name: string; agentId: string; cwd?: string; color?: string; agentType?: string; isActive?: boolean }> } & Record<string, unknown>; inboxes: Array<{ member: string; depth: number; unread: number }> };
+  'teams.list': { root: string; teams: Array<{ name: string; dir: string; members: number; createdAt: number; leadSessionId: string | null; problem?: { file: string; problem: string } }> };
+  'teams.show': { config: { name: string; members: Array<{ name: string; agentId: string; cwd?: string; color?: string; agentType?: string; isActive?: boolean }> } & Record<string, unknown>; inboxes: Array<{ member: string; depth: number; unread: number; problem?: string }> };
   'teams.send': { delivered: 'inbox' };
   'tasks.list': { tasks: TaskView[] };
   'tasks.get': { task: TaskView };

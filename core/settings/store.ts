@@ -2,15 +2,18 @@
 // restart (a cheap stat poll: it sees files that appear, vanish, or are
 // replaced by editors that rename), and resolves effective settings per
 // session. Problems are logged once per change, naming the file and key.
-// Never throws on bad files: they fail closed through the resolver.
+// Never throws on bad files: they fail closed through the resolver. Never
+// blocks either: only regular files are read (a FIFO, a device or a link to
+// one is refused without waiting), at most MAX_SETTINGS_BYTES + 1 bytes.
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { readBoundedSync } from '../files/bounded-read.js';
 import type { Logger } from '../host/logger.js';
 import { emptyParsed, parseSettingsText, parseSettingsValue, CLAUDE_KEYS, type ParsedSettings, type SettingsProblem } from './schema.js';
 import { resolveSettings, type EffectiveSettings, type Layers } from './resolve.js';
 
-const MAX_SETTINGS_BYTES = 1024 * 1024; // a settings file is small; larger is not one
+export const MAX_SETTINGS_BYTES = 1024 * 1024; // a settings file is small; larger is not one
 
 export function defaultManagedPath(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
   if (platform === 'darwin') return '/Library/Application Support/Switchboard/managed-settings.json';
@@ -121,19 +124,14 @@ export class SettingsStore {
   #read(file: string, claude: boolean): CachedFile {
     const sig = signature(file);
     if (sig === 'missing') return { sig, parsed: emptyParsed(), claude };
+    const r = readBoundedSync(file, MAX_SETTINGS_BYTES);
     let parsed: ParsedSettings;
-    try {
-      const fd = fs.openSync(file, 'r');
-      try {
-        if (fs.fstatSync(fd).size > MAX_SETTINGS_BYTES) throw new Error('larger than 1 MiB');
-        parsed = parseSettingsText(fs.readFileSync(fd, 'utf8'), file, claude ? { keys: CLAUDE_KEYS, strict: false } : { strict: true });
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch (err) {
+    if (r.state === 'text') parsed = parseSettingsText(r.text, file, claude ? { keys: CLAUDE_KEYS, strict: false } : { strict: true });
+    else if (r.state === 'missing') parsed = emptyParsed();
+    else {
       parsed = emptyParsed();
       parsed.broken = true;
-      parsed.problems.push({ file, key: null, message: `unreadable (${err instanceof Error ? err.message : String(err)})` });
+      parsed.problems.push({ file, key: null, message: `unreadable (${r.problem})` });
     }
     this.#report(parsed.problems);
     return { sig, parsed, claude };

@@ -1,11 +1,14 @@
 // Writes one key of the user's settings file (the hub's `settings.json`)
 // for user interfaces: the value is validated by that key's schema, the
 // rest of the file is kept, and the file is replaced atomically (0600).
-// A file that does not parse as a JSON object is never overwritten.
+// A file that does not parse as a JSON object, or cannot be read (not a
+// regular file, over the size limit), is never overwritten; reads never block.
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { readBoundedSync } from '../files/bounded-read.js';
 import { SETTING_SCHEMAS, type SettingKey } from './schema.js';
+import { MAX_SETTINGS_BYTES } from './store.js';
 
 export class UserSettingsError extends Error {
   constructor(message: string) {
@@ -28,13 +31,17 @@ export function setUserSetting(file: string, key: SettingKey, value: unknown): v
     if (!parsed.success) throw new UserSettingsError(`invalid value for ${key}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   }
   let current: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const r = readBoundedSync(file, MAX_SETTINGS_BYTES);
+  if (r.state === 'unreadable') throw new UserSettingsError(`${file} cannot be read (${r.problem}); fix it by hand first`);
+  if (r.state === 'text') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(r.text);
+    } catch {
+      throw new UserSettingsError(`${file} does not parse; fix it by hand first`);
+    }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UserSettingsError(`${file} is not a JSON object; fix it by hand first`);
     current = parsed as Record<string, unknown>;
-  } catch (err) {
-    if (err instanceof UserSettingsError) throw err;
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UserSettingsError(`${file} does not parse; fix it by hand first`);
   }
   const next = { ...current };
   if (value === null) delete next[key];
@@ -49,8 +56,9 @@ export function setUserSetting(file: string, key: SettingKey, value: unknown): v
 function keepRelaySecrets(file: string, edited: Record<string, unknown>): Record<string, unknown> {
   for (const k of RELAY_SECRETS) if (k in edited) throw new UserSettingsError(`relay.${k} is set in the settings file, not from a user interface`);
   let current: unknown;
+  const r = readBoundedSync(file, MAX_SETTINGS_BYTES);
   try {
-    current = (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>).relay;
+    current = r.state === 'text' ? (JSON.parse(r.text) as Record<string, unknown> | null)?.relay : undefined;
   } catch {
     current = undefined;
   }

@@ -3,21 +3,42 @@
 // operations (create, delete, reset, busy-checked claims, releases) hold the
 // proper-lockfile lock on `.lock` (directory `.lock.lock/`); single-task
 // operations hold `<id>.json`'s lock. Every write is atomic; a lock that
-// cannot be had within the deadline is an error, never a silent drop.
+// cannot be had within the deadline is an error, never a silent drop. Ids
+// that are not safe integers are ignored when allocating; create never
+// replaces an existing file; a task or mark file we cannot read is never written.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { createExclusive, readSmall, sanitizePart, serialize, writeAtomic } from '../teams/files.js';
+import { readBounded } from '../files/bounded-read.js';
+import { UnreadableFileError } from '../files/unreadable.js';
+import { createExclusive, createAtomicExclusive, sanitizePart, serialize, writeAtomic } from '../teams/files.js';
 import { withFileLock, type LockOptions } from '../teams/lock.js';
 import { applyPatch, isInternal, parseTask, type Task, type TaskPatch } from './task-file.js';
 import { CodedError } from '../protocol/coded-error.js';
 
-const MAX_TASK_BYTES = 2 * 1024 * 1024;
+export const MAX_TASK_BYTES = 2 * 1024 * 1024; // a task is a few KiB; bigger is not one
+const MAX_MARK_BYTES = 64; // a bare decimal
 
 export type ClaimFailure = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy' | 'not_found';
 
-export class TaskError extends CodedError<ClaimFailure> {
+export class TaskError extends CodedError<ClaimFailure | 'task_id_unavailable'> {
   override readonly name = 'TaskError';
+}
+
+/** The high-water mark file: missing (0), a bare decimal (kept exact as a bigint), or something else. */
+type Mark = { state: 'missing' } | { state: 'decimal'; value: bigint } | { state: 'unreadable'; problem: string };
+
+/** The highest id that is a safe integer (0 when none): other ids are never counted from. */
+function maxSafeId(ids: readonly string[]): number {
+  let top = 0;
+  for (const id of ids) top = Math.max(top, safeId(id) ?? 0);
+  return top;
+}
+
+/** A safe-integer id from a file name or mark; anything else is not an id we can count from. */
+function safeId(digits: string): number | undefined {
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : undefined;
 }
 
 export interface NewTask {
@@ -65,19 +86,51 @@ export class TaskList {
     return names.filter((n) => /^\d+\.json$/.test(n)).map((n) => n.slice(0, -5)).sort((a, b) => Number(a) - Number(b));
   }
 
-  async highWaterMark(): Promise<number> {
-    const text = await readSmall(path.join(this.dir, '.highwatermark'), 64);
-    const n = text !== undefined && /^\d+$/.test(text.trim()) ? Number(text.trim()) : 0;
-    return Number.isSafeInteger(n) ? n : 0;
+  get #markFile(): string {
+    return path.join(this.dir, '.highwatermark');
   }
 
-  async #setHighWaterMark(n: number): Promise<void> {
-    await writeAtomic(path.join(this.dir, '.highwatermark'), String(n));
+  async #mark(): Promise<Mark> {
+    const r = await readBounded(this.#markFile, MAX_MARK_BYTES);
+    if (r.state !== 'text') return r;
+    const t = r.text.trim();
+    return /^\d+$/.test(t) ? { state: 'decimal', value: BigInt(t) } : { state: 'unreadable', problem: 'not a bare decimal' };
+  }
+
+  /** The mark as Claude Code reads it: missing or unparseable is 0; a value past 2^53 - 1 is ignored (0). */
+  async highWaterMark(): Promise<number> {
+    const m = await this.#mark();
+    return m.state === 'decimal' ? (safeId(String(m.value)) ?? 0) : 0;
+  }
+
+  /** Raises the mark to `id` when it is lower; an unreadable mark is left alone and reported. */
+  async #raiseHighWaterMark(id: number): Promise<void> {
+    const m = await this.#mark();
+    if (m.state === 'unreadable') throw new UnreadableFileError('task_unreadable', this.#markFile, m.problem);
+    if (m.state === 'decimal' && m.value >= BigInt(id)) return;
+    await writeAtomic(this.#markFile, String(id));
   }
 
   async get(id: string): Promise<Task | undefined> {
-    if (!/^\d+$/.test(id)) return undefined;
-    return parseTask(await readSmall(this.#file(id), MAX_TASK_BYTES));
+    const r = await this.#load(id);
+    return r.state === 'ok' ? r.task : undefined;
+  }
+
+  /** A task file: missing, a valid task, or unreadable (FORMATS.md: counts as missing for readers). */
+  async #load(id: string): Promise<{ state: 'missing' } | { state: 'ok'; task: Task } | { state: 'unreadable'; problem: string }> {
+    if (!/^\d+$/.test(id)) return { state: 'missing' };
+    const r = await readBounded(this.#file(id), MAX_TASK_BYTES);
+    if (r.state !== 'text') return r;
+    const task = parseTask(r.text);
+    return task !== undefined ? { state: 'ok', task } : { state: 'unreadable', problem: 'not a valid task' };
+  }
+
+  /** The task for a write: not_found when missing, task_unreadable (nothing written) when it cannot be read. */
+  async #forWrite(id: string): Promise<Task> {
+    const r = await this.#load(id);
+    if (r.state === 'unreadable') throw new UnreadableFileError('task_unreadable', this.#file(id), r.problem);
+    if (r.state === 'missing') throw new TaskError('not_found', `no task ${id}`);
+    return r.task;
   }
 
   /** Every valid task in id order; `_internal` ones hidden unless asked for. */
@@ -88,13 +141,14 @@ export class TaskList {
 
   async create(t: NewTask): Promise<Task> {
     return this.#withList(async () => {
-      const ids = (await this.#ids()).map(Number);
-      const id = String(Math.max(0, ...ids, await this.highWaterMark()) + 1);
+      const next = Math.max(maxSafeId(await this.#ids()), await this.highWaterMark()) + 1;
+      if (!Number.isSafeInteger(next)) throw new TaskError('task_id_unavailable', `no safe task id is left in ${this.dir}`);
+      const id = String(next);
       const task: Task = {
         id, subject: t.subject, description: t.description, ...(t.activeForm !== undefined ? { activeForm: t.activeForm } : {}),
         status: 'pending', blocks: [], blockedBy: t.blockedBy ?? [], ...(t.metadata !== undefined ? { metadata: t.metadata } : {}),
       };
-      await writeAtomic(this.#file(id), serialize(task));
+      if (!(await createAtomicExclusive(this.#file(id), serialize(task)))) throw new TaskError('task_id_unavailable', `${this.#file(id)} exists`);
       for (const blocker of task.blockedBy) {
         await this.#withTask(blocker, async () => {
           const b = await this.get(blocker);
@@ -107,8 +161,7 @@ export class TaskList {
 
   async update(id: string, patch: TaskPatch): Promise<Task> {
     return this.#withTask(id, async () => {
-      const old = await this.get(id);
-      if (old === undefined) throw new TaskError('not_found', `no task ${id}`);
+      const old = await this.#forWrite(id);
       const next = applyPatch(old, patch);
       await writeAtomic(this.#file(id), serialize(next));
       return next;
@@ -126,8 +179,7 @@ export class TaskList {
     if (seen?.status === 'completed') throw new TaskError('already_resolved', `task ${id} is completed`);
     const attempt = (): Promise<Task> =>
       this.#withTask(id, async () => {
-        const t = await this.get(id);
-        if (t === undefined) throw new TaskError('not_found', `no task ${id}`);
+        const t = await this.#forWrite(id);
         if (t.owner !== undefined && t.owner !== owner) throw new TaskError('already_claimed', `task ${id} is owned by ${t.owner}`);
         if (t.status === 'completed') throw new TaskError('already_resolved', `task ${id} is completed`);
         for (const b of t.blockedBy) {
@@ -150,8 +202,9 @@ export class TaskList {
   async delete(id: string): Promise<boolean> {
     return this.#withList(async () => {
       if ((await this.get(id)) === undefined) return false;
+      const safe = safeId(id);
+      if (safe !== undefined) await this.#raiseHighWaterMark(safe);
       await fs.promises.rm(this.#file(id), { force: true });
-      if (Number(id) > (await this.highWaterMark())) await this.#setHighWaterMark(Number(id));
       for (const other of await this.list({ includeInternal: true })) {
         if (!other.blocks.includes(id) && !other.blockedBy.includes(id)) continue;
         await this.#withTask(other.id, async () => {
@@ -180,10 +233,9 @@ export class TaskList {
   /** Removes every task; the high-water mark keeps ids from being reused. */
   async reset(): Promise<void> {
     await this.#withList(async () => {
-      const ids = (await this.#ids()).map(Number);
-      const mark = Math.max(0, ...ids, await this.highWaterMark());
-      for (const id of ids) await fs.promises.rm(this.#file(String(id)), { force: true });
-      await this.#setHighWaterMark(mark);
+      const ids = await this.#ids();
+      await this.#raiseHighWaterMark(maxSafeId(ids));
+      for (const id of ids) await fs.promises.rm(this.#file(id), { force: true });
     });
   }
 }

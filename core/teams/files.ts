@@ -1,6 +1,7 @@
 // Claude Code's file conventions: path-part sanitizers, JSON written as
 // `JSON.stringify(x, null, 2)` with no trailing newline, and atomic replace
-// through `<file>.tmp.<8 hex>` + rename (copy + unlink across devices).
+// through `<file>.tmp.<8 hex>` + rename (copy + unlink across devices), or
+// linked into place where an existing file must never be replaced.
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -34,14 +35,30 @@ export async function writeAtomic(file: string, text: string): Promise<void> {
   }
 }
 
-/** Reads a file's text; undefined when it is missing or larger than `maxBytes`. */
-export async function readSmall(file: string, maxBytes: number): Promise<string | undefined> {
+/**
+ * Creates `file` with all of `text` at once, never replacing anything: the
+ * temp file is hard-linked into place (link fails on an existing name).
+ * Where links are unsupported, an O_EXCL create and write. False when `file` exists.
+ */
+export async function createAtomicExclusive(file: string, text: string): Promise<boolean> {
+  const tmp = `${file}.tmp.${randomBytes(4).toString('hex')}`;
+  await fs.promises.writeFile(tmp, text, { mode: 0o600 });
   try {
-    const st = await fs.promises.stat(file);
-    if (!st.isFile() || st.size > maxBytes) return undefined;
-    return await fs.promises.readFile(file, 'utf8');
-  } catch {
-    return undefined;
+    await fs.promises.link(tmp, file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+  } finally {
+    await fs.promises.rm(tmp, { force: true });
+  }
+  try {
+    await fs.promises.writeFile(file, text, { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
   }
 }
 

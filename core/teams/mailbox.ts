@@ -1,18 +1,21 @@
 // Team inboxes (FORMATS.md §1): `teams/<team>/inboxes/<member>.json`, one
 // JSON array. Writers create it as `[]` exclusively, lock it with
 // proper-lockfile at `<inbox>.lock`, re-read, change, and replace it
-// atomically. Readers tolerate a missing file, a non-array or garbage
-// (empty) and skip invalid entries; only a consuming reader prunes them.
-// peek() never writes: it is for showing another program's inbox.
+// atomically. Only a missing file is empty. Invalid entries inside a valid
+// array are skipped and pruned by writers; a file that is not a regular file,
+// over the read limit, not JSON or not an array is unreadable: peek() reports
+// it, every writer fails with `inbox_unreadable` and leaves it byte-identical.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { createExclusive, readSmall, serialize, writeAtomic } from './files.js';
+import { readBounded, type FileRead } from '../files/bounded-read.js';
+import { UnreadableFileError } from '../files/unreadable.js';
+import { createExclusive, serialize, writeAtomic } from './files.js';
 import { withFileLock, type LockOptions } from './lock.js';
 
-const MAX_INBOX_BYTES = 64 * 1024 * 1024; // a bigger "inbox" is not one
+export const MAX_INBOX_BYTES = 64 * 1024 * 1024; // a bigger "inbox" is not one
 
 /** An entry as Claude Code writes it; extra keys (from_plugin, lead_sig …) are kept. */
 export const InboxEntry = z.looseObject({
@@ -32,17 +35,20 @@ export interface ReadResult {
   entries: InboxEntry[];
   /** How many array elements failed validation. */
   invalid: number;
+  /** Set when the file exists but is not an inbox we can read: no one may write it. */
+  problem?: string;
 }
 
+/** An inbox's text (undefined: missing). Not JSON or not an array is a problem, not an empty inbox. */
 export function parseInbox(text: string | undefined): ReadResult {
   if (text === undefined) return { entries: [], invalid: 0 };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { entries: [], invalid: 0 };
+    return { entries: [], invalid: 0, problem: 'not valid JSON' };
   }
-  if (!Array.isArray(value)) return { entries: [], invalid: 0 };
+  if (!Array.isArray(value)) return { entries: [], invalid: 0, problem: 'not a JSON array' };
   const entries: InboxEntry[] = [];
   let invalid = 0;
   for (const raw of value) {
@@ -82,18 +88,19 @@ export class Mailbox {
     this.#lock = { ...lock, lockfilePath: `${file}.lock`, realpath: false };
   }
 
-  /** Reads without writing anything, ever. */
+  /** Reads without writing anything, ever; an unreadable file comes back empty with its problem. */
   async peek(): Promise<ReadResult> {
-    return parseInbox(await readSmall(this.file, MAX_INBOX_BYTES));
+    return fromRead(await readBounded(this.file, MAX_INBOX_BYTES));
   }
 
   async append(entry: InboxEntry): Promise<void> {
     await this.#change((entries) => [...entries, entry]);
   }
 
-  /** Reads for consumption: invalid entries are pruned under the lock. */
+  /** Reads for consumption: invalid entries are pruned under the lock; an unreadable file throws. */
   async read(): Promise<InboxEntry[]> {
     const first = await this.peek();
+    if (first.problem !== undefined) throw new UnreadableFileError('inbox_unreadable', this.file, first.problem);
     if (first.invalid === 0) return first.entries;
     return this.#change((entries) => entries).then(async () => (await this.peek()).entries);
   }
@@ -128,10 +135,16 @@ export class Mailbox {
 
   #locked(fn: (entries: InboxEntry[]) => InboxEntry[]): Promise<InboxEntry[]> {
     return withFileLock(this.file, this.#lock, async () => {
-      const { entries, invalid } = parseInbox(await readSmall(this.file, MAX_INBOX_BYTES));
+      const { entries, invalid, problem } = fromRead(await readBounded(this.file, MAX_INBOX_BYTES));
+      if (problem !== undefined) throw new UnreadableFileError('inbox_unreadable', this.file, problem);
       const next = fn(entries);
       if (next !== entries || invalid > 0) await writeAtomic(this.file, serialize(next));
       return next;
     });
   }
+}
+
+function fromRead(r: FileRead): ReadResult {
+  if (r.state === 'unreadable') return { entries: [], invalid: 0, problem: r.problem };
+  return parseInbox(r.state === 'text' ? r.text : undefined);
 }

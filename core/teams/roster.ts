@@ -2,16 +2,19 @@
 // proper-lockfile lock on `config.json.lock` (realpath off) and replaced
 // atomically. Readers keep unknown keys and key order (Claude Code owns the
 // format). Member names follow Claude Code: `@` becomes `-`, duplicates get
-// `-2`, `-3` (case-insensitive), `main` is never a member.
+// `-2`, `-3` (case-insensitive), `main` is never a member. A config.json that
+// exists but is not a readable roster is `team_unreadable` and never written.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { readSmall, sanitizeTeamDir, serialize, writeAtomic } from './files.js';
+import { readBounded } from '../files/bounded-read.js';
+import { UnreadableFileError } from '../files/unreadable.js';
+import { sanitizeTeamDir, serialize, writeAtomic } from './files.js';
 import { withFileLock, type LockOptions } from './lock.js';
 import { CodedError } from '../protocol/coded-error.js';
 
-const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024; // a roster is a few KiB; bigger is not one
 
 export const Member = z.looseObject({
   agentId: z.string(),
@@ -45,14 +48,26 @@ export class RosterError extends CodedError<'reserved_name' | 'team_exists' | 'n
   override readonly name = 'RosterError';
 }
 
+export type RosterRead = { state: 'missing' } | { state: 'ok'; config: TeamConfig } | { state: 'unreadable'; problem: string };
+
+/** A roster's text: the config (kept as read), or the problem that makes it unreadable. */
+export function parseConfigText(text: string): RosterRead {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { state: 'unreadable', problem: 'not valid JSON' };
+  }
+  const parsed = TeamConfig.safeParse(value);
+  if (parsed.success) return { state: 'ok', config: value as TeamConfig };
+  const issue = parsed.error.issues[0];
+  return { state: 'unreadable', problem: `not a team roster (${issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid'})` };
+}
+
 export function parseConfig(text: string | undefined): TeamConfig | undefined {
   if (text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return TeamConfig.safeParse(value).success ? (value as TeamConfig) : undefined;
-  } catch {
-    return undefined;
-  }
+  const r = parseConfigText(text);
+  return r.state === 'ok' ? r.config : undefined;
 }
 
 /** Claude Code's member-name rule: `@` to `-`, then `-2`, `-3` … while taken (case-insensitive). */
@@ -75,8 +90,18 @@ export class Roster {
     this.#lock = { ...lock, lockfilePath: `${this.file}.lock`, realpath: false };
   }
 
+  /** The roster, or why it is missing or unreadable; never throws for a bad file. */
+  async load(): Promise<RosterRead> {
+    const r = await readBounded(this.file, MAX_CONFIG_BYTES);
+    if (r.state === 'text') return parseConfigText(r.text);
+    return r;
+  }
+
+  /** The roster; undefined only when it is missing; an unreadable one throws `team_unreadable`. */
   async read(): Promise<TeamConfig | undefined> {
-    return parseConfig(await readSmall(this.file, MAX_CONFIG_BYTES));
+    const r = await this.load();
+    if (r.state === 'unreadable') throw new UnreadableFileError('team_unreadable', this.file, r.problem);
+    return r.state === 'ok' ? r.config : undefined;
   }
 
   /** Creates the team with its lead; fails if it exists. */

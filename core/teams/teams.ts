@@ -2,7 +2,9 @@
 // or `~/.claude`): discovery of every team (Claude Code's own included),
 // roster and inbox depths by peeking (never consuming), task assignment with
 // its `task_assignment` frame, and sending into a teammate's inbox with the
-// role checks of FORMATS.md §4.
+// role checks of FORMATS.md §4. A sender's name and role come from the
+// roster (see `rosterSender`), never from what the session claimed. Teams
+// and inboxes that cannot be read are listed with their problem.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import { checkFrameRole, LEAD, parseFrame } from './frames.js';
 import type { LockOptions } from './lock.js';
 import { Mailbox, newEntry } from './mailbox.js';
 import { Roster, type TeamConfig } from './roster.js';
+import { rosterSender, type SenderClaim } from './sender.js';
 import { CodedError } from '../protocol/coded-error.js';
 
 export interface TeamSummary {
@@ -21,17 +24,20 @@ export interface TeamSummary {
   members: number;
   createdAt: number;
   leadSessionId: string | null;
+  /** Set when config.json exists but cannot be read: the file and what is wrong with it. */
+  problem?: { file: string; problem: string };
 }
 
 export interface TeamView {
   config: TeamConfig;
-  inboxes: Array<{ member: string; depth: number; unread: number }>;
+  /** `problem` is set for an inbox file that exists but cannot be read (depth 0, nothing written). */
+  inboxes: Array<{ member: string; depth: number; unread: number; problem?: string }>;
 }
 
 /** Frames a member may put in a teammate's inbox through the hub (what the public send tool allows). */
 const SENDABLE_FRAMES = new Set(['shutdown_request', 'shutdown_approved', 'shutdown_rejected', 'plan_approval_response']);
 
-export class TeamSendError extends CodedError<'no_team' | 'no_member' | 'frame_not_allowed' | 'role'> {
+export class TeamSendError extends CodedError<'no_team' | 'no_member' | 'frame_not_allowed' | 'role' | 'not_a_member' | 'not_lead'> {
   override readonly name = 'TeamSendError';
 }
 
@@ -69,8 +75,14 @@ export class Teams {
     }
     const out: TeamSummary[] = [];
     for (const d of dirs.sort()) {
-      const cfg = await new Roster(this.teamsRoot, d, this.#lock).read();
-      if (cfg === undefined) continue;
+      const roster = new Roster(this.teamsRoot, d, this.#lock);
+      const r = await roster.load();
+      if (r.state === 'missing') continue;
+      if (r.state === 'unreadable') {
+        out.push({ name: d, dir: d, members: 0, createdAt: 0, leadSessionId: null, problem: { file: roster.file, problem: r.problem } });
+        continue;
+      }
+      const cfg = r.config;
       out.push({ name: cfg.name, dir: d, members: cfg.members.length, createdAt: cfg.createdAt, leadSessionId: cfg.leadSessionId ?? null });
     }
     return out;
@@ -82,15 +94,25 @@ export class Teams {
     if (config === undefined) return undefined;
     const inboxes = await Promise.all(
       config.members.map(async (m) => {
-        const { entries } = await this.mailbox(team, m.name).peek();
-        return { member: m.name, depth: entries.length, unread: entries.filter((e) => e.read !== true).length };
+        const { entries, problem } = await this.mailbox(team, m.name).peek();
+        return { member: m.name, depth: entries.length, unread: entries.filter((e) => e.read !== true).length, ...(problem !== undefined ? { problem } : {}) };
       }),
     );
     return { config, inboxes };
   }
 
-  /** Sets the owner and writes a `task_assignment` frame to the owner's inbox. */
-  async assign(team: string, id: string, owner: string, assignedBy: string): Promise<Task> {
+  /**
+   * Sets the owner and writes a `task_assignment` frame to the owner's inbox.
+   * `by` is a plain name (the user, a session's name) or a session's member
+   * claim, which the roster must back (`rosterSender`).
+   */
+  async assign(team: string, id: string, owner: string, by: string | SenderClaim): Promise<Task> {
+    let assignedBy = typeof by === 'string' ? by : '';
+    if (typeof by !== 'string') {
+      const cfg = await this.roster(team).read();
+      if (cfg === undefined) throw new TeamSendError('no_team', `no team ${team}`);
+      assignedBy = senderName(cfg, by);
+    }
     const task = await this.tasks(team).update(id, { owner });
     const frame = { type: 'task_assignment', taskId: task.id, subject: task.subject, description: task.description, assignedBy, timestamp: new Date().toISOString() };
     await this.mailbox(team, owner).append(newEntry({ from: assignedBy, text: JSON.stringify(frame) }));
@@ -101,18 +123,26 @@ export class Teams {
    * Puts a message in a teammate's inbox: plain text, or one of the frames
    * the public send tool allows, checked against the sender's role.
    */
-  async send(args: { team: string; from: string; to: string; text: string; summary?: string; color?: string }): Promise<void> {
+  async send(args: { team: string; from: SenderClaim; to: string; text: string; summary?: string; color?: string }): Promise<void> {
     const cfg = await this.roster(args.team).read();
     if (cfg === undefined) throw new TeamSendError('no_team', `no team ${args.team}`);
+    const from = senderName(cfg, args.from);
     if (!cfg.members.some((m) => m.name === args.to)) throw new TeamSendError('no_member', `${args.to} is not a member of ${args.team}`);
     const frame = parseFrame(args.text);
     if (frame !== null) {
       if (!SENDABLE_FRAMES.has(frame.type)) throw new TeamSendError('frame_not_allowed', `${frame.type} frames cannot be sent through Switchboard`);
-      const verdict = checkFrameRole(frame, args.from);
+      const verdict = checkFrameRole(frame, from);
       if (!verdict.accept) throw new TeamSendError('role', verdict.reason);
     }
-    await this.mailbox(args.team, args.to).append(newEntry({ from: args.from, text: args.text, ...(args.summary ? { summary: args.summary } : {}), ...(args.color ? { color: args.color } : {}) }));
+    await this.mailbox(args.team, args.to).append(newEntry({ from, text: args.text, ...(args.summary ? { summary: args.summary } : {}), ...(args.color ? { color: args.color } : {}) }));
   }
+}
+
+/** The roster-backed name a session writes under, or the TeamSendError saying why it may not. */
+function senderName(cfg: TeamConfig, claim: SenderClaim): string {
+  const r = rosterSender(cfg, claim);
+  if (!r.ok) throw new TeamSendError(r.code, r.message);
+  return r.name;
 }
 
 export { LEAD };
