@@ -4,6 +4,7 @@
 // serve process's VmRSS), and 600 idle connections must not lock the CLI out.
 // Needs dist/cli (npm run build, or node cli/build.mjs).
 
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -96,4 +97,24 @@ describe('switchboard serve under hostile clients', () => {
     expect(status.code).toBe(0);
     expect(served.child.exitCode).toBeNull();
   }, 60_000);
+});
+
+describe('switchboard serve out of file descriptors', () => {
+  // A guard, not a regression: libuv's EMFILE handling kept the old code alive too.
+  it('survives accept failing with EMFILE and serves again once descriptors are free', async () => {
+    const env = cliEnv(tempDirs());
+    served = await serveCli(env);
+    const pid = served.ready.pid;
+    const inUse = fs.readdirSync(`/proc/${pid}/fd`).length;
+    const hard = /Max open files\s+\d+\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/limits`, 'utf8'))?.[1] ?? 'unlimited';
+    execFileSync('prlimit', ['--pid', String(pid), `--nofile=${inUse + 8}:${hard}`]);
+    const tries = await Promise.allSettled(Array.from({ length: 40 }, () => connect(served!.ready.socket)));
+    expect(tries.some((t) => t.status === 'fulfilled')).toBe(true);
+    await sleep(500);
+    for (const s of opened.splice(0)) s.destroy();
+    expect(served.child.exitCode).toBeNull();
+    execFileSync('prlimit', ['--pid', String(pid), `--nofile=${hard}:${hard}`]);
+    const status = await runCli(['status', '--json'], env);
+    expect(status.code).toBe(0);
+  }, 30_000);
 });
