@@ -1,9 +1,12 @@
-// Reads NDJSON lines from one socket, fairly and within bounds: at most
-// `linesPerTurn` lines per event-loop turn (then setImmediate, so every other
-// connection gets its turn), reading paused while lines wait or while the
-// owner holds it (answers in flight, unsent output), and a line begun must end
-// within `partialLineMs` of reading time. Lines already read are handed on
-// even after the peer closed. It knows nothing about JSON, RPC or sessions.
+// Reads NDJSON lines from one socket, fairly and within bounds. A chunk of at
+// most `linesPerTurn` lines from a connection that is not flooding is handled
+// at once; anything more waits in one round-robin shared by every connection
+// of the process, which handles `linesPerTurn` lines per event-loop turn in
+// all (setImmediate), so a storm on many connections delays a quiet client by
+// one turn, not by one turn per flooding connection. Reading pauses while
+// lines wait or while the owner holds it (answers in flight, unsent output); a
+// line begun must end within `partialLineMs` of reading time. Lines already
+// read are handed on even after the peer closed. No JSON, RPC or sessions here.
 
 import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -25,6 +28,27 @@ export interface PumpEvents {
   partialTimeout(): void;
 }
 
+/** Pumps with lines waiting and no hold, served in turn. */
+const ring: LinePump[] = [];
+let turnScheduled = false;
+
+function scheduleTurn(): void {
+  if (turnScheduled || ring.length === 0) return;
+  turnScheduled = true;
+  setImmediate(turn);
+}
+
+/** One event-loop turn's share: linesPerTurn lines in all, round-robin. */
+function turn(): void {
+  turnScheduled = false;
+  let budget = ring[0]?.linesPerTurn ?? 0;
+  while (budget > 0 && ring.length > 0) {
+    const pump = ring.shift() as LinePump;
+    budget -= pump.runTurn(budget);
+  }
+  scheduleTurn();
+}
+
 export class LinePump {
   readonly #socket: net.Socket;
   readonly #splitter: LineSplitter;
@@ -34,7 +58,9 @@ export class LinePump {
   #head = 0;
   readonly #holds = new Set<HoldReason>();
   #paused = false;
-  #scheduled = false;
+  #inRing = false;
+  /** The last chunk held more than one turn of lines: this connection waits in the round-robin. */
+  #busy = false;
   #stopped = false;
   /** A line ended since the clock last looked: the partial-line budget starts over. */
   #lineEnded = false;
@@ -52,12 +78,16 @@ export class LinePump {
     socket.once('close', () => this.#stopClock());
   }
 
+  get linesPerTurn(): number {
+    return this.#opts.linesPerTurn;
+  }
+
   /** Pauses (on) or releases (off) reading for one reason; reading resumes when no reason is left. */
   hold(reason: HoldReason, on: boolean): void {
     if (on) this.#holds.add(reason);
     else this.#holds.delete(reason);
+    if (!on) this.#enqueue();
     this.#update();
-    if (!on) this.#schedule();
   }
 
   /** No more lines are handed on; the owner closes the socket. */
@@ -68,8 +98,18 @@ export class LinePump {
     this.#stopClock();
   }
 
+  /** Handles up to `max` waiting lines (called by the round-robin); returns how many. */
+  runTurn(max: number): number {
+    this.#inRing = false;
+    const n = this.#handle(max);
+    this.#enqueue();
+    this.#update();
+    return n;
+  }
+
   #onData(chunk: Buffer): void {
     if (this.#stopped) return;
+    const before = this.#queue.length - this.#head;
     const pushed = this.#splitter.push(chunk, (line) => {
       this.#queue.push(line);
       this.#lineEnded = true;
@@ -79,31 +119,35 @@ export class LinePump {
       this.#events.overflow();
       return;
     }
-    this.#run();
+    const lines = this.#queue.length - this.#head - before;
+    if (before === 0 && !this.#busy) this.#handle(this.#opts.linesPerTurn);
+    this.#busy = lines > this.#opts.linesPerTurn;
+    this.#enqueue();
+    this.#update();
   }
 
   #waiting(): boolean {
     return this.#head < this.#queue.length;
   }
 
-  #run(): void {
-    this.#scheduled = false;
-    for (let n = 0; n < this.#opts.linesPerTurn && !this.#stopped && this.#holds.size === 0 && this.#waiting(); n++) {
+  #handle(max: number): number {
+    let n = 0;
+    for (; n < max && !this.#stopped && this.#holds.size === 0 && this.#waiting(); n++) {
       this.#events.line(this.#queue[this.#head++] as string);
     }
     if (!this.#waiting()) {
       this.#queue = [];
       this.#head = 0;
-    } else if (this.#holds.size === 0) {
-      this.#schedule();
     }
-    this.#update();
+    return n;
   }
 
-  #schedule(): void {
-    if (this.#scheduled || this.#stopped || !this.#waiting()) return;
-    this.#scheduled = true;
-    setImmediate(() => this.#run());
+  /** Joins the round-robin when lines wait and nothing holds reading. */
+  #enqueue(): void {
+    if (this.#inRing || this.#stopped || this.#holds.size > 0 || !this.#waiting()) return;
+    this.#inRing = true;
+    ring.push(this);
+    scheduleTurn();
   }
 
   /** Reading pauses while lines wait or a hold is on; the partial-line clock runs only while reading. */
