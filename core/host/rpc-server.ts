@@ -34,6 +34,15 @@ function issuesOf(err: { issues: ReadonlyArray<{ path: PropertyKey[]; message: s
   return { issues: err.issues.slice(0, 10).map((i) => `${i.path.map(String).join('.') || '(params)'}: ${i.message}`) };
 }
 
+const anonymousErrors = new Map<ErrorReason, string>();
+
+/** The answer line of an error without id or data: the same bytes every time, built once (storms are cheap). */
+function anonymousError(reason: ErrorReason): string {
+  let line = anonymousErrors.get(reason);
+  if (line === undefined) anonymousErrors.set(reason, (line = JSON.stringify({ jsonrpc: '2.0', id: null, error: errorObject(reason) }) + '\n'));
+  return line;
+}
+
 export class RpcServer {
   readonly server: net.Server;
   readonly #limits: Limits;
@@ -117,12 +126,14 @@ export class RpcServer {
         });
       }
     };
-    const send = (msg: unknown): void => {
+    const sendLine = (line: string): void => {
       if (closed) return;
       if (out.length === 0) process.nextTick(flush);
-      out.push(JSON.stringify(msg) + '\n');
+      out.push(line);
     };
-    const fail = (id: RpcId, reason: ErrorReason, data?: unknown): void => send({ jsonrpc: '2.0', id, error: errorObject(reason, data) });
+    const send = (msg: unknown): void => sendLine(JSON.stringify(msg) + '\n');
+    const fail = (id: RpcId, reason: ErrorReason, data?: unknown): void =>
+      id === null && data === undefined ? sendLine(anonymousError(reason)) : send({ jsonrpc: '2.0', id, error: errorObject(reason, data) });
     /** Closes this connection with one last error line. */
     const closeWith = (reason: ErrorReason, data: unknown): void => {
       if (closed) return;
