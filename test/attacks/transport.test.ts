@@ -6,7 +6,7 @@
 
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcServer } from '../../core/host/rpc-server.js';
+import { RpcServer, type RpcConnection } from '../../core/host/rpc-server.js';
 import { silentLogger } from '../../core/host/logger.js';
 import { socketPathOf } from '../../core/protocol/cc-wire.js';
 import { withLimits } from '../../core/protocol/limits.js';
@@ -207,6 +207,44 @@ describe('hub socket: fairness between connections', () => {
       // Here it is 2 turns (128). A 64 KiB read holds ~1700 of these lines and the old
       // code ran every line it had read first (5770 in the run that proved this test).
       expect(position).toBeLessThan(limits.linesPerTurn * 8);
+    } finally {
+      server.closeAll();
+      await new Promise<void>((r) => server.server.close(() => r()));
+    }
+  });
+});
+
+describe('hub socket: pushes to a client that stopped reading', () => {
+  it('closes the connection once its unsent bytes pass unsentBytesClose, and keeps serving others', async () => {
+    const dirs = tempDirs();
+    const limits = withLimits({ unsentBytes: 16 * 1024, unsentBytesClose: 512 * 1024 });
+    const pushers: Array<(n: number) => void> = [];
+    let subscriberConn: RpcConnection | undefined;
+    const server = new RpcServer({
+      limits, logger: silentLogger, onClose: () => undefined,
+      dispatch: (_method, _params, conn) => {
+        subscriberConn ??= conn;
+        pushers.push((n) => {
+          for (let i = 0; i < n && !conn.closed; i++) conn.notify('inbox.item', { text: 'x'.repeat(1000) });
+        });
+        return {};
+      },
+    });
+    const sockPath = `${dirs.root}/push.sock`;
+    await new Promise<void>((r) => server.server.listen(sockPath, r));
+    try {
+      const subscriber = await idle(sockPath);
+      subscriber.write(INFO);
+      await until(() => pushers.length === 1);
+      for (let round = 0; round < 40 && subscriberConn?.closed !== true; round++) {
+        pushers[0]!(100); // 100 kB per round, never read
+        await sleep(20);
+      }
+      // The subscriber does not read, so it cannot see the close: the hub's side tells.
+      expect(subscriberConn?.closed).toBe(true);
+      const other = await rawConnect(sockPath);
+      other.write(INFO);
+      expect((await other.next()).id).toBe(1);
     } finally {
       server.closeAll();
       await new Promise<void>((r) => server.server.close(() => r()));
