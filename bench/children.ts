@@ -2,6 +2,8 @@
 //   hub  <dir> <limits-json>  — a Hub with the given limits, journal on
 //   echo <socket>             — raw NDJSON echo: JSON.parse each line, write one JSON line back
 //   sink <socket>             — raw NDJSON sink: JSON.parse each line, report the count on "end"
+//   flood <socket> <conns> <frames> — storm: <conns> connections write <frames> malformed
+//                               frames in total at once, read every answer, then print {"done":ms}
 // Each prints one JSON line {"ready":…} on stdout when listening.
 
 import fs from 'node:fs';
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
     process.on('SIGUSR2', () => (globalThis as { gc?: () => void }).gc?.() ?? process.stderr.write(JSON.stringify({ memory: process.memoryUsage() }) + '\n'));
     return;
   }
+  if (mode === 'flood') return flood(target as string, Number(extra), Number(process.argv[5]));
   const socket = target as string;
   fs.rmSync(socket, { force: true });
   const server = net.createServer((sock) => {
@@ -46,6 +49,37 @@ async function main(): Promise<void> {
     });
   });
   server.listen(socket, () => process.stdout.write(JSON.stringify({ ready: socket, pid: process.pid }) + '\n'));
+}
+
+const MALFORMED = [
+  'not json',
+  '[1,2,3]',
+  '{"jsonrpc":"1.0","id":1,"method":"hub.info"}',
+  '{"jsonrpc":"2.0","id":2,"method":"no.such.method"}',
+  '{"jsonrpc":"2.0","id":3,"method":"session.register","params":{"cwd":5}}',
+];
+
+async function flood(socket: string, conns: number, frames: number): Promise<void> {
+  const per = Math.ceil(frames / conns);
+  const payload = Array.from({ length: per }, (_, i) => MALFORMED[i % MALFORMED.length]).join('\n') + '\n';
+  const socks = await Promise.all(Array.from({ length: conns }, () => new Promise<net.Socket>((resolve, reject) => {
+    const s = net.connect(socket, () => resolve(s));
+    s.once('error', reject);
+  })));
+  process.stdout.write(JSON.stringify({ ready: socket, pid: process.pid }) + '\n');
+  const t0 = process.hrtime.bigint();
+  let open = conns;
+  for (const s of socks) {
+    let answers = 0;
+    s.on('data', (chunk: Buffer) => {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) answers++;
+      if (answers < per) return;
+      s.removeAllListeners('data');
+      s.destroy();
+      if (--open === 0) process.stdout.write(JSON.stringify({ done: Number(process.hrtime.bigint() - t0) / 1e6 }) + '\n');
+    });
+    s.write(payload);
+  }
 }
 
 void main();

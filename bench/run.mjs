@@ -1,8 +1,8 @@
 // Builds the benchmarks with esbuild and runs them one after another.
-// `npm run bench` (all) or `npm run bench -- latency` (one).
+// `npm run bench` (all) or `npm run bench -- latency` (one, e.g. storm).
 import { build } from 'esbuild';
 
-const all = ['latency', 'throughput', 'memory', 'teams', 'hook', 'relay', 'files'];
+const all = ['latency', 'throughput', 'memory', 'teams', 'hook', 'relay', 'files', 'storm'];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a));
 const names = chosen.length > 0 ? chosen : all;
 await build({

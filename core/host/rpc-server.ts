@@ -1,15 +1,19 @@
 // The hub socket's connection handling: NDJSON framing, JSON-RPC 2.0
 // envelopes, zod validation of params against METHODS, fixed error codes,
-// bounded in-flight requests (reading pauses, nothing is dropped) and pushed
-// notifications. It knows nothing about sessions: the dispatcher does.
-// A bad line gets an error and the connection carries on; an oversized line
-// closes only that connection. Internal error texts never reach a client.
+// pushed notifications. Reading from a connection pauses (nothing dropped)
+// while too many of its requests wait or too many answer bytes are unsent,
+// and connections take turns (line-pump.ts). A connection that has made no
+// valid request yet is "pending": it must make one within firstRequestMs, and
+// the oldest pending one is evicted when the pending or total cap is reached,
+// so idle connections never lock real clients out. A bad line gets an error
+// and the connection carries on; an oversized line closes only that
+// connection. It knows nothing about sessions: the dispatcher does.
 
 import net from 'node:net';
 import { errorObject, HubError, type ErrorReason } from '../protocol/errors.js';
 import type { Limits } from '../protocol/limits.js';
 import { isMethodName, METHODS, type MethodName } from '../protocol/methods.js';
-import { LineSplitter } from '../protocol/ndjson.js';
+import { LinePump } from './line-pump.js';
 import type { Logger } from './logger.js';
 
 export interface RpcConnection {
@@ -30,13 +34,27 @@ function issuesOf(err: { issues: ReadonlyArray<{ path: PropertyKey[]; message: s
   return { issues: err.issues.slice(0, 10).map((i) => `${i.path.map(String).join('.') || '(params)'}: ${i.message}`) };
 }
 
+const anonymousErrors = new Map<ErrorReason, string>();
+
+/** The answer line of an error without id or data: the same bytes every time, built once (storms are cheap). */
+function anonymousError(reason: ErrorReason): string {
+  let line = anonymousErrors.get(reason);
+  if (line === undefined) anonymousErrors.set(reason, (line = JSON.stringify({ jsonrpc: '2.0', id: null, error: errorObject(reason) }) + '\n'));
+  return line;
+}
+
 export class RpcServer {
   readonly server: net.Server;
   readonly #limits: Limits;
   readonly #dispatch: Dispatch;
   readonly #onClose: (conn: RpcConnection) => void;
   readonly #log: Logger;
+  /** Connections counted against LIMITS.connections. */
   readonly #sockets = new Set<net.Socket>();
+  /** Connections without a valid request yet, oldest first, each with its eviction. */
+  readonly #pending = new Map<net.Socket, () => void>();
+  /** Connections we closed that may still be sending their last error line. */
+  readonly #closing = new Set<net.Socket>();
   #nextId = 1;
 
   constructor(opts: { limits: Limits; dispatch: Dispatch; onClose: (conn: RpcConnection) => void; logger: Logger }) {
@@ -45,23 +63,41 @@ export class RpcServer {
     this.#onClose = opts.onClose;
     this.#log = opts.logger;
     this.server = net.createServer((socket) => this.#accept(socket));
+    // After listening, an accept failure (EMFILE) is an 'error' event: log it, never crash.
+    this.server.once('listening', () => this.server.on('error', (err) => this.#log.warn('hub socket: accept failed', { error: err.message })));
   }
 
   /** Destroys every open connection (the server itself is closed by its owner). */
   closeAll(): void {
-    for (const s of this.#sockets) s.destroy();
+    for (const s of [...this.#sockets, ...this.#closing]) s.destroy();
+  }
+
+  /** Ends a socket with one last line; it is destroyed after closeLingerMs if the peer does not read. */
+  #endWith(socket: net.Socket, line: string): void {
+    this.#sockets.delete(socket);
+    this.#pending.delete(socket);
+    this.#closing.add(socket);
+    socket.once('close', () => this.#closing.delete(socket));
+    socket.end(line);
+    setTimeout(() => socket.destroy(), this.#limits.closeLingerMs).unref();
   }
 
   #accept(socket: net.Socket): void {
-    if (this.#sockets.size >= this.#limits.connections) {
-      socket.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: errorObject('overloaded') }) + '\n');
+    const limits = this.#limits;
+    socket.on('error', () => undefined); // a peer reset is an ordinary close
+    if (this.#pending.size >= limits.pendingConnections || this.#sockets.size >= limits.connections) {
+      const oldest = this.#pending.values().next();
+      if (oldest.done !== true) oldest.value();
+    }
+    if (this.#sockets.size >= limits.connections) {
+      this.#endWith(socket, JSON.stringify({ jsonrpc: '2.0', id: null, error: errorObject('overloaded') }) + '\n');
       return;
     }
     this.#sockets.add(socket);
-    const splitter = new LineSplitter(this.#limits.frameBytes);
     let out: string[] = [];
     let inFlight = 0;
-    let paused = false;
+    let inFlightHeld = false;
+    let outputHeld = false;
     let closed = false;
     const conn: RpcConnection = {
       id: this.#nextId++,
@@ -75,18 +111,50 @@ export class RpcServer {
       const data = out.join('');
       out = [];
       socket.write(data);
+      const unsent = socket.writableLength;
+      if (unsent > limits.unsentBytesClose) {
+        this.#log.warn('hub socket: a client stopped reading its answers, connection closed', { unsentBytes: unsent });
+        closed = true;
+        pump.stop();
+        socket.destroy();
+      } else if (unsent > limits.unsentBytes && !outputHeld) {
+        outputHeld = true;
+        pump.hold('output', true);
+        socket.once('drain', () => {
+          outputHeld = false;
+          pump.hold('output', false);
+        });
+      }
     };
-    const send = (msg: unknown): void => {
+    const sendLine = (line: string): void => {
       if (closed) return;
       if (out.length === 0) process.nextTick(flush);
-      out.push(JSON.stringify(msg) + '\n');
+      out.push(line);
     };
-    const fail = (id: RpcId, reason: ErrorReason, data?: unknown): void => send({ jsonrpc: '2.0', id, error: errorObject(reason, data) });
+    const send = (msg: unknown): void => sendLine(JSON.stringify(msg) + '\n');
+    const fail = (id: RpcId, reason: ErrorReason, data?: unknown): void =>
+      id === null && data === undefined ? sendLine(anonymousError(reason)) : send({ jsonrpc: '2.0', id, error: errorObject(reason, data) });
+    /** Closes this connection with one last error line. */
+    const closeWith = (reason: ErrorReason, data: unknown): void => {
+      if (closed) return;
+      flush();
+      closed = true;
+      pump.stop();
+      clearTimeout(firstRequest);
+      this.#endWith(socket, JSON.stringify({ jsonrpc: '2.0', id: null, error: errorObject(reason, data) }) + '\n');
+    };
+    const firstRequest = setTimeout(() => closeWith('idle_timeout', { limitMs: limits.firstRequestMs }), limits.firstRequestMs);
+    firstRequest.unref();
+    this.#pending.set(socket, () => closeWith('overloaded', undefined));
+    const established = (): void => {
+      if (!this.#pending.delete(socket)) return;
+      clearTimeout(firstRequest);
+    };
     const settle = (): void => {
       inFlight--;
-      if (paused && inFlight < this.#limits.inFlightPerConnection / 2) {
-        paused = false;
-        socket.resume();
+      if (inFlightHeld && inFlight < limits.inFlightPerConnection / 2) {
+        inFlightHeld = false;
+        pump.hold('inFlight', false);
       }
     };
     const onLine = (line: string): void => {
@@ -105,6 +173,7 @@ export class RpcServer {
       if (!isMethodName(req.method)) return hasId ? fail(id, 'method_not_found') : undefined;
       const parsed = METHODS[req.method].safeParse(req.params ?? {});
       if (!parsed.success) return hasId ? fail(id, 'invalid_params', issuesOf(parsed.error)) : undefined;
+      established();
       const method = req.method;
       let result: unknown;
       try {
@@ -117,9 +186,9 @@ export class RpcServer {
         return;
       }
       inFlight++;
-      if (!paused && inFlight >= this.#limits.inFlightPerConnection) {
-        paused = true;
-        socket.pause();
+      if (!inFlightHeld && inFlight >= limits.inFlightPerConnection) {
+        inFlightHeld = true;
+        pump.hold('inFlight', true);
       }
       result.then(
         (value: unknown) => {
@@ -132,19 +201,16 @@ export class RpcServer {
         },
       );
     };
-    socket.on('data', (chunk: Buffer) => {
-      if (!splitter.push(chunk, onLine)) {
-        fail(null, 'frame_too_large', { limitBytes: this.#limits.frameBytes });
-        flush();
-        closed = true;
-        socket.end();
-        setTimeout(() => socket.destroy(), 1000).unref();
-      }
+    const pump = new LinePump(socket, limits, {
+      line: onLine,
+      overflow: () => closeWith('frame_too_large', { limitBytes: limits.frameBytes }),
+      partialTimeout: () => closeWith('idle_timeout', { limitMs: limits.partialLineMs }),
     });
-    socket.on('error', () => undefined); // a peer reset is an ordinary close
     socket.on('close', () => {
       closed = true;
+      clearTimeout(firstRequest);
       this.#sockets.delete(socket);
+      this.#pending.delete(socket);
       this.#onClose(conn);
     });
   }

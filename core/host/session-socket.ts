@@ -4,12 +4,16 @@
 // session's own token marks the writer as its child process; a wrong token
 // closes the connection. `rename` control lines rename the session. Garbage
 // lines are skipped (Claude Code does the same); a line over the frame limit
-// closes the connection. It knows nothing about inboxes or policy.
+// closes the connection. Writers send and close: a connection silent for
+// inboundIdleMs or with a line unfinished for partialLineMs is closed, and
+// past inboundConnections the least recently active one makes room, so idle
+// connections never lock writers out. It knows nothing about inboxes or policy.
 
 import net from 'node:net';
 import type { Limits } from '../protocol/limits.js';
 import { AuthLine, PeerIdleNotice, PeerMessageStatus, RenameControl, UserEventLine, type UserEventLine as UserEvent } from '../protocol/cc-wire.js';
-import { LineSplitter } from '../protocol/ndjson.js';
+import { performance } from 'node:perf_hooks';
+import { LinePump } from './line-pump.js';
 import type { Logger } from './logger.js';
 
 export interface InboundHandler {
@@ -23,15 +27,34 @@ export interface InboundHandler {
   idleNotice?(line: PeerIdleNotice): void;
 }
 
-export function createSessionServer(limits: Limits, handler: InboundHandler, log: Logger): net.Server {
-  let open = 0;
-  return net.createServer((socket) => {
-    if (open >= limits.inboundConnections) {
-      socket.destroy();
-      return;
+/** Destroys the connection that read nothing for the longest time. */
+function evictLeastRecent(open: Map<net.Socket, number>, log: Logger): void {
+  let victim: net.Socket | undefined;
+  let oldest = Infinity;
+  for (const [socket, lastRead] of open) {
+    if (lastRead < oldest) {
+      oldest = lastRead;
+      victim = socket;
     }
-    open++;
-    const splitter = new LineSplitter(limits.frameBytes);
+  }
+  if (victim === undefined) return;
+  log.warn('inbound socket: connection limit reached, the least recently active connection was closed');
+  open.delete(victim);
+  victim.destroy();
+}
+
+export function createSessionServer(limits: Limits, handler: InboundHandler, log: Logger): net.Server {
+  /** Open connections and when each last sent bytes. */
+  const open = new Map<net.Socket, number>();
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    if (open.size >= limits.inboundConnections) evictLeastRecent(open, log);
+    open.set(socket, performance.now());
+    socket.on('data', () => open.has(socket) && open.set(socket, performance.now()));
+    socket.setTimeout(limits.inboundIdleMs, () => {
+      log.warn('inbound socket: idle connection closed');
+      socket.destroy();
+    });
     let first = true;
     let ownChild = false;
     let dead = false;
@@ -73,15 +96,20 @@ export function createSessionServer(limits: Limits, handler: InboundHandler, log
       }
       log.warn('inbound socket: skipped a line that is not a user event or known control');
     };
-    socket.on('data', (chunk: Buffer) => {
-      if (!splitter.push(chunk, onLine)) {
+    new LinePump(socket, limits, {
+      line: onLine,
+      overflow: () => {
         log.warn('inbound socket: line over the frame limit, connection closed');
         socket.destroy();
-      }
+      },
+      partialTimeout: () => {
+        log.warn('inbound socket: a line stayed unfinished too long, connection closed');
+        socket.destroy();
+      },
     });
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      open--;
-    });
+    socket.on('close', () => open.delete(socket));
   });
+  // After listening, an accept failure (EMFILE) is an 'error' event: log it, never crash.
+  server.once('listening', () => server.on('error', (err) => log.warn('inbound socket: accept failed', { error: err.message })));
+  return server;
 }

@@ -8,6 +8,20 @@ export interface Limits {
   readonly connections: number;
   /** Requests of one connection awaiting an answer before reading pauses. */
   readonly inFlightPerConnection: number;
+  /** Hub-socket connections that have not made a valid request yet; past it the oldest is evicted. */
+  readonly pendingConnections: number;
+  /** A hub-socket connection that makes no valid request for this long after connecting is closed. */
+  readonly firstRequestMs: number;
+  /** A line begun on any socket must end (newline) within this much reading time. */
+  readonly partialLineMs: number;
+  /** Lines of one connection handled per event-loop turn before the others get theirs. */
+  readonly linesPerTurn: number;
+  /** Unsent answer bytes of one hub connection above which reading from it pauses until 'drain'. */
+  readonly unsentBytes: number;
+  /** Unsent bytes above which the connection is closed (pushes to a client that never reads). */
+  readonly unsentBytesClose: number;
+  /** How long a connection we close keeps its socket for the last error line to leave. */
+  readonly closeLingerMs: number;
   /** Live sessions the hub hosts. */
   readonly sessions: number;
   /** Items (messages, receipts, notices) kept unacknowledged per session. */
@@ -16,8 +30,10 @@ export interface Limits {
   readonly messageBytes: number;
   /** Longest summary, in characters. */
   readonly summaryChars: number;
-  /** Connections open at once on one session's inbound socket. */
+  /** Connections open at once on one session's inbound socket; past it the least recently active is evicted. */
   readonly inboundConnections: number;
+  /** A session-socket connection silent for this long is closed (writers send and close). */
+  readonly inboundIdleMs: number;
   /** Connect-and-write timeout for one outbound socket line. */
   readonly outboundTimeoutMs: number;
   /** Connect timeout when probing whether a socket answers. */
@@ -42,11 +58,19 @@ export const LIMITS: Limits = {
   frameBytes: 1024 * 1024, // Claude Code drops a line over 1 MiB; match it
   connections: 512, // adapters + CLI calls of a very busy machine
   inFlightPerConnection: 4096, // enough for pipelined senders, bounded memory
+  pendingConnections: 64, // a CLI call makes its request right after connecting
+  firstRequestMs: 10_000, // every client writes its first request at once
+  partialLineMs: 10_000, // a 1 MiB line over a local socket takes milliseconds
+  linesPerTurn: 64, // storm fairness, see docs/benchmarks.md (issue 14)
+  unsentBytes: 1024 * 1024, // one full frame of answers waiting
+  unsentBytesClose: 64 * 1024 * 1024, // a subscriber that stopped reading
+  closeLingerMs: 1000, // then the socket is destroyed
   sessions: 4096, // far above any real machine, bounds the registry
   inboxItems: 1000, // throttle drops at 50 unread peer messages; receipts fit
   messageBytes: 256 * 1024, // wrapped and JSON-escaped it stays under 1 MiB
   summaryChars: 200, // Claude Code's summary bound
   inboundConnections: 64, // per session socket
+  inboundIdleMs: 15_000, // Claude Code's writers connect, write and close within 5 s
   outboundTimeoutMs: 5000, // Claude Code's connect-and-write timeout
   probeTimeoutMs: 250, // Claude Code's liveness probe
   livenessSweepMs: 1000, // half of the 2 s promise

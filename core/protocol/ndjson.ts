@@ -21,6 +21,11 @@ export class LineSplitter {
     return this.#overflowed;
   }
 
+  /** Bytes of a line begun but not yet ended by a newline (0 between lines). */
+  get partialBytes(): number {
+    return this.#partBytes;
+  }
+
   /** Feeds a chunk; returns false (and emits nothing more) once a line overflowed. */
   push(chunk: Buffer, onLine: LineSink): boolean {
     if (this.#overflowed) return false;

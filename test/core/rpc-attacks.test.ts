@@ -64,7 +64,11 @@ describe('hub socket under bad input', () => {
   it('refuses connections past the limit and keeps serving the others', async () => {
     th = await startHub({ limits: { connections: 2 } });
     const a = await rawConnect(th.hub.paths.hubSocket);
-    await rawConnect(th.hub.paths.hubSocket);
+    const b = await rawConnect(th.hub.paths.hubSocket);
+    for (const c of [a, b]) {
+      c.write('{"jsonrpc":"2.0","id":0,"method":"hub.info"}\n'); // idle connections would be evicted instead
+      expect((await c.next()).id).toBe(0);
+    }
     const third = await rawConnect(th.hub.paths.hubSocket);
     expect(reason(await third.next())).toBe('overloaded');
     await third.closed;
