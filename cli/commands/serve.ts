@@ -21,7 +21,7 @@ export const SERVE_HELP = `switchboard serve [--ui [--port N]] [--json] [--quiet
   --quiet  log only warnings and errors (to stderr)`;
 
 export async function serve(args: string[], ctx: Ctx): Promise<number> {
-  const { values } = parse(args, { quiet: { type: 'boolean' }, ui: { type: 'boolean' }, port: { type: 'string' } });
+  const { values } = parse(args, { quiet: { type: 'boolean' }, ui: { type: 'boolean' }, port: { type: 'string' } }, false, 'serve');
   const port = intArg('port', values.port, 0, 65535) ?? DEFAULT_UI_PORT;
   if (values.port !== undefined && !values.ui) throw new UsageError('--port needs --ui');
   let hub: Hub;
