@@ -165,11 +165,13 @@ export async function startWebServer(hub: Hub, opts: { port: number; rendererDir
     server.listen(port, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  hub.uiPort = port;
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     close: () =>
       new Promise<void>((r) => {
+        if (hub.uiPort === port) hub.uiPort = undefined;
         server.closeAllConnections();
         server.close(() => r());
       }),

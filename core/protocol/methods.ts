@@ -156,6 +156,8 @@ export interface HubInfo {
   stateDir: string;
   sessions: number;
   startedAt: number;
+  /** The web UI's loopback port when this hub serves one (`serve --ui`); the UI token is never part of hub.info. */
+  uiPort?: number;
 }
 
 export interface Registration {
