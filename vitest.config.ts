@@ -6,5 +6,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Temp hygiene: a private TMPDIR for the run, failing it when a test leaves a directory
+    // behind; tempDir() directories are removed after each file (test/helpers/temp.ts).
+    globalSetup: ['test/setup/temp-guard.ts'],
+    setupFiles: ['test/setup/temp-cleanup.ts'],
   },
 });

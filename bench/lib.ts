@@ -15,8 +15,17 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+const made: string[] = [];
+// Benchmarks run in one process (bench/run.mjs); their directories go when it exits.
+process.once('exit', () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh `<tmp>/sbb-XXXXXX`, removed when the benchmark process exits. */
 export function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'sbb-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sbb-'));
+  made.push(dir);
+  return dir;
 }
 
 export async function startChild(args: string[]): Promise<Child> {

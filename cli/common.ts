@@ -1,32 +1,16 @@
-// Shared CLI plumbing: exit codes, usage errors, output in text or --json,
-// the hub connection and the acting session's credentials. Arguments are
-// parsed with node:util parseArgs in strict mode: unknown flags are usage
-// errors (exit 2), never ignored.
+// Shared CLI plumbing: output in text or --json, argument parsing, the hub
+// connection and the acting session's credentials. Arguments are parsed with
+// node:util parseArgs in strict mode against each subcommand's own table: a
+// flag that does not apply is a usage error (exit 2) naming it, never
+// ignored. Secrets never come from argv (secrets.ts).
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HubClient, HubNotRunningError, RpcError } from '../core/client/client.js';
 import { currentEndpointEnv, resolveEndpoint } from '../core/host/endpoint.js';
+import { CliFailure, EXIT, UsageError } from './errors.js';
+import { readSecret, refuseSecretFlags } from './secrets.js';
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, noHub: 3 } as const;
-
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
-
-/** A failure with a message for the person and a stable reason for --json. */
-export class CliFailure extends Error {
-  readonly reason: string;
-  readonly code: number;
-  constructor(reason: string, message: string, code: number = EXIT.failure) {
-    super(message);
-    this.name = 'CliFailure';
-    this.reason = reason;
-    this.code = code;
-  }
-}
+export { CliFailure, EXIT, UsageError } from './errors.js';
 
 export interface Ctx {
   json: boolean;
@@ -36,12 +20,41 @@ export interface Ctx {
 
 export const GLOBAL_OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** The flags a table accepts, for error messages: `--team, --as, …`. */
+function flagList(options: Options): string {
+  return Object.keys(options).map((k) => `--${k}`).join(', ');
+}
+
+/**
+ * Parses `args` against exactly `options` (plus --json and --help). `command`
+ * names the subcommand in error messages (e.g. "task claim").
+ */
+export function parse<T extends Options>(args: string[], options: T, allowPositionals = false, command?: string) {
+  refuseSecretFlags(args);
+  const all = { ...GLOBAL_OPTIONS, ...options };
   try {
-    return parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...options }, strict: true, allowPositionals });
+    return parseArgs({ args, options: all, strict: true, allowPositionals });
   } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const what = command === undefined ? 'this command' : command;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const { tokens } = parseArgs({ args, options: all, strict: false, allowPositionals: true, tokens: true });
+      const unknown = tokens.find((t) => t.kind === 'option' && !Object.prototype.hasOwnProperty.call(all, t.name));
+      if (unknown?.kind === 'option') throw new UsageError(`${what} does not take ${unknown.rawName}; it takes ${flagList(all)}`);
+    }
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      const { positionals } = parseArgs({ args, options: all, strict: false, allowPositionals: true });
+      throw new UsageError(`${what} takes no arguments (got ${JSON.stringify(positionals[0] ?? '')}), only ${flagList(all)}`);
+    }
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
+}
+
+/** Refuses positionals beyond `max` (parseArgs only knows none or any). */
+export function atMost(positionals: string[], max: number, usage: string): void {
+  if (positionals.length > max) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[max])}; usage: ${usage}`);
 }
 
 export function hubSocketPath(): string {
@@ -75,22 +88,25 @@ export interface Credentials {
   token: string;
 }
 
-/** The acting session: --session/--token, else SWITCHBOARD_SESSION/SWITCHBOARD_TOKEN. */
-export function credentials(values: { session?: string | undefined; token?: string | undefined }): Credentials {
-  const sessionId = values.session ?? process.env.SWITCHBOARD_SESSION;
-  const token = values.token ?? process.env.SWITCHBOARD_TOKEN;
-  if (!sessionId || !token) throw new UsageError('No session: set SWITCHBOARD_SESSION and SWITCHBOARD_TOKEN (from `switchboard session start`) or pass --session and --token');
-  return { sessionId, token };
-}
+type SessionValues = { session?: string | undefined; 'token-file'?: string | undefined };
 
-/** The acting session when one is given, else undefined (commands that may also act as the user). */
-export function optionalCredentials(values: { session?: string | undefined; token?: string | undefined }): Credentials | undefined {
+/** The acting session: --session or SWITCHBOARD_SESSION, and --token-file or SWITCHBOARD_TOKEN. */
+export async function optionalCredentials(values: SessionValues): Promise<Credentials | undefined> {
   const sessionId = values.session ?? process.env.SWITCHBOARD_SESSION;
-  const token = values.token ?? process.env.SWITCHBOARD_TOKEN;
+  const token = values['token-file'] !== undefined ? await readSecret('--token-file', values['token-file']) : process.env.SWITCHBOARD_TOKEN;
+  if (values.session !== undefined && !token) throw new UsageError('--session needs its token: set SWITCHBOARD_TOKEN or pass --token-file PATH (or - for stdin)');
   return sessionId && token ? { sessionId, token } : undefined;
 }
 
-export const SESSION_OPTIONS = { session: { type: 'string' }, token: { type: 'string' } } as const;
+/** The acting session; a usage error when none is given. */
+export async function credentials(values: SessionValues): Promise<Credentials> {
+  const creds = await optionalCredentials(values);
+  if (creds === undefined) throw new UsageError('No session: set SWITCHBOARD_SESSION and SWITCHBOARD_TOKEN (from `switchboard session start --shell`), or pass --session ID with --token-file PATH');
+  return creds;
+}
+
+/** Session flags: the id is no secret; the token only ever comes from a file, stdin or the environment. */
+export const SESSION_OPTIONS = { session: { type: 'string' }, 'token-file': { type: 'string' } } as const;
 
 export function intArg(name: string, raw: string | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;

@@ -9,7 +9,8 @@ import { credentials, intArg, optionalCredentials, parse, SESSION_OPTIONS, table
 export const MESSAGING_HELP = `switchboard agents
   Lists live sessions: name [ref], where, agent, state, cwd.
 switchboard send --to X --summary S --message M [--notify-when-idle]
-  Sends as the session in SWITCHBOARD_SESSION/SWITCHBOARD_TOKEN and prints the status.
+  Sends as the session in SWITCHBOARD_SESSION/SWITCHBOARD_TOKEN (or --session ID --token-file PATH)
+  and prints the status.
   X is a name, "name [ref]", or an address (uds:…). Exit 1 when refused or dropped.
 switchboard inbox [--ack] [--wait SECONDS]
   Prints unread items; --ack marks them delivered; --wait waits for the first one.`;
@@ -22,8 +23,8 @@ function ago(ms: number): string {
 }
 
 export async function agents(args: string[], ctx: Ctx): Promise<number> {
-  const { values } = parse(args, SESSION_OPTIONS);
-  const creds = optionalCredentials(values);
+  const { values } = parse(args, SESSION_OPTIONS, false, 'agents');
+  const creds = await optionalCredentials(values);
   const { rows } = await withHub((c) => c.call('agents.list', creds ?? {}));
   if (ctx.json) {
     ctx.out(JSON.stringify({ rows }));
@@ -48,10 +49,10 @@ export async function agents(args: string[], ctx: Ctx): Promise<number> {
 export async function send(args: string[], ctx: Ctx): Promise<number> {
   const { values } = parse(args, {
     ...SESSION_OPTIONS, to: { type: 'string' }, summary: { type: 'string' }, message: { type: 'string' }, 'notify-when-idle': { type: 'boolean' },
-  });
+  }, false, 'send');
   if (values.to === undefined) throw new UsageError('send needs --to');
   if (values.message === undefined && values['notify-when-idle'] !== true) throw new UsageError('send needs --message (or --notify-when-idle alone)');
-  const creds = credentials(values);
+  const creds = await credentials(values);
   const r = await withHub((c) =>
     c.call('message.send', {
       ...creds, to: values.to as string,
@@ -85,9 +86,9 @@ async function fetchItems(c: HubClient, creds: Credentials, waitMs: number): Pro
 }
 
 export async function inbox(args: string[], ctx: Ctx): Promise<number> {
-  const { values } = parse(args, { ...SESSION_OPTIONS, ack: { type: 'boolean' }, wait: { type: 'string' } });
+  const { values } = parse(args, { ...SESSION_OPTIONS, ack: { type: 'boolean' }, wait: { type: 'string' } }, false, 'inbox');
   const waitMs = (intArg('wait', values.wait, 0, 600) ?? 0) * 1000;
-  const creds = credentials(values);
+  const creds = await credentials(values);
   const items = await withHub(async (c) => {
     const found = await fetchItems(c, creds, waitMs);
     if (values.ack && found.length > 0) await c.call('inbox.ack', { ...creds, ids: found.map((i) => i.id) });

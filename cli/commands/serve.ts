@@ -2,29 +2,75 @@
 // outside electron/ that creates the real world (clock, logger, endpoint).
 // While it runs, process-guards.ts logs stray rejections (and keeps going)
 // and turns an uncaught exception into a logged, orderly stop (exit 70).
+// With --ui and no --port, a default port another program holds is not
+// fatal: the UI takes a free port and says so. A hub that already runs is
+// reported with its UI's address (never its token: that only ever appears
+// in that hub's own first output).
 
-import { Hub } from '../../core/host/hub.js';
+import path from 'node:path';
+import { HubClient } from '../../core/client/client.js';
 import { EndpointError } from '../../core/host/endpoint.js';
+import { Hub } from '../../core/host/hub.js';
 import { HubRunningError } from '../../core/host/hub-lock.js';
 import { stderrLogger, type Logger } from '../../core/host/logger.js';
-import path from 'node:path';
 import { startWebServer, type WebServer } from '../../core/host/web.js';
 import { CliFailure, intArg, parse, UsageError, type Ctx } from '../common.js';
 import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../process-guards.js';
-
-const DEFAULT_UI_PORT = 7317;
 import { VERSION } from '../version.js';
+
+/** The UI's usual port; `--port` overrides it, and a taken default falls back to a free one. */
+export const DEFAULT_UI_PORT = 7317;
+const INFO_TIMEOUT_MS = 2000; // asking a running hub where its UI is
 
 export const SERVE_HELP = `switchboard serve [--ui [--port N]] [--json] [--quiet]
   Runs the hub in the foreground until SIGINT or SIGTERM. Prints the user-interface
   token that \`held\` and \`subscriptions\` need (never written to disk).
   --json   print one ready line {"event":"ready","socket":…,"pid":…,"uiToken":…} on stdout
   --ui     also serve the user interface and its HTTP bridge on 127.0.0.1 (port N, default 7317;
-           0 picks a free one); open the printed URL, it carries the token after "#"
+           0 picks a free one; a default port held by another program is swapped for a free one);
+           open the printed URL, it carries the token after "#". When a hub already runs, says
+           where its UI is (its token is only in that hub's own output)
   --quiet  log only warnings and errors (to stderr)`;
 
+/** Why a second hub cannot start, with the running hub's UI address when it serves one. */
+async function alreadyRunning(err: HubRunningError, wantUi: boolean): Promise<CliFailure> {
+  let info: { pid: number; uiPort?: number } | undefined;
+  try {
+    const client = await HubClient.connect(err.socket, { timeoutMs: INFO_TIMEOUT_MS });
+    try {
+      info = await client.call('hub.info', {});
+    } finally {
+      client.close();
+    }
+  } catch {
+    info = undefined;
+  }
+  const who = `A hub is already running on ${err.socket}${info ? ` (pid ${info.pid})` : ''}`;
+  if (info?.uiPort !== undefined) {
+    return new CliFailure('hub_running', `${who} and serves the user interface at http://127.0.0.1:${info.uiPort}/ — open the URL that hub printed when it started (its token is never stored), or stop it and run serve --ui again for a fresh one`);
+  }
+  if (wantUi) return new CliFailure('hub_running', `${who} without the web user interface (a plain serve, or the desktop app); stop it and run serve --ui, or use the desktop app's window`);
+  return new CliFailure('hub_running', who);
+}
+
+async function startUi(hub: Hub, port: number, explicit: boolean, ctx: Ctx): Promise<WebServer> {
+  const rendererDir = path.resolve(path.dirname(process.argv[1] as string), '..', 'renderer');
+  try {
+    return await startWebServer(hub, { port, rendererDir });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' && !explicit) {
+      const web = await startWebServer(hub, { port: 0, rendererDir });
+      ctx.err(`switchboard: 127.0.0.1:${port} is in use by another program; the user interface is on port ${web.port} instead`);
+      return web;
+    }
+    const hint = code === 'EADDRINUSE' ? 'it is in use by another program; choose another --port, or --port 0 for a free one' : `${code ?? String(err)}; choose another --port`;
+    throw new CliFailure('ui_port', `Cannot serve the user interface on 127.0.0.1:${port}: ${hint}`);
+  }
+}
+
 export async function serve(args: string[], ctx: Ctx): Promise<number> {
-  const { values } = parse(args, { quiet: { type: 'boolean' }, ui: { type: 'boolean' }, port: { type: 'string' } });
+  const { values } = parse(args, { quiet: { type: 'boolean' }, ui: { type: 'boolean' }, port: { type: 'string' } }, false, 'serve');
   const port = intArg('port', values.port, 0, 65535) ?? DEFAULT_UI_PORT;
   if (values.port !== undefined && !values.ui) throw new UsageError('--port needs --ui');
   const logger = stderrLogger(values.quiet ? 'warn' : 'info');
@@ -40,22 +86,22 @@ export async function serve(args: string[], ctx: Ctx): Promise<number> {
   }
 }
 
-async function run(values: { quiet?: boolean; ui?: boolean }, port: number, logger: Logger, ctx: Ctx, onStop: (stop: () => void) => void): Promise<number> {
+async function run(values: { quiet?: boolean; ui?: boolean; port?: string }, port: number, logger: Logger, ctx: Ctx, onStop: (stop: () => void) => void): Promise<number> {
   let hub: Hub;
   try {
     hub = await Hub.start({ logger, version: VERSION });
   } catch (err) {
-    if (err instanceof HubRunningError) throw new CliFailure('hub_running', `A hub is already running on ${err.socket}`);
+    if (err instanceof HubRunningError) throw await alreadyRunning(err, values.ui === true);
     if (err instanceof EndpointError) throw new CliFailure(`endpoint_${err.code}`, err.message);
     throw err;
   }
   let web: WebServer | undefined;
   if (values.ui) {
     try {
-      web = await startWebServer(hub, { port, rendererDir: path.resolve(path.dirname(process.argv[1] as string), '..', 'renderer') });
+      web = await startUi(hub, port, values.port !== undefined, ctx);
     } catch (err) {
       await hub.close();
-      throw new CliFailure('ui_port', `Cannot serve the user interface on 127.0.0.1:${port} (${(err as NodeJS.ErrnoException).code ?? String(err)}); choose another --port`);
+      throw err;
     }
   }
   const info = hub.info();

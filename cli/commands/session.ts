@@ -13,11 +13,12 @@ switchboard session state busy|idle
 switchboard session mode MODE
 switchboard session rename NAME
 switchboard session stop
-  These act as SWITCHBOARD_SESSION/SWITCHBOARD_TOKEN, or --session ID --token T.
+  These act as SWITCHBOARD_SESSION/SWITCHBOARD_TOKEN, or --session ID --token-file PATH
+  (a file only you can read; - reads the token from stdin). Tokens never go in argv.
 MODE: ${PERMISSION_MODES.join('|')}   KIND: ${AGENT_KINDS.join('|')}`;
 
 export async function status(args: string[], ctx: Ctx): Promise<number> {
-  parse(args, {});
+  parse(args, {}, false, 'status');
   const info = await withHub((c) => c.call('hub.info', {}));
   if (ctx.json) ctx.out(JSON.stringify(info));
   else ctx.out(`hub ${info.version} on ${info.socket}\npid ${info.pid}, ${info.sessions} live session(s)\nstate ${info.stateDir}`);
@@ -32,7 +33,7 @@ async function start(args: string[], ctx: Ctx): Promise<number> {
   const { values } = parse(args, {
     cwd: { type: 'string' }, name: { type: 'string' }, mode: { type: 'string' }, pid: { type: 'string' },
     agent: { type: 'string' }, headless: { type: 'boolean' }, shell: { type: 'boolean' },
-  });
+  }, false, 'session start');
   if (values.cwd === undefined) throw new UsageError('session start needs --cwd DIR');
   const reg = await withHub((c) =>
     c.call('session.register', {
@@ -57,31 +58,35 @@ export async function session(args: string[], ctx: Ctx): Promise<number> {
     case 'start':
       return start(rest, ctx);
     case 'state': {
-      const { values, positionals } = parse(rest, SESSION_OPTIONS, true);
+      const { values, positionals } = parse(rest, SESSION_OPTIONS, true, 'session state');
       const state = oneOf('state', positionals[0], SESSION_STATES);
       if (state === undefined || positionals.length !== 1) throw new UsageError('usage: switchboard session state busy|idle');
-      const r = await withHub((c) => c.call('session.state', { ...credentials(values), state }));
+      const creds = await credentials(values);
+      const r = await withHub((c) => c.call('session.state', { ...creds, state }));
       ctx.out(ctx.json ? JSON.stringify(r) : r.state);
       return 0;
     }
     case 'mode': {
-      const { values, positionals } = parse(rest, SESSION_OPTIONS, true);
+      const { values, positionals } = parse(rest, SESSION_OPTIONS, true, 'session mode');
       const mode = oneOf('mode', positionals[0], PERMISSION_MODES);
       if (mode === undefined || positionals.length !== 1) throw new UsageError(`usage: switchboard session mode ${PERMISSION_MODES.join('|')}`);
-      const r = await withHub((c) => c.call('session.mode', { ...credentials(values), permissionMode: mode }));
+      const creds = await credentials(values);
+      const r = await withHub((c) => c.call('session.mode', { ...creds, permissionMode: mode }));
       ctx.out(ctx.json ? JSON.stringify(r) : r.permissionMode);
       return 0;
     }
     case 'rename': {
-      const { values, positionals } = parse(rest, SESSION_OPTIONS, true);
+      const { values, positionals } = parse(rest, SESSION_OPTIONS, true, 'session rename');
       if (positionals.length !== 1) throw new UsageError('usage: switchboard session rename NAME');
-      const r = await withHub((c) => c.call('session.rename', { ...credentials(values), name: positionals[0] as string }));
+      const creds = await credentials(values);
+      const r = await withHub((c) => c.call('session.rename', { ...creds, name: positionals[0] as string }));
       ctx.out(ctx.json ? JSON.stringify(r) : `${r.name} [${r.ref}]`);
       return 0;
     }
     case 'stop': {
-      const { values } = parse(rest, SESSION_OPTIONS);
-      const r = await withHub((c) => c.call('session.unregister', credentials(values)));
+      const { values } = parse(rest, SESSION_OPTIONS, false, 'session stop');
+      const creds = await credentials(values);
+      const r = await withHub((c) => c.call('session.unregister', creds));
       ctx.out(ctx.json ? JSON.stringify(r) : 'stopped');
       return 0;
     }

@@ -5,7 +5,7 @@ import { currentSetupEnv, plan, SETUP_AGENTS, type SetupAgent } from '../../core
 import { applyChanges, describeChange, SetupError } from '../../core/setup/edit.js';
 
 export async function setup(args: string[], ctx: Ctx): Promise<number> {
-  const { values, positionals } = parse(args, { 'dry-run': { type: 'boolean' }, uninstall: { type: 'boolean' } }, true);
+  const { values, positionals } = parse(args, { 'dry-run': { type: 'boolean' }, uninstall: { type: 'boolean' } }, true, 'setup');
   const agent = positionals[0];
   if (positionals.length !== 1 || !(SETUP_AGENTS as readonly string[]).includes(agent as string)) {
     throw new UsageError(`usage: switchboard setup ${SETUP_AGENTS.join('|')} [--dry-run] [--uninstall]`);

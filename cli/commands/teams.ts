@@ -4,7 +4,7 @@
 // session (its team member name); otherwise as "user".
 
 import type { TaskView } from '../../core/protocol/methods.js';
-import { oneOf, optionalCredentials, parse, SESSION_OPTIONS, table, UsageError, withHub, type Ctx } from '../common.js';
+import { atMost, oneOf, optionalCredentials, parse, SESSION_OPTIONS, table, UsageError, withHub, type Ctx } from '../common.js';
 
 export const TEAMS_HELP = `switchboard teams
   Lists Claude Code compatible teams (also the ones Claude Code created).
@@ -15,7 +15,9 @@ switchboard team send --team T --to MEMBER --message TEXT [--summary S]
 switchboard tasks --team T
   The team's task board.
 switchboard task create --team T --subject S [--description D] [--blocked-by 1,2]
-switchboard task update ID --team T [--subject S] [--description D] [--status pending|in_progress|completed] [--owner O | --no-owner]
+switchboard task update ID --team T [--subject S] [--description D] [--status pending|in_progress|completed]
+                      [--owner O | --no-owner] [--add-blocked-by 1,2] [--add-blocks 3]
+  Each subcommand takes only its own flags; any other flag is a usage error (exit 2).
 switchboard task claim ID --team T [--as NAME] [--busy-check]
 switchboard task assign ID --team T --to NAME
 switchboard task delete ID --team T`;
@@ -30,6 +32,14 @@ function taskId(raw: string | undefined): string {
   return raw;
 }
 
+/** `1,2` → ['1', '2'], each a task id, duplicates dropped. */
+function idList(flag: string, raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const ids = raw.split(',').map((x) => x.trim());
+  if (ids.some((x) => !/^\d{1,15}$/.test(x))) throw new UsageError(`${flag} takes task IDs separated by commas, like 1,2`);
+  return [...new Set(ids)];
+}
+
 function renderTasks(tasks: TaskView[]): string {
   if (tasks.length === 0) return 'No tasks.';
   return table([
@@ -39,7 +49,7 @@ function renderTasks(tasks: TaskView[]): string {
 }
 
 export async function teams(args: string[], ctx: Ctx): Promise<number> {
-  parse(args, {});
+  parse(args, {}, false, 'teams');
   const r = await withHub((c) => c.call('teams.list', {}));
   if (ctx.json) ctx.out(JSON.stringify(r));
   else if (r.teams.length === 0) ctx.out(`No teams under ${r.root}.`);
@@ -50,7 +60,7 @@ export async function teams(args: string[], ctx: Ctx): Promise<number> {
 export async function team(args: string[], ctx: Ctx): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'show') {
-    const { positionals } = parse(rest, {}, true);
+    const { positionals } = parse(rest, {}, true, 'team show');
     if (positionals.length !== 1) throw new UsageError('usage: switchboard team show NAME');
     const r = await withHub((c) => c.call('teams.show', { team: positionals[0] as string }));
     if (ctx.json) ctx.out(JSON.stringify(r));
@@ -61,8 +71,8 @@ export async function team(args: string[], ctx: Ctx): Promise<number> {
     return 0;
   }
   if (sub === 'send') {
-    const { values } = parse(rest, { ...SESSION_OPTIONS, team: { type: 'string' }, to: { type: 'string' }, message: { type: 'string' }, summary: { type: 'string' } });
-    const actor = optionalCredentials(values);
+    const { values } = parse(rest, { ...SESSION_OPTIONS, team: { type: 'string' }, to: { type: 'string' }, message: { type: 'string' }, summary: { type: 'string' } }, false, 'team send');
+    const actor = await optionalCredentials(values);
     if (actor === undefined) throw new UsageError('team send acts as a session: set SWITCHBOARD_SESSION and SWITCHBOARD_TOKEN');
     if (!values.to || !values.message) throw new UsageError('team send needs --to MEMBER and --message TEXT');
     const r = await withHub((c) => c.call('teams.send', { ...actor, team: needTeam(values.team), to: values.to!, text: values.message!, ...(values.summary ? { summary: values.summary } : {}) }));
@@ -73,61 +83,86 @@ export async function team(args: string[], ctx: Ctx): Promise<number> {
 }
 
 export async function tasks(args: string[], ctx: Ctx): Promise<number> {
-  const { values } = parse(args, { team: { type: 'string' }, all: { type: 'boolean' } });
+  const { values } = parse(args, { team: { type: 'string' }, all: { type: 'boolean' } }, false, 'tasks');
   const r = await withHub((c) => c.call('tasks.list', { list: needTeam(values.team), includeInternal: values.all === true }));
   ctx.out(ctx.json ? JSON.stringify(r) : renderTasks(r.tasks));
   return 0;
 }
 
+const TEAM = { ...SESSION_OPTIONS, team: { type: 'string' } } as const;
+const STR = { type: 'string' } as const;
+const BOOL = { type: 'boolean' } as const;
+
+/** Each task subcommand's own flags: nothing else is accepted. */
+const TASK_FLAGS = {
+  create: { ...TEAM, subject: STR, description: STR, 'blocked-by': STR },
+  update: { ...TEAM, subject: STR, description: STR, status: STR, owner: STR, 'no-owner': BOOL, 'add-blocked-by': STR, 'add-blocks': STR },
+  claim: { ...TEAM, as: STR, 'busy-check': BOOL },
+  assign: { ...TEAM, to: STR },
+  delete: TEAM,
+} as const;
+type TaskSub = keyof typeof TASK_FLAGS;
+
 export async function task(args: string[], ctx: Ctx): Promise<number> {
   const [sub, ...rest] = args;
-  const { values, positionals } = parse(
-    rest,
-    {
-      ...SESSION_OPTIONS, team: { type: 'string' }, subject: { type: 'string' }, description: { type: 'string' }, 'blocked-by': { type: 'string' },
-      status: { type: 'string' }, owner: { type: 'string' }, 'no-owner': { type: 'boolean' }, as: { type: 'string' }, 'busy-check': { type: 'boolean' }, to: { type: 'string' },
-    },
-    true,
-  );
-  const list = needTeam(values.team);
-  const actor = optionalCredentials(values) ?? {};
+  if (sub === undefined || !Object.prototype.hasOwnProperty.call(TASK_FLAGS, sub)) throw new UsageError('usage: switchboard task create|update|claim|assign|delete …');
+  const name = sub as TaskSub;
   const show = (t: TaskView): number => {
     ctx.out(ctx.json ? JSON.stringify({ task: t }) : renderTasks([t]));
     return 0;
   };
-  switch (sub) {
+  /** Parses this subcommand's flags; every subcommand but create takes exactly one ID. */
+  const parsed = async <F extends (typeof TASK_FLAGS)[TaskSub]>(flags: F) => {
+    const { values, positionals } = parse(rest, flags, true, `task ${name}`);
+    atMost(positionals, name === 'create' ? 0 : 1, `switchboard task ${name}${name === 'create' ? '' : ' ID'} --team T …`);
+    const v = values as { team?: string; session?: string; 'token-file'?: string };
+    const list = needTeam(v.team);
+    const actor = (await optionalCredentials(v)) ?? {};
+    return { values, list, actor, id: name === 'create' ? '' : taskId(positionals[0]) };
+  };
+  switch (name) {
     case 'create': {
+      const { values, list, actor } = await parsed(TASK_FLAGS.create);
       if (!values.subject) throw new UsageError('task create needs --subject S');
-      const blockedBy = values['blocked-by']?.split(',').map((x) => taskId(x.trim()));
+      const blockedBy = idList('--blocked-by', values['blocked-by']);
       const r = await withHub((c) => c.call('tasks.create', { ...actor, list, subject: values.subject!, description: values.description ?? '', ...(blockedBy ? { blockedBy } : {}) }));
       return show(r.task);
     }
     case 'update': {
+      const { values, list, actor, id } = await parsed(TASK_FLAGS.update);
       const status = oneOf('--status', values.status, ['pending', 'in_progress', 'completed'] as const);
+      if (values['no-owner'] && values.owner !== undefined) throw new UsageError('task update takes --owner O or --no-owner, not both');
       const owner = values['no-owner'] ? null : values.owner;
+      const addBlockedBy = idList('--add-blocked-by', values['add-blocked-by']);
+      const addBlocks = idList('--add-blocks', values['add-blocks']);
       const r = await withHub((c) =>
         c.call('tasks.update', {
-          ...actor, list, id: taskId(positionals[0]), ...(values.subject ? { subject: values.subject } : {}), ...(values.description !== undefined ? { description: values.description } : {}),
-          ...(status ? { status } : {}), ...(owner !== undefined ? { owner } : {}),
+          ...actor, list, id, ...(values.subject ? { subject: values.subject } : {}), ...(values.description !== undefined ? { description: values.description } : {}),
+          ...(status ? { status } : {}), ...(owner !== undefined ? { owner } : {}), ...(addBlockedBy ? { addBlockedBy } : {}), ...(addBlocks ? { addBlocks } : {}),
         }),
       );
       return show(r.task);
     }
     case 'claim': {
-      const r = await withHub((c) => c.call('tasks.claim', { ...actor, list, id: taskId(positionals[0]), ...(values.as ? { owner: values.as } : {}), busyCheck: values['busy-check'] === true }));
+      const { values, list, actor, id } = await parsed(TASK_FLAGS.claim);
+      const r = await withHub((c) => c.call('tasks.claim', { ...actor, list, id, ...(values.as ? { owner: values.as } : {}), busyCheck: values['busy-check'] === true }));
       return show(r.task);
     }
     case 'assign': {
+      const { values, list, actor, id } = await parsed(TASK_FLAGS.assign);
       if (!values.to) throw new UsageError('task assign needs --to NAME');
-      const r = await withHub((c) => c.call('tasks.assign', { ...actor, team: list, id: taskId(positionals[0]), owner: values.to! }));
+      const r = await withHub((c) => c.call('tasks.assign', { ...actor, team: list, id, owner: values.to! }));
       return show(r.task);
     }
     case 'delete': {
-      const r = await withHub((c) => c.call('tasks.delete', { ...actor, list, id: taskId(positionals[0]) }));
+      const { list, actor, id } = await parsed(TASK_FLAGS.delete);
+      const r = await withHub((c) => c.call('tasks.delete', { ...actor, list, id }));
       ctx.out(ctx.json ? JSON.stringify(r) : r.deleted ? 'deleted' : 'no such task');
       return r.deleted ? 0 : 1;
     }
-    default:
-      throw new UsageError('usage: switchboard task create|update|claim|assign|delete …');
+    default: {
+      const never: never = name;
+      return never;
+    }
   }
 }

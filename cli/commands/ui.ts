@@ -4,21 +4,23 @@
 // held messages.
 
 import type { HeldView } from '../../core/protocol/methods.js';
-import { parse, table, UsageError, withHub, type Ctx } from '../common.js';
+import { atMost, parse, table, UsageError, withHub, type Ctx } from '../common.js';
+import { readSecret } from '../secrets.js';
 
-export const UI_HELP = `switchboard held [list] | approve ID | deny ID   [--ui-token T]
+export const UI_HELP = `switchboard held [list] | approve ID | deny ID   [--ui-token-file PATH|-]
   Lists held messages (sender, receiver, why, countdown) or decides one.
-switchboard subscriptions [list] | cancel ID     [--ui-token T]
+switchboard subscriptions [list] | cancel ID     [--ui-token-file PATH|-]
   Lists idle-notification subscriptions or cancels one.
-switchboard confirmations [list] | allow ID | deny ID   [--ui-token T]
+switchboard confirmations [list] | allow ID | deny ID   [--ui-token-file PATH|-]
   With isolatePeerMachines, sends to other machines wait here for your Allow.
-  The token is printed by \`serve\`; SWITCHBOARD_UI_TOKEN works too.`;
+  These need the user-interface token that \`serve\` prints: SWITCHBOARD_UI_TOKEN, or
+  --ui-token-file with a file only you can read (- reads stdin). Never on the command line.`;
 
-const UI_OPTIONS = { 'ui-token': { type: 'string' } } as const;
+const UI_OPTIONS = { 'ui-token-file': { type: 'string' } } as const;
 
-function uiToken(values: { 'ui-token'?: string | undefined }): string {
-  const token = values['ui-token'] ?? process.env.SWITCHBOARD_UI_TOKEN;
-  if (!token) throw new UsageError('This needs the user-interface token that `switchboard serve` printed: --ui-token T or SWITCHBOARD_UI_TOKEN');
+async function uiToken(values: { 'ui-token-file'?: string | undefined }): Promise<string> {
+  const token = values['ui-token-file'] !== undefined ? await readSecret('--ui-token-file', values['ui-token-file']) : process.env.SWITCHBOARD_UI_TOKEN;
+  if (!token) throw new UsageError('This needs the user-interface token that `switchboard serve` printed: set SWITCHBOARD_UI_TOKEN or pass --ui-token-file PATH (or - for stdin)');
   return token;
 }
 
@@ -43,12 +45,13 @@ function renderHeld(items: HeldView[]): string {
 }
 
 export async function held(args: string[], ctx: Ctx): Promise<number> {
-  const { values, positionals } = parse(args, UI_OPTIONS, true);
-  const [sub = 'list', id, ...extra] = positionals;
-  if (extra.length > 0) throw new UsageError('too many arguments');
-  const token = uiToken(values);
+  const { values, positionals } = parse(args, UI_OPTIONS, true, 'held');
+  atMost(positionals, 2, 'switchboard held [list] | approve ID | deny ID');
+  const [sub = 'list', id] = positionals;
+  const token = await uiToken(values);
   switch (sub) {
     case 'list': {
+      atMost(positionals, 1, 'switchboard held [list]');
       const r = await withHub((c) => c.call('held.list', { uiToken: token }));
       ctx.out(ctx.json ? JSON.stringify(r) : renderHeld(r.items));
       return 0;
@@ -66,10 +69,12 @@ export async function held(args: string[], ctx: Ctx): Promise<number> {
 }
 
 export async function subscriptions(args: string[], ctx: Ctx): Promise<number> {
-  const { values, positionals } = parse(args, UI_OPTIONS, true);
+  const { values, positionals } = parse(args, UI_OPTIONS, true, 'subscriptions');
+  atMost(positionals, 2, 'switchboard subscriptions [list] | cancel ID');
   const [sub = 'list', id] = positionals;
-  const token = uiToken(values);
+  const token = await uiToken(values);
   if (sub === 'list') {
+    atMost(positionals, 1, 'switchboard subscriptions [list]');
     const r = await withHub((c) => c.call('subscriptions.list', { uiToken: token }));
     if (ctx.json) ctx.out(JSON.stringify(r));
     else if (r.items.length === 0) ctx.out('No idle subscriptions.');
@@ -86,11 +91,12 @@ export async function subscriptions(args: string[], ctx: Ctx): Promise<number> {
 }
 
 export async function confirmations(args: string[], ctx: Ctx): Promise<number> {
-  const { values, positionals } = parse(args, UI_OPTIONS, true);
-  const [sub = 'list', id, ...extra] = positionals;
-  if (extra.length > 0) throw new UsageError('too many arguments');
-  const token = uiToken(values);
+  const { values, positionals } = parse(args, UI_OPTIONS, true, 'confirmations');
+  atMost(positionals, 2, 'switchboard confirmations [list] | allow ID | deny ID');
+  const [sub = 'list', id] = positionals;
+  const token = await uiToken(values);
   if (sub === 'list') {
+    atMost(positionals, 1, 'switchboard confirmations [list]');
     const r = await withHub((c) => c.call('confirmations.list', { uiToken: token }));
     if (ctx.json) ctx.out(JSON.stringify(r));
     else if (r.items.length === 0) ctx.out('No sends wait for your confirmation. With isolatePeerMachines on, every send to another machine waits here for your Allow.');

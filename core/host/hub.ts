@@ -84,6 +84,8 @@ export class Hub {
   readonly #defaultClaudeHome: string;
   /** Grants user-interface decisions (approve, deny); printed at start, never written to disk. */
   readonly uiToken = randomBytes(24).toString('hex');
+  /** The loopback port of the web UI while one serves this hub (set by web.ts); hub.info shows it, never the token. */
+  uiPort: number | undefined = undefined;
   /** Connections that asked for pushes, per session. */
   readonly subscribers = new Map<string, Set<RpcConnection>>();
   readonly uiConnections = new Set<RpcConnection>();
@@ -175,7 +177,7 @@ export class Hub {
   info(): HubInfo {
     return {
       version: this.version, pid: process.pid, socket: this.paths.hubSocket, runtimeDir: this.paths.runtimeDir,
-      stateDir: this.paths.stateDir, sessions: this.table.size, startedAt: this.startedAt,
+      stateDir: this.paths.stateDir, sessions: this.table.size, startedAt: this.startedAt, ...(this.uiPort !== undefined ? { uiPort: this.uiPort } : {}),
     };
   }
 

@@ -78,8 +78,12 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
 
     'tasks.update': guard(async (p) => {
       actor(p);
-      const { list, id, sessionId: _s, token: _t, ...patch } = p;
-      return { task: await hub.teams.tasks(list).update(id, patch) };
+      const { list, id, sessionId: _s, token: _t, addBlocks, addBlockedBy, ...patch } = p;
+      const tasks = hub.teams.tasks(list);
+      // Edges first: they are the part that can be refused (missing task, self-block, cycle).
+      const linked = addBlocks !== undefined || addBlockedBy !== undefined ? await tasks.link(id, { ...(addBlocks ? { blocks: addBlocks } : {}), ...(addBlockedBy ? { blockedBy: addBlockedBy } : {}) }) : undefined;
+      if (linked !== undefined && Object.keys(patch).length === 0) return { task: linked };
+      return { task: await tasks.update(id, patch) };
     }),
 
     'tasks.claim': guard(async (p) => ({ task: await hub.teams.tasks(p.list).claim(p.id, p.owner ?? actor(p), { busyCheck: p.busyCheck === true }) })),

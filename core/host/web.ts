@@ -183,12 +183,14 @@ export async function startWebServer(hub: Hub, opts: WebServerOptions): Promise<
   });
   server.on('error', (err) => log.error('web UI server error', { stack: err.stack }));
   port = (server.address() as AddressInfo).port;
+  hub.uiPort = port;
   return {
     // The token rides in the fragment: browsers never send it, so it reaches no log, Referer or other port.
     url: `http://127.0.0.1:${port}/#token=${token}`,
     port,
     close: () =>
       new Promise<void>((r) => {
+        if (hub.uiPort === port) hub.uiPort = undefined;
         server.closeAllConnections();
         server.close(() => r());
       }),

@@ -44,6 +44,9 @@ export const ERRORS = {
   agent_busy: [-32039, 'The claimer already owns an unfinished task'],
   lock_timeout: [-32040, 'A team file stayed locked past the deadline; nothing was written'],
   team_exists: [-32041, 'A team with that name exists'],
+  blocker_not_found: [-32065, 'A task named in blocks or blockedBy does not exist in that list'],
+  blocker_self: [-32066, 'A task cannot block itself'],
+  blocker_cycle: [-32067, 'That dependency would make tasks block each other in a cycle'],
   not_hosted: [-32042, 'That is a Claude Code session with its own messaging: type in its terminal, or send from one of your sessions'],
   // Other programs' files (issue 14): data names the file and the problem the hub found.
   inbox_unreadable: [-32060, 'The inbox file exists but cannot be read as an inbox; nothing was written to it'],

@@ -88,6 +88,8 @@ export const TaskUpdateParams = z.strictObject({
   ...Actor, list: TeamName, id: TaskId, subject: z.string().min(1).max(10_000).optional(), description: z.string().max(1_000_000).optional(),
   activeForm: z.string().max(10_000).optional(), status: TaskStatus.optional(), owner: z.string().min(1).max(256).nullable().optional(),
   metadata: z.record(z.string().max(256), z.unknown()).optional(),
+  /** Claude Code's TaskUpdate addBlocks/addBlockedBy: both sides of each edge are written. */
+  addBlocks: z.array(TaskId).max(1000).optional(), addBlockedBy: z.array(TaskId).max(1000).optional(),
 });
 export const TaskClaimParams = z.strictObject({ ...Actor, list: TeamName, id: TaskId, owner: z.string().min(1).max(256).optional(), busyCheck: z.boolean().optional() });
 export const TaskAssignParams = z.strictObject({ ...Actor, team: TeamName, id: TaskId, owner: z.string().min(1).max(256) });
@@ -154,6 +156,8 @@ export interface HubInfo {
   stateDir: string;
   sessions: number;
   startedAt: number;
+  /** The web UI's loopback port when this hub serves one (`serve --ui`); the UI token is never part of hub.info. */
+  uiPort?: number;
 }
 
 export interface Registration {

@@ -21,7 +21,10 @@ const MAX_MARK_BYTES = 64; // a bare decimal
 
 export type ClaimFailure = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy' | 'not_found';
 
-export class TaskError extends CodedError<ClaimFailure | 'task_id_unavailable'> {
+/** Refusals of a dependency edge (create's blockedBy, update's addBlocks/addBlockedBy). */
+export type LinkFailure = 'blocker_not_found' | 'blocker_self' | 'blocker_cycle';
+
+export class TaskError extends CodedError<ClaimFailure | LinkFailure | 'task_id_unavailable'> {
   override readonly name = 'TaskError';
 }
 
@@ -141,12 +144,16 @@ export class TaskList {
 
   async create(t: NewTask): Promise<Task> {
     return this.#withList(async () => {
-      const next = Math.max(maxSafeId(await this.#ids()), await this.highWaterMark()) + 1;
+      const ids = await this.#ids();
+      const known = new Set(ids);
+      const missing = (t.blockedBy ?? []).find((b) => !known.has(b));
+      if (missing !== undefined) throw new TaskError('blocker_not_found', `no task ${missing} to be blocked by`);
+      const next = Math.max(maxSafeId(ids), await this.highWaterMark()) + 1;
       if (!Number.isSafeInteger(next)) throw new TaskError('task_id_unavailable', `no safe task id is left in ${this.dir}`);
       const id = String(next);
       const task: Task = {
         id, subject: t.subject, description: t.description, ...(t.activeForm !== undefined ? { activeForm: t.activeForm } : {}),
-        status: 'pending', blocks: [], blockedBy: t.blockedBy ?? [], ...(t.metadata !== undefined ? { metadata: t.metadata } : {}),
+        status: 'pending', blocks: [], blockedBy: [...new Set(t.blockedBy ?? [])], ...(t.metadata !== undefined ? { metadata: t.metadata } : {}),
       };
       if (!(await createAtomicExclusive(this.#file(id), serialize(task)))) throw new TaskError('task_id_unavailable', `${this.#file(id)} exists`);
       for (const blocker of task.blockedBy) {
@@ -165,6 +172,37 @@ export class TaskList {
       const next = applyPatch(old, patch);
       await writeAtomic(this.#file(id), serialize(next));
       return next;
+    });
+  }
+
+  /**
+   * Adds dependency edges to task `id` under the list lock: `blocks` (id
+   * blocks each) and `blockedBy` (each blocks id). Both sides of every edge
+   * are written, as create does. Refused, with nothing written, when a task
+   * is missing, an edge is a self-block, or an edge would close a cycle.
+   */
+  async link(id: string, edges: { blocks?: string[]; blockedBy?: string[] }): Promise<Task> {
+    return this.#withList(async () => {
+      const all = new Map((await this.list({ includeInternal: true })).map((t) => [t.id, t]));
+      if (!all.has(id)) throw new TaskError('not_found', `no task ${id}`);
+      const pairs: Array<[string, string]> = [...(edges.blocks ?? []).map((b): [string, string] => [id, b]), ...(edges.blockedBy ?? []).map((b): [string, string] => [b, id])];
+      checkEdges(all, pairs);
+      const add = new Map<string, { blocks: string[]; blockedBy: string[] }>();
+      const entry = (k: string) => add.get(k) ?? add.set(k, { blocks: [], blockedBy: [] }).get(k)!;
+      for (const [from, to] of pairs) {
+        entry(from).blocks.push(to);
+        entry(to).blockedBy.push(from);
+      }
+      for (const [tid, more] of add) {
+        await this.#withTask(tid, async () => {
+          const t = await this.get(tid);
+          if (t === undefined) throw new TaskError('blocker_not_found', `task ${tid} vanished`);
+          const blocks = [...new Set([...t.blocks, ...more.blocks])];
+          const blockedBy = [...new Set([...t.blockedBy, ...more.blockedBy])];
+          if (blocks.length !== t.blocks.length || blockedBy.length !== t.blockedBy.length) await writeAtomic(this.#file(tid), serialize(applyPatch(t, { blocks, blockedBy })));
+        });
+      }
+      return (await this.get(id)) ?? all.get(id)!;
     });
   }
 
@@ -237,5 +275,33 @@ export class TaskList {
       await this.#raiseHighWaterMark(maxSafeId(ids));
       for (const id of ids) await fs.promises.rm(this.#file(id), { force: true });
     });
+  }
+}
+
+/** Refuses new blocker→blocked edges that name a missing task, block themselves, or close a cycle. */
+function checkEdges(all: Map<string, Task>, pairs: Array<[string, string]>): void {
+  const next = new Map<string, Set<string>>();
+  const edge = (from: string, to: string): void => void (next.get(from) ?? next.set(from, new Set()).get(from)!).add(to);
+  for (const t of all.values()) {
+    for (const b of t.blocks) edge(t.id, b);
+    for (const b of t.blockedBy) edge(b, t.id);
+  }
+  for (const [from, to] of pairs) {
+    const missing = [from, to].find((x) => !all.has(x));
+    if (missing !== undefined) throw new TaskError('blocker_not_found', `no task ${missing}`);
+    if (from === to) throw new TaskError('blocker_self', `task ${from} cannot block itself`);
+    edge(from, to);
+  }
+  for (const [from, to] of pairs) {
+    // A cycle through this edge: `from` is reachable from `to`.
+    const seen = new Set<string>();
+    const stack = [to];
+    while (stack.length > 0) {
+      const at = stack.pop()!;
+      if (at === from) throw new TaskError('blocker_cycle', `task ${from} → ${to} would close a cycle`);
+      if (seen.has(at)) continue;
+      seen.add(at);
+      for (const n of next.get(at) ?? []) stack.push(n);
+    }
   }
 }

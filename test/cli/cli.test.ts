@@ -109,26 +109,26 @@ describe('switchboard held and subscriptions', () => {
       expect(sent.stdout).toMatch(/^held: /);
 
       expect((await runCli(['held'], careful)).code).toBe(2);
-      const refused = await runCli(['held', 'list', '--ui-token', careful.SWITCHBOARD_TOKEN], careful);
+      const refused = await runCli(['held', 'list'], { ...careful, SWITCHBOARD_UI_TOKEN: careful.SWITCHBOARD_TOKEN });
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('Unauthorized');
 
-      const list = await runCli(['held', '--ui-token', uiToken], env);
+      const list = await runCli(['held'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken });
       expect(list.stdout).toMatch(/^ID\s+FROM\s+TO\s+EXPIRES\s+WHY\s+PREVIEW/);
       expect(list.stdout).toContain('run rm -rf build/');
       const items = (JSON.parse((await runCli(['held', 'list', '--json'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout) as { items: Array<{ id: string }> }).items;
       expect(items).toHaveLength(1);
-      const approved = await runCli(['held', 'approve', items[0]!.id, '--ui-token', uiToken], env);
+      const approved = await runCli(['held', 'approve', items[0]!.id], { ...env, SWITCHBOARD_UI_TOKEN: uiToken });
       expect(approved.stdout.trim()).toBe('approved: queued');
       const inbox = await runCli(['inbox'], bypass);
       expect(inbox.stdout).toContain('approved="after-hold"');
-      expect((await runCli(['held', 'deny', items[0]!.id, '--ui-token', uiToken], env)).code).toBe(1);
+      expect((await runCli(['held', 'deny', items[0]!.id], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).code).toBe(1);
 
       await runCli(['send', '--to', 'yolo', '--notify-when-idle'], careful);
-      const subs = JSON.parse((await runCli(['subscriptions', '--json', '--ui-token', uiToken], env)).stdout) as { items: Array<{ id: string }> };
+      const subs = JSON.parse((await runCli(['subscriptions', '--json'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout) as { items: Array<{ id: string }> };
       expect(subs.items).toHaveLength(1);
-      expect((await runCli(['subscriptions', 'cancel', subs.items[0]!.id, '--ui-token', uiToken], env)).stdout.trim()).toBe('cancelled');
-      expect((await runCli(['subscriptions', '--ui-token', uiToken], env)).stdout.trim()).toBe('No idle subscriptions.');
+      expect((await runCli(['subscriptions', 'cancel', subs.items[0]!.id], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout.trim()).toBe('cancelled');
+      expect((await runCli(['subscriptions'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout.trim()).toBe('No idle subscriptions.');
     } finally {
       holder.kill();
     }

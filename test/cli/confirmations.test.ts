@@ -42,22 +42,22 @@ describe('switchboard confirmations', () => {
 
     const token = a.ready.uiToken;
     expect((await runCli(['confirmations'], laptop)).code).toBe(2);
-    expect((await runCli(['confirmations', 'teleport', '--ui-token', token], laptop)).code).toBe(2);
-    expect((await runCli(['confirmations', '--ui-token', token], laptop)).stdout).toContain('No sends wait for your confirmation');
+    expect((await runCli(['confirmations', 'teleport'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).code).toBe(2);
+    expect((await runCli(['confirmations'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout).toContain('No sends wait for your confirmation');
 
     const sending = runCli(['send', '--to', 'bob', '--summary', 's', '--message', 'ship it'], alice, 30_000);
     let id = '';
     await until(async () => {
-      const r = JSON.parse((await runCli(['confirmations', '--json', '--ui-token', token], laptop)).stdout) as { items: Array<{ id: string }> };
+      const r = JSON.parse((await runCli(['confirmations', '--json'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout) as { items: Array<{ id: string }> };
       id = r.items[0]?.id ?? '';
       return id !== '';
     }, 10_000);
-    const table = (await runCli(['confirmations', 'list', '--ui-token', token], laptop)).stdout;
+    const table = (await runCli(['confirmations', 'list'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout;
     expect(table).toMatch(/^ID\s+FROM\s+TO\s+EXPIRES\s+PREVIEW/);
     expect(table).toContain('ship it');
     expect(table).toContain('(buildbox)');
-    expect((await runCli(['confirmations', 'deny', 'no-such-id', '--ui-token', token], laptop)).code).toBe(1);
-    expect((await runCli(['confirmations', 'allow', id, '--ui-token', token], laptop)).stdout.trim()).toBe('allowed: the send goes on');
+    expect((await runCli(['confirmations', 'deny', 'no-such-id'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).code).toBe(1);
+    expect((await runCli(['confirmations', 'allow', id], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout.trim()).toBe('allowed: the send goes on');
     const sent = await sending;
     expect(sent.code).toBe(0);
     expect(sent.stdout).toMatch(/^queued: /);

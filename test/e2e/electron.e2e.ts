@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findElectronBinary, hasDisplay } from '../../scripts/electron-binary.mjs';
+import { stopAndRemove } from '../helpers/temp.js';
 
 const ROOT = path.resolve('.');
 const CLI = path.join(ROOT, 'dist/cli/switchboard.mjs');
@@ -56,7 +57,9 @@ test.describe('desktop app (Electron)', () => {
       await expect(item).toHaveCount(0);
       expect(await cli(yolo, ['inbox', '--json'])).toContain('please delete build/');
     } finally {
-      holder.kill();
+      await app.close();
+      app = undefined;
+      await stopAndRemove(root, [holder]);
     }
   });
 });

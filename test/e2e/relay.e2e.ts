@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startNats } from '../helpers/nats.js';
+import { stopAndRemove } from '../helpers/temp.js';
 
 const CLI = path.resolve('dist/cli/switchboard.mjs');
 const SHOTS = path.resolve('docs/screenshots');
@@ -77,6 +78,6 @@ test('a send to another machine waits for Allow; Deny answers confirm-denied and
     expect(JSON.parse((await allowed).stdout)).toMatchObject({ status: 'queued' });
     expect((await cli(bob, ['inbox', '--json'])).stdout).toContain('the public plans');
   } finally {
-    for (const p of procs) p.kill('SIGKILL');
+    await stopAndRemove(root, procs, 'SIGKILL');
   }
 });

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { stopAndRemove } from '../helpers/temp.js';
 
 const CLI = path.resolve('dist/cli/switchboard.mjs');
 
@@ -73,6 +74,6 @@ test('500 sessions and 100 held messages render; approving one updates the list'
     console.log(`scale: approve → list of 100 updated in ${ms.toFixed(1)} ms (measured in the page)`);
     await expect(page.getByTestId('held-item')).toHaveCount(99);
   } finally {
-    hub.kill('SIGTERM');
+    await stopAndRemove(root, [hub]);
   }
 });

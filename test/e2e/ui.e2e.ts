@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stopAndRemove } from '../helpers/temp.js';
 
 const CLI = path.resolve('dist/cli/switchboard.mjs');
 const SHOTS = path.resolve('docs/screenshots');
@@ -57,9 +58,8 @@ let ctx: Ctx;
 test.beforeEach(async () => {
   ctx = await start();
 });
-test.afterEach(() => {
-  ctx.hub.kill('SIGTERM');
-  ctx.holder.kill();
+test.afterEach(async () => {
+  await stopAndRemove(ctx.root, [ctx.hub, ctx.holder]);
 });
 
 test('held message: countdown, Approve delivers and the sender gets receipts; Escape denies', async ({ page }) => {

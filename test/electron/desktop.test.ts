@@ -2,7 +2,6 @@
 // CLI launcher, the window manager and the start-up failure texts.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EndpointError } from '../../core/host/endpoint.js';
@@ -13,6 +12,7 @@ import { DesktopPrefsStore, loginItemSettings, readDesktopPrefs, type KeyValueSt
 import { startFailureText } from '../../electron/startup.js';
 import { viewUrl, Windows, type WindowLike } from '../../electron/windows/windows.js';
 import { CLI } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 function memoryStore(initial: unknown = {}): KeyValueStore & { data: Record<string, unknown> } {
   const data = (initial ?? {}) as Record<string, unknown>;
@@ -39,7 +39,7 @@ describe('desktop preferences from electron-store', () => {
 
 describe('the command-line launcher', () => {
   it('is a per-user script that runs the bundled CLI with the system Node', () => {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-home-'));
+    const home = tempDir('sb-home-');
     const plan = cliLinkPlan('linux', { HOME: home }, CLI);
     expect(plan.path).toBe(path.join(home, '.local', 'bin', 'switchboard'));
     expect(isLinked(plan)).toBe(false);
@@ -60,7 +60,7 @@ describe('the command-line launcher', () => {
   });
 
   it('desktop operations: get, set launch-at-login, install the launcher', () => {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-home-'));
+    const home = tempDir('sb-home-');
     const loginItems: unknown[] = [];
     const handlers = createDesktopHandlers({ prefs: new DesktopPrefsStore(memoryStore()), setLoginItem: (s) => loginItems.push(s), cliLink: cliLinkPlan('linux', { HOME: home }, CLI), paused: () => true });
     expect(handlers['desktop.get']({})).toEqual({ launchAtLogin: false, cliLink: { path: path.join(home, '.local/bin/switchboard'), linked: false }, paused: true });

@@ -6,13 +6,13 @@
 // the flipping itself runs in the release workflow.)
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { listPackage } from '@electron/asar';
 import { validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
 import { DebugLogger } from 'builder-util';
 import { build, Platform, type Configuration } from 'electron-builder';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const loadCommonJs = createRequire(import.meta.url);
@@ -42,9 +42,9 @@ describe('packing against a stub Electron', () => {
   beforeAll(async () => {
     for (const f of ['dist/electron/main.mjs', 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'dist/cli/switchboard.mjs'])
       if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first (npm test does)`);
-    const stub = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-electron-dist-'));
+    const stub = tempDir('sb-electron-dist-');
     fs.writeFileSync(path.join(stub, 'electron'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    out = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-pack-'));
+    out = tempDir('sb-pack-');
     await build({
       projectDir: ROOT,
       targets: Platform.LINUX.createTarget('dir'),

@@ -3,13 +3,13 @@
 // the app:// protocol's containment and headers.
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CSP } from '../../core/host/web.js';
 import { appProtocolHandler, APP_SCHEME_PRIVILEGES, resolveAppPath } from '../../electron/security/app-protocol.js';
 import { hardenContents, hardenSession, safeExternalUrl, type HardenableContents } from '../../electron/security/harden.js';
 import { SECURE_WEB_PREFERENCES, windowWebPreferences } from '../../electron/security/web-preferences.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('webPreferences', () => {
   it('is the checklist, frozen', () => {
@@ -76,8 +76,9 @@ describe('webContents hardening', () => {
 });
 
 describe('app:// protocol', () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-app-'));
-  fs.mkdirSync(path.join(root, 'assets'));
+  // The renderer directory sits inside the test's own temp directory, beside a secret it must not serve.
+  const root = path.join(tempDir('sb-app-'), 'renderer');
+  fs.mkdirSync(path.join(root, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>x</title>');
   fs.writeFileSync(path.join(root, 'assets', 'app.js'), 'console.log(1)');
   fs.writeFileSync(path.join(path.dirname(root), 'secret.txt'), 'secret');

@@ -3,19 +3,19 @@
 // to the same UI headless. findElectronBinary never imports electron.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findElectronBinary, hasDisplay } from '../../scripts/electron-binary.mjs';
 import { cliEnv } from '../helpers/cli.js';
 import { tempDirs, until } from '../helpers/hub.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const START = path.join(ROOT, 'scripts', 'start.mjs');
 
 describe('finding Electron', () => {
   it('reports why when the package or its binary is missing, and the path when present', () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-el-'));
+    const root = tempDir('sb-el-');
     expect(findElectronBinary(root, {}, 'linux')).toEqual({ path: null, why: 'the electron package is not installed (run npm ci)' });
     const pkg = path.join(root, 'node_modules', 'electron');
     fs.mkdirSync(path.join(pkg, 'dist'), { recursive: true });

@@ -21,10 +21,12 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<CliResult> {
+/** Runs the CLI to its exit; `input` is written to its stdin (which is closed either way). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15_000, input = ''): Promise<CliResult> {
   checkBuilt();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env });
+    child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -38,6 +40,21 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15_00
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Runs `fn` over `items`, at most `width` at a time (many short CLI runs without flooding the machine). */
+export async function pool<T, R>(items: readonly T[], width: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i] as T);
+      }
+    }),
+  );
+  return out;
 }
 
 export interface Served {

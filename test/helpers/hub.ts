@@ -1,12 +1,11 @@
 // Test helpers: a hub on real sockets in a fresh temp directory, and clients.
 
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { HubClient } from '../../core/client/client.js';
 import { currentEndpointEnv, type EndpointEnv } from '../../core/host/endpoint.js';
 import { Hub, type HubOptions } from '../../core/host/hub.js';
 import type { MethodInput, Registration } from '../../core/protocol/methods.js';
+import { tempDir } from './temp.js';
 
 export interface TestDirs {
   root: string;
@@ -15,9 +14,9 @@ export interface TestDirs {
   env: EndpointEnv;
 }
 
-/** Short temp directories (socket paths must stay under 100 bytes). */
+/** Short temp directories (socket paths must stay under 100 bytes), removed after the test file (temp.ts). */
 export function tempDirs(): TestDirs {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbt-'));
+  const root = tempDir('sbt-');
   const runtime = path.join(root, 'run');
   const home = path.join(root, 'home');
   const base = currentEndpointEnv();

@@ -2,15 +2,14 @@
 // separate processes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { build } from 'esbuild';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from './temp.js';
 
 let built: Promise<string> | undefined;
 
 export function workerScript(): Promise<string> {
   built ??= (async () => {
-    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sbw-')), 'team-worker.mjs');
+    const out = path.join(tempDir('sbw-'), 'team-worker.mjs');
     await build({
       entryPoints: [new URL('./team-worker.ts', import.meta.url).pathname],
       outfile: out, bundle: true, platform: 'node', mainFields: ['module', 'main'], format: 'esm', target: 'node20', logLevel: 'warning',

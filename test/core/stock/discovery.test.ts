@@ -3,13 +3,13 @@
 // answers) against real files, processes and sockets; rows appear and
 // vanish with the directory.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probeSocket } from '../../../core/host/endpoint.js';
 import { isRegistryFileName, PROBE_TIMEOUT_MS, readEntry, readPeerToken } from '../../../core/stock/entry.js';
 import { startHub, until, type TestHub } from '../../helpers/hub.js';
 import { sessionsDir, stockPeer, type StockPeer } from './helpers.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const FIXTURES = new URL('../../fixtures/claude-code/sessions/', import.meta.url).pathname;
 
@@ -28,7 +28,7 @@ describe('registry files', () => {
   });
 
   it('refuses oversized, malformed, mismatched and non-file entries with a reason', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-reg-'));
+    const dir = tempDir('sb-reg-');
     try {
       const good = fs.readFileSync(path.join(FIXTURES, '48213.json'), 'utf8');
       fs.writeFileSync(path.join(dir, '48213.json'), good.replace('}', `,"pad":"${'x'.repeat(300 * 1024)}"}`));

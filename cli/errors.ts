@@ -1,0 +1,25 @@
+// The CLI's exit codes and its two error classes: a usage error (exit 2,
+// the invocation is wrong) and a failure with a stable reason for --json.
+// Kept apart from common.ts so that leaf modules (secrets.ts) can throw
+// them without an import cycle.
+
+export const EXIT = { ok: 0, failure: 1, usage: 2, noHub: 3 } as const;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** A failure with a message for the person and a stable reason for --json. */
+export class CliFailure extends Error {
+  readonly reason: string;
+  readonly code: number;
+  constructor(reason: string, message: string, code: number = EXIT.failure) {
+    super(message);
+    this.name = 'CliFailure';
+    this.reason = reason;
+    this.code = code;
+  }
+}
