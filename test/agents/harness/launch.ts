@@ -62,13 +62,18 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Pids of every process whose environment carries this run's marker. */
-export function markedPids(root: string): number[] {
+/**
+ * Pids of every process whose environment carries this run's marker, or
+ * this run's HOME (agents may strip the marker from what they start: Codex
+ * passes its MCP servers only a short list of variables, HOME among them).
+ */
+export function markedPids(root: string, home: string): number[] {
   const out: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`${MARKER}=${root}`)) out.push(Number(entry));
+      const env = fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+      if (env.includes(`${MARKER}=${root}`) || env.includes(`HOME=${home}`)) out.push(Number(entry));
     } catch {
       // gone, or not ours to read
     }
@@ -77,8 +82,8 @@ export function markedPids(root: string): number[] {
 }
 
 /** Stops, by pid, whatever this run's agents left behind (MCP servers, helpers). */
-export async function sweep(root: string): Promise<void> {
-  const left = markedPids(root);
+export async function sweep(root: string, home: string): Promise<void> {
+  const left = markedPids(root, home);
   for (const pid of left) signal(pid, 'SIGTERM');
   for (let i = 0; i < 20 && left.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
   for (const pid of left.filter(alive)) signal(pid, 'SIGKILL');

@@ -112,9 +112,12 @@ const codex: Profile = {
     if (!fs.readFileSync(file, 'utf8').includes(table)) fs.appendFileSync(file, `\n${table}\ntrust_level = "trusted"\n`);
   },
   headless(o) {
-    const mode = o.mode === 'bypass' ? ['--dangerously-bypass-approvals-and-sandbox'] : [];
+    // A person would review the new hooks once in /hooks and allow the tool calls when asked:
+    // headless, the first is --dangerously-bypass-hook-trust, the second the server's approval mode.
+    // `codex exec` always runs with approval "never" (its hooks report bypassPermissions), so `default` only keeps the sandbox.
+    const mode = o.mode === 'bypass' ? ['--dangerously-bypass-approvals-and-sandbox'] : ['-c', 'mcp_servers.switchboard.default_tools_approval_mode="approve"'];
     return {
-      argv: [...agentCommand('codex'), 'exec', '--skip-git-repo-check', ...mode, o.prompt],
+      argv: [...agentCommand('codex'), 'exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', ...mode, o.prompt],
       env: { SCRIPTED_OPENAI_KEY: FAKE_KEYS.codex, CODEX_DISABLE_UPDATE_CHECK: '1' },
     };
   },
@@ -138,7 +141,8 @@ const gemini: Profile = {
   },
   headless(o) {
     return {
-      argv: [...agentCommand('gemini'), '-p', o.prompt, '--approval-mode', o.mode === 'bypass' ? 'yolo' : 'default'],
+      // Headless, Gemini drops every tool that would ask; a person would allow Switchboard's when asked.
+      argv: [...agentCommand('gemini'), '-p', o.prompt, ...(o.mode === 'bypass' ? ['--approval-mode', 'yolo'] : ['--approval-mode', 'default', '--allowed-tools', 'mcp_switchboard_*'])],
       env: { GEMINI_API_KEY: FAKE_KEYS.gemini, GOOGLE_GEMINI_BASE_URL: BASE, GEMINI_CLI_NO_RELAUNCH: 'true' },
     };
   },

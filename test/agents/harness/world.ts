@@ -11,6 +11,7 @@ import type { HubClient } from '../../../core/client/client.js';
 import type { AgentRow, Registration } from '../../../core/protocol/methods.js';
 import { CLI, runCli, type CliResult } from '../../helpers/cli.js';
 import { startHub, type TestDirs, type TestHub } from '../../helpers/hub.js';
+import { currentEndpointEnv } from '../../../core/host/endpoint.js';
 import { startModelServer, type ModelServer, type Step } from '../model/server.js';
 import type { Vendor } from '../model/wire.js';
 import { launch, sweep, type AgentProcess } from './launch.js';
@@ -49,15 +50,16 @@ export async function startWorld(): Promise<World> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sba-'));
   const home = path.join(root, 'h');
   fs.mkdirSync(home, { recursive: true });
-  const dirs: TestDirs = {
-    root,
-    runtime: path.join(root, 'r'),
-    home: path.join(root, 's'),
-    env: { ...(await import('../../../core/host/endpoint.js')).currentEndpointEnv(), env: { SWITCHBOARD_RUNTIME_DIR: path.join(root, 'r'), SWITCHBOARD_HOME: path.join(root, 's') } },
-  };
+  // Like a desktop session: XDG_RUNTIME_DIR and HOME decide where the hub is (no SWITCHBOARD_* overrides,
+  // which agents that pass their tools a short environment would drop); TMPDIR keeps any fallback inside root.
+  const xdg = path.join(root, 'x');
+  const tmp = path.join(root, 't');
+  for (const d of [xdg, tmp]) fs.mkdirSync(d, { mode: 0o700 });
+  const env = { HOME: home, XDG_RUNTIME_DIR: xdg, TMPDIR: tmp };
+  const base = currentEndpointEnv();
+  const dirs: TestDirs = { root, runtime: path.join(xdg, 'switchboard'), home: path.join(home, '.switchboard'), env: { ...base, env, home, tmpdir: tmp } };
   const hub = await startHub({ claudeHome: path.join(home, '.claude') }, dirs);
   const client = await hub.client();
-  const env = { HOME: home, SWITCHBOARD_RUNTIME_DIR: dirs.runtime, SWITCHBOARD_HOME: dirs.home };
   const agents: RunningAgent[] = [];
   const servers: ModelServer[] = [];
   const holders: Array<{ kill(): void }> = [];
@@ -112,7 +114,9 @@ export async function startWorld(): Promise<World> {
     },
     async close() {
       for (const a of agents) await a.stop();
-      await sweep(root);
+      // SWITCHBOARD_AGENTS_KEEP=1 keeps the root, with each agent's output and model requests, for a post-mortem.
+      if (process.env.SWITCHBOARD_AGENTS_KEEP === '1') for (const a of agents) fs.writeFileSync(path.join(root, `dump-${a.name}.json`), JSON.stringify({ output: a.output(), requests: a.model.requests, sessions: [...hub.hub.table.live.values()] }, null, 1));
+      await sweep(root, home);
       for (const h of holders) h.kill();
       await hub.close();
       for (const s of servers) await s.close();

@@ -31,6 +31,8 @@ export interface ModelServer {
   vendor: Vendor;
   socketPath: string;
   requests: ModelRequest[];
+  /** Script problems (a wanted tool the agent did not offer). */
+  errors: string[];
   /** The main-loop requests only. */
   main(): ModelRequest[];
   /** Replaces the script (the steps not yet consumed are dropped). */
@@ -50,14 +52,15 @@ function strings(v: unknown, out: string[], depth = 0): void {
   else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) strings(x, out, depth + 1);
 }
 
-/** The advertised name for a wanted tool: exact, or with an MCP prefix (`mcp__switchboard__x`, `mcp_switchboard_x`). */
+/** The advertised name for a wanted tool: exact, with an MCP prefix (`mcp__switchboard__x`, `mcp_switchboard_x`) or in a namespace (`ns/x`). */
 export function advertisedName(tools: readonly string[], want: string): string | undefined {
-  return tools.find((t) => t === want) ?? tools.find((t) => t.endsWith(`__${want}`) || t.endsWith(`_${want}`) || t.endsWith(`.${want}`));
+  return tools.find((t) => t === want) ?? tools.find((t) => ['__', '_', '.', '/'].some((sep) => t.endsWith(`${sep}${want}`)));
 }
 
 export async function startModelServer(vendor: Vendor, socketPath: string, steps: Step[] = []): Promise<ModelServer> {
   const wire: VendorWire = WIRES[vendor];
   const requests: ModelRequest[] = [];
+  const errors: string[] = [];
   let queue = [...steps];
   let serial = 0;
 
@@ -69,7 +72,9 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
     if ('tool' in turn && advertisedName(req.tools, turn.tool) === undefined) {
       const loader = wire.loadDeferred?.(req, turn.tool);
       if (loader) return wire.respond(res, req, loader, ++serial);
-      throw new Error(`${vendor} did not advertise a tool named like ${turn.tool}; it offered: ${req.tools.join(', ')}`);
+      // Not advertised (yet): say so to the agent and to the test; keep the step for the next request.
+      errors.push(`request ${req.index}: no tool named like ${turn.tool} among: ${req.tools.join(', ')}`);
+      return wire.respond(res, req, { text: `[scripted model] the tool ${turn.tool} is not available.` }, ++serial);
     }
     queue.shift();
     const resolved = 'tool' in turn ? { tool: advertisedName(req.tools, turn.tool)!, input: turn.input } : turn;
@@ -122,6 +127,7 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
     vendor,
     socketPath,
     requests,
+    errors,
     main: () => requests.filter((r) => r.main),
     script(next) {
       queue = [...next];

@@ -66,13 +66,13 @@ const anthropic: VendorWire = {
   },
 };
 
-/** Responses tools: plain functions, or functions grouped under a namespace (the name is then `<ns><tool>`). */
+/** Responses tools: plain functions, or functions grouped under a namespace (listed as `<namespace>/<tool>`). */
 function openaiTools(body: unknown): string[] {
   const out: string[] = [];
   for (const t of arr(obj(body).tools)) {
     const o = obj(t);
-    if (typeof o.name === 'string' && o.type !== 'namespace') out.push(o.name);
-    if (o.type === 'namespace') for (const inner of arr(o.tools)) out.push(`${String(o.name)}${String(obj(inner).name)}`);
+    if (o.type === 'namespace') for (const inner of arr(o.tools)) out.push(`${str(o.name)}/${str(obj(inner).name)}`);
+    else if (typeof o.name === 'string') out.push(o.name);
   }
   return out;
 }
@@ -85,9 +85,9 @@ const openai: VendorWire = {
     const rid = `resp_fake_${serial}`;
     let item: Obj;
     if ('tool' in turn) {
-      const ns = arr(obj(req.body).tools).map(obj).find((t) => t.type === 'namespace' && turn.tool.startsWith(String(t.name)) && arr(t.tools).some((x) => `${String(t.name)}${String(obj(x).name)}` === turn.tool));
-      const name = ns ? turn.tool.slice(String(ns.name).length) : turn.tool;
-      item = { type: 'function_call', id: `fc_fake_${serial}`, call_id: `call_fake_${serial}`, name, arguments: JSON.stringify(turn.input), ...(ns ? { namespace: ns.name } : {}) };
+      const slash = turn.tool.indexOf('/');
+      const [ns, name] = slash >= 0 ? [turn.tool.slice(0, slash), turn.tool.slice(slash + 1)] : [undefined, turn.tool];
+      item = { type: 'function_call', id: `fc_fake_${serial}`, call_id: `call_fake_${serial}`, name, arguments: JSON.stringify(turn.input), ...(ns ? { namespace: ns } : {}) };
     } else {
       item = { type: 'message', id: `msg_fake_${serial}`, role: 'assistant', content: [{ type: 'output_text', text: turn.text, annotations: [] }] };
     }
@@ -107,8 +107,8 @@ function geminiTools(body: unknown): string[] {
   return arr(obj(body).tools).flatMap((t) => arr(obj(t).functionDeclarations).map((d) => str(obj(d).name))).filter((n) => n !== '');
 }
 
-/** Gemini's side requests ask for JSON (next-speaker check, routing): answer "the user speaks next". */
-const GEMINI_JSON_ANSWER = { reasoning: 'scripted model', next_speaker: 'user', model_choice: 'flash' };
+/** Gemini's side requests ask for JSON (next-speaker check, model routing): "the user speaks next", "simple". */
+const GEMINI_JSON_ANSWER = { reasoning: 'scripted model', next_speaker: 'user', model_choice: 'flash', complexity_reasoning: 'scripted model', complexity_score: 1 };
 
 const gemini: VendorWire = {
   route: (m, url) =>

@@ -4,7 +4,7 @@
 // is one session with the right agent kind, cwd and permission mode; a send
 // returns a truthful status; the session leaves the listing on exit.
 // `known` names the checks that fail on a defect still being fixed: they run
-// as it.fails, so they turn red the day the defect is fixed.
+// as it.fails, so they turn red the day the defect is fixed (flip them then).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRow, InboxItem, Registration } from '../../../core/protocol/methods.js';
@@ -26,7 +26,9 @@ const EXPECTED_MODE: Record<ModeName, { permissionMode: string; fromMode: string
 export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<BasicCheck, string>> = {}): void {
   const check = (c: BasicCheck, title: string, fn: () => Promise<void> | void): void => {
     const reason = known[c];
-    if (reason) it.fails(`${title} [known defect: ${reason}]`, fn);
+    // `todo:` marks a defect whose symptom depends on timing (it.fails would flicker).
+    if (reason?.startsWith('todo:')) it.todo(`${title} [known defect, timing-dependent: ${reason.slice(5)}]`);
+    else if (reason) it.fails(`${title} [known defect: ${reason}]`, fn);
     else it(title, fn);
   };
 
@@ -35,7 +37,7 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
     let a: RunningAgent;
     let alice: Registration;
     let config: { code: number | null; output: string };
-    let during: { rows: AgentRow[]; sessions: SessionRecord[] } | undefined;
+    let during: { rows: AgentRow[]; sessions: SessionRecord[]; all: string } | undefined;
     let exitCode: number | null;
     let aliceItems: InboxItem[] = [];
     const text = `hello from the real ${agent}`;
@@ -52,7 +54,7 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
           async () => {
             // The agent is in a model request now: its session is up and busy.
             await until(() => sessionsOf(w, a.cwd).length > 0, 20_000).catch(() => undefined);
-            during = { rows: await rowsOf(w, a.cwd), sessions: sessionsOf(w, a.cwd) };
+            during = { rows: await rowsOf(w, a.cwd), sessions: sessionsOf(w, a.cwd), all: JSON.stringify(await w.rows()) };
             return { tool: 'switchboard_send', input: { to: 'alice', summary: 'greeting', message: text } };
           },
           { text: 'Sent.' },
@@ -71,16 +73,17 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
     });
 
     check('toolsReachModel', "Switchboard's tools reach the model", () => {
-      const first = a.model.main()[0];
-      expect(first, `no model request; agent output:\n${a.output()}`).toBeDefined();
+      const main = a.model.main();
+      expect(main.length, `no model request; agent output:\n${a.output()}`).toBeGreaterThan(0);
       // Advertised as tools, or (Claude Code) listed as deferred tools the model can load.
-      for (const t of SWITCHBOARD_TOOLS) expect(first!.tools.some((n) => n.endsWith(t)) || first!.context.includes(t), t).toBe(true);
+      const offers = (t: string): boolean => main.some((r) => r.tools.some((n) => n.endsWith(t)) || r.context.includes(t));
+      for (const t of SWITCHBOARD_TOOLS) expect(offers(t), t).toBe(true);
       expect(exitCode).toBe(0);
     });
 
     check('oneSession', 'the agent process is exactly one listed session', () => {
       expect(during, `no session appeared; agent output:\n${a.output()}`).toBeDefined();
-      expect(during!.sessions).toHaveLength(1);
+      expect(during!.sessions, `every row: ${during!.all}`).toHaveLength(1);
       expect(during!.rows.map((r) => `${r.label} ${r.kind}`)).toHaveLength(1);
     });
 
@@ -95,7 +98,7 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
 
     check('sendStatus', 'a send returns a truthful status that reaches the model, and the message arrives', () => {
       const afterSend = a.model.main().find((r) => /queued: /.test(r.context));
-      expect(afterSend, 'the send result never reached the model').toBeDefined();
+      expect(afterSend, `the send result never reached the model; script problems: ${a.model.errors.join('; ')}`).toBeDefined();
       const msg = aliceItems.find((i) => i.kind === 'message');
       expect(msg?.text).toContain(text);
       expect(msg?.text).toContain(`from-name="${during!.sessions[0]?.name}"`);
