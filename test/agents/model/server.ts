@@ -62,12 +62,15 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
   const requests: ModelRequest[] = [];
   const errors: string[] = [];
   let queue = [...steps];
+  let current: Turn | undefined;
   let serial = 0;
 
   async function answer(req: ModelRequest, res: http.ServerResponse): Promise<void> {
     if (!req.main || queue.length === 0) return wire.respond(res, req, { text: FALLBACK_TEXT }, ++serial);
     const step = queue[0]!;
-    const turn = typeof step === 'function' ? await step(req) : step;
+    // A step runs once: when its tool must be loaded first, the same turn answers the next request.
+    const turn = current ?? (typeof step === 'function' ? await step(req) : step);
+    current = turn;
     // A tool the agent defers (Claude Code's ToolSearch): load it first, keep the step.
     if ('tool' in turn && advertisedName(req.tools, turn.tool) === undefined) {
       const loader = wire.loadDeferred?.(req, turn.tool);
@@ -77,6 +80,7 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
       return wire.respond(res, req, { text: `[scripted model] the tool ${turn.tool} is not available.` }, ++serial);
     }
     queue.shift();
+    current = undefined;
     const resolved = 'tool' in turn ? { tool: advertisedName(req.tools, turn.tool)!, input: turn.input } : turn;
     return wire.respond(res, req, resolved, ++serial);
   }
@@ -131,6 +135,7 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
     main: () => requests.filter((r) => r.main),
     script(next) {
       queue = [...next];
+      current = undefined;
     },
     pending: () => queue.length,
     close: () =>
