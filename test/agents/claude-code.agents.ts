@@ -9,6 +9,7 @@ const DOUBLE_ROW = 'double row: Claude Code 2.1.332 binds its own messaging sock
 
 describe.skipIf(OPTED_OUT)('Claude Code', () => {
   basics('claude', 'default', { oneSession: DOUBLE_ROW });
+  basics('claude', 'bypass', { oneSession: DOUBLE_ROW });
   flows('claude', 'default');
   pair('claude', 'claude');
 });

@@ -73,6 +73,7 @@ const claude: Profile = {
         ANTHROPIC_BASE_URL: BASE,
         ANTHROPIC_API_KEY: FAKE_KEYS.claude,
         CLAUDE_CODE_MAX_RETRIES: '0',
+        IS_SANDBOX: '1', // run as root in a private namespace: Claude Code refuses bypassPermissions for root otherwise
         DISABLE_AUTOUPDATER: '1',
         DISABLE_TELEMETRY: '1',
         DISABLE_ERROR_REPORTING: '1',

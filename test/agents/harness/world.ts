@@ -41,7 +41,8 @@ export interface World {
   /** Runs the agent's own configuration check (e.g. `claude mcp list`) offline; its exit code and output. */
   configCheck(agent: AgentName): Promise<{ code: number | null; output: string }>;
   rows(): Promise<AgentRow[]>;
-  register(name: string): Promise<Registration>;
+  /** A Switchboard session held by a sleeping process; `bypass` gives it the bypass permission class. */
+  register(name: string, bypass?: boolean): Promise<Registration>;
   close(): Promise<void>;
 }
 
@@ -106,11 +107,11 @@ export async function startWorld(): Promise<World> {
       return { code, output: proc.output() };
     },
     rows: async () => (await client.call('agents.list', {})).rows,
-    async register(name) {
+    async register(name, bypass = false) {
       const { spawn } = await import('node:child_process');
       const holder = spawn('sleep', ['900'], { stdio: 'ignore' });
       holders.push(holder);
-      return hub.register(client, { name, pid: holder.pid!, liveness: 'pid' });
+      return hub.register(client, { name, pid: holder.pid!, liveness: 'pid', ...(bypass ? { permissionMode: 'bypassPermissions' as const } : {}) });
     },
     async close() {
       for (const a of agents) await a.stop();

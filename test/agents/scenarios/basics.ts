@@ -46,7 +46,7 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
       w = await startWorld();
       await w.setup(agent);
       config = await w.configCheck(agent);
-      alice = await w.register('alice');
+      alice = await w.register('alice', mode === 'bypass'); // the agent's permission class: nothing held by mode parity
       a = await w.start(agent, {
         prompt: 'Say hello to alice through Switchboard.',
         mode,

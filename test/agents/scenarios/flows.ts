@@ -40,7 +40,7 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
     w = await startWorld();
     const world = w;
     await world.setup(agent);
-    const alice = await world.register('alice');
+    const alice = await world.register('alice', mode === 'bypass'); // same permission class: nothing is held by mode parity
     const text = `while you work: ${agent} ${Date.now()}`;
     let sent: SendResult | undefined;
     const a: RunningAgent = await world.start(agent, {
@@ -65,7 +65,7 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
     w = await startWorld();
     const world = w;
     await world.setup(agent);
-    const alice = await world.register('alice');
+    const alice = await world.register('alice', mode === 'bypass'); // same permission class: nothing is held by mode parity
     const first = `before you stop: ${agent} ${Date.now()}`;
     const second = `and another one: ${agent} ${Date.now()}`;
     const sent: SendResult[] = [];
@@ -105,7 +105,6 @@ export function pair(fromAgent: AgentName, toAgent: AgentName, known?: string): 
     const ping = `ping from ${fromAgent} ${Date.now()}`;
     const pong = `pong from ${toAgent} ${Date.now()}`;
     let replyTo: string | undefined;
-    let a: RunningAgent | undefined;
     const b: RunningAgent = await world.start(toAgent, {
       name: `b${toAgent}`,
       prompt: 'Wait for a message from another session and answer it.',
@@ -121,7 +120,7 @@ export function pair(fromAgent: AgentName, toAgent: AgentName, known?: string): 
         { text: 'Answered.' },
       ],
     });
-    a = await world.start(fromAgent, {
+    const a = await world.start(fromAgent, {
       name: `a${fromAgent}`,
       prompt: 'Message the other session and read its answer.',
       steps: [
