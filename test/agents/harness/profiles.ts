@@ -1,0 +1,152 @@
+// Per agent: the first-run state a fresh HOME needs so nothing asks the
+// network or a person (onboarding, API key, auth type, model provider), the
+// folder trust for a working directory, and the headless command line with
+// its environment (model base URL pointing at the loopback forwarder, fake
+// key, no telemetry or updates). Switchboard's own entries are NOT written
+// here: `switchboard setup` writes them, as a user would run it.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { agentCommand, PINNED, type AgentName } from './binaries.js';
+import { MODEL_PORT } from './launch.js';
+
+export type ModeName = 'default' | 'bypass';
+
+export interface RunOptions {
+  prompt: string;
+  /** The agent's own permission mode: its default, or its skip-all-approvals mode. */
+  mode?: ModeName;
+  cwd?: string;
+}
+
+export interface Profile {
+  seed(home: string): void;
+  trust(home: string, cwd: string): void;
+  headless(o: RunOptions & { cwd: string }): { argv: string[]; env: Record<string, string> };
+  /** The agent's own check of its MCP configuration, and what it prints when ours is accepted and connects. */
+  configCheck: { args: string[]; accepted: RegExp };
+}
+
+const BASE = `http://127.0.0.1:${MODEL_PORT}`;
+export const FAKE_KEYS = { claude: 'sk-ant-test-000', codex: 'sk-fake-openai-000', gemini: 'fake-gemini-key-000' } as const;
+
+function readJson(file: string): Record<string, unknown> {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+function writeJson(file: string, value: unknown): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n', { mode: 0o600 });
+}
+
+const claude: Profile = {
+  configCheck: { args: ['mcp', 'list'], accepted: /^switchboard: .*[✓✔] Connected/m },
+  seed(home) {
+    const file = path.join(home, '.claude.json');
+    const c = readJson(file);
+    writeJson(file, {
+      ...c,
+      hasCompletedOnboarding: true,
+      lastOnboardingVersion: PINNED.claude,
+      customApiKeyResponses: { approved: [FAKE_KEYS.claude.slice(-20)], rejected: [] },
+      projects: c.projects ?? {},
+    });
+    const settings = path.join(home, '.claude', 'settings.json');
+    if (!fs.existsSync(settings)) writeJson(settings, { theme: 'dark' });
+  },
+  trust(home, cwd) {
+    const file = path.join(home, '.claude.json');
+    const c = readJson(file);
+    const projects = (c.projects ?? {}) as Record<string, Record<string, unknown>>;
+    projects[cwd] = { ...(projects[cwd] ?? {}), hasTrustDialogAccepted: true };
+    writeJson(file, { ...c, projects });
+  },
+  headless(o) {
+    const mode = o.mode === 'bypass' ? ['--permission-mode', 'bypassPermissions'] : ['--permission-mode', 'default', '--allowedTools', 'mcp__switchboard'];
+    return {
+      argv: [...agentCommand('claude'), '-p', o.prompt, ...mode],
+      env: {
+        ANTHROPIC_BASE_URL: BASE,
+        ANTHROPIC_API_KEY: FAKE_KEYS.claude,
+        CLAUDE_CODE_MAX_RETRIES: '0',
+        IS_SANDBOX: '1', // run as root in a private namespace: Claude Code refuses bypassPermissions for root otherwise
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+        CLAUDE_CODE_DISABLE_BG_EXIT_HANDOFF: '1',
+      },
+    };
+  },
+};
+
+const CODEX_PROVIDER = [
+  'model = "gpt-fake"',
+  'model_provider = "scripted"',
+  '',
+  '[model_providers.scripted]',
+  'name = "scripted"',
+  `base_url = "${BASE}/v1"`,
+  'wire_api = "responses"',
+  'env_key = "SCRIPTED_OPENAI_KEY"',
+  'request_max_retries = 0',
+  'stream_max_retries = 0',
+  '',
+].join('\n');
+
+const codex: Profile = {
+  configCheck: { args: ['mcp', 'list'], accepted: /^switchboard\s.*enabled/m },
+  seed(home) {
+    const file = path.join(home, '.codex', 'config.toml');
+    if (fs.existsSync(file)) return;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, CODEX_PROVIDER);
+  },
+  trust(home, cwd) {
+    const file = path.join(home, '.codex', 'config.toml');
+    const table = `[projects.${JSON.stringify(cwd)}]`;
+    if (!fs.readFileSync(file, 'utf8').includes(table)) fs.appendFileSync(file, `\n${table}\ntrust_level = "trusted"\n`);
+  },
+  headless(o) {
+    // A person would review the new hooks once in /hooks and allow the tool calls when asked:
+    // headless, the first is --dangerously-bypass-hook-trust, the second the server's approval mode.
+    // `codex exec` always runs with approval "never" (its hooks report bypassPermissions), so `default` only keeps the sandbox.
+    const mode = o.mode === 'bypass' ? ['--dangerously-bypass-approvals-and-sandbox'] : ['-c', 'mcp_servers.switchboard.default_tools_approval_mode="approve"'];
+    return {
+      argv: [...agentCommand('codex'), 'exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', ...mode, o.prompt],
+      env: { SCRIPTED_OPENAI_KEY: FAKE_KEYS.codex, CODEX_DISABLE_UPDATE_CHECK: '1' },
+    };
+  },
+};
+
+const gemini: Profile = {
+  configCheck: { args: ['mcp', 'list'], accepted: /switchboard.*Connected/ },
+  seed(home) {
+    const file = path.join(home, '.gemini', 'settings.json');
+    if (fs.existsSync(file)) return;
+    writeJson(file, {
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { disableAutoUpdate: true, disableUpdateNag: true },
+    });
+  },
+  trust(home, cwd) {
+    const file = path.join(home, '.gemini', 'trustedFolders.json');
+    writeJson(file, { ...readJson(file), [cwd]: 'TRUST_FOLDER' });
+  },
+  headless(o) {
+    return {
+      // Headless, Gemini drops every tool that would ask; a person would allow Switchboard's when asked.
+      argv: [...agentCommand('gemini'), '-p', o.prompt, ...(o.mode === 'bypass' ? ['--approval-mode', 'yolo'] : ['--approval-mode', 'default', '--allowed-tools', 'mcp_switchboard_*'])],
+      env: { GEMINI_API_KEY: FAKE_KEYS.gemini, GOOGLE_GEMINI_BASE_URL: BASE, GEMINI_CLI_NO_RELAUNCH: 'true' },
+    };
+  },
+};
+
+export const PROFILES: Record<AgentName, Profile> = { claude, codex, gemini };

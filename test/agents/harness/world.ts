@@ -1,0 +1,128 @@
+// One test's world: a temp root, a Switchboard hub on real sockets, one
+// shared isolated HOME for the agents (as on a real machine, where every
+// agent of a user shares ~/.claude, ~/.codex, ~/.gemini), `switchboard setup`
+// run for real against that HOME, and the agents started through
+// profiles.ts. close() stops every agent by pid, even after a failure.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { HubClient } from '../../../core/client/client.js';
+import type { AgentRow, Registration } from '../../../core/protocol/methods.js';
+import { CLI, runCli, type CliResult } from '../../helpers/cli.js';
+import { startHub, type TestDirs, type TestHub } from '../../helpers/hub.js';
+import { currentEndpointEnv } from '../../../core/host/endpoint.js';
+import { startModelServer, type ModelServer, type Step } from '../model/server.js';
+import type { Vendor } from '../model/wire.js';
+import { launch, sweep, type AgentProcess } from './launch.js';
+import { PROFILES, type RunOptions } from './profiles.js';
+import type { AgentName } from './binaries.js';
+
+export const VENDOR: Record<AgentName, Vendor> = { claude: 'anthropic', codex: 'openai', gemini: 'gemini' };
+const SETUP_NAME: Record<AgentName, string> = { claude: 'claude-code', codex: 'codex', gemini: 'gemini' };
+
+export interface RunningAgent extends AgentProcess {
+  agent: AgentName;
+  model: ModelServer;
+}
+
+export interface World {
+  root: string;
+  home: string;
+  hub: TestHub;
+  client: HubClient;
+  /** Switchboard's own environment for the CLI and the agents. */
+  env: Record<string, string>;
+  cli(args: string[]): Promise<CliResult>;
+  /** Runs `switchboard setup <agent>` against the shared HOME; throws with its output on failure. */
+  setup(agent: AgentName): Promise<CliResult>;
+  /** Starts an agent headless on `prompt`, its model following `steps`. */
+  start(agent: AgentName, o: RunOptions & { steps: Step[]; name?: string }): Promise<RunningAgent>;
+  /** Runs the agent's own configuration check (e.g. `claude mcp list`) offline; its exit code and output. */
+  configCheck(agent: AgentName): Promise<{ code: number | null; output: string }>;
+  rows(): Promise<AgentRow[]>;
+  /** A Switchboard session held by a sleeping process; `bypass` gives it the bypass permission class. */
+  register(name: string, bypass?: boolean): Promise<Registration>;
+  close(): Promise<void>;
+}
+
+export async function startWorld(): Promise<World> {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sba-'));
+  const home = path.join(root, 'h');
+  fs.mkdirSync(home, { recursive: true });
+  // Like a desktop session: XDG_RUNTIME_DIR and HOME decide where the hub is (no SWITCHBOARD_* overrides,
+  // which agents that pass their tools a short environment would drop); TMPDIR keeps any fallback inside root.
+  const xdg = path.join(root, 'x');
+  const tmp = path.join(root, 't');
+  for (const d of [xdg, tmp]) fs.mkdirSync(d, { mode: 0o700 });
+  const env = { HOME: home, XDG_RUNTIME_DIR: xdg, TMPDIR: tmp };
+  const base = currentEndpointEnv();
+  const dirs: TestDirs = { root, runtime: path.join(xdg, 'switchboard'), home: path.join(home, '.switchboard'), env: { ...base, env, home, tmpdir: tmp } };
+  const hub = await startHub({ claudeHome: path.join(home, '.claude') }, dirs);
+  const client = await hub.client();
+  const agents: RunningAgent[] = [];
+  const servers: ModelServer[] = [];
+  const holders: Array<{ kill(): void }> = [];
+  let serial = 0;
+
+  const world: World = {
+    root,
+    home,
+    hub,
+    client,
+    env,
+    cli: (args) => runCli(args, { PATH: process.env.PATH, ...env }),
+    async setup(agent) {
+      PROFILES[agent].seed(home);
+      const r = await world.cli(['setup', SETUP_NAME[agent]]);
+      if (r.code !== 0) throw new Error(`switchboard setup ${SETUP_NAME[agent]} failed (${r.code}): ${r.stderr}${r.stdout}`);
+      return r;
+    },
+    async start(agent, o) {
+      const name = o.name ?? `${agent}${++serial}`;
+      const model = await startModelServer(VENDOR[agent], path.join(root, `m-${name}.sock`), o.steps);
+      servers.push(model);
+      const cwd = o.cwd ?? path.join(root, `w-${name}`);
+      fs.mkdirSync(cwd, { recursive: true });
+      PROFILES[agent].trust(home, cwd);
+      const { argv, env: agentEnv } = PROFILES[agent].headless({ ...o, cwd });
+      const proc = launch({ name, root, cwd, argv, env: { ...env, ...agentEnv }, modelSocket: model.socketPath });
+      const running: RunningAgent = Object.assign(proc, { agent, model });
+      agents.push(running);
+      return running;
+    },
+    async configCheck(agent) {
+      const name = `${agent}-check${++serial}`;
+      const model = await startModelServer(VENDOR[agent], path.join(root, `m-${name}.sock`));
+      servers.push(model);
+      const cwd = path.join(root, `w-${name}`);
+      fs.mkdirSync(cwd, { recursive: true });
+      PROFILES[agent].trust(home, cwd);
+      const { argv, env: agentEnv } = PROFILES[agent].headless({ prompt: '', cwd });
+      const bin = argv.slice(0, argv[0] === process.execPath ? 2 : 1);
+      const proc = launch({ name, root, cwd, argv: [...bin, ...PROFILES[agent].configCheck.args], env: { ...env, ...agentEnv }, modelSocket: model.socketPath });
+      agents.push(Object.assign(proc, { agent, model }));
+      const code = await proc.waitExit(60_000);
+      return { code, output: proc.output() };
+    },
+    rows: async () => (await client.call('agents.list', {})).rows,
+    async register(name, bypass = false) {
+      const { spawn } = await import('node:child_process');
+      const holder = spawn('sleep', ['900'], { stdio: 'ignore' });
+      holders.push(holder);
+      return hub.register(client, { name, pid: holder.pid!, liveness: 'pid', ...(bypass ? { permissionMode: 'bypassPermissions' as const } : {}) });
+    },
+    async close() {
+      for (const a of agents) await a.stop();
+      // SWITCHBOARD_AGENTS_KEEP=1 keeps the root, with each agent's output and model requests, for a post-mortem.
+      if (process.env.SWITCHBOARD_AGENTS_KEEP === '1') for (const a of agents) fs.writeFileSync(path.join(root, `dump-${a.name}.json`), JSON.stringify({ output: a.output(), requests: a.model.requests, sessions: [...hub.hub.table.live.values()] }, null, 1));
+      await sweep(root, home);
+      for (const h of holders) h.kill();
+      await hub.close();
+      for (const s of servers) await s.close();
+      if (process.env.SWITCHBOARD_AGENTS_KEEP !== '1') fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+  return world;
+}
