@@ -12,6 +12,7 @@ export const TOOLS = [
   { name: 'chromium', why: 'the browser tests', env: 'CHROMIUM_PATH', paths: ['/usr/bin/chromium', '/Applications/Chromium.app/Contents/MacOS/Chromium'], command: 'chromium', apt: 'chromium', brew: '--cask chromium' },
   { name: 'nats-server', why: 'the relay tests', env: 'NATS_SERVER', paths: ['/usr/sbin/nats-server', '/usr/bin/nats-server'], command: 'nats-server', apt: 'nats-server', brew: 'nats-server' },
   { name: 'tmux', why: 'the real-agent and interop tests', paths: [], command: 'tmux', apt: 'tmux', brew: 'tmux', interop: true },
+  { name: 'ip', why: 'the real-agent tests (loopback inside the namespace)', paths: ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip'], command: 'ip', apt: 'iproute2', brew: null, interop: true },
   { name: 'unshare', why: 'the real-agent and interop tests (a private network namespace)', paths: [], command: 'unshare', apt: 'util-linux', brew: null, interop: true },
 ];
 

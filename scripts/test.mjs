@@ -12,6 +12,7 @@ import { nodeBinary, supportedNode } from './toolchain.mjs';
 const root = path.resolve(import.meta.dirname, '..');
 const env = { ...process.env };
 const skipInterop = env.SWITCHBOARD_SKIP_INTEROP === '1';
+const skipAgents = skipInterop || env.SWITCHBOARD_SKIP_AGENTS === '1';
 
 function fail(message) {
   console.error(`\n${message}`);
@@ -34,6 +35,7 @@ const steps = [
   ['electron security scan', [process.execPath, 'scripts/scan-electron.mjs']],
   ['unit and integration tests', ['npx', 'vitest', 'run']],
   ...(skipInterop ? [] : [['real Claude Code interop', ['npx', 'vitest', 'run', '--config', 'vitest.interop.config.ts']]]),
+  ...(skipAgents ? [] : [['real agents: Claude Code, Codex CLI, Gemini CLI with scripted models', ['npx', 'vitest', 'run', '--config', 'vitest.agents.config.ts']]]),
   ['browser tests (Chromium)', ['npx', 'playwright', 'test']],
 ];
 
@@ -47,5 +49,6 @@ for (const [label, argv] of steps) {
   if (r.status !== 0) fail(`npm test: "${label}" failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}).`);
 }
 if (second && !('path' in second)) console.error(`\nnpm test: the second pass on Node 22 did not run: ${second.why}.`);
-if (skipInterop) console.error('\nnpm test: the interop suites were skipped (SWITCHBOARD_SKIP_INTEROP=1).');
+if (skipInterop) console.error('\nnpm test: the interop and real-agent suites were skipped (SWITCHBOARD_SKIP_INTEROP=1).');
+else if (skipAgents) console.error('\nnpm test: the real-agent suite was skipped (SWITCHBOARD_SKIP_AGENTS=1).');
 console.error(`\nnpm test: all ${steps.length} steps passed in ${Math.round((Date.now() - started) / 1000)} s.`);

@@ -32,8 +32,8 @@ describe('npm test on a machine without chromium, nats-server, tmux, unshare', (
     const r = runTestCommand(bareBin(), { SWITCHBOARD_NO_INSTALL: '1' });
     expect(r.status).toBe(1);
     const message = r.stderr.trim();
-    for (const name of ['chromium', 'nats-server', 'tmux', 'unshare']) expect(message).toContain(name);
-    expect(message).toContain('apt-get install -y --no-install-recommends chromium nats-server tmux util-linux');
+    for (const name of ['chromium', 'nats-server', 'tmux', 'ip (', 'unshare']) expect(message).toContain(name);
+    expect(message).toContain('apt-get install -y --no-install-recommends chromium nats-server tmux iproute2 util-linux');
     expect(message).not.toMatch(/\n\s+at /); // no stack trace
     expect(message).not.toContain('▶'); // nothing was built or run
     expect(message.split('npm test needs').length).toBe(2); // one message
@@ -50,11 +50,11 @@ describe('npm test on a machine without chromium, nats-server, tmux, unshare', (
     const bin = bareBin();
     const log = path.join(bin, 'apt.log');
     // A recording apt-get that "installs" by creating the programs on PATH.
-    const fake = `#!/bin/sh\necho "$@" >> ${log}\nif [ "$1" = install ]; then for p in chromium nats-server tmux unshare; do printf '#!/bin/sh\\n' > ${bin}/$p; /bin/chmod +x ${bin}/$p; done; fi\n`;
+    const fake = `#!/bin/sh\necho "$@" >> ${log}\nif [ "$1" = install ]; then for p in chromium nats-server tmux ip unshare; do printf '#!/bin/sh\\n' > ${bin}/$p; /bin/chmod +x ${bin}/$p; done; fi\n`;
     fs.writeFileSync(path.join(bin, 'apt-get'), fake, { mode: 0o755 });
     const r = runTestCommand(bin);
-    expect(r.stderr).toContain('installing chromium nats-server tmux util-linux with apt-get');
-    expect(fs.readFileSync(log, 'utf8')).toMatch(/^update -qq\ninstall -y -qq --no-install-recommends chromium nats-server tmux util-linux\n$/);
+    expect(r.stderr).toContain('installing chromium nats-server tmux iproute2 util-linux with apt-get');
+    expect(fs.readFileSync(log, 'utf8')).toMatch(/^update -qq\ninstall -y -qq --no-install-recommends chromium nats-server tmux iproute2 util-linux\n$/);
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('every system program the suites need is here');
   });
