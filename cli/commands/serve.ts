@@ -4,6 +4,7 @@
 import { Hub } from '../../core/host/hub.js';
 import { EndpointError } from '../../core/host/endpoint.js';
 import { HubRunningError } from '../../core/host/hub-lock.js';
+import { JournalError } from '../../core/journal/journal.js';
 import { stderrLogger } from '../../core/host/logger.js';
 import path from 'node:path';
 import { startWebServer, type WebServer } from '../../core/host/web.js';
@@ -30,6 +31,7 @@ export async function serve(args: string[], ctx: Ctx): Promise<number> {
   } catch (err) {
     if (err instanceof HubRunningError) throw new CliFailure('hub_running', `A hub is already running on ${err.socket}`);
     if (err instanceof EndpointError) throw new CliFailure(`endpoint_${err.code}`, err.message);
+    if (err instanceof JournalError) throw new CliFailure(`journal_${err.code}`, err.message);
     throw err;
   }
   let web: WebServer | undefined;
