@@ -4,8 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Journal, type JournalRecord, type JournalState } from '../../core/journal/journal.js';
-import { applyRecord } from '../../core/journal/records.js';
+import { applyRecord, Journal, type JournalRecord, type JournalState } from '../../core/journal/journal.js';
 import { memoryLogger, sleep, startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
 
 let th: TestHub | undefined;
