@@ -67,36 +67,43 @@ export async function compactFile(host: CompactHost): Promise<number> {
       if (host.closed()) throw new Aborted('journal closed during compaction');
     };
     const snapshotEnd = host.size();
+    // Two buffers reused throughout: fresh 1 MiB buffers per step cost full GCs (external memory).
+    const winBuf = Buffer.allocUnsafe(COMPACT_CHUNK_BYTES);
+    const outBuf = Buffer.allocUnsafe(COMPACT_CHUNK_BYTES);
+    let outLen = 0;
     let written = 0;
-    let parts: Buffer[] = [];
-    let partsLen = 0;
     const drain = async (): Promise<void> => {
-      if (partsLen === 0) return;
-      const buf = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, partsLen);
-      parts = [];
-      partsLen = 0;
-      await write(out, buf);
+      if (outLen === 0) return;
+      const len = outLen;
+      outLen = 0;
+      await write(out, outBuf.subarray(0, len));
       check();
     };
     // 1. Live records below the snapshot point, read in windows of file order.
-    let win = Buffer.alloc(0);
+    let win = winBuf.subarray(0, 0);
     let winStart = 0;
     for (const e of host.index.entries()) {
       if (e.off >= snapshotEnd) break;
       if (e.off < winStart || e.off + e.len > winStart + win.length) {
-        const size = Math.min(Math.max(COMPACT_CHUNK_BYTES, e.len), snapshotEnd - e.off);
-        win = Buffer.allocUnsafe(size);
-        winStart = e.off;
-        const n = await readAt(rfd, win, winStart);
+        const big = e.len > COMPACT_CHUNK_BYTES;
+        const target = big ? Buffer.allocUnsafe(e.len) : winBuf.subarray(0, Math.min(COMPACT_CHUNK_BYTES, snapshotEnd - e.off));
+        const n = await readAt(rfd, target, e.off);
         check();
         if (n < e.len) throw new Error(`journal shorter than its index at ${e.off}`);
-        win = win.subarray(0, n);
+        win = target.subarray(0, n);
+        winStart = e.off;
       }
-      parts.push(win.subarray(e.off - winStart, e.off - winStart + e.len));
-      partsLen += e.len;
+      const rec = win.subarray(e.off - winStart, e.off - winStart + e.len);
+      if (outLen + e.len > outBuf.length) await drain();
+      if (e.len > outBuf.length) {
+        await write(out, rec);
+        check();
+      } else {
+        rec.copy(outBuf, outLen);
+        outLen += e.len;
+      }
       e.moved = written;
       written += e.len;
-      if (partsLen >= COMPACT_CHUNK_BYTES) await drain();
     }
     await drain();
     const shift = written - snapshotEnd;
@@ -104,11 +111,10 @@ export async function compactFile(host: CompactHost): Promise<number> {
     let copied = snapshotEnd;
     const copyTo = async (end: number): Promise<void> => {
       while (copied < end) {
-        const buf = Buffer.allocUnsafe(Math.min(COMPACT_CHUNK_BYTES, end - copied));
-        const n = await readAt(rfd, buf, copied);
+        const n = await readAt(rfd, winBuf.subarray(0, Math.min(COMPACT_CHUNK_BYTES, end - copied)), copied);
         check();
         if (n === 0) throw new Error('journal ended early');
-        await write(out, buf.subarray(0, n));
+        await write(out, winBuf.subarray(0, n));
         check();
         copied += n;
       }
@@ -120,10 +126,9 @@ export async function compactFile(host: CompactHost): Promise<number> {
     host.flushNow();
     const end = host.size();
     while (copied < end) {
-      const buf = Buffer.allocUnsafe(Math.min(COMPACT_CHUNK_BYTES, end - copied));
-      const n = fs.readSync(rfd, buf, 0, buf.length, copied);
+      const n = fs.readSync(rfd, winBuf, 0, Math.min(COMPACT_CHUNK_BYTES, end - copied), copied);
       if (n === 0) throw new Error('journal ended early');
-      writeSync(out, buf.subarray(0, n));
+      writeSync(out, winBuf.subarray(0, n));
       copied += n;
     }
     fs.fdatasyncSync(out);
@@ -145,7 +150,8 @@ export async function compactFile(host: CompactHost): Promise<number> {
     }
     throw err;
   } finally {
-    if (src !== undefined) fs.closeSync(src);
+    // Async: once renamed over, the last close of the old file frees its blocks (200 ms at 200 MiB).
+    if (src !== undefined) fs.close(src, () => undefined);
   }
 }
 

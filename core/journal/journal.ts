@@ -210,7 +210,8 @@ export class Journal {
         closed: () => this.#closed,
         flushNow: () => this.#flushNow(),
         install: (fd, size) => {
-          fs.closeSync(this.#fd);
+          // Closing the replaced file frees its blocks: off the loop (hundreds of ms at 200 MiB).
+          fs.close(this.#fd, () => undefined);
           this.#fd = fd;
           this.#size = size;
         },
