@@ -55,8 +55,8 @@ export async function replay(fd: number, file: string, maxLineBytes: number): Pr
   let carry: Buffer[] = [];
   let carryLen = 0;
   let skipping = false; // inside a line already over the limit
+  const chunk = Buffer.allocUnsafe(REPLAY_CHUNK_BYTES); // reused: fresh buffers per read cost full GCs
   for (;;) {
-    const chunk = Buffer.allocUnsafe(REPLAY_CHUNK_BYTES);
     let n: number;
     try {
       n = await readAt(fd, chunk, pos);
@@ -74,7 +74,7 @@ export async function replay(fd: number, file: string, maxLineBytes: number): Pr
           carryLen = 0;
         }
         if (!skipping) {
-          carry.push(chunk.subarray(i, n)); // each chunk is a fresh buffer: a view is safe
+          carry.push(Buffer.from(chunk.subarray(i, n))); // a copy: the chunk is reused
           carryLen += n - i;
         }
         break;
