@@ -144,6 +144,24 @@ describe('Journal.compact', () => {
     expect(reopened.state.items.get('s')!.size).toBe(1000);
   });
 
+  it('a compaction that fails on I/O removes its temp file, logs, keeps the journal and backs off', async () => {
+    const dir = tempDirs().home;
+    const log = memoryLogger();
+    const { journal } = await Journal.open(dir, { ...OPTS, log });
+    const text = 'y'.repeat(4000);
+    for (let i = 0; i < 2000; i++) await journal.append({ t: 'i', id: 's', item: item(`k${i}`, text) });
+    await journal.append({ t: 'a', id: 's', ids: Array.from({ length: 1000 }, (_, i) => `k${i}`) });
+    const done = journal.compact();
+    await new Promise((r) => setImmediate(r));
+    fs.truncateSync(journal.file, 0); // the file is suddenly shorter than what the index knows: reads come back short
+    expect(await done).toBe(false);
+    expect(temps(dir)).toEqual([]);
+    expect(log.lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'journal: compaction failed, the journal is unchanged' }));
+    expect(journal.wantsCompaction()).toBe(false); // backs off instead of retrying every sweep
+    await journal.append({ t: 'i', id: 's', item: item('still-works') });
+    journal.close();
+  });
+
   it('temp files left by a compaction that died are removed at open', async () => {
     const dir = tempDirs().home;
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
