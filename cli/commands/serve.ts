@@ -12,6 +12,7 @@ import { HubClient } from '../../core/client/client.js';
 import { EndpointError } from '../../core/host/endpoint.js';
 import { Hub } from '../../core/host/hub.js';
 import { HubRunningError } from '../../core/host/hub-lock.js';
+import { JournalError } from '../../core/journal/journal.js';
 import { stderrLogger, type Logger } from '../../core/host/logger.js';
 import { startWebServer, type WebServer } from '../../core/host/web.js';
 import { CliFailure, intArg, parse, UsageError, type Ctx } from '../common.js';
@@ -93,6 +94,7 @@ async function run(values: { quiet?: boolean; ui?: boolean; port?: string }, por
   } catch (err) {
     if (err instanceof HubRunningError) throw await alreadyRunning(err, values.ui === true);
     if (err instanceof EndpointError) throw new CliFailure(`endpoint_${err.code}`, err.message);
+    if (err instanceof JournalError) throw new CliFailure(`journal_${err.code}`, err.message);
     throw err;
   }
   let web: WebServer | undefined;

@@ -17,20 +17,35 @@ const LONGEST_SOCKET_NAME = 's-00000000-0000-0000-0000-000000000000.sock';
 
 export type EndpointErrorCode = 'symlink' | 'foreign_owner' | 'not_directory' | 'loose_mode' | 'path_too_long' | 'not_socket' | 'foreign_socket';
 
+/** Which private directory a check was about: errors name it, never "runtime" for the state directory. */
+export type DirRole = 'runtime' | 'socket' | 'state';
+
+type DirCode = 'symlink' | 'foreign_owner' | 'not_directory' | 'loose_mode';
+
 export class EndpointError extends Error {
   readonly code: EndpointErrorCode;
-  constructor(code: EndpointErrorCode, target: string) {
-    super(`${ENDPOINT_TEXT[code]}: ${target}`);
+  /** The directory's role, for the directory codes. */
+  readonly role: DirRole | undefined;
+  constructor(code: EndpointErrorCode, target: string, role?: DirRole) {
+    super(isDirCode(code) ? DIR_TEXT[code](role ?? 'runtime', target) : `${ENDPOINT_TEXT[code]}: ${target}`);
     this.name = 'EndpointError';
     this.code = code;
+    this.role = isDirCode(code) ? (role ?? 'runtime') : undefined;
   }
 }
 
-const ENDPOINT_TEXT: Record<EndpointErrorCode, string> = {
-  symlink: 'Refusing a runtime directory that is a symbolic link',
-  foreign_owner: 'Refusing a runtime directory owned by another user',
-  not_directory: 'The runtime directory path exists and is not a directory',
-  loose_mode: 'Refusing a runtime directory that other users can access (chmod 700 it)',
+function isDirCode(code: EndpointErrorCode): code is DirCode {
+  return code === 'symlink' || code === 'foreign_owner' || code === 'not_directory' || code === 'loose_mode';
+}
+
+const DIR_TEXT: Record<DirCode, (role: DirRole, dir: string) => string> = {
+  symlink: (role, dir) => `Refusing the ${role} directory ${dir}: it is a symbolic link`,
+  foreign_owner: (role, dir) => `Refusing the ${role} directory ${dir}: it is owned by another user`,
+  not_directory: (role, dir) => `The ${role} directory path ${dir} exists and is not a directory`,
+  loose_mode: (role, dir) => `Refusing the ${role} directory ${dir}: other users can access it (chmod 700 ${dir})`,
+};
+
+const ENDPOINT_TEXT: Record<Exclude<EndpointErrorCode, DirCode>, string> = {
   path_too_long: 'No socket directory short enough for a socket path was found',
   not_socket: 'Refusing to remove a file that is not a socket',
   foreign_socket: 'Refusing to remove a socket owned by another user',
@@ -111,10 +126,10 @@ export function sessionSocketPath(paths: EndpointPaths, sessionId: string): stri
  * Creates (0700) or checks a private directory, each missing level too.
  * Refuses symlinks, other owners, non-directories and group/other access.
  */
-export function ensurePrivateDir(dir: string, uid: number): void {
+export function ensurePrivateDir(dir: string, uid: number, role: DirRole = 'runtime'): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const problem = privateDirProblem(dir, uid);
-  if (problem !== null) throw new EndpointError(problem, dir);
+  if (problem !== null) throw new EndpointError(problem, dir, role);
 }
 
 /** Why an existing directory is not private to `uid` (uid < 0: any owner), or null when it is. */

@@ -3,7 +3,9 @@
 // the hub socket and one inbound socket per hosted session. Everything from
 // outside (paths, clock, logger, limits, the managed settings file) comes in
 // through HubOptions. Start fails closed on an unsafe runtime directory
-// (EndpointError) or a live hub (HubRunningError).
+// (EndpointError), a live hub (HubRunningError), or a state directory or
+// journal it cannot safely own (JournalError: locked by another hub, a
+// link, not ours, unreadable); it never starts with an empty journal.
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -12,7 +14,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Mailboxes } from '../delivery/mailboxes.js';
 import { IdleWatch } from '../idle/idle.js';
-import { Journal } from '../journal/journal.js';
+import { Journal, JournalError } from '../journal/journal.js';
+import { lockStateDir, type StateLock } from '../journal/state-lock.js';
 import { withLimits, type Limits } from '../protocol/limits.js';
 import type { HubInfo, InboxItem } from '../protocol/methods.js';
 import { sameProcessAlive } from '../registry/proc.js';
@@ -29,8 +32,8 @@ import { Admission } from './admission.js';
 import { currentEndpointEnv, ensurePrivateDir, resolveEndpoint, type EndpointEnv, type EndpointPaths } from './endpoint.js';
 import { HubEvents, Ring, type ActivityEntry, type UserNotice } from './events.js';
 import { createHandlers } from './handlers.js';
-import { bindHubSocket } from './hub-lock.js';
-import { compactJournal, routeIdleNotice } from './idle-notices.js';
+import { bindHubSocket, HubRunningError } from './hub-lock.js';
+import { routeIdleNotice } from './idle-notices.js';
 import { restoreSessions, retireSession } from './lifecycle.js';
 import { silentLogger, type Logger } from './logger.js';
 import { RpcServer, type Dispatch, type RpcConnection } from './rpc-server.js';
@@ -97,6 +100,7 @@ export class Hub {
   /** Runs a method with already validated params, as the given connection (used by the web bridge). */
   readonly dispatch: Dispatch;
   #sweep: NodeJS.Timeout | undefined;
+  #stateLock: StateLock | undefined;
   #closed = false;
   /** Requests that arrive while journaled sessions are being restored wait for it. */
   #restored = false;
@@ -152,16 +156,30 @@ export class Hub {
     const limits = withLimits(opts.limits);
     if (!paths.windows) {
       ensurePrivateDir(paths.runtimeDir, env.uid);
-      ensurePrivateDir(paths.socketDir, env.uid);
+      ensurePrivateDir(paths.socketDir, env.uid, 'socket');
     }
-    ensurePrivateDir(paths.stateDir, env.uid);
-    const { journal, state } = Journal.open(paths.stateDir, { syncMs: limits.journalSyncMs, compactBytes: limits.journalCompactBytes });
+    ensurePrivateDir(paths.stateDir, env.uid, 'state');
+    const stateLock = await lockStateDir(paths.stateDir, { socket: paths.hubSocket, runtimeDir: paths.runtimeDir }).catch((err: unknown) => {
+      // Same socket: the familiar "already running" answer.
+      throw err instanceof JournalError && err.holder?.socket === paths.hubSocket ? new HubRunningError(paths.hubSocket) : err;
+    });
+    let opened: Awaited<ReturnType<typeof Journal.open>>;
+    try {
+      const log = opts.logger ?? silentLogger;
+      opened = await Journal.open(paths.stateDir, { syncMs: limits.journalSyncMs, compactBytes: limits.journalCompactBytes, lineBytes: limits.journalLineBytes, uid: env.uid, log });
+    } catch (err) {
+      stateLock.release();
+      throw err;
+    }
+    const { journal, state } = opened;
     const hub = new Hub(opts, paths, env, journal, new Mailboxes(journal, limits.inboxItems, state.items));
+    hub.#stateLock = stateLock;
     try {
       await bindHubSocket(hub.#rpc.server, paths.hubSocket, { uid: env.uid, windows: paths.windows, probeTimeoutMs: limits.probeTimeoutMs });
     } catch (err) {
       journal.close();
       hub.stock.close();
+      stateLock.release();
       throw err;
     }
     await restoreSessions(hub, state.sessions, state.held);
@@ -271,7 +289,7 @@ export class Hub {
       await this.admission.expireDue();
       this.admission.flushDrops();
       this.idle.expire();
-      if (this.journal.wantsCompaction(this.mailboxes.totalItems + this.table.size + this.table.dormant.size + this.admission.held.size)) compactJournal(this);
+      if (this.journal.wantsCompaction()) void this.journal.compact(); // never rejects: logs and keeps the old file
     } catch (err) {
       this.log.error('sweep failed', { error: err instanceof Error ? err.stack : String(err) });
     }
@@ -290,6 +308,7 @@ export class Hub {
     this.servers.clear();
     this.journal.close();
     if (!this.paths.windows) fs.rmSync(this.paths.hubSocket, { force: true });
+    this.#stateLock?.release();
   }
 }
 

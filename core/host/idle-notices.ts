@@ -1,13 +1,13 @@
-// Two pieces of the hub's housekeeping kept out of hub.ts: where an idle
+// A piece of the hub's housekeeping kept out of hub.ts: where an idle
 // notice goes (the subscriber's agent, or its user when the subscriber's
-// policy would hold the target's messages), and journal compaction (the
-// live state rewritten as a fresh journal).
+// policy would hold the target's messages). Journal compaction lives in
+// core/journal/compact.ts (it copies the journal's own live bytes).
 
 import { randomUUID } from 'node:crypto';
 import { USER_SUBSCRIBER } from '../idle/idle.js';
 import { decideInbound } from '../inbound/policy.js';
 import type { InboxNotice } from '../protocol/methods.js';
-import { modeClass, persisted } from '../registry/session.js';
+import { modeClass } from '../registry/session.js';
 import type { UserNotice } from './events.js';
 import type { Hub } from './hub.js';
 
@@ -28,16 +28,4 @@ export function routeIdleNotice(hub: Hub, subscriberId: string, targetId: string
     }
   }
   hub.mailboxes.put(subscriberId, notice).catch((err: unknown) => hub.log.error('idle notice not stored', { error: String(err) }));
-}
-
-export function compactJournal(hub: Hub): void {
-  const { table, mailboxes, admission } = hub;
-  hub.journal.compact(
-    (function* () {
-      for (const s of table.live.values()) yield { t: 's' as const, s: persisted(s) };
-      for (const d of table.dormant.values()) yield { t: 's' as const, s: d.session };
-      for (const r of mailboxes.records()) yield { t: 'i' as const, id: r.sessionId, item: r.item };
-      for (const h of admission.held.all()) yield { t: 'h' as const, id: h.receiverId, held: { id: h.id, env: h.env, reason: h.reason, heldAt: h.heldAt } };
-    })(),
-  );
 }

@@ -3,82 +3,132 @@
 // resolves only after its bytes were handed to the kernel with write(2), so
 // a killed process loses nothing that was answered `queued`; records of the
 // same tick share one write (group commit) and fdatasync runs at most every
-// `syncMs`. Replay tolerates a torn last line; compaction rewrites the live
-// state through a temp file and rename.
+// `syncMs`. Replay streams the file (journal-file.ts refuses a file that is
+// not ours, replay.ts never loads it whole); a record that cannot be
+// serialized or is over the line limit is refused at append, never written.
+// Compaction (compact.ts) runs when dead bytes pass both a floor and half
+// the file, copying live bytes in chunks between yields.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import type { InboxItem } from '../protocol/methods.js';
-import type { PersistedSession } from '../registry/session.js';
-import type { Envelope } from '../routing/router.js';
+import { performance } from 'node:perf_hooks';
+import { CompactionAborted, compactFile } from './compact.js';
+import { openJournalFile } from './journal-file.js';
+import type { LiveIndex } from './live-index.js';
+import type { JournalRecord, JournalState } from './records.js';
+import { replay } from './replay.js';
 
-/** A held message as journaled (its countdown restarts after a hub restart). */
-export interface HeldRecord {
-  id: string;
-  env: Envelope;
-  reason: string;
-  heldAt: number;
-}
-
-export type JournalRecord =
-  | { t: 's'; s: PersistedSession }
-  | { t: 'd'; id: string }
-  | { t: 'i'; id: string; item: InboxItem }
-  | { t: 'a'; id: string; ids: string[] }
-  | { t: 'h'; id: string; held: HeldRecord }
-  | { t: 'hx'; id: string; ids: string[] };
-
-export interface JournalState {
-  sessions: Map<string, PersistedSession>;
-  items: Map<string, Map<string, InboxItem>>;
-  held: Map<string, Map<string, HeldRecord>>;
-}
+export { applyRecord, type HeldRecord, type JournalRecord, type JournalState } from './records.js';
+export { JournalError } from './journal-file.js';
 
 const FILE = 'journal.ndjson';
+/** Compact only when dead bytes are at least this share of the file: each byte is rewritten O(1) times. */
+const DEAD_RATIO = 0.5;
+/** After a failed compaction, wait this long before the next try (a full disk stays full for a while). */
+const COMPACT_RETRY_MS = 60_000;
+
+/** The journal's logging needs (structurally the hub's Logger). */
+export interface JournalLog {
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export interface JournalOptions {
+  syncMs: number;
+  /** Dead bytes below which the journal is never compacted. */
+  compactBytes: number;
+  /** Longest record line, in bytes (longer ones are refused at append and dropped at replay). */
+  lineBytes: number;
+  /** The owner the file must have (negative: not checked). */
+  uid?: number;
+  log?: JournalLog;
+}
+
+const quiet: JournalLog = { warn: () => undefined, error: () => undefined };
 
 export class Journal {
   readonly #file: string;
-  readonly #syncMs: number;
-  readonly #compactBytes: number;
+  readonly #opts: JournalOptions;
+  readonly #log: JournalLog;
+  readonly #index: LiveIndex;
   #fd: number;
   #size: number;
-  #pending: string[] = [];
+  /** A failed write may have left a partial line: the next write starts a new one. */
+  #torn: boolean;
+  #pending: { rec: JournalRecord; line: string; bytes: number }[] = [];
   /** One promise per group commit, shared by every record of the batch. */
   #batch: { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void } | undefined;
   #dirty = false;
   #syncTimer: NodeJS.Timeout | undefined;
   #closed = false;
+  #compacting = false;
+  #retryAt = 0;
 
-  private constructor(file: string, fd: number, size: number, syncMs: number, compactBytes: number) {
+  private constructor(file: string, fd: number, opts: JournalOptions, index: LiveIndex, size: number, torn: boolean) {
     this.#file = file;
     this.#fd = fd;
+    this.#opts = opts;
+    this.#log = opts.log ?? quiet;
+    this.#index = index;
     this.#size = size;
-    this.#syncMs = syncMs;
-    this.#compactBytes = compactBytes;
+    this.#torn = torn;
   }
 
-  /** Opens (creating 0600) the journal in `dir` and replays it. */
-  static open(dir: string, opts: { syncMs: number; compactBytes: number }): { journal: Journal; state: JournalState } {
+  /**
+   * Opens (creating 0600) the journal in `dir` and replays it by streaming.
+   * Throws JournalError when the file is a link, not ours, loose or unreadable.
+   */
+  static async open(dir: string, opts: JournalOptions): Promise<{ journal: Journal; state: JournalState }> {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = path.join(dir, FILE);
-    const state = replay(file);
-    const fd = fs.openSync(file, 'a', 0o600);
-    const journal = new Journal(file, fd, fs.fstatSync(fd).size, opts.syncMs, opts.compactBytes);
-    return { journal, state };
+    removeStaleTemps(dir);
+    const { fd } = openJournalFile(file, opts.uid ?? -1);
+    try {
+      const r = await replay(fd, file, opts.lineBytes);
+      if (r.dropped > 0) {
+        (opts.log ?? quiet).warn('journal: damaged lines dropped', { file, dropped: r.dropped, overLimit: r.tooLong, firstAt: r.firstDropAt });
+      }
+      return { journal: new Journal(file, fd, opts, r.index, r.size, !r.terminated), state: r.state };
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
   }
 
   get file(): string {
     return this.#file;
   }
 
+  /** Bytes in the file. */
   get size(): number {
     return this.#size;
+  }
+
+  /** Bytes of records that replay still needs. */
+  get liveBytes(): number {
+    return this.#index.bytes;
+  }
+
+  get compacting(): boolean {
+    return this.#compacting;
   }
 
   /** Queues a record; resolves once it is written (before any fsync). */
   append(record: JournalRecord): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('journal closed'));
-    this.#pending.push(JSON.stringify(record));
+    let line: string;
+    try {
+      line = JSON.stringify(record);
+    } catch (err) {
+      this.#log.error('journal: record not serializable, not written', { type: record.t, error: String(err) });
+      return Promise.reject(new Error('journal record not serializable', { cause: err }));
+    }
+    const bytes = Buffer.byteLength(line, 'utf8') + 1;
+    if (bytes > this.#opts.lineBytes) {
+      this.#log.error('journal: record over the line limit, not written', { type: record.t, bytes, limit: this.#opts.lineBytes });
+      return Promise.reject(new Error('journal record over the line limit'));
+    }
+    this.#pending.push({ rec: record, line, bytes });
     if (this.#batch === undefined) {
       let resolve!: () => void;
       let reject!: (e: Error) => void;
@@ -95,25 +145,35 @@ export class Journal {
   #flush(): void {
     const batch = this.#batch;
     this.#batch = undefined;
-    if (batch === undefined || this.#pending.length === 0) return;
-    const data = this.#pending.join('\n') + '\n';
+    const pending = this.#pending;
     this.#pending = [];
+    if (batch === undefined || pending.length === 0) return;
+    const lead = this.#torn ? '\n' : '';
+    const buf = Buffer.from(lead + pending.map((p) => p.line).join('\n') + '\n', 'utf8');
     try {
-      const bytes = Buffer.byteLength(data, 'utf8');
-      const written = fs.writeSync(this.#fd, data, null, 'utf8');
-      if (written < bytes) {
-        // A short write (rare on regular files): finish from a buffer.
-        const buf = Buffer.from(data, 'utf8');
-        let off = written;
-        while (off < buf.length) off += fs.writeSync(this.#fd, buf, off);
-      }
-      this.#size += bytes;
-      this.#dirty = true;
-      this.#scheduleSync();
-      batch.resolve();
+      let off = 0;
+      while (off < buf.length) off += fs.writeSync(this.#fd, buf, off, buf.length - off, null);
     } catch (err) {
+      // Part of the batch may be on disk: learn the real end, start a fresh line next time.
+      this.#torn = true;
+      try {
+        this.#size = fs.fstatSync(this.#fd).size;
+      } catch {
+        // keep the old size: offsets are only used by compaction, which re-reads
+      }
       batch.reject(err instanceof Error ? err : new Error(String(err)));
+      return;
     }
+    this.#torn = false;
+    let at = this.#size + lead.length;
+    for (const p of pending) {
+      this.#index.apply(p.rec, at, p.bytes);
+      at += p.bytes;
+    }
+    this.#size += buf.length;
+    this.#dirty = true;
+    this.#scheduleSync();
+    batch.resolve();
   }
 
   #scheduleSync(): void {
@@ -123,43 +183,54 @@ export class Journal {
       if (!this.#dirty || this.#closed) return;
       this.#dirty = false;
       fs.fdatasync(this.#fd, () => undefined);
-    }, this.#syncMs);
+    }, this.#opts.syncMs);
     this.#syncTimer.unref();
   }
 
-  /** Whether the file has grown past the threshold and should be rewritten. */
-  wantsCompaction(liveRecords: number): boolean {
-    return this.#size > this.#compactBytes && liveRecords * 512 < this.#size / 2;
+  /** Whether dead bytes passed both the floor and half the file (and no compaction runs or backs off). */
+  wantsCompaction(): boolean {
+    if (this.#compacting || this.#closed || performance.now() < this.#retryAt) return false;
+    const dead = this.#size - this.#index.bytes;
+    return dead >= this.#opts.compactBytes && dead >= this.#size * DEAD_RATIO;
   }
 
-  /** Rewrites the journal as exactly `records` (the live state). */
-  compact(records: Iterable<JournalRecord>): void {
-    this.#flush();
-    const tmp = `${this.#file}.tmp.${process.pid}`;
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    let size = 0;
+  /**
+   * Rewrites the journal as its live records without blocking the loop for
+   * more than a chunk. Never rejects: a failure is logged, the old file kept.
+   */
+  async compact(): Promise<boolean> {
+    if (this.#compacting || this.#closed) return false;
+    this.#compacting = true;
+    const before = this.#size;
     try {
-      let chunk: string[] = [];
-      const write = (): void => {
-        const buf = Buffer.from(chunk.join(''), 'utf8');
-        let off = 0;
-        while (off < buf.length) off += fs.writeSync(fd, buf, off);
-        size += buf.length;
-        chunk = [];
-      };
-      for (const r of records) {
-        chunk.push(JSON.stringify(r) + '\n');
-        if (chunk.length >= 1000) write();
+      await compactFile({
+        file: this.#file,
+        index: this.#index,
+        size: () => this.#size,
+        closed: () => this.#closed,
+        flushNow: () => this.#flushNow(),
+        install: (fd, size) => {
+          // Closing the replaced file frees its blocks: off the loop (hundreds of ms at 200 MiB).
+          fs.close(this.#fd, () => undefined);
+          this.#fd = fd;
+          this.#size = size;
+        },
+      });
+      return true;
+    } catch (err) {
+      if (!(err instanceof CompactionAborted)) {
+        this.#retryAt = performance.now() + COMPACT_RETRY_MS;
+        this.#log.error('journal: compaction failed, the journal is unchanged', { file: this.#file, bytes: before, error: err instanceof Error ? err.message : String(err) });
       }
-      write();
-      fs.fdatasyncSync(fd);
+      return false;
     } finally {
-      fs.closeSync(fd);
+      this.#compacting = false;
     }
-    fs.renameSync(tmp, this.#file);
-    fs.closeSync(this.#fd);
-    this.#fd = fs.openSync(this.#file, 'a', 0o600);
-    this.#size = size;
+  }
+
+  /** Writes whatever is queued now (its batch resolves as usual). */
+  #flushNow(): void {
+    if (this.#batch !== undefined) this.#flush();
   }
 
   close(): void {
@@ -175,84 +246,20 @@ export class Journal {
   }
 }
 
-function replay(file: string): JournalState {
-  const state: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
-  let text: string;
+/** Temp files of a compaction that died (the state lock says no other hub is writing here). */
+function removeStaleTemps(dir: string): void {
+  let names: string[];
   try {
-    text = fs.readFileSync(file, 'utf8');
+    names = fs.readdirSync(dir);
   } catch {
-    return state;
+    return;
   }
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    let rec: unknown;
+  for (const name of names) {
+    if (!name.startsWith(`${FILE}.tmp-`)) continue;
     try {
-      rec = JSON.parse(line);
+      fs.rmSync(path.join(dir, name), { force: true }); // a link is removed, never followed
     } catch {
-      continue; // a torn final line after a crash
-    }
-    if (isRecord(rec)) applyRecord(state, rec);
-  }
-  return state;
-}
-
-/** A cheap shape check: the file is ours (0600 in a 0700 directory) but may be damaged. */
-function isRecord(x: unknown): x is JournalRecord {
-  if (x === null || typeof x !== 'object') return false;
-  const r = x as Record<string, unknown>;
-  const obj = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
-  switch (r.t) {
-    case 's':
-      return obj(r.s) && typeof (r.s as Record<string, unknown>).id === 'string';
-    case 'd':
-      return typeof r.id === 'string';
-    case 'i':
-      return typeof r.id === 'string' && obj(r.item) && typeof (r.item as Record<string, unknown>).id === 'string';
-    case 'a':
-    case 'hx':
-      return typeof r.id === 'string' && Array.isArray(r.ids);
-    case 'h':
-      return typeof r.id === 'string' && obj(r.held) && obj((r.held as Record<string, unknown>).env) && typeof (r.held as Record<string, unknown>).id === 'string';
-    default:
-      return false;
-  }
-}
-
-export function applyRecord(state: JournalState, rec: JournalRecord): void {
-  switch (rec.t) {
-    case 's':
-      state.sessions.set(rec.s.id, rec.s);
-      break;
-    case 'd':
-      state.sessions.delete(rec.id);
-      state.items.delete(rec.id);
-      state.held.delete(rec.id);
-      break;
-    case 'i': {
-      let items = state.items.get(rec.id);
-      if (items === undefined) state.items.set(rec.id, (items = new Map<string, InboxItem>()));
-      items.set(rec.item.id, rec.item);
-      break;
-    }
-    case 'a': {
-      const items = state.items.get(rec.id);
-      if (items !== undefined) for (const id of rec.ids) items.delete(id);
-      break;
-    }
-    case 'h': {
-      let held = state.held.get(rec.id);
-      if (held === undefined) state.held.set(rec.id, (held = new Map<string, HeldRecord>()));
-      held.set(rec.held.id, rec.held);
-      break;
-    }
-    case 'hx': {
-      const held = state.held.get(rec.id);
-      if (held !== undefined) for (const id of rec.ids) held.delete(id);
-      break;
-    }
-    default: {
-      const never: never = rec;
-      void never;
+      // not a file (a directory someone made): leave it, compaction uses fresh names
     }
   }
 }

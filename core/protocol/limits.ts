@@ -46,8 +46,10 @@ export interface Limits {
   readonly dormantRetentionMs: number;
   /** Grouped fdatasync of the journal at most this often. */
   readonly journalSyncMs: number;
-  /** Journal size that triggers a compaction when mostly garbage. */
+  /** Dead journal bytes (acknowledged, replaced) that trigger a compaction once they are also half the file. */
   readonly journalCompactBytes: number;
+  /** Longest journal record line; a longer one is refused at append and dropped (logged) at replay. */
+  readonly journalLineBytes: number;
   /** Lifetime of an idle subscription that never fires. */
   readonly idleSubscriptionMs: number;
   /** Longest `inbox.fetch` wait. */
@@ -77,7 +79,8 @@ export const LIMITS: Limits = {
   leaseMs: 7 * 24 * 3600_000, // backstop where process start time is unknown
   dormantRetentionMs: 7 * 24 * 3600_000, // a week to resume a session
   journalSyncMs: 50, // bounds loss on power failure, not on process death
-  journalCompactBytes: 64 * 1024 * 1024, // rewrite when big and mostly acked
+  journalCompactBytes: 64 * 1024 * 1024, // rewrite when 64 MiB are dead and dead >= live
+  journalLineBytes: 8 * 1024 * 1024, // a held 256 KiB body JSON-escaped (up to 6x) fits with room
   idleSubscriptionMs: 3600_000, // DESIGN.md §9: 60 minutes
   fetchWaitMs: 600_000, // ten minutes
 };

@@ -43,20 +43,23 @@ describe('durability', () => {
     c.close();
   });
 
-  it('replay tolerates a torn last line and compaction keeps exactly the live records', async () => {
+  it('replay tolerates a torn last line, the next record starts a fresh line, and compaction keeps exactly the live records', async () => {
     const dir = tempDirs().home;
-    const { journal } = Journal.open(dir, { syncMs: 10, compactBytes: 1 });
+    const opts = { syncMs: 10, compactBytes: 1, lineBytes: 1 << 20 };
+    const { journal } = await Journal.open(dir, opts);
     const item = (id: string) => ({ kind: 'notice' as const, id, text: 't', at: 1 });
     await journal.append({ t: 'i', id: 's1', item: item('x') });
     await journal.append({ t: 'i', id: 's1', item: item('y') });
     await journal.append({ t: 'a', id: 's1', ids: ['x'] });
     journal.close();
     fs.appendFileSync(path.join(dir, 'journal.ndjson'), '{"t":"i","id":"s1","item":{"kind":"no');
-    const reopened = Journal.open(dir, { syncMs: 10, compactBytes: 1 });
+    const reopened = await Journal.open(dir, opts);
     expect([...reopened.state.items.get('s1')!.keys()]).toEqual(['y']);
-    reopened.journal.compact([{ t: 'i', id: 's1', item: item('y') }]);
+    await reopened.journal.append({ t: 'i', id: 's1', item: item('z') });
+    expect(await reopened.journal.compact()).toBe(true);
     reopened.journal.close();
-    expect(fs.readFileSync(path.join(dir, 'journal.ndjson'), 'utf8')).toBe(JSON.stringify({ t: 'i', id: 's1', item: item('y') }) + '\n');
+    const lines = [{ t: 'i', id: 's1', item: item('y') }, { t: 'i', id: 's1', item: item('z') }];
+    expect(fs.readFileSync(path.join(dir, 'journal.ndjson'), 'utf8')).toBe(lines.map((l) => JSON.stringify(l) + '\n').join(''));
     expect(fs.statSync(path.join(dir, 'journal.ndjson')).mode & 0o777).toBe(0o600);
   });
 });

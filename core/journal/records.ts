@@ -1,0 +1,95 @@
+// The journal's record vocabulary and what replaying one record means.
+// Replay (replay.ts), the live-byte index (live-index.ts) and the Journal all
+// follow applyRecord: a record either sets one key (session, item, held
+// message) or deletes keys; none depends on another record's value.
+
+import type { InboxItem } from '../protocol/methods.js';
+import type { PersistedSession } from '../registry/session.js';
+import type { Envelope } from '../routing/router.js';
+
+/** A held message as journaled (its countdown restarts after a hub restart). */
+export interface HeldRecord {
+  id: string;
+  env: Envelope;
+  reason: string;
+  heldAt: number;
+}
+
+export type JournalRecord =
+  | { t: 's'; s: PersistedSession }
+  | { t: 'd'; id: string }
+  | { t: 'i'; id: string; item: InboxItem }
+  | { t: 'a'; id: string; ids: string[] }
+  | { t: 'h'; id: string; held: HeldRecord }
+  | { t: 'hx'; id: string; ids: string[] };
+
+export interface JournalState {
+  sessions: Map<string, PersistedSession>;
+  items: Map<string, Map<string, InboxItem>>;
+  held: Map<string, Map<string, HeldRecord>>;
+}
+
+export function emptyState(): JournalState {
+  return { sessions: new Map(), items: new Map(), held: new Map() };
+}
+
+/** A cheap shape check: the file is ours (0600 in a 0700 directory) but may be damaged. */
+export function isRecord(x: unknown): x is JournalRecord {
+  if (x === null || typeof x !== 'object') return false;
+  const r = x as Record<string, unknown>;
+  const obj = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
+  switch (r.t) {
+    case 's':
+      return obj(r.s) && typeof (r.s as Record<string, unknown>).id === 'string';
+    case 'd':
+      return typeof r.id === 'string';
+    case 'i':
+      return typeof r.id === 'string' && obj(r.item) && typeof (r.item as Record<string, unknown>).id === 'string';
+    case 'a':
+    case 'hx':
+      return typeof r.id === 'string' && Array.isArray(r.ids);
+    case 'h':
+      return typeof r.id === 'string' && obj(r.held) && obj((r.held as Record<string, unknown>).env) && typeof (r.held as Record<string, unknown>).id === 'string';
+    default:
+      return false;
+  }
+}
+
+export function applyRecord(state: JournalState, rec: JournalRecord): void {
+  switch (rec.t) {
+    case 's':
+      state.sessions.set(rec.s.id, rec.s);
+      break;
+    case 'd':
+      state.sessions.delete(rec.id);
+      state.items.delete(rec.id);
+      state.held.delete(rec.id);
+      break;
+    case 'i': {
+      let items = state.items.get(rec.id);
+      if (items === undefined) state.items.set(rec.id, (items = new Map<string, InboxItem>()));
+      items.set(rec.item.id, rec.item);
+      break;
+    }
+    case 'a': {
+      const items = state.items.get(rec.id);
+      if (items !== undefined) for (const id of rec.ids) items.delete(id);
+      break;
+    }
+    case 'h': {
+      let held = state.held.get(rec.id);
+      if (held === undefined) state.held.set(rec.id, (held = new Map<string, HeldRecord>()));
+      held.set(rec.held.id, rec.held);
+      break;
+    }
+    case 'hx': {
+      const held = state.held.get(rec.id);
+      if (held !== undefined) for (const id of rec.ids) held.delete(id);
+      break;
+    }
+    default: {
+      const never: never = rec;
+      void never;
+    }
+  }
+}

@@ -1,0 +1,173 @@
+// Journal compaction by live bytes: large live messages never cause a
+// rewrite, dead bytes do; a compaction yields to the event loop, keeps every
+// record appended while it runs, and never leaves a temp file behind.
+import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { applyRecord, Journal, type JournalRecord, type JournalState } from '../../core/journal/journal.js';
+import { memoryLogger, sleep, startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
+
+let th: TestHub | undefined;
+afterEach(async () => {
+  await th?.close();
+  th = undefined;
+});
+
+const OPTS = { syncMs: 10, compactBytes: 1, lineBytes: 1 << 20 };
+const temps = (dir: string) => fs.readdirSync(dir).filter((n) => n.includes('.tmp'));
+const item = (id: string, text = 't') => ({ kind: 'notice' as const, id, text, at: 1 });
+
+function snapshot(state: JournalState): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [id, items] of state.items) if (items.size > 0) out[id] = [...items.keys()].sort();
+  return out;
+}
+
+describe('compaction through the hub', () => {
+  it('large live messages are never rewritten; acknowledging most of them compacts once, keeping exactly the rest', async () => {
+    const dirs = tempDirs();
+    fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ throttle: { bucketSize: 1000, queueFullAt: 1000 } }));
+    const limits = { journalCompactBytes: 256 * 1024, livenessSweepMs: 30 };
+    th = await startHub({ limits }, dirs);
+    const c = await th.client();
+    const a = await th.register(c, { name: 'a' });
+    const b = await th.register(c, { name: 'b' });
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await c.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'b', summary: 's', message: `${i}`.padEnd(200 * 1024, 'x') })).msg_id);
+    const file = th.hub.journal.file;
+    const ino = fs.statSync(file).ino;
+    // 4 MiB live and almost nothing dead: the old "512 bytes per record" guess rewrote this every sweep.
+    await sleep(20 * limits.livenessSweepMs);
+    expect(fs.statSync(file).ino).toBe(ino);
+
+    await c.call('inbox.ack', { sessionId: b.sessionId, token: b.token, ids: ids.slice(0, 15) });
+    await until(() => fs.statSync(file).ino !== ino);
+    await until(() => !th!.hub.journal.compacting);
+    expect(th.hub.journal.size).toBeLessThan(6 * 210 * 1024);
+    const after = fs.statSync(file).ino;
+    await sleep(10 * limits.livenessSweepMs);
+    expect(fs.statSync(file).ino).toBe(after); // once, not every sweep
+    expect(temps(dirs.home)).toEqual([]);
+    await th.close();
+
+    th = await startHub({ limits }, dirs);
+    const c2 = await th.client();
+    await th.register(c2, { resume: { sessionId: b.sessionId, token: b.token } });
+    const left = await c2.call('inbox.fetch', { sessionId: b.sessionId, token: b.token, limit: 100 });
+    expect(left.items.map((i) => i.id).sort()).toEqual(ids.slice(15).sort());
+  });
+});
+
+describe('Journal.compact', () => {
+  it('yields to the event loop and keeps every record appended or acknowledged while it runs', async () => {
+    const dir = tempDirs().home;
+    const { journal } = await Journal.open(dir, OPTS);
+    const expected: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
+    const put = async (rec: JournalRecord) => {
+      applyRecord(expected, rec);
+      await journal.append(rec);
+    };
+    // ~8 MiB live, ~8 MiB dead, in many records: several chunks to copy.
+    const text = 'y'.repeat(2000);
+    for (let i = 0; i < 4000; i++) await put({ t: 'i', id: `s${i % 7}`, item: item(`k${i}`, text) });
+    for (let i = 0; i < 4000; i += 2) await put({ t: 'a', id: `s${i % 7}`, ids: [`k${i}`] });
+    expect(journal.wantsCompaction()).toBe(true);
+
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const done = journal.compact();
+    const during: Promise<void>[] = [];
+    // While it runs: acknowledge records it may already have copied, add new ones.
+    for (let round = 0; journal.compacting && round < 200; round++) {
+      await new Promise((r) => setImmediate(r));
+      during.push(put({ t: 'a', id: `s${(round * 2 + 1) % 7}`, ids: [`k${round * 2 + 1}`] }));
+      during.push(put({ t: 'i', id: 'late', item: item(`n${round}`) }));
+    }
+    expect(await done).toBe(true);
+    clearInterval(timer);
+    await Promise.all(during);
+    expect(during.length).toBeGreaterThan(2); // it really ran across turns of the loop
+    expect(ticks).toBeGreaterThan(0);
+    await journal.append({ t: 'i', id: 'after', item: item('z') });
+    applyRecord(expected, { t: 'i', id: 'after', item: item('z') });
+    expect(journal.size).toBe(fs.statSync(journal.file).size);
+    journal.close();
+
+    const reopened = await Journal.open(dir, OPTS);
+    reopened.journal.close();
+    expect(snapshot(reopened.state)).toEqual(snapshot(expected));
+    expect(reopened.journal.size).toBeLessThan(10 * 1024 * 1024);
+    expect(temps(dir)).toEqual([]);
+  });
+
+  it('a record that cannot be serialized is refused and logged, never written; compaction keeps working', async () => {
+    const dir = tempDirs().home;
+    const log = memoryLogger();
+    const { journal } = await Journal.open(dir, { ...OPTS, log });
+    await journal.append({ t: 'i', id: 's', item: item('a') });
+    await journal.append({ t: 'i', id: 's', item: item('b') });
+    const bad = { t: 'i', id: 's', item: { ...item('c'), at: 1n } } as unknown as JournalRecord;
+    await expect(journal.append(bad)).rejects.toThrow('not serializable');
+    expect(log.lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'journal: record not serializable, not written' }));
+    await journal.append({ t: 'a', id: 's', ids: ['a'] });
+    expect(await journal.compact()).toBe(true);
+    journal.close();
+    expect(temps(dir)).toEqual([]);
+    const reopened = await Journal.open(dir, OPTS);
+    reopened.journal.close();
+    expect(snapshot(reopened.state)).toEqual({ s: ['b'] });
+  });
+
+  it('a record over the line limit is refused at append (replay would drop it)', async () => {
+    const dir = tempDirs().home;
+    const { journal } = await Journal.open(dir, { ...OPTS, lineBytes: 1024 });
+    await expect(journal.append({ t: 'i', id: 's', item: item('a', 'x'.repeat(2000)) })).rejects.toThrow('line limit');
+    journal.close();
+    expect(fs.statSync(path.join(dir, 'journal.ndjson')).size).toBe(0);
+  });
+
+  it('closing the journal mid-compaction removes the temp file and loses nothing', async () => {
+    const dir = tempDirs().home;
+    const { journal } = await Journal.open(dir, OPTS);
+    const text = 'y'.repeat(4000);
+    for (let i = 0; i < 2000; i++) await journal.append({ t: 'i', id: 's', item: item(`k${i}`, text) });
+    await journal.append({ t: 'a', id: 's', ids: Array.from({ length: 1000 }, (_, i) => `k${i}`) });
+    const done = journal.compact();
+    await new Promise((r) => setImmediate(r));
+    expect(journal.compacting).toBe(true);
+    journal.close();
+    expect(await done).toBe(false);
+    expect(temps(dir)).toEqual([]);
+    const reopened = await Journal.open(dir, OPTS);
+    reopened.journal.close();
+    expect(reopened.state.items.get('s')!.size).toBe(1000);
+  });
+
+  it('a compaction that fails on I/O removes its temp file, logs, keeps the journal and backs off', async () => {
+    const dir = tempDirs().home;
+    const log = memoryLogger();
+    const { journal } = await Journal.open(dir, { ...OPTS, log });
+    const text = 'y'.repeat(4000);
+    for (let i = 0; i < 2000; i++) await journal.append({ t: 'i', id: 's', item: item(`k${i}`, text) });
+    await journal.append({ t: 'a', id: 's', ids: Array.from({ length: 1000 }, (_, i) => `k${i}`) });
+    const done = journal.compact();
+    await new Promise((r) => setImmediate(r));
+    fs.truncateSync(journal.file, 0); // the file is suddenly shorter than what the index knows: reads come back short
+    expect(await done).toBe(false);
+    expect(temps(dir)).toEqual([]);
+    expect(log.lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'journal: compaction failed, the journal is unchanged' }));
+    expect(journal.wantsCompaction()).toBe(false); // backs off instead of retrying every sweep
+    await journal.append({ t: 'i', id: 's', item: item('still-works') });
+    journal.close();
+  });
+
+  it('temp files left by a compaction that died are removed at open', async () => {
+    const dir = tempDirs().home;
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dir, 'journal.ndjson.tmp-123-abcdef'), 'partial', { mode: 0o600 });
+    const { journal } = await Journal.open(dir, OPTS);
+    journal.close();
+    expect(temps(dir)).toEqual([]);
+  });
+});
