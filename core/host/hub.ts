@@ -32,6 +32,7 @@ import { createHandlers } from './handlers.js';
 import { bindHubSocket } from './hub-lock.js';
 import { compactJournal, routeIdleNotice } from './idle-notices.js';
 import { restoreSessions, retireSession } from './lifecycle.js';
+import { trimDormant, type EndKind } from './retention.js';
 import { silentLogger, type Logger } from './logger.js';
 import { RpcServer, type Dispatch, type RpcConnection } from './rpc-server.js';
 
@@ -201,8 +202,9 @@ export class Hub {
     this.#teamsWatcher = new RootWatcher([this.teams.teamsRoot, this.teams.tasksRoot], () => this.events.emit({ type: 'teams.changed' }));
   }
 
-  retire(id: string): void {
-    retireSession(this, id);
+  /** Ends a live session; see retireSession for `final` and `dormant`. */
+  retire(id: string, end: EndKind): Promise<void> {
+    return retireSession(this, id, end);
   }
 
   async persist(s: Parameters<typeof persisted>[0]): Promise<void> {
@@ -247,7 +249,10 @@ export class Hub {
   #connectionClosed(conn: RpcConnection): void {
     for (const set of this.subscribers.values()) set.delete(conn);
     this.detachUi(conn);
-    for (const s of [...this.table.live.values()]) if (s.connectionId === conn.id) this.retire(s.id);
+    for (const s of [...this.table.live.values()]) {
+      if (s.connectionId !== conn.id) continue;
+      this.retire(s.id, 'dormant').catch((err: unknown) => this.log.error('session end failed', { id: s.id, error: String(err) }));
+    }
   }
 
   async #sweepOnce(): Promise<void> {
@@ -255,14 +260,11 @@ export class Hub {
       const now = this.clock.now();
       for (const s of [...this.table.live.values()]) {
         if (s.liveness !== 'pid' || s.pid === null) continue;
-        const dead = !sameProcess(s.pid, s.procStart) || now - s.lastSeen > this.limits.leaseMs;
-        if (dead) this.retire(s.id);
+        // A process that exited never comes back; a silent one past its lease might.
+        if (!sameProcess(s.pid, s.procStart)) await this.retire(s.id, 'final');
+        else if (now - s.lastSeen > this.limits.leaseMs) await this.retire(s.id, 'dormant');
       }
-      for (const [id, d] of [...this.table.dormant]) {
-        if (now - d.diedAt <= this.limits.dormantRetentionMs) continue;
-        this.table.dormant.delete(id);
-        await this.mailboxes.drop(id);
-      }
+      await trimDormant(this);
       this.#teamsWatcher?.refresh();
       await this.stock.sweep();
       await this.settingsChanged();
