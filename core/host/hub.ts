@@ -32,6 +32,7 @@ import { createHandlers } from './handlers.js';
 import { bindHubSocket } from './hub-lock.js';
 import { compactJournal, routeIdleNotice } from './idle-notices.js';
 import { restoreSessions, retireSession } from './lifecycle.js';
+import { Reclaimer } from './reclaim.js';
 import { trimDormant, type EndKind } from './retention.js';
 import { silentLogger, type Logger } from './logger.js';
 import { RpcServer, type Dispatch, type RpcConnection } from './rpc-server.js';
@@ -91,6 +92,8 @@ export class Hub {
   /** Inbound socket servers of live sessions. */
   readonly servers = new Map<string, net.Server>();
   readonly activity = new Ring<ActivityEntry>(ACTIVITY_KEPT);
+  /** Gives memory back after a storm of ended sessions (reclaim.ts). */
+  readonly reclaimer: Reclaimer;
   readonly userNotices = new Ring<UserNotice>(USER_NOTICES_KEPT);
   readonly #rpc: RpcServer;
   /** Runs a method with already validated params, as the given connection (used by the web bridge). */
@@ -120,6 +123,7 @@ export class Hub {
     this.#defaultClaudeHome = opts.claudeHome ?? (env.env.CLAUDE_CONFIG_DIR ? path.resolve(env.env.CLAUDE_CONFIG_DIR) : path.join(env.home, '.claude'));
     this.#openTeams();
     this.startedAt = this.clock.now();
+    this.reclaimer = new Reclaimer(() => this.clock.monotonic());
     this.idle = new IdleWatch({
       lifetimeMs: () => Math.min(this.limits.idleSubscriptionMs, this.adminSettings().idleSubscriptionMinutes.value * 60_000),
       now: () => this.clock.monotonic(),
@@ -249,6 +253,7 @@ export class Hub {
   #connectionClosed(conn: RpcConnection): void {
     for (const set of this.subscribers.values()) set.delete(conn);
     this.detachUi(conn);
+    if (this.#closed) return; // shutting down: sessions stay journaled as they are
     for (const s of [...this.table.live.values()]) {
       if (s.connectionId !== conn.id) continue;
       this.retire(s.id, 'dormant').catch((err: unknown) => this.log.error('session end failed', { id: s.id, error: String(err) }));
@@ -265,6 +270,7 @@ export class Hub {
         else if (now - s.lastSeen > this.limits.leaseMs) await this.retire(s.id, 'dormant');
       }
       await trimDormant(this);
+      this.reclaimer.sweep();
       this.#teamsWatcher?.refresh();
       await this.stock.sweep();
       await this.settingsChanged();

@@ -58,5 +58,6 @@ export async function endSession(hub: Hub, p: PersistedSession, reason: string):
   hub.admission.throttle.forget(p.id);
   hub.idle.forgetSubscriber(p.id);
   await hub.mailboxes.drop(p.id); // the journal's drop record also removes its session and held records
+  hub.reclaimer.sessionEnded();
   if (held.length > 0) hub.events.emit({ type: 'held.changed', count: hub.admission.held.size });
 }
