@@ -4,10 +4,13 @@
 // dropped — each status distinct; a policy refusal is never "denied"). The
 // decisions for held messages come only from user interfaces (hub.ts checks
 // the UI token); nothing here is reachable with a session's token.
+// Unverified socket writers (no session the hub vouches for, not a relay
+// peer, not the receiver's own child) share one budget per receiver: one
+// rate bucket, half its queue and half its held queue (throttle.ts).
 
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
-import type { InboxReceipt, ReceiptStatus, SendStatus } from '../protocol/methods.js';
+import type { InboxItem, InboxReceipt, ReceiptStatus, SendStatus } from '../protocol/methods.js';
 import { PEER_STATUSES, type PeerStatus } from '../protocol/cc-wire.js';
 import { receiptText } from '../delivery/receipts.js';
 import { HeldQueue, type HeldEntry } from '../inbound/held.js';
@@ -30,6 +33,20 @@ export interface RouteResult {
 type Receiver = Pick<PersistedSession, 'id' | 'name' | 'address' | 'socketPath'>;
 
 export const HELD_CAP = 100; // DESIGN.md §6
+/** Held messages of unverified writers a receiver keeps; verified senders keep the rest of HELD_CAP. */
+export const WRITER_HELD_CAP = HELD_CAP / 2;
+
+/** A sender nobody vouches for: not one of our sessions, not a relay peer's hub, not the user. */
+export function unverifiedWriter(from: { address: string; sessionId: string | null }): boolean {
+  return from.sessionId === null && !from.address.startsWith('peer:') && from.address !== 'user';
+}
+
+/** Unread messages of unverified writers in an inbox (at most LIMITS.inboxItems to look at). */
+function writerUnread(items: Iterable<InboxItem>): number {
+  let n = 0;
+  for (const item of items) if (item.kind === 'message' && unverifiedWriter(item.from)) n++;
+  return n;
+}
 
 export class Admission {
   readonly throttle: Throttle;
@@ -53,10 +70,11 @@ export class Admission {
     const hub = this.#hub;
     const eff = this.effective(receiver);
     const senderKey = env.fromSessionId ?? env.fromAddress;
-    const unread = hub.mailboxes.inbox(receiver.id).unreadMessages;
-    const drop = this.throttle.admit(receiver.id, senderKey, env.body, unread, eff.throttle.value);
+    const inbox = hub.mailboxes.inbox(receiver.id);
+    const writer = !env.ownChild && unverifiedWriter({ address: env.fromAddress, sessionId: env.fromSessionId }) ? { unread: writerUnread(inbox.values()) } : undefined;
+    const drop = this.throttle.admit(receiver.id, senderKey, env.body, inbox.unreadMessages, eff.throttle.value, writer);
     if (drop !== null) {
-      const count = this.throttle.dropped(receiver.id, senderKey, drop, eff.throttle.value);
+      const count = this.throttle.dropped(receiver.id, senderKey, drop, eff.throttle.value, writer !== undefined);
       if (count > 0) this.notifySender(env, receiver, 'dropped', drop, count);
       return { status: 'dropped', reason: drop };
     }
@@ -66,6 +84,11 @@ export class Admission {
       case 'refuse':
         return { status: 'refused', reason: decision.reason };
       case 'hold':
+        if (writer !== undefined && this.held.forReceiver(receiver.id).filter((e) => !e.env.ownChild && unverifiedWriter({ address: e.env.fromAddress, sessionId: e.env.fromSessionId })).length >= WRITER_HELD_CAP) {
+          const count = this.throttle.dropped(receiver.id, senderKey, 'queue-full', eff.throttle.value, true);
+          if (count > 0) this.notifySender(env, receiver, 'dropped', 'queue-full', count);
+          return { status: 'dropped', reason: 'queue-full' };
+        }
         return this.#hold(env, receiver, decision.reason);
       case 'deliver': {
         const r = await deliver(hub.mailboxes, receiver.id, env);
@@ -191,8 +214,12 @@ export class Admission {
       hub.mailboxes.put(env.fromSessionId, receipt).catch((err: unknown) => hub.log.error('receipt not stored', { error: String(err) }));
     } else if (env.fromAddress.startsWith('peer:')) {
       hub.remote.sendReceipt(env, receiver, status, reason);
-    } else if ((PEER_STATUSES as readonly string[]).includes(status) && receiver.socketPath !== '') {
-      sendPeerStatus(hub, env.statusVia ?? receiver, env.fromAddress, env.msgId, status as PeerStatus, count > 1 ? `${reason} (${count} messages)` : reason);
+    } else {
+      // Claude Code's wire has no `undelivered`: a socket writer hears `dropped`, with the reason.
+      const peer = status === 'undelivered' ? 'dropped' : status;
+      if ((PEER_STATUSES as readonly string[]).includes(peer) && receiver.socketPath !== '') {
+        sendPeerStatus(hub, env.statusVia ?? receiver, env.fromAddress, env.msgId, peer as PeerStatus, count > 1 ? `${reason} (${count} messages)` : reason);
+      }
     }
   }
 

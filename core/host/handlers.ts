@@ -5,6 +5,7 @@
 import { HubError } from '../protocol/errors.js';
 import type { MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
 import { validName } from '../registry/names.js';
+import { nameHeldByOther } from '../registry/resolve.js';
 import type { SessionRecord } from '../registry/session.js';
 import type { Hub } from './hub.js';
 import { registerSession } from './lifecycle.js';
@@ -58,14 +59,15 @@ export function createHandlers(hub: Hub): Handlers {
       const s = auth(params);
       const name = validName(params.name);
       if (name === undefined) throw new HubError('name_invalid');
+      if (nameHeldByOther(hub.table, name, s.address)) throw new HubError('name_taken');
       hub.table.rename(s, name);
       await hub.persist(s);
       hub.events.emit({ type: 'sessions.changed' });
       return { name, ref: hub.table.refOf(s.id) };
     },
 
-    'session.unregister': (params) => {
-      hub.retire(auth(params).id);
+    'session.unregister': async (params) => {
+      await hub.retire(auth(params).id, 'final'); // its adapter says it is ending: no resume
       return { ok: true };
     },
 

@@ -35,6 +35,8 @@ import { createHandlers } from './handlers.js';
 import { bindHubSocket, HubRunningError } from './hub-lock.js';
 import { routeIdleNotice } from './idle-notices.js';
 import { restoreSessions, retireSession } from './lifecycle.js';
+import { Reclaimer } from './reclaim.js';
+import { trimDormant, type EndKind } from './retention.js';
 import { silentLogger, type Logger } from './logger.js';
 import { RpcServer, type Dispatch, type RpcConnection } from './rpc-server.js';
 
@@ -95,6 +97,8 @@ export class Hub {
   /** Inbound socket servers of live sessions. */
   readonly servers = new Map<string, net.Server>();
   readonly activity = new Ring<ActivityEntry>(ACTIVITY_KEPT);
+  /** Gives memory back after a storm of ended sessions (reclaim.ts). */
+  readonly reclaimer: Reclaimer;
   readonly userNotices = new Ring<UserNotice>(USER_NOTICES_KEPT);
   readonly #rpc: RpcServer;
   /** Runs a method with already validated params, as the given connection (used by the web bridge). */
@@ -125,6 +129,7 @@ export class Hub {
     this.#defaultClaudeHome = opts.claudeHome ?? (env.env.CLAUDE_CONFIG_DIR ? path.resolve(env.env.CLAUDE_CONFIG_DIR) : path.join(env.home, '.claude'));
     this.#openTeams();
     this.startedAt = this.clock.now();
+    this.reclaimer = new Reclaimer(() => this.clock.monotonic());
     this.idle = new IdleWatch({
       lifetimeMs: () => Math.min(this.limits.idleSubscriptionMs, this.adminSettings().idleSubscriptionMinutes.value * 60_000),
       now: () => this.clock.monotonic(),
@@ -221,8 +226,9 @@ export class Hub {
     this.#teamsWatcher = new RootWatcher([this.teams.teamsRoot, this.teams.tasksRoot], () => this.events.emit({ type: 'teams.changed' }));
   }
 
-  retire(id: string): void {
-    retireSession(this, id);
+  /** Ends a live session; see retireSession for `final` and `dormant`. */
+  retire(id: string, end: EndKind): Promise<void> {
+    return retireSession(this, id, end);
   }
 
   async persist(s: Parameters<typeof persisted>[0]): Promise<void> {
@@ -267,7 +273,11 @@ export class Hub {
   #connectionClosed(conn: RpcConnection): void {
     for (const set of this.subscribers.values()) set.delete(conn);
     this.detachUi(conn);
-    for (const s of [...this.table.live.values()]) if (s.connectionId === conn.id) this.retire(s.id);
+    if (this.#closed) return; // shutting down: sessions stay journaled as they are
+    for (const s of [...this.table.live.values()]) {
+      if (s.connectionId !== conn.id) continue;
+      this.retire(s.id, 'dormant').catch((err: unknown) => this.log.error('session end failed', { id: s.id, error: String(err) }));
+    }
   }
 
   async #sweepOnce(): Promise<void> {
@@ -275,14 +285,12 @@ export class Hub {
       const now = this.clock.now();
       for (const s of [...this.table.live.values()]) {
         if (s.liveness !== 'pid' || s.pid === null) continue;
-        const dead = !sameProcess(s.pid, s.procStart) || now - s.lastSeen > this.limits.leaseMs;
-        if (dead) this.retire(s.id);
+        // A process that exited never comes back; a silent one past its lease might.
+        if (!sameProcess(s.pid, s.procStart)) await this.retire(s.id, 'final');
+        else if (now - s.lastSeen > this.limits.leaseMs) await this.retire(s.id, 'dormant');
       }
-      for (const [id, d] of [...this.table.dormant]) {
-        if (now - d.diedAt <= this.limits.dormantRetentionMs) continue;
-        this.table.dormant.delete(id);
-        await this.mailboxes.drop(id);
-      }
+      await trimDormant(this);
+      this.reclaimer.sweep();
       this.#teamsWatcher?.refresh();
       await this.stock.sweep();
       await this.settingsChanged();

@@ -3,12 +3,15 @@
 // claimed wrapper attributes are discarded (only a cleaned from-name is
 // kept) and the body is re-wrapped by us. Status reports go back to the
 // writer's `from` socket only when it sits in the receiver's own directory,
-// as Claude Code does.
+// as Claude Code does. A rename line is obeyed only from the session's own
+// child (the connection began with its token), and never to a name another
+// listed session holds.
 
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { cleanFromName, peerStatusLine, socketPathOf, unwrapMessage, type PeerStatus } from '../protocol/cc-wire.js';
 import { validName } from '../registry/names.js';
+import { nameHeldByOther } from '../registry/resolve.js';
 import { tokenMatches, type PersistedSession, type SessionRecord } from '../registry/session.js';
 import type { Envelope } from '../routing/router.js';
 import type { Hub } from './hub.js';
@@ -61,10 +64,13 @@ export function inboundHandler(hub: Hub, receiver: SessionRecord, via?: { socket
         (err: unknown) => hub.log.error('inbound message not stored', { error: String(err) }),
       );
     },
-    rename(raw) {
+    rename(raw, ownChild) {
+      if (!ownChild) return hub.log.warn('inbound socket: rename refused, the writer did not present the session token', { id: receiver.id });
       const name = validName(raw);
-      if (name === undefined || !hub.table.live.has(receiver.id)) return;
+      if (name === undefined || hub.table.live.get(receiver.id) !== receiver) return hub.log.warn('inbound socket: rename refused, invalid name', { id: receiver.id });
+      if (nameHeldByOther(hub.table, name, receiver.address)) return hub.log.warn('inbound socket: rename refused, name held by another session', { id: receiver.id });
       hub.table.rename(receiver, name);
+      hub.events.emit({ type: 'sessions.changed' });
       hub.persist(receiver).catch((err: unknown) => hub.log.error('rename not journaled', { error: String(err) }));
     },
   };

@@ -1,6 +1,9 @@
 // Session lifecycle on the hub: registration (new or resumed), activation
-// (inbound socket, journal record), retirement (out of listings, inbox kept)
-// and restoration after a restart. Names and pid identities are checked here.
+// (journal record, inbound socket), retirement (out of listings; kept for a
+// resume only when it may resume and has something to resume, see
+// retention.ts) and restoration after a restart. Activation is atomic: a
+// session is listed only after its record is written and its socket bound;
+// on any failure nothing is listed and the journal is put back.
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -9,11 +12,13 @@ import type { MethodParams } from '../protocol/methods.js';
 import { udsAddress } from '../protocol/cc-wire.js';
 import { deriveName, normalizeName, refHash, validName } from '../registry/names.js';
 import { processIdentity, sameProcessAlive } from '../registry/proc.js';
+import { nameHeldByOther } from '../registry/resolve.js';
 import { hashToken, newToken, persisted, type PersistedSession, type SessionRecord } from '../registry/session.js';
 import type { HeldRecord } from '../journal/journal.js';
 import { listenPrivate, sessionSocketPath } from './endpoint.js';
 import type { Hub } from './hub.js';
 import { inboundHandler } from './inbound.js';
+import { endSession, keepDormant, trimDormant, type EndKind } from './retention.js';
 import type { RpcConnection } from './rpc-server.js';
 import { createSessionServer } from './session-socket.js';
 
@@ -28,8 +33,8 @@ export async function registerSession(hub: Hub, params: RegisterInput, conn: Rpc
       live.lastSeen = hub.clock.now();
       return { session: live, token: params.resume.token, resumed: true };
     }
-    const name = params.name !== undefined ? chooseName(hub, params) : old.name;
-    const session = await activateSession(hub, { ...old, ...identity(params), name }, conn);
+    const name = params.name !== undefined ? chooseName(hub, params, old.address) : old.name;
+    const session = await activateSession(hub, { ...old, ...identity(params), name }, conn, old);
     return { session, token: params.resume.token, resumed: true };
   }
   if (hub.table.size >= hub.limits.sessions) throw new HubError('overloaded');
@@ -55,10 +60,12 @@ function identity(params: RegisterInput): Pick<PersistedSession, 'pid' | 'procSt
   return { pid: id.pid, procStart: id.startTime ?? null, liveness: params.liveness };
 }
 
-function chooseName(hub: Hub, params: RegisterInput): string {
+/** A chosen name (on resume, like a rename, it must not be another live session's) or a derived free one. */
+function chooseName(hub: Hub, params: RegisterInput, ownAddress?: string): string {
   if (params.name !== undefined) {
     const name = validName(params.name);
     if (name === undefined) throw new HubError('name_invalid');
+    if (ownAddress !== undefined && nameHeldByOther(hub.table, name, ownAddress)) throw new HubError('name_taken');
     return name;
   }
   for (let i = 0; ; i++) {
@@ -67,27 +74,45 @@ function chooseName(hub: Hub, params: RegisterInput): string {
   }
 }
 
-export async function activateSession(hub: Hub, p: PersistedSession, conn: RpcConnection | null): Promise<SessionRecord> {
+/**
+ * Writes the session's record, binds its socket, then lists it. `previous`
+ * is its journaled record before (a resume or restore): on failure the
+ * journal gets it back, or a drop record for a new session.
+ */
+export async function activateSession(hub: Hub, p: PersistedSession, conn: RpcConnection | null, previous?: PersistedSession): Promise<SessionRecord> {
   const now = hub.clock.now();
   const s: SessionRecord = {
     ...p, nameNorm: normalizeName(p.name), refHash: refHash(p.address), state: 'idle', stateSince: now, lastSeen: now,
     connectionId: p.liveness === 'connection' && conn !== null ? conn.id : null,
     flag: hub.settings.parseFlag(p.settings, p.name),
   };
+  await hub.journal.append({ t: 's', s: persisted(s) }); // throws before writing anything when it cannot be written
   const server = createSessionServer(hub.limits, inboundHandler(hub, s), hub.log);
-  if (!hub.paths.windows) fs.rmSync(p.socketPath, { force: true }); // ours by name, in our 0700 directory
-  await listenPrivate(server, p.socketPath, hub.paths.windows);
+  try {
+    if (!hub.paths.windows) fs.rmSync(p.socketPath, { force: true }); // ours by name, in our 0700 directory
+    await listenPrivate(server, p.socketPath, hub.paths.windows);
+  } catch (err) {
+    server.close(() => undefined);
+    if (!hub.paths.windows) fs.rmSync(p.socketPath, { force: true });
+    await hub.journal.append(previous !== undefined ? { t: 's', s: previous } : { t: 'd', id: p.id }).catch((e: unknown) => hub.log.error('registration not retracted', { id: p.id, error: String(e) }));
+    throw err;
+  }
+  // Nothing below awaits before the session is listed: no connection is handled in between.
   hub.servers.set(p.id, server);
   hub.table.add(s);
   hub.settings.forget(s.id);
-  await hub.journal.append({ t: 's', s: persisted(s) });
   hub.events.emit({ type: 'sessions.changed' });
   await hub.admission.reevaluate(s);
   return s;
 }
 
-/** Ends a session: it leaves listings, its socket closes, its inbox and held messages stay. */
-export function retireSession(hub: Hub, id: string): void {
+/**
+ * Ends a session: it leaves listings and its socket closes. `final`: it can
+ * never resume (its process exited, its adapter said it is ending), so its
+ * senders are told and it is forgotten; `dormant`: kept for a resume while it
+ * has something to resume (retention.ts).
+ */
+export async function retireSession(hub: Hub, id: string, end: EndKind): Promise<void> {
   const s = hub.table.retire(id, hub.clock.now());
   if (s === undefined) return;
   hub.servers.get(id)?.close();
@@ -99,6 +124,8 @@ export function retireSession(hub: Hub, id: string): void {
   hub.stock.sessionEnded(id);
   hub.remote.confirmations.senderGone(id);
   hub.events.emit({ type: 'sessions.changed' });
+  if (end === 'dormant') await keepDormant(hub, persisted(s));
+  else await endSession(hub, persisted(s), 'the session ended and cannot resume');
 }
 
 /** After a restart: held messages come back (countdown reset); pid-bound sessions whose process runs revive. */
@@ -106,9 +133,17 @@ export async function restoreSessions(hub: Hub, sessions: Map<string, PersistedS
   for (const [receiverId, entries] of held) {
     for (const h of entries.values()) hub.admission.held.add({ id: h.id, receiverId, env: h.env, reason: h.reason, heldAt: h.heldAt, deadline: null });
   }
+  // Live and resumable ones first, so that the receipts of the ended ones find their senders.
+  const ended: PersistedSession[] = [];
   for (const p of sessions.values()) {
-    const alive = p.liveness === 'pid' && p.pid !== null && sameProcessAlive({ pid: p.pid, startTime: p.procStart ?? undefined });
-    if (alive) await activateSession(hub, p, null).catch((err: unknown) => hub.log.warn('restore failed', { id: p.id, error: String(err) }));
-    else hub.table.dormant.set(p.id, { session: p, diedAt: hub.clock.now() });
+    if (p.liveness === 'pid') {
+      const alive = p.pid !== null && sameProcessAlive({ pid: p.pid, startTime: p.procStart ?? undefined });
+      if (alive) await activateSession(hub, p, null, p).catch((err: unknown) => hub.log.warn('restore failed', { id: p.id, error: String(err) }));
+      else ended.push(p);
+    } else {
+      await keepDormant(hub, p, false); // its adapter may reconnect and resume
+    }
   }
+  for (const p of ended) await endSession(hub, p, 'the session ended and cannot resume');
+  await trimDormant(hub);
 }

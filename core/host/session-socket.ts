@@ -2,7 +2,8 @@
 // line (FORMATS.md §5) to it delivers a message to that session, subject to
 // the hub's pipeline. Optional first line `{"type":"auth","token":…}`: the
 // session's own token marks the writer as its child process; a wrong token
-// closes the connection. `rename` control lines rename the session. Garbage
+// closes the connection. `rename` control lines go to the handler with
+// whether the writer proved to be the session's own child. Garbage
 // lines are skipped (Claude Code does the same); a line over the frame limit
 // closes the connection. Writers send and close: a connection silent for
 // inboundIdleMs or with a line unfinished for partialLineMs is closed, and
@@ -20,7 +21,8 @@ export interface InboundHandler {
   /** The writer's auth token: 'own' (the session's token), 'bad', or 'none'. */
   checkAuth(token: string): 'own' | 'bad';
   message(line: UserEvent, ownChild: boolean): void;
-  rename(name: string): void;
+  /** A rename control line; `ownChild`: the connection began with the session's own token. */
+  rename(name: string, ownChild: boolean): void;
   /** A receipt from a Claude Code session we sent to (reply sockets only). */
   status?(line: PeerMessageStatus): void;
   /** A Claude Code session's answer to our notify_when_idle (reply sockets only). */
@@ -85,7 +87,7 @@ export function createSessionServer(limits: Limits, handler: InboundHandler, log
       const user = UserEventLine.safeParse(value);
       if (user.success) return handler.message(user.data, ownChild);
       const rename = RenameControl.safeParse(value);
-      if (rename.success) return handler.rename(rename.data.name);
+      if (rename.success) return handler.rename(rename.data.name, ownChild);
       if (handler.status !== undefined) {
         const status = PeerMessageStatus.safeParse(value);
         if (status.success) return handler.status(status.data);

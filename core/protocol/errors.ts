@@ -14,6 +14,7 @@ export const ERRORS = {
   pid_not_alive: [-32003, 'The given pid is not a live process'],
   name_invalid: [-32004, 'Invalid name: use 1-64 visible characters, no "@", not an address or reserved name'],
   idle_timeout: [-32005, 'The connection sent no request, or left a line unfinished, for too long: it is closed'],
+  name_taken: [-32006, 'Another live session holds that name; choose another one'],
   to_empty: [-32010, '"to" is empty'],
   to_broadcast: [-32011, 'Broadcast is not supported: address each recipient separately'],
   to_has_at: [-32012, '"to" must not contain "@": use a name, "name [ref]" or an address from the agent listing'],

@@ -54,6 +54,12 @@ export interface Limits {
   readonly idleSubscriptionMs: number;
   /** Longest `inbox.fetch` wait. */
   readonly fetchWaitMs: number;
+  /** Ended sessions kept for a resume (they have unread or held messages); the oldest beyond go. */
+  readonly dormantSessions: number;
+  /** Deepest nesting of a free-form JSON value in a request (settings, metadata, setting values). */
+  readonly jsonDepth: number;
+  /** Largest serialized size of one free-form JSON value in a request, in UTF-8 bytes. */
+  readonly jsonBytes: number;
 }
 
 export const LIMITS: Limits = {
@@ -83,6 +89,9 @@ export const LIMITS: Limits = {
   journalLineBytes: 8 * 1024 * 1024, // a held 256 KiB body JSON-escaped (up to 6x) fits with room
   idleSubscriptionMs: 3600_000, // DESIGN.md §9: 60 minutes
   fetchWaitMs: 600_000, // ten minutes
+  dormantSessions: 1000, // resumable ended sessions; each keeps at most its inbox (≤ inboxItems)
+  jsonDepth: 32, // settings and task metadata are a few levels deep; JSON.stringify and readers stay far from the stack limit
+  jsonBytes: 64 * 1024, // a settings object or task metadata is a few KiB; a task file stays readable
 };
 
 export function withLimits(overrides: Partial<Limits> | undefined): Limits {

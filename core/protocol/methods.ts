@@ -3,6 +3,8 @@
 // (core/host) and the client (core/client) are typed from.
 
 import { z } from 'zod';
+import { BoundedJsonValue, boundedJsonObject } from './bounded-json.js';
+import { LIMITS } from './limits.js';
 import { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
 
 export { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES };
@@ -24,7 +26,7 @@ export const RegisterParams = z.strictObject({
   agent: z.enum(AGENT_KINDS).default('other'),
   team: Name.optional(),
   member: Name.optional(),
-  settings: z.record(z.string().max(128), z.unknown()).optional(),
+  settings: boundedJsonObject(128).optional(),
   /** `connection`: lives while this connection is open; `pid`: while pid lives. */
   liveness: z.enum(['connection', 'pid']).default('connection'),
   resume: z.strictObject(Auth).optional(),
@@ -44,8 +46,9 @@ export const ListParams = z.strictObject({ sessionId: Id.optional(), token: Toke
 export const SendParams = z.strictObject({
   ...Auth,
   to: z.string().max(4096),
-  summary: z.string().max(10_000).optional(),
-  message: z.string().max(8 * 1024 * 1024).optional(),
+  // Code points are counted by validateSend (summary_too_long, message_too_large); one is at most 2 UTF-16 units.
+  summary: z.string().max(LIMITS.summaryChars * 2).optional(),
+  message: z.string().max(LIMITS.frameBytes).optional(),
   notify_when_idle: z.boolean().optional(),
 });
 export type SendParams = z.input<typeof SendParams>;
@@ -53,7 +56,7 @@ export type SendParams = z.input<typeof SendParams>;
 export const FetchParams = z.strictObject({
   ...Auth,
   limit: z.number().int().min(1).max(1000).default(100),
-  waitMs: z.number().int().min(0).max(600_000).default(0),
+  waitMs: z.number().int().min(0).max(LIMITS.fetchWaitMs).default(0),
 });
 export const AckParams = z.strictObject({ ...Auth, ids: z.array(z.string().min(1).max(128)).max(1000) });
 export const SubscribeParams = z.strictObject(Auth);
@@ -68,7 +71,7 @@ export const UiSetSettingParams = z.strictObject({
   ...UiToken,
   key: z.enum(['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode', 'relay']),
   /** null removes the key from the user scope. */
-  value: z.unknown(),
+  value: BoundedJsonValue,
 });
 
 /** Team and task methods: optional session credentials name the actor; without them it is "user". */
@@ -82,12 +85,12 @@ export const TasksListParams = z.strictObject({ list: TeamName, includeInternal:
 export const TaskGetParams = z.strictObject({ list: TeamName, id: TaskId });
 export const TaskCreateParams = z.strictObject({
   ...Actor, list: TeamName, subject: z.string().min(1).max(10_000), description: z.string().max(1_000_000).default(''),
-  activeForm: z.string().max(10_000).optional(), blockedBy: z.array(TaskId).max(1000).optional(), metadata: z.record(z.string().max(256), z.unknown()).optional(),
+  activeForm: z.string().max(10_000).optional(), blockedBy: z.array(TaskId).max(1000).optional(), metadata: boundedJsonObject(256).optional(),
 });
 export const TaskUpdateParams = z.strictObject({
   ...Actor, list: TeamName, id: TaskId, subject: z.string().min(1).max(10_000).optional(), description: z.string().max(1_000_000).optional(),
   activeForm: z.string().max(10_000).optional(), status: TaskStatus.optional(), owner: z.string().min(1).max(256).nullable().optional(),
-  metadata: z.record(z.string().max(256), z.unknown()).optional(),
+  metadata: boundedJsonObject(256).optional(),
   /** Claude Code's TaskUpdate addBlocks/addBlockedBy: both sides of each edge are written. */
   addBlocks: z.array(TaskId).max(1000).optional(), addBlockedBy: z.array(TaskId).max(1000).optional(),
 });
@@ -95,7 +98,7 @@ export const TaskClaimParams = z.strictObject({ ...Actor, list: TeamName, id: Ta
 export const TaskAssignParams = z.strictObject({ ...Actor, team: TeamName, id: TaskId, owner: z.string().min(1).max(256) });
 export const TaskDeleteParams = z.strictObject({ ...Actor, list: TeamName, id: TaskId });
 export const TaskReleaseParams = z.strictObject({ ...Actor, list: TeamName, owner: z.string().min(1).max(256) });
-export const TeamSendParams = z.strictObject({ ...Auth, team: TeamName, to: z.string().min(1).max(256), text: z.string().min(1).max(1_000_000), summary: z.string().max(200).optional() });
+export const TeamSendParams = z.strictObject({ ...Auth, team: TeamName, to: z.string().min(1).max(256), text: z.string().min(1).max(1_000_000), summary: z.string().max(LIMITS.summaryChars).optional() });
 
 export const METHODS = {
   'hub.info': InfoParams,
@@ -124,7 +127,7 @@ export const METHODS = {
   'confirmations.deny': UiItemParams,
   'setup.plan': z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() }),
   'setup.apply': z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() }),
-  'user.send': z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096), message: z.string().min(1).max(256 * 1024) }),
+  'user.send': z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096), message: z.string().min(1).max(LIMITS.messageBytes) }),
   'user.subscribe': z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096) }),
   'teams.list': TeamsListParams,
   'teams.show': TeamShowParams,
@@ -212,7 +215,7 @@ export interface SendResult {
   note: string;
 }
 
-export const RECEIPT_STATUSES = ['held', 'delivered', 'approved', 'denied', 'refused', 'expired', 'dropped'] as const;
+export const RECEIPT_STATUSES = ['held', 'delivered', 'approved', 'denied', 'refused', 'expired', 'dropped', 'undelivered'] as const;
 export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 
 export interface InboxMessage {

@@ -30,6 +30,15 @@ export function arrayIndex<R extends Row>(rows: readonly R[]): RowIndex<R> {
   };
 }
 
+/**
+ * Whether a listed row other than the address `selfAddress` holds this name:
+ * a rename to it is refused (name_taken), so two live sessions never swap or
+ * share a name by renaming.
+ */
+export function nameHeldByOther(rows: RowIndex<Row>, name: string, selfAddress: string): boolean {
+  return rows.named(normalizeName(name)).some((row) => row.address !== selfAddress);
+}
+
 export type Resolved<R extends Row> = { kind: 'row'; row: R; byName: boolean } | { kind: 'address'; address: string };
 
 const PREFIX_MIN = 3;

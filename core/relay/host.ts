@@ -121,7 +121,7 @@ export class RemoteMachines {
     const from = parsePeerAddress(env.fromAddress);
     if (relay === undefined || from === undefined) return;
     relay.publishReceipt(from.machine, {
-      v: PROTOCOL_VERSION, origMsgId: env.msgId, senderSessionId: from.session, status, reason: reason.slice(0, 4096),
+      v: PROTOCOL_VERSION, origMsgId: env.msgId, senderSessionId: from.session, status: status === 'undelivered' ? 'dropped' : status, reason: reason.slice(0, 4096),
       receiver: { machine: relay.machine, sessionId: receiver.id, name: receiver.name },
     });
   }

@@ -63,11 +63,11 @@ describe('the inbound socket (Claude Code wire format)', () => {
     expect((await items(c, r)).map((i) => i.id)).toEqual(['5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b']);
   });
 
-  it('honours the rename control frame', async () => {
+  it('honours the rename control frame from the session\'s own child (auth line first)', async () => {
     th = await startHub();
     const c = await th.client();
     const r = await th.register(c, { name: 'before' });
-    await writeSocket(socketPathOf(r.address)!, fixture('control-rename.ndjson'));
+    await writeSocket(socketPathOf(r.address)!, JSON.stringify({ type: 'auth', token: r.token }) + '\n' + fixture('control-rename.ndjson'));
     await until(async () => (await c.call('agents.list', {})).rows[0]?.name === 'api-worker');
   });
 

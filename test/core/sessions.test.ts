@@ -31,14 +31,16 @@ describe('sessions', () => {
     expect((bad as RpcError).reason).toBe('name_invalid');
   });
 
-  it('a connection-bound session leaves listings when its connection closes, and can resume with its token', async () => {
+  it('a connection-bound session leaves listings when its connection closes, and with unread messages can resume with its token', async () => {
     th = await startHub();
     const watcher = await th.client();
+    const w = await th.register(watcher, { name: 'watcher' });
     const c = await th.client();
     const r = await th.register(c, { name: 'short-lived' });
-    expect((await watcher.call('agents.list', {})).rows).toHaveLength(1);
+    expect((await watcher.call('agents.list', {})).rows).toHaveLength(2);
+    await watcher.call('message.send', { sessionId: w.sessionId, token: w.token, to: 'short-lived', summary: 's', message: 'keep me' });
     c.close();
-    await until(async () => (await watcher.call('agents.list', {})).rows.length === 0, 2000);
+    await until(async () => (await watcher.call('agents.list', {})).rows.length === 1, 2000);
 
     const again = await th.client();
     const wrong = await again.call('session.register', { cwd: '/x', resume: { sessionId: r.sessionId, token: 'f'.repeat(48) } }).catch((e: unknown) => e);
