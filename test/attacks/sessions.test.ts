@@ -140,7 +140,7 @@ describe('registration is atomic', () => {
     const home = th.dirs.home;
     await th.close();
     th = undefined;
-    const { journal, state } = Journal.open(home, { syncMs: 10, compactBytes: LIMITS.journalCompactBytes });
+    const { journal, state } = await Journal.open(home, { syncMs: 10, compactBytes: LIMITS.journalCompactBytes, lineBytes: LIMITS.journalLineBytes });
     journal.close();
     expect([...state.sessions.values()].map((s) => s.name)).toEqual([]);
   });
@@ -233,7 +233,7 @@ describe('messages stranded when an agent exits (issue 15)', () => {
     const home = th.dirs.home;
     await th.close();
     th = undefined;
-    const { journal, state } = Journal.open(home, { syncMs: 10, compactBytes: LIMITS.journalCompactBytes });
+    const { journal, state } = await Journal.open(home, { syncMs: 10, compactBytes: LIMITS.journalCompactBytes, lineBytes: LIMITS.journalLineBytes });
     journal.close();
     expect(state.sessions.has(receiver.sessionId)).toBe(false);
     expect(state.items.has(receiver.sessionId)).toBe(false);
