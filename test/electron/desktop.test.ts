@@ -10,6 +10,7 @@ import { cliLinkPlan, isLinked, packagedCliPath, writeCliLink } from '../../elec
 import { createDesktopHandlers } from '../../electron/desktop-handlers.js';
 import { DesktopPrefsStore, loginItemSettings, readDesktopPrefs, type KeyValueStore } from '../../electron/settings/desktop-prefs.js';
 import { startFailureText } from '../../electron/startup.js';
+import { JournalError } from '../../core/journal/journal.js';
 import { viewUrl, Windows, type WindowLike } from '../../electron/windows/windows.js';
 import { CLI } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -139,6 +140,9 @@ describe('start-up failures', () => {
   it('say why and what to do; the app never starts a second hub', () => {
     expect(startFailureText(new HubRunningError('/run/sb/hub.sock'))).toMatchObject({ title: 'Another Switchboard hub is running', detail: expect.stringContaining('/run/sb/hub.sock') });
     expect(startFailureText(new EndpointError('loose_mode', '/run/sb has mode 0777'))).toMatchObject({ title: 'Switchboard refused an unsafe runtime directory', detail: expect.stringContaining('0777') });
+    expect(startFailureText(new EndpointError('loose_mode', '/home/u/.switchboard', 'state')).title).toBe('Switchboard refused an unsafe state directory');
+    expect(startFailureText(new JournalError('state_locked', '/home/u/.switchboard', 'is locked by another hub', { holder: { pid: 42, socket: '/run/sb/hub.sock' } }))).toMatchObject({ title: 'Another Switchboard hub uses this state directory', detail: expect.stringContaining('pid 42') });
+    expect(startFailureText(new JournalError('not_regular', '/home/u/.switchboard/journal.ndjson')).title).toBe('Switchboard refused its message journal');
     expect(startFailureText(new Error('boom')).title).toBe('Switchboard could not start');
   });
 });
