@@ -4,7 +4,7 @@
 // built-in SendMessage/ListAgents, and appends unread inbox items to every
 // result, acknowledging them only after the result was handed back. It exits
 // on the first SIGINT or SIGTERM (or when stdin ends), after unregistering.
-// Logs go to stderr only: stdout is the protocol.
+// stderr carries only what is wrong (agents log it as errors); stdout is the protocol.
 
 import { spawn } from 'node:child_process';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -59,7 +59,8 @@ export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
   const transport = new StdioServerTransport();
   transport.onclose = () => stop();
   await server.connect(transport);
-  process.stderr.write(`switchboard mcp: session ${creds.sessionId} for agent pid ${pid}\n`);
+  // Nothing on stderr when all is well: agents log every stderr line as an error.
+  if (process.env.SWITCHBOARD_DEBUG) process.stderr.write(`switchboard mcp: session ${creds.sessionId} for agent pid ${pid}\n`);
 
   await stopped;
   await client.call('session.unregister', creds, { timeoutMs: UNREGISTER_WAIT_MS }).catch((err: unknown) => {

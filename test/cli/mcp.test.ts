@@ -141,4 +141,11 @@ describe('switchboard mcp lifecycle', () => {
     });
   }
 
+  it('writes nothing to stderr when all is well (agents log stderr as errors)', async () => {
+    th = await startHub();
+    const { child, stderr, exited } = await startMcp(th);
+    child.stdin.end();
+    await exited;
+    expect(stderr()).toBe('');
+  });
 });
