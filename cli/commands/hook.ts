@@ -95,7 +95,7 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
             return undefined;
           }
           await client.call('inbox.ack', { ...c, ids: items.map((i) => i.id) });
-          return stopOutput(agent, frameItems(items));
+          return stopOutput(agent, frameItems(items, 'stop'));
         });
       case 'session-end': {
         const known = readCredentials(file);

@@ -77,6 +77,8 @@ describe('switchboard hook', () => {
     const decision = JSON.parse(blocked.stdout) as { decision: string; reason: string };
     expect(decision.decision).toBe('block');
     expect(decision.reason).toContain('one more thing');
+    // People see this under "Stop hook reported a problem": the text says plainly that nothing is wrong.
+    expect(decision.reason).toMatch(/^\[Switchboard\] This is not an error and nothing is blocked: .* messages from other agent sessions/);
     // The loop guard: a peer that answers every stop cannot keep it going forever.
     for (let i = 0; i < 3; i++) {
       await send(`again ${i}`);
@@ -105,6 +107,7 @@ describe('switchboard hook', () => {
       const st = JSON.parse((await hook(dirs, ['stop', '--agent', agent], fixture(stop, dirs.root))).stdout) as { decision: string; reason: string };
       expect(st.decision).toBe(stopDecision);
       expect(st.reason).toContain(`stop ${agent}`);
+      expect(st.reason).toMatch(/^\[Switchboard\] This is not an error and nothing is blocked/);
       await hook(dirs, ['session-end', '--agent', agent], fixture(stop, dirs.root));
       expect((await c.call('agents.list', {})).rows.some((x) => x.agent === agent)).toBe(false);
     }
