@@ -16,6 +16,11 @@ const LEAD: Record<FrameAt, string> = {
   prompt: 'Not part of the user\'s prompt: Switchboard hands over messages from other agent sessions that arrived while this session was idle. ',
 };
 
+/** The opening that says, where people may be alarmed, that nothing is wrong. */
+export function frameLead(at: FrameAt): string {
+  return LEAD[at];
+}
+
 export function frameHeader(count: number, at: FrameAt = 'tool'): string {
   return (
     `[Switchboard] ${LEAD[at]}${count} new item(s) from other sessions. ` +

@@ -7,8 +7,9 @@ import { HubClient, HubNotRunningError, RpcError } from '../../core/client/clien
 import type { InboxItem } from '../../core/protocol/methods.js';
 import { asPermissionMode } from '../../core/protocol/vocabulary.js';
 import { hubSocketPath, parse, UsageError, type Ctx } from '../common.js';
-import { HOOK_EVENTS, parseHookInput, postToolOutput, stopOutput, type HookEvent, type HookInput } from '../agent/dialects.js';
-import { frameItems } from '../agent/framing.js';
+import { HOOK_EVENTS, HOOK_TEXT_BUDGET, parseHookInput, postToolOutput, stopOutput, type HookEvent, type HookInput } from '../agent/dialects.js';
+import { fitItems } from '../agent/fit.js';
+import type { FrameAt } from '../agent/framing.js';
 import { agentPid, credentialsFile, ensureSession, forgetCredentials, readCredentials, type AgentKind, type Credentials } from '../agent/identity.js';
 
 const MAX_STDIN = 1024 * 1024;
@@ -66,6 +67,12 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
       }
       return fn(await ensure());
     };
+    /** What fits whole into this hook's output; only that is acknowledged (and so reported delivered). */
+    const handOver = async (c: Credentials, at: FrameAt): Promise<string | undefined> => {
+      const fitted = fitItems(await fetchUnread(client, c), HOOK_TEXT_BUDGET[agent], at);
+      if (fitted.shown.length > 0) await client.call('inbox.ack', { ...c, ids: fitted.shown.map((i) => i.id) });
+      return fitted.text;
+    };
     switch (event) {
       case 'session-start': {
         const c = await ensure();
@@ -80,22 +87,18 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
         return undefined;
       case 'post-tool':
         return await withCreds(async (c) => {
-          const items = await fetchUnread(client, c);
-          if (items.length === 0) return undefined;
-          const out = postToolOutput(agent, frameItems(items));
-          await client.call('inbox.ack', { ...c, ids: items.map((i) => i.id) });
-          return out;
+          const text = await handOver(c, 'tool');
+          return text === undefined ? undefined : postToolOutput(agent, text);
         });
       case 'stop':
         return await withCreds(async (c) => {
           // The agent's loop guard: when a stop hook already kept it going, let it stop.
-          const items = input.stopHookActive ? [] : await fetchUnread(client, c);
-          if (items.length === 0) {
+          const text = input.stopHookActive ? undefined : await handOver(c, 'stop');
+          if (text === undefined) {
             await client.call('session.state', { ...c, state: 'idle' });
             return undefined;
           }
-          await client.call('inbox.ack', { ...c, ids: items.map((i) => i.id) });
-          return stopOutput(agent, frameItems(items, 'stop'));
+          return stopOutput(agent, text);
         });
       case 'session-end': {
         const known = readCredentials(file);

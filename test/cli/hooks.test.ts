@@ -142,3 +142,36 @@ describe('hook state changes', () => {
     expect(sent.status).toBe('held');
   });
 });
+
+describe('hook output within the agent\'s limits', () => {
+  it('Codex: a 32 KB message is never cut or acknowledged by a hook; the model is told to read it through the inbox tool', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    await hook(dirs, ['session-start', '--agent', 'codex'], fixture('codex-post-tool.json', dirs.root));
+    const { c, r } = await peer(th);
+    const me = (await c.call('agents.list', {})).rows.find((x) => x.agent === 'codex')!;
+    const send = (m: string) => c.call('message.send', { sessionId: r.sessionId, token: r.token, to: me.address, summary: 's', message: m });
+    const short = await send('short note first');
+    const big = Array.from({ length: 600 }, (_, i) => `line ${String(i).padStart(3, '0')} ${'x'.repeat(44)}`).join('\n');
+    expect(big.length).toBeGreaterThan(30_000);
+    await send(big);
+
+    const out = JSON.parse((await hook(dirs, ['post-tool', '--agent', 'codex'], fixture('codex-post-tool.json', dirs.root))).stdout) as { hookSpecificOutput: { additionalContext: string } };
+    const ctx = out.hookSpecificOutput.additionalContext;
+    // Codex keeps only head and tail above 2 500 tokens (~10 000 bytes).
+    expect(Buffer.byteLength(ctx)).toBeLessThanOrEqual(10_000);
+    expect(ctx).toContain('short note first');
+    expect(ctx).not.toContain('line 000');
+    expect(ctx).toMatch(/1 more item\(s\) from other sessions \(\d+ KiB\) are waiting .* switchboard_check_inbox/);
+    const receipts = async () => (await c.call('inbox.fetch', { sessionId: r.sessionId, token: r.token })).items.filter((i) => i.kind === 'receipt');
+    const deliveredOnlyShort = async () => expect((await receipts()).map((i) => [i.status, i.origMsgId])).toEqual([['delivered', short.msg_id]]);
+    await deliveredOnlyShort();
+
+    // Still unread: the next hook says so again, and the sender was never told `delivered` for it.
+    const again = JSON.parse((await hook(dirs, ['stop', '--agent', 'codex'], fixture('codex-stop.json', dirs.root))).stdout) as { decision: string; reason: string };
+    expect(again.decision).toBe('block');
+    expect(again.reason).toMatch(/^\[Switchboard\] This is not an error and nothing is blocked: .* 1 more item\(s\) .* switchboard_check_inbox/);
+    expect(again.reason).not.toContain('line 000');
+    await deliveredOnlyShort();
+  });
+});
