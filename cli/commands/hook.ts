@@ -7,7 +7,7 @@ import { HubClient, HubNotRunningError, RpcError } from '../../core/client/clien
 import type { InboxItem } from '../../core/protocol/methods.js';
 import { asPermissionMode } from '../../core/protocol/vocabulary.js';
 import { hubSocketPath, parse, UsageError, type Ctx } from '../common.js';
-import { HOOK_EVENTS, HOOK_TEXT_BUDGET, parseHookInput, postToolOutput, stopOutput, type HookEvent, type HookInput } from '../agent/dialects.js';
+import { HOOK_EVENTS, HOOK_TEXT_BUDGET, parseHookInput, postToolOutput, promptOutput, stopOutput, type HookEvent, type HookInput } from '../agent/dialects.js';
 import { fitItems } from '../agent/fit.js';
 import type { FrameAt } from '../agent/framing.js';
 import { agentPid, credentialsFile, ensureSession, forgetCredentials, readCredentials, type AgentKind, type Credentials } from '../agent/identity.js';
@@ -80,11 +80,13 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
         return undefined;
       }
       case 'prompt-submit':
-        await withCreds(async (c) => {
+        // Messages that waited while the session was idle go in at the start of the turn.
+        return await withCreds(async (c) => {
           await client.call('session.state', { ...c, state: 'busy' });
           if (input.permissionMode) await setMode(client, c, input.permissionMode);
+          const text = await handOver(c, 'prompt');
+          return text === undefined ? undefined : promptOutput(agent, text);
         });
-        return undefined;
       case 'post-tool':
         return await withCreds(async (c) => {
           const text = await handOver(c, 'tool');

@@ -175,3 +175,28 @@ describe('hook output within the agent\'s limits', () => {
     await deliveredOnlyShort();
   });
 });
+
+describe('messages for an idle session', () => {
+  it('are handed over at the start of the next turn (UserPromptSubmit / BeforeAgent), not at its end', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    const { c, r } = await peer(th);
+    for (const [agent, start, event] of [
+      ['claude', 'claude-session-start.json', 'UserPromptSubmit'],
+      ['codex', 'codex-post-tool.json', 'UserPromptSubmit'],
+      ['gemini', 'gemini-after-tool.json', 'BeforeAgent'],
+    ] as const) {
+      await hook(dirs, ['session-start', '--agent', agent], fixture(start, dirs.root));
+      const me = (await c.call('agents.list', {})).rows.find((x) => x.agent === agent)!;
+      const sent = await c.call('message.send', { sessionId: r.sessionId, token: r.token, to: me.address, summary: 's', message: `while idle ${agent}` });
+      const input = fixture(start, dirs.root, { hook_event_name: event, prompt: 'next task' });
+      const out = JSON.parse((await hook(dirs, ['prompt-submit', '--agent', agent], input)).stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+      expect(out.hookSpecificOutput.hookEventName).toBe(event);
+      expect(out.hookSpecificOutput.additionalContext).toMatch(/^\[Switchboard\] Not part of the user's prompt/);
+      expect(out.hookSpecificOutput.additionalContext).toContain(`while idle ${agent}`);
+      const receipts = (await c.call('inbox.fetch', { sessionId: r.sessionId, token: r.token })).items;
+      expect(receipts).toContainEqual(expect.objectContaining({ kind: 'receipt', status: 'delivered', origMsgId: sent.msg_id }));
+      await hook(dirs, ['session-end', '--agent', agent], fixture(start, dirs.root));
+    }
+  });
+});
