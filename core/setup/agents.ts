@@ -123,9 +123,20 @@ function setMcpJson(text: string, file: string, server: Record<string, unknown> 
   return setJsonc(text, ['mcpServers', 'switchboard'], server);
 }
 
+/**
+ * What hub discovery reads from the environment. Codex gives MCP servers only
+ * a fixed list of variables (HOME, PATH, TMPDIR, …; codex-rs/rmcp-client
+ * DEFAULT_ENV_VARS) plus those named in `env_vars`; without these the MCP
+ * server would look for another hub than the one its hooks and the user use.
+ */
+export const HUB_ENV_VARS = ['SWITCHBOARD_HOME', 'SWITCHBOARD_RUNTIME_DIR', 'XDG_RUNTIME_DIR'] as const;
+
 function codexBlock(e: SetupEnv): string {
   const q = (s: string): string => JSON.stringify(s);
-  return [TOML_BEGIN, '[mcp_servers.switchboard]', `command = ${q(e.node)}`, `args = [${[e.script, 'mcp', '--agent', 'codex'].map(q).join(', ')}]`, TOML_END, ''].join('\n');
+  return [
+    TOML_BEGIN, '[mcp_servers.switchboard]', `command = ${q(e.node)}`, `args = [${[e.script, 'mcp', '--agent', 'codex'].map(q).join(', ')}]`,
+    `env_vars = [${HUB_ENV_VARS.map(q).join(', ')}]`, TOML_END, '',
+  ].join('\n');
 }
 
 export interface Plan {

@@ -100,7 +100,10 @@ describe('switchboard setup', () => {
     expect(text.startsWith(CODEX_TOML)).toBe(true);
     const parsed = parseToml(text) as { model: string; mcp_servers: Record<string, { command: string; args: string[] }> };
     expect(parsed.model).toBe('gpt-5-codex');
-    expect(parsed.mcp_servers.switchboard).toEqual({ command: process.execPath, args: [CLI, 'mcp', '--agent', 'codex'] });
+    // Codex passes MCP servers only a fixed set of variables: the ones hub discovery reads are named explicitly.
+    expect(parsed.mcp_servers.switchboard).toEqual({
+      command: process.execPath, args: [CLI, 'mcp', '--agent', 'codex'], env_vars: ['SWITCHBOARD_HOME', 'SWITCHBOARD_RUNTIME_DIR', 'XDG_RUNTIME_DIR'],
+    });
     expect(parsed.mcp_servers.docs).toBeDefined();
     const hooks = JSON.parse(read(path.join(h.dir, '.codex', 'hooks.json'))) as { hooks: Record<string, unknown[]> };
     expect(Object.keys(hooks.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
