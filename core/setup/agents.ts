@@ -139,6 +139,26 @@ function codexBlock(e: SetupEnv): string {
   ].join('\n');
 }
 
+/**
+ * What the user must still do by hand for the agent to run what setup wrote
+ * (docs/integrations.md has the sources). Printed after every setup run.
+ */
+const NOTES: Record<SetupAgent, string[]> = {
+  'claude-code': ['Restart Claude Code; `/mcp` lists switchboard and `/hooks` shows the hooks.'],
+  codex: [
+    'Codex runs new hooks only after you trust them: start `codex`, open `/hooks` and trust the five Switchboard hooks. Until then they do nothing (silently in `codex exec`).',
+    'Check with `switchboard agents`: a session whose hooks never reported is marked "hooks not running".',
+  ],
+  gemini: [
+    'Gemini CLI runs MCP servers and hooks only in trusted folders: in an untrusted folder `/mcp` shows switchboard as Disabled, every hook is skipped, and headless `gemini -p` refuses to run.',
+    'Trust each project folder when Gemini asks, or with `/permissions` (headless runs: `--skip-trust` or GEMINI_CLI_TRUST_WORKSPACE=true).',
+  ],
+};
+
+export function setupNotes(agent: SetupAgent): readonly string[] {
+  return NOTES[agent];
+}
+
 export interface Plan {
   agent: SetupAgent;
   changes: FileChange[];

@@ -114,6 +114,18 @@ describe('switchboard setup', () => {
     expect(JSON.parse(read(path.join(h.dir, '.codex', 'hooks.json')))).toEqual({});
   });
 
+  it('tells the user what is still to do: trust the Codex hooks, trust the Gemini folder', async () => {
+    const h = home();
+    const codex = (await runCli(['setup', 'codex'], h.env)).stdout;
+    expect(codex).toMatch(/Still to do:\n- Codex runs new hooks only after you trust them: .*`\/hooks`.*silently in `codex exec`/);
+    expect(codex).toContain('hooks not running');
+    const gemini = (await runCli(['setup', 'gemini', '--dry-run'], h.env)).stdout;
+    expect(gemini).toMatch(/trusted folders: in an untrusted folder `\/mcp` shows switchboard as Disabled, every hook is skipped, and headless `gemini -p` refuses to run/);
+    expect(gemini).toContain('/permissions');
+    const json = JSON.parse((await runCli(['setup', 'gemini', '--json'], h.env)).stdout) as { notes: string[] };
+    expect(json.notes[0]).toMatch(/^Gemini CLI runs MCP servers and hooks only in trusted folders/);
+  });
+
   it('gemini: MCP server and hooks in settings.json with Gemini event names; uninstall restores it', async () => {
     const h = home();
     const file = path.join(h.dir, '.gemini', 'settings.json');
