@@ -12,6 +12,7 @@ import { HubClient, RpcError } from '../../core/client/client.js';
 import { currentEndpointEnv, resolveEndpoint } from '../../core/host/endpoint.js';
 import { processStartTime } from '../../core/registry/proc.js';
 import { asPermissionMode } from '../../core/protocol/vocabulary.js';
+import { argvOf, modeFromArgv } from './mode.js';
 
 /** child_process loads only on macOS, where it is needed (hooks start faster without it). */
 function execFileSync(): typeof import('node:child_process').execFileSync {
@@ -104,8 +105,9 @@ export interface EnsureArgs {
 export async function ensureSession(a: EnsureArgs): Promise<Credentials> {
   const file = credentialsFile(a.pid);
   const known = readCredentials(file);
-  const permissionMode = asPermissionMode(a.permissionMode);
-  const mode = permissionMode !== undefined ? { permissionMode } : {};
+  // What the agent said (hook input, --mode), else its command line, else unknown: the hub fails closed.
+  const permissionMode = asPermissionMode(a.permissionMode) ?? modeFromArgv(a.agent, argvOf(a.pid) ?? []);
+  const mode = permissionMode !== undefined ? { permissionMode } : { modeKnown: false };
   if (known !== undefined) {
     try {
       await a.client.call('session.register', { cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, resume: known });

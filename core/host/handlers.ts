@@ -47,6 +47,7 @@ export function createHandlers(hub: Hub): Handlers {
     'session.mode': async (params) => {
       const s = auth(params);
       s.permissionMode = params.permissionMode;
+      s.modeKnown = true;
       if (params.bypassAvailable !== undefined) s.bypassAvailable = params.bypassAvailable;
       await hub.persist(s);
       await hub.admission.reevaluate(s);

@@ -38,7 +38,7 @@ export async function registerSession(hub: Hub, params: RegisterInput, conn: Rpc
   const socketPath = sessionSocketPath(hub.paths, id);
   const p: PersistedSession = {
     id, tokenHash: hashToken(token), name: chooseName(hub, params), socketPath, address: udsAddress(socketPath), cwd: params.cwd,
-    ...identity(params), agent: params.agent, permissionMode: params.permissionMode, bypassAvailable: params.bypassAvailable,
+    ...identity(params), agent: params.agent, permissionMode: params.permissionMode, modeKnown: params.modeKnown, bypassAvailable: params.bypassAvailable,
     interactive: params.interactive, team: params.team ?? null, member: params.member ?? null, settings: params.settings ?? null,
     createdAt: hub.clock.now(),
   };

@@ -19,6 +19,8 @@ export const RegisterParams = z.strictObject({
   cwd: Path,
   pid: z.number().int().positive().max(2 ** 31).optional(),
   permissionMode: z.enum(PERMISSION_MODES).default('default'),
+  /** false: the agent did not say its mode (permissionMode is a placeholder); the policy fails closed. */
+  modeKnown: z.boolean().default(true),
   bypassAvailable: z.boolean().default(false),
   interactive: z.boolean().default(true),
   agent: z.enum(AGENT_KINDS).default('other'),
@@ -175,6 +177,8 @@ export interface AgentRow {
   cwd: string;
   agent: (typeof AGENT_KINDS)[number];
   kind: 'switchboard' | 'claude-code';
+  /** Its permission mode as the hub knows it; 'unknown' when the agent has not said (fail closed); null when not ours. */
+  mode: (typeof PERMISSION_MODES)[number] | 'unknown' | null;
   state: (typeof SESSION_STATES)[number];
   stateSince: number;
   canReceive: boolean;

@@ -21,9 +21,14 @@ function fixture(name: string, cwd: string, patch: Record<string, unknown> = {})
   return JSON.stringify({ ...(JSON.parse(fs.readFileSync(FIX + name, 'utf8')) as object), cwd, ...patch });
 }
 
-function hook(dirs: TestDirs, args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** An "agent" process started with one command-line flag (argv[1]) that runs the rest as its child. */
+const AGENT_WITH_FLAG = `const c = require('node:child_process').spawn(process.execPath, process.argv.slice(2), { stdio: 'inherit' });
+c.on('exit', (code) => process.exit(code ?? 0));`;
+
+function hook(dirs: TestDirs, args: string[], stdin: string, agentFlag?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'hook', ...args], { env: cliEnv(dirs) });
+    const argv = agentFlag === undefined ? [CLI, 'hook', ...args] : ['-e', AGENT_WITH_FLAG, '--', agentFlag, CLI, 'hook', ...args];
+    const child = spawn(process.execPath, argv, { env: cliEnv(dirs) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -91,7 +96,9 @@ describe('switchboard hook', () => {
   it('Codex and Gemini CLI get their own output formats', async () => {
     th = await startHub();
     const dirs = th.dirs;
-    const { c, r } = await peer(th);
+    const { c, r: prompting } = await peer(th);
+    // Gemini's hooks never say its mode: unknown, so it receives as if it bypassed prompts.
+    const bypass = await th.register(c, { name: 'bypass-peer', permissionMode: 'bypassPermissions' });
     for (const [agent, post, stop, postEvent, stopDecision] of [
       ['codex', 'codex-post-tool.json', 'codex-stop.json', 'PostToolUse', 'block'],
       ['gemini', 'gemini-after-tool.json', 'gemini-after-agent.json', 'AfterTool', 'deny'],
@@ -99,6 +106,7 @@ describe('switchboard hook', () => {
       await hook(dirs, ['session-start', '--agent', agent], fixture(post, dirs.root));
       const me = (await c.call('agents.list', {})).rows.find((x) => x.agent === agent)!;
       expect(me).toBeDefined();
+      const r = agent === 'gemini' ? bypass : prompting;
       await c.call('message.send', { sessionId: r.sessionId, token: r.token, to: me.address, summary: 's', message: `hello ${agent}` });
       const out = JSON.parse((await hook(dirs, ['post-tool', '--agent', agent], fixture(post, dirs.root))).stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
       expect(out.hookSpecificOutput.hookEventName).toBe(postEvent);
@@ -180,7 +188,8 @@ describe('messages for an idle session', () => {
   it('are handed over at the start of the next turn (UserPromptSubmit / BeforeAgent), not at its end', async () => {
     th = await startHub();
     const dirs = th.dirs;
-    const { c, r } = await peer(th);
+    const { c, r: prompting } = await peer(th);
+    const bypass = await th.register(c, { name: 'bypass-peer', permissionMode: 'bypassPermissions' });
     for (const [agent, start, event] of [
       ['claude', 'claude-session-start.json', 'UserPromptSubmit'],
       ['codex', 'codex-post-tool.json', 'UserPromptSubmit'],
@@ -188,6 +197,7 @@ describe('messages for an idle session', () => {
     ] as const) {
       await hook(dirs, ['session-start', '--agent', agent], fixture(start, dirs.root));
       const me = (await c.call('agents.list', {})).rows.find((x) => x.agent === agent)!;
+      const r = agent === 'gemini' ? bypass : prompting;
       const sent = await c.call('message.send', { sessionId: r.sessionId, token: r.token, to: me.address, summary: 's', message: `while idle ${agent}` });
       const input = fixture(start, dirs.root, { hook_event_name: event, prompt: 'next task' });
       const out = JSON.parse((await hook(dirs, ['prompt-submit', '--agent', agent], input)).stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
@@ -198,5 +208,58 @@ describe('messages for an idle session', () => {
       expect(receipts).toContainEqual(expect.objectContaining({ kind: 'receipt', status: 'delivered', origMsgId: sent.msg_id }));
       await hook(dirs, ['session-end', '--agent', agent], fixture(start, dirs.root));
     }
+  });
+});
+
+describe('the permission mode: learnt from what the agent exposes, else unknown and fail closed', () => {
+  const row = async (c: HubClient, agent: string) => (await c.call('agents.list', {})).rows.find((x) => x.agent === agent)!;
+
+  it('Gemini without --yolo: "mode unknown"; it receives as bypass (a prompting peer is held) and sends unclassed', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    await hook(dirs, ['session-start', '--agent', 'gemini'], fixture('gemini-after-tool.json', dirs.root));
+    const { c, r } = await peer(th);
+    const me = await row(c, 'gemini');
+    expect(me.mode).toBe('unknown');
+    const held = await c.call('message.send', { sessionId: r.sessionId, token: r.token, to: me.address, summary: 's', message: 'x' });
+    expect(held.status).toBe('held');
+    expect(held.reason).toContain('permission mode is unknown');
+    // Its own sends carry no class: a bypass receiver holds them like an unverified sender's.
+    await th.register(c, { name: 'yolo', permissionMode: 'bypassPermissions' });
+    const [credsFile] = fs.readdirSync(`${dirs.home}/agents`);
+    const creds = JSON.parse(fs.readFileSync(`${dirs.home}/agents/${credsFile!}`, 'utf8')) as { sessionId: string; token: string };
+    const out = await c.call('message.send', { ...creds, to: 'yolo', summary: 's', message: 'from gemini' });
+    expect(out).toMatchObject({ status: 'held', reason: expect.stringContaining('the sender is unverified') });
+  });
+
+  it('Gemini started with --yolo, and Codex with --dangerously-bypass-approvals-and-sandbox before its hooks report, are bypass', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    const c = await th.client();
+    for (const [agent, flag, input] of [
+      ['gemini', '--yolo', fixture('gemini-after-tool.json', dirs.root)],
+      ['gemini', '--approval-mode=yolo', fixture('gemini-after-tool.json', dirs.root)],
+      ['codex', '--dangerously-bypass-approvals-and-sandbox', fixture('codex-stop.json', dirs.root, { permission_mode: undefined })],
+    ] as const) {
+      // A hook without permission_mode (Gemini's never have one): the agent's command line decides.
+      await hook(dirs, ['post-tool', '--agent', agent], input, flag);
+      const me = await row(c, agent);
+      expect([flag, me.mode]).toEqual([flag, 'bypassPermissions']);
+      const r = await th.register(c, { name: `peer-${flag.slice(2, 12)}` });
+      const sent = await c.call('message.send', { sessionId: r.sessionId, token: r.token, to: me.address, summary: 's', message: `for ${flag}` });
+      expect([flag, sent.status]).toEqual([flag, 'held']);
+      expect(sent.reason).toContain('this session bypasses permission prompts and the sender does not');
+      await hook(dirs, ['session-end', '--agent', agent], input, flag);
+    }
+  });
+
+  it('a mode the hook input states is known, and replaces "unknown"', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    const c = await th.client();
+    await hook(dirs, ['post-tool', '--agent', 'codex'], fixture('codex-post-tool.json', dirs.root, { permission_mode: undefined }));
+    expect((await row(c, 'codex')).mode).toBe('unknown');
+    await hook(dirs, ['prompt-submit', '--agent', 'codex'], fixture('codex-post-tool.json', dirs.root, { hook_event_name: 'UserPromptSubmit', prompt: 'go' }));
+    expect((await row(c, 'codex')).mode).toBe('default');
   });
 });

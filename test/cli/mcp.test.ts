@@ -24,7 +24,7 @@ child.on('exit', (code) => process.exit(code ?? 0));`;
 async function agent(th: TestHub, name: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['-e', AGENT, CLI, 'mcp', '--agent', 'claude', '--name', name],
+    args: ['-e', AGENT, CLI, 'mcp', '--agent', 'claude', '--name', name, '--mode', 'default'],
     env: cliEnv(th.dirs) as Record<string, string>,
     cwd: th.dirs.root,
     stderr: 'pipe',
