@@ -95,6 +95,8 @@ export interface EnsureArgs {
   agent: AgentKind;
   name?: string;
   permissionMode?: string;
+  /** Registering from a hook command (the hub then knows the hooks run). */
+  hook?: boolean;
 }
 
 
@@ -110,13 +112,15 @@ export async function ensureSession(a: EnsureArgs): Promise<Credentials> {
   const mode = permissionMode !== undefined ? { permissionMode } : { modeKnown: false };
   if (known !== undefined) {
     try {
-      await a.client.call('session.register', { cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, resume: known });
+      await a.client.call('session.register', { cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, resume: known, ...(a.hook ? { hook: true } : {}) });
       return known;
     } catch (err) {
       if (!(err instanceof RpcError) || err.reason !== 'unauthorized') throw err;
     }
   }
-  const reg = await a.client.call('session.register', { cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, ...mode, ...(a.name ? { name: a.name } : {}) });
+  const reg = await a.client.call('session.register', {
+    cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, ...mode, ...(a.name ? { name: a.name } : {}), ...(a.hook ? { hook: true } : {}),
+  });
   const creds = { sessionId: reg.sessionId, token: reg.token };
   writeCredentials(file, creds);
   return creds;

@@ -54,7 +54,7 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
   const client = await HubClient.connect(hubSocketPath(), { timeoutMs: 2000 });
   try {
     const ensure = (): Promise<Credentials> =>
-      ensureSession({ client, pid, cwd: input.cwd, agent, ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}) });
+      ensureSession({ client, pid, cwd: input.cwd, agent, hook: true, ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}) });
     /** Calls with the known credentials; registers or resumes once if the hub does not know them. */
     const withCreds = async <T>(fn: (c: Credentials) => Promise<T>): Promise<T> => {
       const known = readCredentials(file);
@@ -82,7 +82,7 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
       case 'prompt-submit':
         // Messages that waited while the session was idle go in at the start of the turn.
         return await withCreds(async (c) => {
-          await client.call('session.state', { ...c, state: 'busy' });
+          await client.call('session.state', { ...c, state: 'busy', hook: true });
           if (input.permissionMode) await setMode(client, c, input.permissionMode);
           const text = await handOver(c, 'prompt');
           return text === undefined ? undefined : promptOutput(agent, text);
@@ -97,7 +97,7 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
           // The agent's loop guard: when a stop hook already kept it going, let it stop.
           const text = input.stopHookActive ? undefined : await handOver(c, 'stop');
           if (text === undefined) {
-            await client.call('session.state', { ...c, state: 'idle' });
+            await client.call('session.state', { ...c, state: 'idle', hook: true });
             return undefined;
           }
           return stopOutput(agent, text);

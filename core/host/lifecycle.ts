@@ -72,7 +72,7 @@ export async function activateSession(hub: Hub, p: PersistedSession, conn: RpcCo
   const s: SessionRecord = {
     ...p, nameNorm: normalizeName(p.name), refHash: refHash(p.address), state: 'idle', stateSince: now, lastSeen: now,
     connectionId: p.liveness === 'connection' && conn !== null ? conn.id : null,
-    flag: hub.settings.parseFlag(p.settings, p.name),
+    flag: hub.settings.parseFlag(p.settings, p.name), hooksSeenAt: null,
   };
   const server = createSessionServer(hub.limits, inboundHandler(hub, s), hub.log);
   if (!hub.paths.windows) fs.rmSync(p.socketPath, { force: true }); // ours by name, in our 0700 directory

@@ -30,11 +30,13 @@ export const RegisterParams = z.strictObject({
   /** `connection`: lives while this connection is open; `pid`: while pid lives. */
   liveness: z.enum(['connection', 'pid']).default('connection'),
   resume: z.strictObject(Auth).optional(),
+  /** Sent by the agent's hook commands: proves they run (Codex and Gemini skip untrusted hooks silently). */
+  hook: z.boolean().optional(),
 });
 export type RegisterParams = z.input<typeof RegisterParams>;
 
 export const SessionAuth = z.strictObject(Auth);
-export const StateParams = z.strictObject({ ...Auth, state: z.enum(SESSION_STATES) });
+export const StateParams = z.strictObject({ ...Auth, state: z.enum(SESSION_STATES), hook: z.boolean().optional() });
 export const ModeParams = z.strictObject({
   ...Auth,
   permissionMode: z.enum(PERMISSION_MODES),
@@ -177,6 +179,8 @@ export interface AgentRow {
   cwd: string;
   agent: (typeof AGENT_KINDS)[number];
   kind: 'switchboard' | 'claude-code';
+  /** Whether the agent's hooks have reported ('never': not trusted or not set up); null where there are none to expect. */
+  hooks: 'reported' | 'never' | null;
   /** Its permission mode as the hub knows it; 'unknown' when the agent has not said (fail closed); null when not ours. */
   mode: (typeof PERMISSION_MODES)[number] | 'unknown' | null;
   state: (typeof SESSION_STATES)[number];

@@ -45,6 +45,8 @@ export interface SessionRecord extends PersistedSession {
   connectionId: number | null;
   /** Its per-session ("flag") settings, parsed. */
   flag: ParsedSettings;
+  /** When one of its agent's hook commands last reached the hub (not journaled), or null. */
+  hooksSeenAt: number | null;
 }
 
 export function newToken(): string {

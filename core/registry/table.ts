@@ -199,6 +199,7 @@ export class SessionTable implements RowIndex<ListedSession> {
       agent: s.agent,
       kind: 'switchboard',
       mode: s.modeKnown === false ? 'unknown' : s.permissionMode,
+      hooks: s.agent === 'other' ? null : s.hooksSeenAt !== null ? 'reported' : 'never',
       state: s.state,
       stateSince: s.stateSince,
       ...extra(s),
@@ -211,7 +212,7 @@ export class SessionTable implements RowIndex<ListedSession> {
 function stockRow(name: string, ref: string, s: StockSession): AgentRow {
   const since = s.entry.statusUpdatedAt ?? s.entry.startedAt ?? 0;
   return {
-    name, ref, label: label(name, ref), address: s.address, machine: null, cwd: s.entry.cwd, agent: 'claude', kind: 'claude-code', mode: null,
+    name, ref, label: label(name, ref), address: s.address, machine: null, cwd: s.entry.cwd, agent: 'claude', kind: 'claude-code', mode: null, hooks: null,
     state: STOCK_STATES[s.status ?? ''] ?? 'idle', stateSince: since, canReceive: true, inboxDepth: 0,
     inbound: { value: null, source: 'its own Claude Code settings' }, self: false,
   };
@@ -220,7 +221,7 @@ function stockRow(name: string, ref: string, s: StockSession): AgentRow {
 function remoteRow(ref: string, r: RemoteSession): AgentRow {
   const s = r.session;
   return {
-    name: s.name, ref, label: label(s.name, ref), address: r.address, machine: r.machine, cwd: s.cwd, agent: s.agent, kind: 'switchboard', mode: null,
+    name: s.name, ref, label: label(s.name, ref), address: r.address, machine: r.machine, cwd: s.cwd, agent: s.agent, kind: 'switchboard', mode: null, hooks: null,
     state: s.state, stateSince: s.stateSince, canReceive: s.canReceive, inboxDepth: s.inboxDepth, inbound: { value: null, source: `its own hub on ${r.machine}` }, self: false,
   };
 }

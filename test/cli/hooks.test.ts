@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { HubClient } from '../../core/client/client.js';
 import type { Registration } from '../../core/protocol/methods.js';
-import { CLI, cliEnv } from '../helpers/cli.js';
+import { CLI, cliEnv, runCli } from '../helpers/cli.js';
 import { startHub, tempDirs, type TestDirs, type TestHub } from '../helpers/hub.js';
 
 let th: TestHub | undefined;
@@ -261,5 +261,23 @@ describe('the permission mode: learnt from what the agent exposes, else unknown 
     expect((await row(c, 'codex')).mode).toBe('unknown');
     await hook(dirs, ['prompt-submit', '--agent', 'codex'], fixture('codex-post-tool.json', dirs.root, { hook_event_name: 'UserPromptSubmit', prompt: 'go' }));
     expect((await row(c, 'codex')).mode).toBe('default');
+  });
+});
+
+describe('whether hooks run', () => {
+  it('a session whose hooks never reported is marked in agents.list, `switchboard status` and `switchboard agents`; a hook clears it', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    const c = await th.client();
+    // An MCP server's session whose Codex hooks are not trusted yet: nothing but the MCP server reached the hub.
+    await th.register(c, { name: 'untrusted', agent: 'codex' });
+    await th.register(c, { name: 'script', agent: 'other' });
+    await hook(dirs, ['session-start', '--agent', 'claude'], fixture('claude-session-start.json', dirs.root));
+    const rows = (await c.call('agents.list', {})).rows;
+    expect(rows.map((r) => [r.agent, r.hooks]).sort()).toEqual([['claude', 'reported'], ['codex', 'never'], ['other', null]]);
+    const status = await runCli(['status'], cliEnv(dirs));
+    expect(status.stdout).toMatch(/hooks not running: untrusted \[[0-9a-f]+\] \(codex\) — its hooks never reported \(Codex: trust them in \/hooks/);
+    expect(status.stdout).not.toMatch(/hooks not running: (script|claude)/);
+    expect((await runCli(['agents'], cliEnv(dirs))).stdout).toContain('codex (hooks not running)');
   });
 });
