@@ -10,7 +10,7 @@ import { hubSocketPath, parse, UsageError, type Ctx } from '../common.js';
 import { HOOK_EVENTS, HOOK_TEXT_BUDGET, parseHookInput, postToolOutput, promptOutput, stopOutput, type HookEvent, type HookInput } from '../agent/dialects.js';
 import { fitItems } from '../agent/fit.js';
 import type { FrameAt } from '../agent/framing.js';
-import { agentPid, credentialsFile, ensureSession, forgetCredentials, readCredentials, type AgentKind, type Credentials } from '../agent/identity.js';
+import { agentPid, authOf, ensureSession, forgetCredentials, hookCredentialsFile, readCredentials, type AgentKind, type Credentials } from '../agent/identity.js';
 
 const MAX_STDIN = 1024 * 1024;
 const MAX_ITEMS = 20; // per hook output; the rest come at the next boundary
@@ -50,17 +50,17 @@ export async function hook(args: string[], ctx: Ctx): Promise<number> {
 
 async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promise<unknown> {
   const pid = agentPid();
-  const file = credentialsFile(pid);
+  const file = hookCredentialsFile(pid, agent, input.sessionId);
   const client = await HubClient.connect(hubSocketPath(), { timeoutMs: 2000 });
   try {
     const ensure = (): Promise<Credentials> =>
-      ensureSession({ client, pid, cwd: input.cwd, agent, hook: true, ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}) });
+      ensureSession({ client, pid, cwd: input.cwd, agent, hook: true, file, agentSessionId: input.sessionId, ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}) });
     /** Calls with the known credentials; registers or resumes once if the hub does not know them. */
     const withCreds = async <T>(fn: (c: Credentials) => Promise<T>): Promise<T> => {
       const known = readCredentials(file);
       if (known !== undefined) {
         try {
-          return await fn(known);
+          return await fn(authOf(known));
         } catch (err) {
           if (!(err instanceof RpcError) || err.reason !== 'unauthorized') throw err;
         }
@@ -104,7 +104,7 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
         });
       case 'session-end': {
         const known = readCredentials(file);
-        if (known !== undefined) await client.call('session.unregister', known).catch(() => undefined);
+        if (known !== undefined) await client.call('session.unregister', authOf(known)).catch(() => undefined);
         forgetCredentials(file);
         return undefined;
       }

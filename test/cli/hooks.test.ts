@@ -228,7 +228,7 @@ describe('the permission mode: learnt from what the agent exposes, else unknown 
     await th.register(c, { name: 'yolo', permissionMode: 'bypassPermissions' });
     const [credsFile] = fs.readdirSync(`${dirs.home}/agents`);
     const creds = JSON.parse(fs.readFileSync(`${dirs.home}/agents/${credsFile!}`, 'utf8')) as { sessionId: string; token: string };
-    const out = await c.call('message.send', { ...creds, to: 'yolo', summary: 's', message: 'from gemini' });
+    const out = await c.call('message.send', { sessionId: creds.sessionId, token: creds.token, to: 'yolo', summary: 's', message: 'from gemini' });
     expect(out).toMatchObject({ status: 'held', reason: expect.stringContaining('the sender is unverified') });
   });
 
@@ -279,5 +279,28 @@ describe('whether hooks run', () => {
     expect(status.stdout).toMatch(/hooks not running: untrusted \[[0-9a-f]+\] \(codex\) — its hooks never reported \(Codex: trust them in \/hooks/);
     expect(status.stdout).not.toMatch(/hooks not running: (script|claude)/);
     expect((await runCli(['agents'], cliEnv(dirs))).stdout).toContain('codex (hooks not running)');
+  });
+});
+
+describe('one agent process, several threads (codex app-server)', () => {
+  it('two Codex threads in different folders under one daemon are two sessions, told apart by the hook session_id', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    // The test process is the daemon: both threads' hooks have it as their agent process.
+    const a = `${dirs.root}/api`;
+    const b = `${dirs.root}/web`;
+    fs.mkdirSync(a);
+    fs.mkdirSync(b);
+    const threadA = (name: string, patch = {}) => fixture(name, a, { session_id: '019a0000-0000-7000-8000-00000000000a', ...patch });
+    const threadB = (name: string, patch = {}) => fixture(name, b, { session_id: '019a0000-0000-7000-8000-00000000000b', ...patch });
+    await hook(dirs, ['session-start', '--agent', 'codex'], threadA('codex-post-tool.json'));
+    await hook(dirs, ['session-start', '--agent', 'codex'], threadB('codex-post-tool.json'));
+    const { c, r } = await peer(th);
+    const codex = (await c.call('agents.list', {})).rows.filter((x) => x.agent === 'codex');
+    expect(codex.map((x) => x.cwd).sort()).toEqual([a, b]);
+    // Each thread gets its own messages.
+    await c.call('message.send', { sessionId: r.sessionId, token: r.token, to: codex.find((x) => x.cwd === b)!.address, summary: 's', message: 'for web only' });
+    expect((await hook(dirs, ['post-tool', '--agent', 'codex'], threadA('codex-post-tool.json'))).stdout).toBe('');
+    expect((await hook(dirs, ['post-tool', '--agent', 'codex'], threadB('codex-post-tool.json'))).stdout).toContain('for web only');
   });
 });
