@@ -22,7 +22,7 @@ const MAX_FIELD = 4096;
 /**
  * UTF-8 bytes of model-visible text one hook output may carry, per agent.
  * Claude Code: hook output over 10 000 characters is replaced by a preview
- * (hooks reference). Codex: HOOK_OUTPUT_TOKEN_LIMIT = 2 500 tokens at 4 bytes
+ * (its hooks docs, as cited in colbymchenry/codegraph#1695). Codex: HOOK_OUTPUT_TOKEN_LIMIT = 2 500 tokens at 4 bytes
  * a token, head and tail kept (codex-rs/hooks/src/output_spill.rs). Both with
  * a margin. Gemini CLI documents no cap; 64 KiB is our own bound per turn.
  */
