@@ -1,6 +1,8 @@
 // What each agent's hooks send and expect (docs/integrations.md has the
 // sources). Input: a JSON object on stdin with the agent's session id and
-// cwd; output: one JSON object on stdout, or nothing. Pure.
+// cwd; output: one JSON object on stdout, or nothing. Also how much text one
+// hook output may carry for each agent: more than that reaches the model cut
+// (Codex keeps head and tail), so it must never be sent, nor acknowledged. Pure.
 
 import type { AgentKind } from './identity.js';
 
@@ -16,6 +18,15 @@ export interface HookInput {
 }
 
 const MAX_FIELD = 4096;
+
+/**
+ * UTF-8 bytes of model-visible text one hook output may carry, per agent.
+ * Claude Code: hook output over 10 000 characters is replaced by a preview
+ * (its hooks docs, as cited in colbymchenry/codegraph#1695). Codex: HOOK_OUTPUT_TOKEN_LIMIT = 2 500 tokens at 4 bytes
+ * a token, head and tail kept (codex-rs/hooks/src/output_spill.rs). Both with
+ * a margin. Gemini CLI documents no cap; 64 KiB is our own bound per turn.
+ */
+export const HOOK_TEXT_BUDGET: Record<AgentKind, number> = { claude: 9000, codex: 9000, gemini: 64 * 1024, other: 9000 };
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 && v.length <= MAX_FIELD ? v : undefined;
@@ -42,6 +53,12 @@ export function parseHookInput(text: string): HookInput {
 /** Extra context after a tool call, in the agent's format. */
 export function postToolOutput(agent: AgentKind, text: string): unknown {
   const eventName = agent === 'gemini' ? 'AfterTool' : 'PostToolUse';
+  return { hookSpecificOutput: { hookEventName: eventName, additionalContext: text } };
+}
+
+/** Extra context at the start of a turn (UserPromptSubmit; Gemini's BeforeAgent). */
+export function promptOutput(agent: AgentKind, text: string): unknown {
+  const eventName = agent === 'gemini' ? 'BeforeAgent' : 'UserPromptSubmit';
   return { hookSpecificOutput: { hookEventName: eventName, additionalContext: text } };
 }
 

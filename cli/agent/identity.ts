@@ -2,8 +2,12 @@
 // server and its hook commands. The agent is found by walking up from this
 // process past shells; its pid and start time key a small credentials file
 // (0600, in a 0700 directory under the state directory) so every later hook
-// invocation reuses the session instead of registering a new one. Light on
-// purpose: hooks run on every tool call, so nothing here loads zod.
+// invocation reuses the session instead of registering a new one. Where one
+// agent process runs many threads (Codex's `codex app-server` daemon spawns
+// the MCP servers and runs the hooks of every TUI window), the hook input's
+// session_id tells them apart: the first thread claims the process's
+// session, every other thread gets its own. Light on purpose: hooks run on
+// every tool call, so nothing here loads zod.
 
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -12,6 +16,7 @@ import { HubClient, RpcError } from '../../core/client/client.js';
 import { currentEndpointEnv, resolveEndpoint } from '../../core/host/endpoint.js';
 import { processStartTime } from '../../core/registry/proc.js';
 import { asPermissionMode } from '../../core/protocol/vocabulary.js';
+import { argvOf, modeFromArgv } from './mode.js';
 
 /** child_process loads only on macOS, where it is needed (hooks start faster without it). */
 function execFileSync(): typeof import('node:child_process').execFileSync {
@@ -26,7 +31,12 @@ export type AgentKind = 'claude' | 'codex' | 'gemini' | 'other';
 export interface Credentials {
   sessionId: string;
   token: string;
+  /** The agent's own session (thread) id that claimed these credentials, once a hook said it. */
+  agentSessionId?: string;
 }
+
+/** Agents whose one process can run several threads, each with its own hook session_id. */
+const MULTI_THREAD: ReadonlySet<AgentKind> = new Set(['codex']);
 
 function parentOf(pid: number): { ppid: number; name: string } | undefined {
   try {
@@ -67,10 +77,38 @@ export function credentialsFile(pid: number): string {
   return path.join(stateDir(), 'agents', `${pid}-${start.replace(/[^0-9A-Za-z]/g, '_')}.json`);
 }
 
+/**
+ * The credentials file for a hook of `agent` whose input names the agent
+ * session `agentSessionId`: the process's file unless another thread of the
+ * same process claimed it, then one of the thread's own.
+ */
+export function hookCredentialsFile(pid: number, agent: AgentKind, agentSessionId: string): string {
+  const file = credentialsFile(pid);
+  if (!MULTI_THREAD.has(agent)) return file;
+  const own = file.replace(/\.json$/, `-t-${threadKey(agentSessionId)}.json`);
+  if (fs.existsSync(own)) return own;
+  const known = readCredentials(file);
+  if (known === undefined || known.agentSessionId === agentSessionId) return file;
+  if (known.agentSessionId !== undefined) return own;
+  writeCredentials(file, { ...known, agentSessionId }); // the first thread claims the process's session
+  return file;
+}
+
+/** Only what the hub takes as credentials (the claim stays in the file). */
+export function authOf(c: Credentials): Credentials {
+  return { sessionId: c.sessionId, token: c.token };
+}
+
+function threadKey(id: string): string {
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  return createHash('sha256').update(id).digest('hex').slice(0, 16);
+}
+
 export function readCredentials(file: string): Credentials | undefined {
   try {
     const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Credentials>;
-    return typeof v.sessionId === 'string' && typeof v.token === 'string' ? { sessionId: v.sessionId, token: v.token } : undefined;
+    if (typeof v.sessionId !== 'string' || typeof v.token !== 'string') return undefined;
+    return { sessionId: v.sessionId, token: v.token, ...(typeof v.agentSessionId === 'string' ? { agentSessionId: v.agentSessionId } : {}) };
   } catch {
     return undefined;
   }
@@ -94,6 +132,12 @@ export interface EnsureArgs {
   agent: AgentKind;
   name?: string;
   permissionMode?: string;
+  /** Registering from a hook command (the hub then knows the hooks run). */
+  hook?: boolean;
+  /** The credentials file (default: the agent process's). */
+  file?: string;
+  /** The agent's own session id from the hook input, recorded as the claim. */
+  agentSessionId?: string;
 }
 
 
@@ -102,20 +146,25 @@ export interface EnsureArgs {
  * it (resumed after a hub restart), registered anew otherwise.
  */
 export async function ensureSession(a: EnsureArgs): Promise<Credentials> {
-  const file = credentialsFile(a.pid);
+  const file = a.file ?? credentialsFile(a.pid);
   const known = readCredentials(file);
-  const permissionMode = asPermissionMode(a.permissionMode);
-  const mode = permissionMode !== undefined ? { permissionMode } : {};
+  const claim = a.agentSessionId !== undefined ? { agentSessionId: a.agentSessionId } : {};
+  // What the agent said (hook input, --mode), else its command line, else unknown: the hub fails closed.
+  const permissionMode = asPermissionMode(a.permissionMode) ?? modeFromArgv(a.agent, argvOf(a.pid) ?? []);
+  const mode = permissionMode !== undefined ? { permissionMode } : { modeKnown: false };
   if (known !== undefined) {
     try {
-      await a.client.call('session.register', { cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, resume: known });
-      return known;
+      await a.client.call('session.register', { cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, resume: { sessionId: known.sessionId, token: known.token }, ...(a.hook ? { hook: true } : {}) });
+      if (known.agentSessionId === undefined && a.agentSessionId !== undefined) writeCredentials(file, { ...known, ...claim });
+      return authOf(known);
     } catch (err) {
       if (!(err instanceof RpcError) || err.reason !== 'unauthorized') throw err;
     }
   }
-  const reg = await a.client.call('session.register', { cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, ...mode, ...(a.name ? { name: a.name } : {}) });
+  const reg = await a.client.call('session.register', {
+    cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, ...mode, ...(a.name ? { name: a.name } : {}), ...(a.hook ? { hook: true } : {}),
+  });
   const creds = { sessionId: reg.sessionId, token: reg.token };
-  writeCredentials(file, creds);
+  writeCredentials(file, { ...creds, ...claim });
   return creds;
 }

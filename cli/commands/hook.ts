@@ -7,9 +7,10 @@ import { HubClient, HubNotRunningError, RpcError } from '../../core/client/clien
 import type { InboxItem } from '../../core/protocol/methods.js';
 import { asPermissionMode } from '../../core/protocol/vocabulary.js';
 import { hubSocketPath, parse, UsageError, type Ctx } from '../common.js';
-import { HOOK_EVENTS, parseHookInput, postToolOutput, stopOutput, type HookEvent, type HookInput } from '../agent/dialects.js';
-import { frameItems } from '../agent/framing.js';
-import { agentPid, credentialsFile, ensureSession, forgetCredentials, readCredentials, type AgentKind, type Credentials } from '../agent/identity.js';
+import { HOOK_EVENTS, HOOK_TEXT_BUDGET, parseHookInput, postToolOutput, promptOutput, stopOutput, type HookEvent, type HookInput } from '../agent/dialects.js';
+import { fitItems } from '../agent/fit.js';
+import type { FrameAt } from '../agent/framing.js';
+import { agentPid, authOf, ensureSession, forgetCredentials, hookCredentialsFile, readCredentials, type AgentKind, type Credentials } from '../agent/identity.js';
 
 const MAX_STDIN = 1024 * 1024;
 const MAX_ITEMS = 20; // per hook output; the rest come at the next boundary
@@ -49,22 +50,28 @@ export async function hook(args: string[], ctx: Ctx): Promise<number> {
 
 async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promise<unknown> {
   const pid = agentPid();
-  const file = credentialsFile(pid);
+  const file = hookCredentialsFile(pid, agent, input.sessionId);
   const client = await HubClient.connect(hubSocketPath(), { timeoutMs: 2000 });
   try {
     const ensure = (): Promise<Credentials> =>
-      ensureSession({ client, pid, cwd: input.cwd, agent, ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}) });
+      ensureSession({ client, pid, cwd: input.cwd, agent, hook: true, file, agentSessionId: input.sessionId, ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}) });
     /** Calls with the known credentials; registers or resumes once if the hub does not know them. */
     const withCreds = async <T>(fn: (c: Credentials) => Promise<T>): Promise<T> => {
       const known = readCredentials(file);
       if (known !== undefined) {
         try {
-          return await fn(known);
+          return await fn(authOf(known));
         } catch (err) {
           if (!(err instanceof RpcError) || err.reason !== 'unauthorized') throw err;
         }
       }
       return fn(await ensure());
+    };
+    /** What fits whole into this hook's output; only that is acknowledged (and so reported delivered). */
+    const handOver = async (c: Credentials, at: FrameAt): Promise<string | undefined> => {
+      const fitted = fitItems(await fetchUnread(client, c), HOOK_TEXT_BUDGET[agent], at);
+      if (fitted.shown.length > 0) await client.call('inbox.ack', { ...c, ids: fitted.shown.map((i) => i.id) });
+      return fitted.text;
     };
     switch (event) {
       case 'session-start': {
@@ -73,33 +80,31 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
         return undefined;
       }
       case 'prompt-submit':
-        await withCreds(async (c) => {
-          await client.call('session.state', { ...c, state: 'busy' });
+        // Messages that waited while the session was idle go in at the start of the turn.
+        return await withCreds(async (c) => {
+          await client.call('session.state', { ...c, state: 'busy', hook: true });
           if (input.permissionMode) await setMode(client, c, input.permissionMode);
+          const text = await handOver(c, 'prompt');
+          return text === undefined ? undefined : promptOutput(agent, text);
         });
-        return undefined;
       case 'post-tool':
         return await withCreds(async (c) => {
-          const items = await fetchUnread(client, c);
-          if (items.length === 0) return undefined;
-          const out = postToolOutput(agent, frameItems(items));
-          await client.call('inbox.ack', { ...c, ids: items.map((i) => i.id) });
-          return out;
+          const text = await handOver(c, 'tool');
+          return text === undefined ? undefined : postToolOutput(agent, text);
         });
       case 'stop':
         return await withCreds(async (c) => {
           // The agent's loop guard: when a stop hook already kept it going, let it stop.
-          const items = input.stopHookActive ? [] : await fetchUnread(client, c);
-          if (items.length === 0) {
-            await client.call('session.state', { ...c, state: 'idle' });
+          const text = input.stopHookActive ? undefined : await handOver(c, 'stop');
+          if (text === undefined) {
+            await client.call('session.state', { ...c, state: 'idle', hook: true });
             return undefined;
           }
-          await client.call('inbox.ack', { ...c, ids: items.map((i) => i.id) });
-          return stopOutput(agent, frameItems(items));
+          return stopOutput(agent, text);
         });
       case 'session-end': {
         const known = readCredentials(file);
-        if (known !== undefined) await client.call('session.unregister', known).catch(() => undefined);
+        if (known !== undefined) await client.call('session.unregister', authOf(known)).catch(() => undefined);
         forgetCredentials(file);
         return undefined;
       }

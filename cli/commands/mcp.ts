@@ -2,8 +2,9 @@
 // agent's session (the agent is its parent process), starting the hub when
 // none runs, offers tools whose names cannot be confused with Claude Code's
 // built-in SendMessage/ListAgents, and appends unread inbox items to every
-// result, acknowledging them only after the result was handed back. Logs go
-// to stderr only: stdout is the protocol.
+// result, acknowledging them only after the result was handed back. It exits
+// on the first SIGINT or SIGTERM (or when stdin ends), after unregistering.
+// stderr carries only what is wrong (agents log it as errors); stdout is the protocol.
 
 import { spawn } from 'node:child_process';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -16,6 +17,8 @@ import { registerTools } from '../agent/mcp-tools.js';
 import { VERSION } from '../version.js';
 
 const HUB_START_WAIT_MS = 5000;
+/** How long unregistering may take at exit; the agent kills us soon after a signal. */
+const UNREGISTER_WAIT_MS = 2000;
 
 async function connectOrStartHub(): Promise<HubClient> {
   try {
@@ -40,6 +43,12 @@ async function connectOrStartHub(): Promise<HubClient> {
 export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
   const { values } = parse(args, { agent: { type: 'string' }, name: { type: 'string' }, mode: { type: 'string' }, team: { type: 'string' } });
   const agent: AgentKind = oneOf('--agent', values.agent, AGENT_KINDS) ?? 'other';
+  // Listen for the end first: an agent that stops us during start-up must not have to SIGKILL us.
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  process.once('SIGTERM', () => stop());
+  process.once('SIGINT', () => stop());
+  process.stdin.once('end', () => stop());
   const client = await connectOrStartHub();
   const pid = agentPid();
   const creds: Credentials = await ensureSession({
@@ -48,19 +57,20 @@ export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
   const server = new McpServer({ name: 'switchboard', version: VERSION });
   registerTools(server, { client, creds, defaultTeam: values.team ?? process.env.CLAUDE_CODE_TASK_LIST_ID });
   const transport = new StdioServerTransport();
+  transport.onclose = () => stop();
   await server.connect(transport);
-  process.stderr.write(`switchboard mcp: session ${creds.sessionId} for agent pid ${pid}\n`);
+  // Nothing on stderr when all is well: agents log every stderr line as an error.
+  if (process.env.SWITCHBOARD_DEBUG) process.stderr.write(`switchboard mcp: session ${creds.sessionId} for agent pid ${pid}\n`);
 
-  await new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
-    process.once('SIGTERM', () => resolve());
-    process.once('SIGINT', () => resolve());
-  });
-  await client.call('session.unregister', creds).catch((err: unknown) => {
+  await stopped;
+  await client.call('session.unregister', creds, { timeoutMs: UNREGISTER_WAIT_MS }).catch((err: unknown) => {
     if (!(err instanceof RpcError)) process.stderr.write(`switchboard mcp: unregister failed: ${String(err)}\n`);
   });
   forgetCredentials(credentialsFile(pid));
   client.close();
+  transport.onclose = undefined;
+  await server.close().catch(() => undefined);
+  // The transport only pauses stdin; an open pipe would keep this process alive after a signal.
+  process.stdin.destroy();
   return 0;
 }

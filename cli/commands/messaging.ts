@@ -35,10 +35,10 @@ export async function agents(args: string[], ctx: Ctx): Promise<number> {
     return 0;
   }
   const now = Date.now();
-  const lines = [['NAME [REF]', 'WHERE', 'AGENT', 'KIND', 'STATE', 'INBOX', 'CWD']];
+  const lines = [['NAME [REF]', 'WHERE', 'AGENT', 'KIND', 'MODE', 'STATE', 'INBOX', 'CWD']];
   for (const r of rows) {
     lines.push([
-      r.label + (r.self ? ' (you)' : ''), r.machine ?? 'this machine', r.agent, r.kind, `${r.state} ${ago(now - r.stateSince)}`,
+      r.label + (r.self ? ' (you)' : ''), r.machine ?? 'this machine', r.agent + (r.hooks === 'never' ? ' (hooks not running)' : ''), r.kind, r.mode === 'unknown' ? 'mode unknown' : (r.mode ?? '-'), `${r.state} ${ago(now - r.stateSince)}`,
       `${r.inboxDepth}${r.canReceive ? '' : ' (closed)'}`, r.cwd,
     ]);
   }

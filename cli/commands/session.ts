@@ -19,9 +19,15 @@ MODE: ${PERMISSION_MODES.join('|')}   KIND: ${AGENT_KINDS.join('|')}`;
 
 export async function status(args: string[], ctx: Ctx): Promise<number> {
   parse(args, {}, false, 'status');
-  const info = await withHub((c) => c.call('hub.info', {}));
-  if (ctx.json) ctx.out(JSON.stringify(info));
-  else ctx.out(`hub ${info.version} on ${info.socket}\npid ${info.pid}, ${info.sessions} live session(s)\nstate ${info.stateDir}`);
+  const [info, { rows }] = await withHub(async (c) => [await c.call('hub.info', {}), await c.call('agents.list', {})] as const);
+  const silent = rows.filter((r) => r.hooks === 'never');
+  if (ctx.json) {
+    ctx.out(JSON.stringify({ ...info, hooksNeverReported: silent.map((r) => ({ label: r.label, agent: r.agent })) }));
+    return 0;
+  }
+  ctx.out(`hub ${info.version} on ${info.socket}\npid ${info.pid}, ${info.sessions} live session(s)\nstate ${info.stateDir}`);
+  // Codex skips untrusted hooks and Gemini skips hooks in untrusted folders, silently.
+  for (const r of silent) ctx.out(`hooks not running: ${r.label} (${r.agent}) — its hooks never reported (Codex: trust them in /hooks; Gemini: trust the folder; or run switchboard setup)`);
   return 0;
 }
 

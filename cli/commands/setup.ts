@@ -1,7 +1,7 @@
 // `switchboard setup claude-code|codex|gemini [--dry-run] [--uninstall]`.
 
 import { CliFailure, parse, UsageError, type Ctx } from '../common.js';
-import { currentSetupEnv, plan, SETUP_AGENTS, type SetupAgent } from '../../core/setup/agents.js';
+import { currentSetupEnv, plan, SETUP_AGENTS, setupNotes, type SetupAgent } from '../../core/setup/agents.js';
 import { applyChanges, describeChange, SetupError } from '../../core/setup/edit.js';
 
 export async function setup(args: string[], ctx: Ctx): Promise<number> {
@@ -19,16 +19,17 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
   }
   const dry = values['dry-run'] === true;
   const backups = dry ? [] : applyChanges(p.changes, new Date());
+  const notes = values.uninstall === true || p.changes.length === 0 ? [] : setupNotes(p.agent);
   if (ctx.json) {
-    ctx.out(JSON.stringify({ agent, dryRun: dry, uninstall: values.uninstall === true, changed: p.changes.map((c) => c.file), backups, diff: p.changes.map(describeChange) }));
+    ctx.out(JSON.stringify({ agent, dryRun: dry, uninstall: values.uninstall === true, changed: p.changes.map((c) => c.file), backups, diff: p.changes.map(describeChange), notes }));
     return 0;
   }
-  if (p.changes.length === 0) {
-    ctx.out(`${agent}: already ${values.uninstall ? 'removed' : 'set up'}; nothing to change.`);
-    return 0;
+  if (p.changes.length === 0) ctx.out(`${agent}: already ${values.uninstall ? 'removed' : 'set up'}; nothing to change.`);
+  else {
+    for (const c of p.changes) ctx.out(describeChange(c) + '\n');
+    if (dry) ctx.out('(dry run: nothing was written)');
+    else ctx.out(`${values.uninstall ? 'Removed from' : 'Set up'} ${agent}.${backups.length ? ` Backups: ${backups.join(', ')}` : ''}`);
   }
-  for (const c of p.changes) ctx.out(describeChange(c) + '\n');
-  if (dry) ctx.out('(dry run: nothing was written)');
-  else ctx.out(`${values.uninstall ? 'Removed from' : 'Set up'} ${agent}.${backups.length ? ` Backups: ${backups.join(', ')}` : ''}`);
+  if (notes.length > 0) ctx.out(['', 'Still to do:', ...notes.map((n) => `- ${n}`)].join('\n'));
   return 0;
 }

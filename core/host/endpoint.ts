@@ -58,11 +58,30 @@ export interface EndpointEnv {
   user: string;
   tmpdir: string;
   home: string;
+  /**
+   * The user's own runtime directory when XDG_RUNTIME_DIR is not in the
+   * environment (Linux: /run/user/<uid>, when it exists and is ours). Agents
+   * strip variables from what they start (Codex's MCP servers get a fixed
+   * few), and hub discovery must not depend on them.
+   */
+  userRuntimeDir?: string | undefined;
+}
+
+/** /run/user/<uid> on Linux when it is a directory of this user's, else undefined. */
+function linuxUserRuntimeDir(uid: number): string | undefined {
+  if (process.platform !== 'linux' || uid < 0) return undefined;
+  const dir = `/run/user/${uid}`;
+  try {
+    return privateDirProblem(dir, uid) === null ? dir : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function currentEndpointEnv(): EndpointEnv {
   const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
-  return { platform: process.platform, env: process.env, uid, user: os.userInfo().username, tmpdir: os.tmpdir(), home: os.homedir() };
+  const userRuntimeDir = process.env.XDG_RUNTIME_DIR ? undefined : linuxUserRuntimeDir(uid);
+  return { platform: process.platform, env: process.env, uid, user: os.userInfo().username, tmpdir: os.tmpdir(), home: os.homedir(), userRuntimeDir };
 }
 
 export interface EndpointPaths {
@@ -78,6 +97,7 @@ export interface EndpointPaths {
 export function runtimeDirOf(e: EndpointEnv): string {
   if (e.env.SWITCHBOARD_RUNTIME_DIR) return path.resolve(e.env.SWITCHBOARD_RUNTIME_DIR);
   if (e.env.XDG_RUNTIME_DIR) return path.join(e.env.XDG_RUNTIME_DIR, 'switchboard');
+  if (e.userRuntimeDir) return path.join(e.userRuntimeDir, 'switchboard');
   return path.join(e.tmpdir, `switchboard-${e.uid}`);
 }
 

@@ -31,11 +31,14 @@ export function createHandlers(hub: Hub): Handlers {
 
     'session.register': async (params, conn) => {
       const { session, token, resumed } = await registerSession(hub, params, conn);
+      if (params.hook === true) session.hooksSeenAt = hub.clock.now();
       return { sessionId: session.id, token, name: session.name, ref: hub.table.refOf(session.id), address: session.address, resumed };
     },
 
     'session.state': (params) => {
       const s = auth(params);
+      if (params.hook === true && s.hooksSeenAt === null) hub.events.emit({ type: 'sessions.changed' });
+      if (params.hook === true) s.hooksSeenAt = hub.clock.now();
       if (s.state !== params.state) {
         s.state = params.state;
         s.stateSince = hub.clock.now();
@@ -48,6 +51,7 @@ export function createHandlers(hub: Hub): Handlers {
     'session.mode': async (params) => {
       const s = auth(params);
       s.permissionMode = params.permissionMode;
+      s.modeKnown = true;
       if (params.bypassAvailable !== undefined) s.bypassAvailable = params.bypassAvailable;
       await hub.persist(s);
       await hub.admission.reevaluate(s);

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { USER_SUBSCRIBER } from '../idle/idle.js';
 import { decideInbound } from '../inbound/policy.js';
 import type { InboxNotice } from '../protocol/methods.js';
-import { modeClass } from '../registry/session.js';
+import { modeClass, senderClass } from '../registry/session.js';
 import type { UserNotice } from './events.js';
 import type { Hub } from './hub.js';
 
@@ -15,7 +15,7 @@ export function routeIdleNotice(hub: Hub, subscriberId: string, targetId: string
   const subscriber = hub.table.live.get(subscriberId);
   const target = hub.table.live.get(targetId) ?? hub.table.dormant.get(targetId)?.session;
   // A stock Claude Code target is unverified: no permission class.
-  const targetClass = target !== undefined ? modeClass(target) : targetId.startsWith('stock:') ? null : undefined;
+  const targetClass = target !== undefined ? senderClass(target) : targetId.startsWith('stock:') ? null : undefined;
   const notice: InboxNotice = { kind: 'notice', id: randomUUID(), text, at: hub.clock.now() };
   const forUser = subscriberId === USER_SUBSCRIBER;
   if (forUser || (subscriber !== undefined && targetClass !== undefined)) {

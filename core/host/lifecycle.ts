@@ -43,7 +43,7 @@ export async function registerSession(hub: Hub, params: RegisterInput, conn: Rpc
   const socketPath = sessionSocketPath(hub.paths, id);
   const p: PersistedSession = {
     id, tokenHash: hashToken(token), name: chooseName(hub, params), socketPath, address: udsAddress(socketPath), cwd: params.cwd,
-    ...identity(params), agent: params.agent, permissionMode: params.permissionMode, bypassAvailable: params.bypassAvailable,
+    ...identity(params), agent: params.agent, permissionMode: params.permissionMode, modeKnown: params.modeKnown, bypassAvailable: params.bypassAvailable,
     interactive: params.interactive, team: params.team ?? null, member: params.member ?? null, settings: params.settings ?? null,
     createdAt: hub.clock.now(),
   };
@@ -84,7 +84,7 @@ export async function activateSession(hub: Hub, p: PersistedSession, conn: RpcCo
   const s: SessionRecord = {
     ...p, nameNorm: normalizeName(p.name), refHash: refHash(p.address), state: 'idle', stateSince: now, lastSeen: now,
     connectionId: p.liveness === 'connection' && conn !== null ? conn.id : null,
-    flag: hub.settings.parseFlag(p.settings, p.name),
+    flag: hub.settings.parseFlag(p.settings, p.name), hooksSeenAt: null,
   };
   await hub.journal.append({ t: 's', s: persisted(s) }); // throws before writing anything when it cannot be written
   const server = createSessionServer(hub.limits, inboundHandler(hub, s), hub.log);

@@ -9,7 +9,7 @@ import { HubError } from '../protocol/errors.js';
 import type { SendParams, SendResult } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
 import { resolveTo } from '../registry/resolve.js';
-import { modeClass, type SessionRecord } from '../registry/session.js';
+import { senderClass, type SessionRecord } from '../registry/session.js';
 import { sendNote } from '../delivery/receipts.js';
 import { newMsgId, type Envelope } from '../routing/router.js';
 import { validateSend } from '../routing/validate.js';
@@ -31,7 +31,8 @@ export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendP
     const target = socketPathOf(resolved.address);
     if (target === undefined) throw new HubError('target_not_found', { candidates: [] });
     if (input.notifyWhenIdle) throw new HubError('idle_not_local');
-    const content = wrapMessage(input.message ?? '', { from: sender.address, fromName: sender.name, fromMode: modeClass(sender) });
+    const fromMode = senderClass(sender);
+    const content = wrapMessage(input.message ?? '', { from: sender.address, fromName: sender.name, ...(fromMode !== null ? { fromMode } : {}) });
     await writeLines(target, [userEventLine({ msgId, content, from: sender.address })], hub.limits.outboundTimeoutMs);
     return { status: 'sent', msg_id: msgId, to: { name: null, ref: null, address: resolved.address }, note: sendNote('sent', resolved.address) };
   }
@@ -60,7 +61,7 @@ export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendP
   }
 
   const env: Envelope = {
-    msgId, fromAddress: sender.address, fromName: sender.name, fromSessionId: sender.id, fromClass: modeClass(sender),
+    msgId, fromAddress: sender.address, fromName: sender.name, fromSessionId: sender.id, fromClass: senderClass(sender),
     ownChild: false, summary: input.summary, body: input.message, at: hub.clock.now(),
   };
   const result = await hub.admission.route(env, receiver);

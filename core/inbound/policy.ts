@@ -2,9 +2,11 @@
 // crossSessionInbound decides; otherwise mode parity (the receiver's class
 // against the class the hub vouches for the sender, none for unverified and
 // remote senders), with the session's own child processes let through; then
-// project/local values can only tighten. Every decision says why.
+// project/local values can only tighten. A session whose mode is unknown
+// fails closed: it receives as if it bypassed prompts and sends unclassed
+// (like an unverified sender). Every decision says why.
 
-import type { ModeClass } from '../registry/session.js';
+import type { ModeClass, SessionClass } from '../registry/session.js';
 import type { EffectiveSettings } from '../settings/resolve.js';
 import { stricter } from '../settings/resolve.js';
 import type { Inbound } from '../settings/schema.js';
@@ -13,7 +15,10 @@ export type Decision = { action: 'deliver' | 'hold' | 'refuse'; reason: string }
 
 const ACTION: Record<Inbound, Decision['action']> = { accept: 'deliver', hold: 'hold', refuse: 'refuse' };
 
-export function decideInbound(eff: EffectiveSettings['inbound'], receiver: ModeClass, sender: ModeClass | null, ownChild: boolean): Decision {
+export function decideInbound(eff: EffectiveSettings['inbound'], receiverClass: SessionClass, senderClass: SessionClass | null, ownChild: boolean): Decision {
+  const receiver: ModeClass = receiverClass === 'unknown' ? 'bypass' : receiverClass;
+  const sender: ModeClass | null = senderClass === 'unknown' ? null : senderClass;
+  const unknown = receiverClass === 'unknown' ? "this session's permission mode is unknown, so it is treated as bypassing prompts; " : '';
   if (eff.value !== null) {
     return { action: ACTION[eff.value], reason: `crossSessionInbound is "${eff.value}" in ${eff.source} settings` };
   }
@@ -37,5 +42,5 @@ export function decideInbound(eff: EffectiveSettings['inbound'], receiver: ModeC
   if (eff.floor !== null && stricter(parity, eff.floor.value) !== parity) {
     return { action: ACTION[eff.floor.value], reason: `crossSessionInbound is "${eff.floor.value}" in ${eff.floor.source} settings` };
   }
-  return { action: ACTION[parity], reason };
+  return { action: ACTION[parity], reason: ownChild ? reason : unknown + reason };
 }

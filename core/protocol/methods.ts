@@ -21,6 +21,8 @@ export const RegisterParams = z.strictObject({
   cwd: Path,
   pid: z.number().int().positive().max(2 ** 31).optional(),
   permissionMode: z.enum(PERMISSION_MODES).default('default'),
+  /** false: the agent did not say its mode (permissionMode is a placeholder); the policy fails closed. */
+  modeKnown: z.boolean().default(true),
   bypassAvailable: z.boolean().default(false),
   interactive: z.boolean().default(true),
   agent: z.enum(AGENT_KINDS).default('other'),
@@ -30,11 +32,13 @@ export const RegisterParams = z.strictObject({
   /** `connection`: lives while this connection is open; `pid`: while pid lives. */
   liveness: z.enum(['connection', 'pid']).default('connection'),
   resume: z.strictObject(Auth).optional(),
+  /** Sent by the agent's hook commands: proves they run (Codex and Gemini skip untrusted hooks silently). */
+  hook: z.boolean().optional(),
 });
 export type RegisterParams = z.input<typeof RegisterParams>;
 
 export const SessionAuth = z.strictObject(Auth);
-export const StateParams = z.strictObject({ ...Auth, state: z.enum(SESSION_STATES) });
+export const StateParams = z.strictObject({ ...Auth, state: z.enum(SESSION_STATES), hook: z.boolean().optional() });
 export const ModeParams = z.strictObject({
   ...Auth,
   permissionMode: z.enum(PERMISSION_MODES),
@@ -182,6 +186,10 @@ export interface AgentRow {
   cwd: string;
   agent: (typeof AGENT_KINDS)[number];
   kind: 'switchboard' | 'claude-code';
+  /** Whether the agent's hooks have reported ('never': not trusted or not set up); null where there are none to expect. */
+  hooks: 'reported' | 'never' | null;
+  /** Its permission mode as the hub knows it; 'unknown' when the agent has not said (fail closed); null when not ours. */
+  mode: (typeof PERMISSION_MODES)[number] | 'unknown' | null;
   state: (typeof SESSION_STATES)[number];
   stateSince: number;
   canReceive: boolean;

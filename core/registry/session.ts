@@ -9,6 +9,8 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export type AgentKind = (typeof AGENT_KINDS)[number];
 export type SessionState = (typeof SESSION_STATES)[number];
 export type ModeClass = 'prompting' | 'bypass';
+/** A session's class as the policy sees it: 'unknown' when its agent did not say its mode. */
+export type SessionClass = ModeClass | 'unknown';
 
 /** What survives a hub restart (the journal's session record). */
 export interface PersistedSession {
@@ -22,6 +24,8 @@ export interface PersistedSession {
   procStart: string | null;
   agent: AgentKind;
   permissionMode: PermissionMode;
+  /** false when the agent has not told its mode (Gemini's hooks never do); absent in older journals = known. */
+  modeKnown?: boolean;
   bypassAvailable: boolean;
   interactive: boolean;
   team: string | null;
@@ -41,6 +45,8 @@ export interface SessionRecord extends PersistedSession {
   connectionId: number | null;
   /** Its per-session ("flag") settings, parsed. */
   flag: ParsedSettings;
+  /** When one of its agent's hook commands last reached the hub (not journaled), or null. */
+  hooksSeenAt: number | null;
 }
 
 export function newToken(): string {
@@ -76,17 +82,24 @@ export function tokenMatches(token: string, session: { tokenHash: string }): boo
   return ok;
 }
 
-/** DESIGN.md §6.3: bypass when bypassPermissions, or plan where bypass is available. */
-export function modeClass(s: Pick<PersistedSession, 'permissionMode' | 'bypassAvailable'>): ModeClass {
+/** DESIGN.md §6.3: bypass when bypassPermissions, or plan where bypass is available; unknown when not told. */
+export function modeClass(s: Pick<PersistedSession, 'permissionMode' | 'bypassAvailable' | 'modeKnown'>): SessionClass {
+  if (s.modeKnown === false) return 'unknown';
   if (s.permissionMode === 'bypassPermissions') return 'bypass';
   if (s.permissionMode === 'plan' && s.bypassAvailable) return 'bypass';
   return 'prompting';
 }
 
+/** The class the hub vouches for when this session sends: none when its mode is unknown (fail closed). */
+export function senderClass(s: Pick<PersistedSession, 'permissionMode' | 'bypassAvailable' | 'modeKnown'>): ModeClass | null {
+  const c = modeClass(s);
+  return c === 'unknown' ? null : c;
+}
+
 export function persisted(s: SessionRecord): PersistedSession {
   return {
     id: s.id, tokenHash: s.tokenHash, name: s.name, socketPath: s.socketPath, address: s.address, cwd: s.cwd,
-    pid: s.pid, procStart: s.procStart, agent: s.agent, permissionMode: s.permissionMode,
+    pid: s.pid, procStart: s.procStart, agent: s.agent, permissionMode: s.permissionMode, modeKnown: s.modeKnown !== false,
     bypassAvailable: s.bypassAvailable, interactive: s.interactive, team: s.team, member: s.member,
     settings: s.settings, liveness: s.liveness, createdAt: s.createdAt,
   };

@@ -3,7 +3,10 @@
 // plus the stock Claude Code sessions discovery found (listed and
 // resolvable, never hosted). It owns names, refs and listing rows, with refs
 // assigned over ours and theirs together; it knows nothing about sockets or
-// inboxes. Refs are recomputed only when the set of addresses changes.
+// inboxes. Refs are recomputed only when the set of addresses changes. One
+// agent process is one row: a stock entry of the same process as one of our
+// sessions (same pid and start time) is folded into that session's row, and
+// its address resolves to that row.
 
 import type { AgentRow } from '../protocol/methods.js';
 import type { StockSession } from '../stock/discovery.js';
@@ -95,9 +98,23 @@ export class SessionTable implements RowIndex<ListedSession> {
   }
 
   byAddress(address: string): ListedSession | undefined {
-    const id = this.#byAddress.get(address);
+    const id = this.#byAddress.get(address) ?? this.#stockOwners().get(address);
     if (id !== undefined) return this.listed().find((r) => r.session?.id === id);
     return this.listed().find((r) => r.session === undefined && r.address === address);
+  }
+
+  /** Stock addresses whose process is one of our live sessions' agent process → that session's id. */
+  #stockOwners(): Map<string, string> {
+    const owners = new Map<string, string>();
+    if (this.#stock.length === 0) return owners;
+    const byPid = new Map<number, SessionRecord>();
+    for (const s of this.live.values()) if (s.pid !== null) byPid.set(s.pid, s);
+    for (const st of this.#stock) {
+      const s = byPid.get(st.entry.pid);
+      const sameStart = s?.procStart == null || st.entry.procStart === undefined || s.procStart === st.entry.procStart;
+      if (s !== undefined && sameStart) owners.set(st.address, s.id);
+    }
+    return owners;
   }
 
   /** The live session these credentials belong to, or an `unauthorized` error. */
@@ -127,7 +144,8 @@ export class SessionTable implements RowIndex<ListedSession> {
   #refMap(): Map<string, string> {
     if (this.#refs === undefined) {
       const keyed: Array<[string, string]> = [...this.live.values()].map((s) => [s.id, s.refHash]);
-      for (const s of this.#stock) keyed.push([`stock:${s.address}`, s.refHash]);
+      const owned = this.#stockOwners();
+      for (const s of this.#stock) if (!owned.has(s.address)) keyed.push([`stock:${s.address}`, s.refHash]);
       for (const s of this.#remote) keyed.push([`remote:${s.address}`, s.refHash]);
       const refs = assignRefs(keyed.map(([, h]) => h));
       this.#refs = new Map(keyed.map(([k], i) => [k, refs[i] as string]));
@@ -142,7 +160,8 @@ export class SessionTable implements RowIndex<ListedSession> {
       const ours: ListedSession[] = [...this.live.values()].map((s) => ({
         name: s.name, nameNorm: s.nameNorm, ref: refs.get(s.id) ?? '', refHash: s.refHash, address: s.address, session: s,
       }));
-      const theirs: ListedSession[] = this.#stock.filter((s) => !this.#byAddress.has(s.address)).map((s) => {
+      const owned = this.#stockOwners();
+      const theirs: ListedSession[] = this.#stock.filter((s) => !this.#byAddress.has(s.address) && !owned.has(s.address)).map((s) => {
         const name = stockName(s);
         return { name, nameNorm: normalizeName(name), ref: refs.get(`stock:${s.address}`) ?? '', refHash: s.refHash, address: s.address, stock: s };
       });
@@ -179,6 +198,8 @@ export class SessionTable implements RowIndex<ListedSession> {
       cwd: s.cwd,
       agent: s.agent,
       kind: 'switchboard',
+      mode: s.modeKnown === false ? 'unknown' : s.permissionMode,
+      hooks: s.agent === 'other' ? null : s.hooksSeenAt !== null ? 'reported' : 'never',
       state: s.state,
       stateSince: s.stateSince,
       ...extra(s),
@@ -191,7 +212,7 @@ export class SessionTable implements RowIndex<ListedSession> {
 function stockRow(name: string, ref: string, s: StockSession): AgentRow {
   const since = s.entry.statusUpdatedAt ?? s.entry.startedAt ?? 0;
   return {
-    name, ref, label: label(name, ref), address: s.address, machine: null, cwd: s.entry.cwd, agent: 'claude', kind: 'claude-code',
+    name, ref, label: label(name, ref), address: s.address, machine: null, cwd: s.entry.cwd, agent: 'claude', kind: 'claude-code', mode: null, hooks: null,
     state: STOCK_STATES[s.status ?? ''] ?? 'idle', stateSince: since, canReceive: true, inboxDepth: 0,
     inbound: { value: null, source: 'its own Claude Code settings' }, self: false,
   };
@@ -200,7 +221,7 @@ function stockRow(name: string, ref: string, s: StockSession): AgentRow {
 function remoteRow(ref: string, r: RemoteSession): AgentRow {
   const s = r.session;
   return {
-    name: s.name, ref, label: label(s.name, ref), address: r.address, machine: r.machine, cwd: s.cwd, agent: s.agent, kind: 'switchboard',
+    name: s.name, ref, label: label(s.name, ref), address: r.address, machine: r.machine, cwd: s.cwd, agent: s.agent, kind: 'switchboard', mode: null, hooks: null,
     state: s.state, stateSince: s.stateSince, canReceive: s.canReceive, inboxDepth: s.inboxDepth, inbound: { value: null, source: `its own hub on ${r.machine}` }, self: false,
   };
 }

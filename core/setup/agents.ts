@@ -123,9 +123,40 @@ function setMcpJson(text: string, file: string, server: Record<string, unknown> 
   return setJsonc(text, ['mcpServers', 'switchboard'], server);
 }
 
+/**
+ * What hub discovery reads from the environment. Codex gives MCP servers only
+ * a fixed list of variables (HOME, PATH, TMPDIR, …; codex-rs/rmcp-client
+ * DEFAULT_ENV_VARS) plus those named in `env_vars`; without these the MCP
+ * server would look for another hub than the one its hooks and the user use.
+ */
+export const HUB_ENV_VARS = ['SWITCHBOARD_HOME', 'SWITCHBOARD_RUNTIME_DIR', 'XDG_RUNTIME_DIR'] as const;
+
 function codexBlock(e: SetupEnv): string {
   const q = (s: string): string => JSON.stringify(s);
-  return [TOML_BEGIN, '[mcp_servers.switchboard]', `command = ${q(e.node)}`, `args = [${[e.script, 'mcp', '--agent', 'codex'].map(q).join(', ')}]`, TOML_END, ''].join('\n');
+  return [
+    TOML_BEGIN, '[mcp_servers.switchboard]', `command = ${q(e.node)}`, `args = [${[e.script, 'mcp', '--agent', 'codex'].map(q).join(', ')}]`,
+    `env_vars = [${HUB_ENV_VARS.map(q).join(', ')}]`, TOML_END, '',
+  ].join('\n');
+}
+
+/**
+ * What the user must still do by hand for the agent to run what setup wrote
+ * (docs/integrations.md has the sources). Printed after every setup run.
+ */
+const NOTES: Record<SetupAgent, string[]> = {
+  'claude-code': ['Restart Claude Code; `/mcp` lists switchboard and `/hooks` shows the hooks.'],
+  codex: [
+    'Codex runs new hooks only after you trust them: start `codex`, open `/hooks` and trust the five Switchboard hooks. Until then they do nothing (silently in `codex exec`).',
+    'Check with `switchboard agents`: a session whose hooks never reported is marked "hooks not running".',
+  ],
+  gemini: [
+    'Gemini CLI runs MCP servers and hooks only in trusted folders: in an untrusted folder `/mcp` shows switchboard as Disabled, every hook is skipped, and headless `gemini -p` refuses to run.',
+    'Trust each project folder when Gemini asks, or with `/permissions` (headless runs: `--skip-trust` or GEMINI_CLI_TRUST_WORKSPACE=true).',
+  ],
+};
+
+export function setupNotes(agent: SetupAgent): readonly string[] {
+  return NOTES[agent];
 }
 
 export interface Plan {

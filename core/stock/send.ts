@@ -12,7 +12,7 @@ import { userEventLine, wrapMessage } from '../protocol/cc-wire.js';
 import { HubError } from '../protocol/errors.js';
 import type { SendResult } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
-import { modeClass, type SessionRecord } from '../registry/session.js';
+import { senderClass, type SessionRecord } from '../registry/session.js';
 import type { Hub } from '../host/hub.js';
 import { writeLines } from '../host/outbound.js';
 import type { StockSession } from './discovery.js';
@@ -37,7 +37,8 @@ export async function sendToStock(hub: Hub, sender: SessionRecord, target: Stock
   const lines: string[] = [];
   const token = readPeerToken(path.join(hub.stock.root, 'sessions'), target.stock.entry);
   if (token !== undefined) lines.push(JSON.stringify({ type: 'auth', token }));
-  const content = wrapMessage(message, { from, fromSession: sender.id, fromName: sender.name, fromMode: modeClass(sender) });
+  const fromMode = senderClass(sender);
+  const content = wrapMessage(message, { from, fromSession: sender.id, fromName: sender.name, ...(fromMode !== null ? { fromMode } : {}) });
   lines.push(userEventLine({ msgId, content, from }));
   hub.stock.replies.sent(msgId, target.name, target.stock.address);
   await writeLines(target.stock.socketPath, lines, hub.limits.outboundTimeoutMs);

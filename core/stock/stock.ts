@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Hub } from '../host/hub.js';
 import type { PeerIdleNotice } from '../protocol/cc-wire.js';
 import { writeLines } from '../host/outbound.js';
-import { modeClass, type SessionRecord } from '../registry/session.js';
+import { senderClass, type SessionRecord } from '../registry/session.js';
 import { stockName } from '../registry/table.js';
 import { StockDiscovery, type StockSession } from './discovery.js';
 import { readPeerToken } from './entry.js';
@@ -68,7 +68,7 @@ export class StockInterop {
     const lines: string[] = [];
     const token = readPeerToken(path.join(this.root, 'sessions'), target.entry);
     if (token !== undefined) lines.push(JSON.stringify({ type: 'auth', token }));
-    lines.push(JSON.stringify({ type: 'control', action: 'notify_when_idle', from, msg_id: msgId, from_mode: modeClass(sender), msgV: 1 }));
+    lines.push(JSON.stringify({ type: 'control', action: 'notify_when_idle', from, msg_id: msgId, ...(senderClass(sender) !== null ? { from_mode: senderClass(sender) } : {}), msgV: 1 }));
     await writeLines(target.socketPath, lines, this.#hub.limits.outboundTimeoutMs);
     this.#idleRequests.set(msgId, stockTargetId(target));
     this.#hub.idle.subscribe(sender, { id: stockTargetId(target), name: stockName(target) }, shown);

@@ -30,7 +30,9 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
             {rows.map((r) => (
               <tr key={r.address} className={open === r.address ? 'selected' : ''}>
                 <td className="mono"><button className="link" aria-expanded={open === r.address} onClick={() => setOpen(open === r.address ? null : r.address)}>{r.label}</button></td>
-                <td>{r.kind === 'claude-code' ? <span title="A Claude Code session with its own messaging (found in its session registry)">Claude Code <span className="tag">own messaging</span></span> : r.agent}</td>
+                <td>{r.kind === 'claude-code' ? <span title="A Claude Code session with its own messaging (found in its session registry)">Claude Code <span className="tag">own messaging</span></span> : r.agent}
+                  {r.hooks === 'never' && <> <span className="tag" title="Its hook commands never reached the hub: Codex runs hooks only after you trust them (/hooks), Gemini only in trusted folders">hooks not running</span></>}
+                  {r.mode === 'unknown' && <> <span className="tag" title="The agent has not said its permission mode: it receives as if it bypassed prompts and its messages carry no mode">mode unknown</span></>}</td>
                 <td>{r.machine ?? 'this machine'}</td>
                 <td><span className={`pill ${r.state}`}>{r.state}</span> {ago(r.stateSince, now)}</td>
                 <td title={`decided by ${r.inbound.source}`}>{r.inbound.value ?? 'mode parity'}</td>

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { HubClient } from '../../core/client/client.js';
 import type { Registration } from '../../core/protocol/methods.js';
-import { CLI, cliEnv } from '../helpers/cli.js';
+import { CLI, cliEnv, runCli } from '../helpers/cli.js';
 import { startHub, tempDirs, type TestDirs, type TestHub } from '../helpers/hub.js';
 
 let th: TestHub | undefined;
@@ -21,9 +21,14 @@ function fixture(name: string, cwd: string, patch: Record<string, unknown> = {})
   return JSON.stringify({ ...(JSON.parse(fs.readFileSync(FIX + name, 'utf8')) as object), cwd, ...patch });
 }
 
-function hook(dirs: TestDirs, args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** An "agent" process started with one command-line flag (argv[1]) that runs the rest as its child. */
+const AGENT_WITH_FLAG = `const c = require('node:child_process').spawn(process.execPath, process.argv.slice(2), { stdio: 'inherit' });
+c.on('exit', (code) => process.exit(code ?? 0));`;
+
+function hook(dirs: TestDirs, args: string[], stdin: string, agentFlag?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'hook', ...args], { env: cliEnv(dirs) });
+    const argv = agentFlag === undefined ? [CLI, 'hook', ...args] : ['-e', AGENT_WITH_FLAG, '--', agentFlag, CLI, 'hook', ...args];
+    const child = spawn(process.execPath, argv, { env: cliEnv(dirs) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -77,6 +82,8 @@ describe('switchboard hook', () => {
     const decision = JSON.parse(blocked.stdout) as { decision: string; reason: string };
     expect(decision.decision).toBe('block');
     expect(decision.reason).toContain('one more thing');
+    // People see this under "Stop hook reported a problem": the text says plainly that nothing is wrong.
+    expect(decision.reason).toMatch(/^\[Switchboard\] This is not an error and nothing is blocked: .* messages from other agent sessions/);
     // The loop guard: a peer that answers every stop cannot keep it going forever.
     for (let i = 0; i < 3; i++) {
       await send(`again ${i}`);
@@ -89,7 +96,9 @@ describe('switchboard hook', () => {
   it('Codex and Gemini CLI get their own output formats', async () => {
     th = await startHub();
     const dirs = th.dirs;
-    const { c, r } = await peer(th);
+    const { c, r: prompting } = await peer(th);
+    // Gemini's hooks never say its mode: unknown, so it receives as if it bypassed prompts.
+    const bypass = await th.register(c, { name: 'bypass-peer', permissionMode: 'bypassPermissions' });
     for (const [agent, post, stop, postEvent, stopDecision] of [
       ['codex', 'codex-post-tool.json', 'codex-stop.json', 'PostToolUse', 'block'],
       ['gemini', 'gemini-after-tool.json', 'gemini-after-agent.json', 'AfterTool', 'deny'],
@@ -97,6 +106,7 @@ describe('switchboard hook', () => {
       await hook(dirs, ['session-start', '--agent', agent], fixture(post, dirs.root));
       const me = (await c.call('agents.list', {})).rows.find((x) => x.agent === agent)!;
       expect(me).toBeDefined();
+      const r = agent === 'gemini' ? bypass : prompting;
       await c.call('message.send', { sessionId: r.sessionId, token: r.token, to: me.address, summary: 's', message: `hello ${agent}` });
       const out = JSON.parse((await hook(dirs, ['post-tool', '--agent', agent], fixture(post, dirs.root))).stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
       expect(out.hookSpecificOutput.hookEventName).toBe(postEvent);
@@ -105,6 +115,7 @@ describe('switchboard hook', () => {
       const st = JSON.parse((await hook(dirs, ['stop', '--agent', agent], fixture(stop, dirs.root))).stdout) as { decision: string; reason: string };
       expect(st.decision).toBe(stopDecision);
       expect(st.reason).toContain(`stop ${agent}`);
+      expect(st.reason).toMatch(/^\[Switchboard\] This is not an error and nothing is blocked/);
       await hook(dirs, ['session-end', '--agent', agent], fixture(stop, dirs.root));
       expect((await c.call('agents.list', {})).rows.some((x) => x.agent === agent)).toBe(false);
     }
@@ -137,5 +148,159 @@ describe('hook state changes', () => {
     const p = await th.register(c, { name: 'peer' });
     const sent = await c.call('message.send', { sessionId: p.sessionId, token: p.token, to: (await row()).address, summary: 's', message: 'x' });
     expect(sent.status).toBe('held');
+  });
+});
+
+describe('hook output within the agent\'s limits', () => {
+  it('Codex: a 32 KB message is never cut or acknowledged by a hook; the model is told to read it through the inbox tool', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    await hook(dirs, ['session-start', '--agent', 'codex'], fixture('codex-post-tool.json', dirs.root));
+    const { c, r } = await peer(th);
+    const me = (await c.call('agents.list', {})).rows.find((x) => x.agent === 'codex')!;
+    const send = (m: string) => c.call('message.send', { sessionId: r.sessionId, token: r.token, to: me.address, summary: 's', message: m });
+    const short = await send('short note first');
+    const big = Array.from({ length: 600 }, (_, i) => `line ${String(i).padStart(3, '0')} ${'x'.repeat(44)}`).join('\n');
+    expect(big.length).toBeGreaterThan(30_000);
+    await send(big);
+
+    const out = JSON.parse((await hook(dirs, ['post-tool', '--agent', 'codex'], fixture('codex-post-tool.json', dirs.root))).stdout) as { hookSpecificOutput: { additionalContext: string } };
+    const ctx = out.hookSpecificOutput.additionalContext;
+    // Codex keeps only head and tail above 2 500 tokens (~10 000 bytes).
+    expect(Buffer.byteLength(ctx)).toBeLessThanOrEqual(10_000);
+    expect(ctx).toContain('short note first');
+    expect(ctx).not.toContain('line 000');
+    expect(ctx).toMatch(/1 more item\(s\) from other sessions \(\d+ KiB\) are waiting .* switchboard_check_inbox/);
+    const receipts = async () => (await c.call('inbox.fetch', { sessionId: r.sessionId, token: r.token })).items.filter((i) => i.kind === 'receipt');
+    const deliveredOnlyShort = async () => expect((await receipts()).map((i) => [i.status, i.origMsgId])).toEqual([['delivered', short.msg_id]]);
+    await deliveredOnlyShort();
+
+    // Still unread: the next hook says so again, and the sender was never told `delivered` for it.
+    const again = JSON.parse((await hook(dirs, ['stop', '--agent', 'codex'], fixture('codex-stop.json', dirs.root))).stdout) as { decision: string; reason: string };
+    expect(again.decision).toBe('block');
+    expect(again.reason).toMatch(/^\[Switchboard\] This is not an error and nothing is blocked: .* 1 more item\(s\) .* switchboard_check_inbox/);
+    expect(again.reason).not.toContain('line 000');
+    await deliveredOnlyShort();
+  });
+});
+
+describe('messages for an idle session', () => {
+  it('are handed over at the start of the next turn (UserPromptSubmit / BeforeAgent), not at its end', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    const { c, r: prompting } = await peer(th);
+    const bypass = await th.register(c, { name: 'bypass-peer', permissionMode: 'bypassPermissions' });
+    for (const [agent, start, event] of [
+      ['claude', 'claude-session-start.json', 'UserPromptSubmit'],
+      ['codex', 'codex-post-tool.json', 'UserPromptSubmit'],
+      ['gemini', 'gemini-after-tool.json', 'BeforeAgent'],
+    ] as const) {
+      await hook(dirs, ['session-start', '--agent', agent], fixture(start, dirs.root));
+      const me = (await c.call('agents.list', {})).rows.find((x) => x.agent === agent)!;
+      const r = agent === 'gemini' ? bypass : prompting;
+      const sent = await c.call('message.send', { sessionId: r.sessionId, token: r.token, to: me.address, summary: 's', message: `while idle ${agent}` });
+      const input = fixture(start, dirs.root, { hook_event_name: event, prompt: 'next task' });
+      const out = JSON.parse((await hook(dirs, ['prompt-submit', '--agent', agent], input)).stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+      expect(out.hookSpecificOutput.hookEventName).toBe(event);
+      expect(out.hookSpecificOutput.additionalContext).toMatch(/^\[Switchboard\] Not part of the user's prompt/);
+      expect(out.hookSpecificOutput.additionalContext).toContain(`while idle ${agent}`);
+      const receipts = (await c.call('inbox.fetch', { sessionId: r.sessionId, token: r.token })).items;
+      expect(receipts).toContainEqual(expect.objectContaining({ kind: 'receipt', status: 'delivered', origMsgId: sent.msg_id }));
+      await hook(dirs, ['session-end', '--agent', agent], fixture(start, dirs.root));
+    }
+  });
+});
+
+describe('the permission mode: learnt from what the agent exposes, else unknown and fail closed', () => {
+  const row = async (c: HubClient, agent: string) => (await c.call('agents.list', {})).rows.find((x) => x.agent === agent)!;
+
+  it('Gemini without --yolo: "mode unknown"; it receives as bypass (a prompting peer is held) and sends unclassed', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    await hook(dirs, ['session-start', '--agent', 'gemini'], fixture('gemini-after-tool.json', dirs.root));
+    const { c, r } = await peer(th);
+    const me = await row(c, 'gemini');
+    expect(me.mode).toBe('unknown');
+    const held = await c.call('message.send', { sessionId: r.sessionId, token: r.token, to: me.address, summary: 's', message: 'x' });
+    expect(held.status).toBe('held');
+    expect(held.reason).toContain('permission mode is unknown');
+    // Its own sends carry no class: a bypass receiver holds them like an unverified sender's.
+    await th.register(c, { name: 'yolo', permissionMode: 'bypassPermissions' });
+    const [credsFile] = fs.readdirSync(`${dirs.home}/agents`);
+    const creds = JSON.parse(fs.readFileSync(`${dirs.home}/agents/${credsFile!}`, 'utf8')) as { sessionId: string; token: string };
+    const out = await c.call('message.send', { sessionId: creds.sessionId, token: creds.token, to: 'yolo', summary: 's', message: 'from gemini' });
+    expect(out).toMatchObject({ status: 'held', reason: expect.stringContaining('the sender is unverified') });
+  });
+
+  it('Gemini started with --yolo, and Codex with --dangerously-bypass-approvals-and-sandbox before its hooks report, are bypass', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    const c = await th.client();
+    for (const [agent, flag, input] of [
+      ['gemini', '--yolo', fixture('gemini-after-tool.json', dirs.root)],
+      ['gemini', '--approval-mode=yolo', fixture('gemini-after-tool.json', dirs.root)],
+      ['codex', '--dangerously-bypass-approvals-and-sandbox', fixture('codex-stop.json', dirs.root, { permission_mode: undefined })],
+    ] as const) {
+      // A hook without permission_mode (Gemini's never have one): the agent's command line decides.
+      await hook(dirs, ['post-tool', '--agent', agent], input, flag);
+      const me = await row(c, agent);
+      expect([flag, me.mode]).toEqual([flag, 'bypassPermissions']);
+      const r = await th.register(c, { name: `peer-${flag.slice(2, 12)}` });
+      const sent = await c.call('message.send', { sessionId: r.sessionId, token: r.token, to: me.address, summary: 's', message: `for ${flag}` });
+      expect([flag, sent.status]).toEqual([flag, 'held']);
+      expect(sent.reason).toContain('this session bypasses permission prompts and the sender does not');
+      await hook(dirs, ['session-end', '--agent', agent], input, flag);
+    }
+  });
+
+  it('a mode the hook input states is known, and replaces "unknown"', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    const c = await th.client();
+    await hook(dirs, ['post-tool', '--agent', 'codex'], fixture('codex-post-tool.json', dirs.root, { permission_mode: undefined }));
+    expect((await row(c, 'codex')).mode).toBe('unknown');
+    await hook(dirs, ['prompt-submit', '--agent', 'codex'], fixture('codex-post-tool.json', dirs.root, { hook_event_name: 'UserPromptSubmit', prompt: 'go' }));
+    expect((await row(c, 'codex')).mode).toBe('default');
+  });
+});
+
+describe('whether hooks run', () => {
+  it('a session whose hooks never reported is marked in agents.list, `switchboard status` and `switchboard agents`; a hook clears it', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    const c = await th.client();
+    // An MCP server's session whose Codex hooks are not trusted yet: nothing but the MCP server reached the hub.
+    await th.register(c, { name: 'untrusted', agent: 'codex' });
+    await th.register(c, { name: 'script', agent: 'other' });
+    await hook(dirs, ['session-start', '--agent', 'claude'], fixture('claude-session-start.json', dirs.root));
+    const rows = (await c.call('agents.list', {})).rows;
+    expect(rows.map((r) => [r.agent, r.hooks]).sort()).toEqual([['claude', 'reported'], ['codex', 'never'], ['other', null]]);
+    const status = await runCli(['status'], cliEnv(dirs));
+    expect(status.stdout).toMatch(/hooks not running: untrusted \[[0-9a-f]+\] \(codex\) — its hooks never reported \(Codex: trust them in \/hooks/);
+    expect(status.stdout).not.toMatch(/hooks not running: (script|claude)/);
+    expect((await runCli(['agents'], cliEnv(dirs))).stdout).toContain('codex (hooks not running)');
+  });
+});
+
+describe('one agent process, several threads (codex app-server)', () => {
+  it('two Codex threads in different folders under one daemon are two sessions, told apart by the hook session_id', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    // The test process is the daemon: both threads' hooks have it as their agent process.
+    const a = `${dirs.root}/api`;
+    const b = `${dirs.root}/web`;
+    fs.mkdirSync(a);
+    fs.mkdirSync(b);
+    const threadA = (name: string, patch = {}) => fixture(name, a, { session_id: '019a0000-0000-7000-8000-00000000000a', ...patch });
+    const threadB = (name: string, patch = {}) => fixture(name, b, { session_id: '019a0000-0000-7000-8000-00000000000b', ...patch });
+    await hook(dirs, ['session-start', '--agent', 'codex'], threadA('codex-post-tool.json'));
+    await hook(dirs, ['session-start', '--agent', 'codex'], threadB('codex-post-tool.json'));
+    const { c, r } = await peer(th);
+    const codex = (await c.call('agents.list', {})).rows.filter((x) => x.agent === 'codex');
+    expect(codex.map((x) => x.cwd).sort()).toEqual([a, b]);
+    // Each thread gets its own messages.
+    await c.call('message.send', { sessionId: r.sessionId, token: r.token, to: codex.find((x) => x.cwd === b)!.address, summary: 's', message: 'for web only' });
+    expect((await hook(dirs, ['post-tool', '--agent', 'codex'], threadA('codex-post-tool.json'))).stdout).toBe('');
+    expect((await hook(dirs, ['post-tool', '--agent', 'codex'], threadB('codex-post-tool.json'))).stdout).toContain('for web only');
   });
 });

@@ -4,8 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { CLI, cliEnv } from '../helpers/cli.js';
-import { startHub, until, type TestHub } from '../helpers/hub.js';
+import { sleep, startHub, until, type TestHub } from '../helpers/hub.js';
 
 let th: TestHub | undefined;
 const clients: Client[] = [];
@@ -23,7 +24,7 @@ child.on('exit', (code) => process.exit(code ?? 0));`;
 async function agent(th: TestHub, name: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['-e', AGENT, CLI, 'mcp', '--agent', 'claude', '--name', name],
+    args: ['-e', AGENT, CLI, 'mcp', '--agent', 'claude', '--name', name, '--mode', 'default'],
     env: cliEnv(th.dirs) as Record<string, string>,
     cwd: th.dirs.root,
     stderr: 'pipe',
@@ -111,5 +112,40 @@ describe('switchboard mcp without a hub', () => {
     } finally {
       process.kill(status.pid, 'SIGTERM');
     }
+  });
+});
+
+describe('switchboard mcp lifecycle', () => {
+  /** Starts `switchboard mcp` with its stdin held open (as an agent does) and waits for its session. */
+  async function startMcp(th: TestHub): Promise<{ child: ChildProcessWithoutNullStreams; stderr: () => string; exited: Promise<number | null> }> {
+    const child = spawn(process.execPath, [CLI, 'mcp', '--agent', 'claude', '--name', 'life'], { env: cliEnv(th.dirs), cwd: th.dirs.root });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code, signal) => r(signal === null ? code : -1)));
+    const c = await th.client();
+    await until(async () => (await c.call('agents.list', {})).rows.some((r) => r.name === 'life'), 10_000);
+    return { child, stderr: () => stderr, exited };
+  }
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`exits on the first ${signal}, after unregistering`, async () => {
+      th = await startHub();
+      const { child, exited } = await startMcp(th);
+      child.kill(signal);
+      // A bound on hanging forever, not a speed claim: the old code never exits on its own.
+      const code = await Promise.race([exited, sleep(8000).then(() => 'hung' as const)]);
+      if (code === 'hung') child.kill('SIGKILL');
+      expect(code).toBe(0);
+      const c = await th.client();
+      expect((await c.call('agents.list', {})).rows.some((r) => r.name === 'life')).toBe(false);
+    });
+  }
+
+  it('writes nothing to stderr when all is well (agents log stderr as errors)', async () => {
+    th = await startHub();
+    const { child, stderr, exited } = await startMcp(th);
+    child.stdin.end();
+    await exited;
+    expect(stderr()).toBe('');
   });
 });

@@ -100,7 +100,10 @@ describe('switchboard setup', () => {
     expect(text.startsWith(CODEX_TOML)).toBe(true);
     const parsed = parseToml(text) as { model: string; mcp_servers: Record<string, { command: string; args: string[] }> };
     expect(parsed.model).toBe('gpt-5-codex');
-    expect(parsed.mcp_servers.switchboard).toEqual({ command: process.execPath, args: [CLI, 'mcp', '--agent', 'codex'] });
+    // Codex passes MCP servers only a fixed set of variables: the ones hub discovery reads are named explicitly.
+    expect(parsed.mcp_servers.switchboard).toEqual({
+      command: process.execPath, args: [CLI, 'mcp', '--agent', 'codex'], env_vars: ['SWITCHBOARD_HOME', 'SWITCHBOARD_RUNTIME_DIR', 'XDG_RUNTIME_DIR'],
+    });
     expect(parsed.mcp_servers.docs).toBeDefined();
     const hooks = JSON.parse(read(path.join(h.dir, '.codex', 'hooks.json'))) as { hooks: Record<string, unknown[]> };
     expect(Object.keys(hooks.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
@@ -109,6 +112,18 @@ describe('switchboard setup', () => {
     expect(read(toml)).toBe(CODEX_TOML);
     expect(fs.existsSync(path.join(h.dir, '.codex', 'hooks.json'))).toBe(true);
     expect(JSON.parse(read(path.join(h.dir, '.codex', 'hooks.json')))).toEqual({});
+  });
+
+  it('tells the user what is still to do: trust the Codex hooks, trust the Gemini folder', async () => {
+    const h = home();
+    const codex = (await runCli(['setup', 'codex'], h.env)).stdout;
+    expect(codex).toMatch(/Still to do:\n- Codex runs new hooks only after you trust them: .*`\/hooks`.*silently in `codex exec`/);
+    expect(codex).toContain('hooks not running');
+    const gemini = (await runCli(['setup', 'gemini', '--dry-run'], h.env)).stdout;
+    expect(gemini).toMatch(/trusted folders: in an untrusted folder `\/mcp` shows switchboard as Disabled, every hook is skipped, and headless `gemini -p` refuses to run/);
+    expect(gemini).toContain('/permissions');
+    const json = JSON.parse((await runCli(['setup', 'gemini', '--json'], h.env)).stdout) as { notes: string[] };
+    expect(json.notes[0]).toMatch(/^Gemini CLI runs MCP servers and hooks only in trusted folders/);
   });
 
   it('gemini: MCP server and hooks in settings.json with Gemini event names; uninstall restores it', async () => {

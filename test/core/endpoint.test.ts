@@ -19,6 +19,12 @@ describe('endpoint naming', () => {
     expect(resolveEndpoint({ ...base, env: { SWITCHBOARD_HOME: '/s' } }).stateDir).toBe('/s');
   });
 
+  it('finds the same hub without XDG_RUNTIME_DIR (agents strip it): the user\'s own runtime directory, not tmpdir', () => {
+    const withVar = resolveEndpoint({ ...base, env: { XDG_RUNTIME_DIR: '/run/user/1000' } });
+    const stripped = resolveEndpoint({ ...base, env: {}, userRuntimeDir: '/run/user/1000' });
+    expect(stripped.hubSocket).toBe(withVar.hubSocket);
+  });
+
   it('falls back to a short /tmp/sb-<uid>/ directory instead of truncating a long path', () => {
     const long = '/very/' + 'long/'.repeat(15);
     const p = resolveEndpoint({ ...base, env: { SWITCHBOARD_RUNTIME_DIR: long } });

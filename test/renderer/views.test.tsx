@@ -52,13 +52,16 @@ async function settle(): Promise<void> {
 
 describe('Sessions view', () => {
   it('shows loading, then many rows, and filters', async () => {
-    const rows = Array.from({ length: 50 }, (_, i) => ({ name: `s${i}`, ref: 'aaaaaa', label: `s${i} [aaaaaa]`, address: `uds:/x/${i}`, machine: null, cwd: `/w/${i}`, agent: 'claude', kind: 'switchboard', state: i % 2 ? 'busy' : 'idle', stateSince: Date.now(), canReceive: true, self: false, inboxDepth: i, inbound: { value: null, source: 'parity' } }));
+    const rows = Array.from({ length: 50 }, (_, i) => ({ name: `s${i}`, ref: 'aaaaaa', label: `s${i} [aaaaaa]`, address: `uds:/x/${i}`, machine: null, cwd: `/w/${i}`, agent: 'claude', kind: 'switchboard', mode: i === 0 ? 'unknown' : 'default', hooks: i === 1 ? 'never' : 'reported', state: i % 2 ? 'busy' : 'idle', stateSince: Date.now(), canReceive: true, self: false, inboxDepth: i, inbound: { value: null, source: 'parity' } }));
     const f = fakeBridge({ 'sessions.list': { rows } });
     const stores = createStores(f.bridge);
     render(<SessionsView stores={stores} />);
     expect(screen.getByText('Loading…')).toBeTruthy();
     await act(() => stores.sessions.getState().load());
     expect(screen.getAllByRole('row')).toHaveLength(51);
+    // A session whose agent did not say its mode is marked so (it fails closed).
+    expect(screen.getAllByText('mode unknown')).toHaveLength(1);
+    expect(screen.getAllByText('hooks not running')).toHaveLength(1);
     fireEvent.change(screen.getByLabelText('Filter sessions'), { target: { value: 's4' } });
     expect(screen.getAllByRole('row')).toHaveLength(12); // s4, s40–s49 + header
   });

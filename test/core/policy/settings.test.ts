@@ -97,6 +97,13 @@ describe('mode parity', () => {
     ['bypass', 'prompting', false, 'hold'],
     ['bypass', null, false, 'hold'],
     ['bypass', null, true, 'deliver'],
+    // Mode unknown fails closed: receives as bypass, sends unclassed.
+    ['unknown', 'prompting', false, 'hold'],
+    ['unknown', 'bypass', false, 'deliver'],
+    ['unknown', null, false, 'hold'],
+    ['prompting', 'unknown', false, 'deliver'],
+    ['bypass', 'unknown', false, 'hold'],
+    ['unknown', 'unknown', false, 'hold'],
   ] as const)('receiver %s, sender %s, own child %s → %s', (receiver, sender, own, action) => {
     const d = decideInbound(parity, receiver, sender, own);
     expect(d.action).toBe(action);

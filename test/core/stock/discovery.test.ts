@@ -123,3 +123,50 @@ describe('discovery in the hub', () => {
     expect(await rows()).toEqual([]);
   });
 });
+
+describe('one agent process is one row', () => {
+  let t: TestHub;
+  const peers: StockPeer[] = [];
+  beforeEach(async () => {
+    t = await startHub();
+  });
+  afterEach(async () => {
+    for (const p of peers.splice(0)) await p.stop();
+    await t.close();
+  });
+
+  it('Claude Code\'s own registry entry of a Switchboard session\'s agent process is folded into that row, which is `self` and cannot be messaged by itself', async () => {
+    const claude = path.join(t.dirs.root, 'claude');
+    // Claude Code 2.1.332 registers itself (its messaging is on by default) …
+    const p = await stockPeer(claude, path.join(t.dirs.root, 'cc-socks'), { version: '2.1.332' });
+    peers.push(p);
+    const c = await t.client();
+    await until(async () => (await c.call('agents.list', {})).rows.length === 1);
+    // … and the same process runs Switchboard's MCP server and hooks.
+    const me = await t.register(c, { name: 'api', pid: p.pid, liveness: 'pid', agent: 'claude' });
+    const other = await t.register(c, { name: 'web' });
+    await t.hub.stock.sweep();
+
+    const mine = (await c.call('agents.list', { sessionId: me.sessionId, token: me.token })).rows;
+    expect(mine.map((r) => [r.name, r.kind, r.self])).toEqual([['api', 'switchboard', true], ['web', 'switchboard', false]]);
+    const theirs = (await c.call('agents.list', { sessionId: other.sessionId, token: other.token })).rows;
+    expect(theirs.filter((r) => r.cwd === t.dirs.root || r.kind === 'claude-code').map((r) => r.name).sort()).toEqual(['api', 'web']);
+
+    // Its Claude Code address is the same row: a send to it from itself is to_self, and nothing reaches the socket.
+    await expect(c.call('message.send', { sessionId: me.sessionId, token: me.token, to: `uds:${p.socketPath}`, summary: 's', message: 'me?' })).rejects.toMatchObject({ reason: 'to_self' });
+    // From another session, that address reaches the Switchboard session (one row, reachable both ways).
+    const sent = await c.call('message.send', { sessionId: other.sessionId, token: other.token, to: `uds:${p.socketPath}`, summary: 's', message: 'hi' });
+    expect(sent).toMatchObject({ status: 'queued', to: { name: 'api', address: me.address } });
+    expect(p.peer.lines).toEqual([]);
+  });
+
+  it('a stock entry of another process stays its own row', async () => {
+    const q = await stockPeer(path.join(t.dirs.root, 'claude'), path.join(t.dirs.root, 'cc-socks'));
+    peers.push(q);
+    const c = await t.client();
+    const me = await t.register(c, { name: 'api', pid: process.pid, liveness: 'pid' });
+    await until(async () => (await c.call('agents.list', {})).rows.length === 2);
+    const rows = (await c.call('agents.list', { sessionId: me.sessionId, token: me.token })).rows;
+    expect(rows.map((r) => [r.name, r.kind, r.self])).toEqual([['api', 'switchboard', true], [`myapp-${q.pid}`, 'claude-code', false]]);
+  });
+});
