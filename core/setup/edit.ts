@@ -8,6 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
+import { readBoundedSync } from '../files/bounded-read.js';
+
+/** An agent's configuration file larger than this is not one we edit. */
+const CONFIG_MAX_BYTES = 4 * 1024 * 1024;
 
 export class SetupError extends Error {
   constructor(message: string) {
@@ -22,13 +26,12 @@ export interface FileChange {
   after: string | null;
 }
 
+/** The file's text, null when it does not exist; a FIFO, device, directory or oversized file is an error, never edited. */
 export function readText(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+  const read = readBoundedSync(file, CONFIG_MAX_BYTES);
+  if (read.state === 'missing') return null;
+  if (read.state === 'unreadable') throw new SetupError(`${file} ${read.problem}; nothing was changed`);
+  return read.text;
 }
 
 /** Parses JSON with comments; a file that does not parse is an error, never overwritten. */

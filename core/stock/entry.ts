@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readBoundedSync } from '../files/bounded-read.js';
 import { pidAlive, processStartTime } from '../registry/proc.js';
 
 export const ENTRY_MAX_BYTES = 256 * 1024; // Claude Code ignores larger files too
@@ -47,7 +48,8 @@ export function readEntry(file: string): ReadResult {
   if (!isRegistryFileName(base)) return { ok: false, why: 'not a <pid>.json name' };
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    // O_NONBLOCK: a FIFO planted as <pid>.json must never block the hub's loop.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   } catch (err) {
     return { ok: false, why: `unreadable (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
   }
@@ -80,10 +82,10 @@ const KeyFile = z.looseObject({ peerToken: z.string().min(1).max(256), procStart
 export function readPeerToken(sessionsDir: string, entry: StockEntry): string | undefined {
   const hash = createHash('sha256').update(path.resolve(entry.messagingSocketPath)).digest('hex');
   const file = path.join(sessionsDir, `${entry.pid}.${hash}.key`);
+  const read = readBoundedSync(file, KEY_MAX_BYTES); // one open: no window to swap in a FIFO
+  if (read.state !== 'text') return undefined;
   try {
-    const st = fs.statSync(file);
-    if (!st.isFile() || st.size > KEY_MAX_BYTES) return undefined;
-    const parsed = KeyFile.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const parsed = KeyFile.safeParse(JSON.parse(read.text));
     if (!parsed.success) return undefined;
     if (parsed.data.procStart !== undefined && entry.procStart !== undefined && parsed.data.procStart !== entry.procStart) return undefined;
     return parsed.data.peerToken;

@@ -1,0 +1,53 @@
+// Other programs' files that are FIFOs (issue 14, the same class as the
+// settings files): a `<pid>.json` in Claude Code's sessions directory and an
+// agent's settings file that `setup` reads. Each is refused without
+// blocking, against a real `serve` process and the real CLI; a blocking
+// read would freeze the hub (or hang setup) until a writer appears.
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HubClient } from '../../core/client/client.js';
+import { cliEnv, runCli, serveCli, type Served } from '../helpers/cli.js';
+import { sleep, tempDirs } from '../helpers/hub.js';
+
+let served: Served | undefined;
+let client: HubClient | undefined;
+afterEach(async () => {
+  client?.close();
+  client = undefined;
+  await served?.stop('SIGKILL'); // a hub frozen by a blocking read would never handle SIGTERM
+  served = undefined;
+});
+
+const ANSWER_MS = 3000; // a hub that answers at all answers in milliseconds
+
+describe.skipIf(process.platform === 'win32')('FIFOs where other programs keep their files', () => {
+  it('a FIFO named like a Claude Code registry entry never freezes the hub', async () => {
+    const dirs = tempDirs();
+    const sessions = path.join(dirs.root, 'claude', 'sessions');
+    fs.mkdirSync(sessions, { recursive: true });
+    execFileSync('mkfifo', [path.join(sessions, `${process.pid}.json`)]); // a live pid, so discovery reads it
+    served = await serveCli(cliEnv(dirs));
+    client = await HubClient.connect(served.ready.socket);
+    await sleep(1500); // discovery's watch and first sweep have run
+    const rows = (await client.call('agents.list', {}, { timeoutMs: ANSWER_MS })).rows;
+    expect(rows.filter((r) => r.kind === 'claude-code')).toEqual([]);
+    expect(served.child.exitCode).toBeNull();
+  }, 30_000);
+
+  it('setup refuses an agent settings file that is a FIFO, by name, without waiting or writing', async () => {
+    const dirs = tempDirs();
+    const claudeDir = path.join(dirs.root, '.claude');
+    fs.mkdirSync(claudeDir, { recursive: true });
+    const fifo = path.join(claudeDir, 'settings.json');
+    execFileSync('mkfifo', ['-m', '600', fifo]);
+    const env = cliEnv(dirs);
+    delete env.CLAUDE_CONFIG_DIR; // setup edits ~/.claude/settings.json
+    const r = await runCli(['setup', 'claude-code', '--dry-run'], env, 10_000);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${fifo} not a regular file (a FIFO)`);
+    expect(fs.lstatSync(fifo).isFIFO()).toBe(true);
+  }, 30_000);
+});
