@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
+/// <reference types="node" />
 // The "UI for people" states: a session's permission mode and class and what
 // mode parity means for it; status pills that look alike; Preferences in
 // plain words with units; the first-run page (detect → dry-run preview →
 // apply → waiting); empty states; keyboard navigation between views.
 import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs'; // vitest stubs CSS imports (even ?raw), so the stylesheet is read from disk
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { Bridge, ConnectionState } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
@@ -12,7 +14,6 @@ import { ActivityView } from '../../renderer/features/activity.js';
 import { PreferencesView } from '../../renderer/features/preferences.js';
 import { SessionsView } from '../../renderer/features/sessions.js';
 import type { AgentRow } from '../../core/protocol/methods.js';
-import STYLES from '../../renderer/styles.css?raw';
 import INDEX_HTML from '../../renderer/index.html?raw';
 
 afterEach(() => {
@@ -97,7 +98,7 @@ describe('Sessions: permission mode, class and inbound meaning', () => {
 describe('Activity status pills', () => {
   it('draws "held" as a pill like the others, not as an Approvals card', async () => {
     const style = document.createElement('style');
-    style.textContent = STYLES;
+    style.textContent = fs.readFileSync('renderer/styles.css', 'utf8');
     document.head.append(style);
     const entry = (status: string, i: number) => ({ at: Date.now(), kind: 'receipt', status, sender: 'careful', receiver: 'yolo', msgId: `m${i}`, reason: 'r' });
     const stores = createStores(fakeBridge({ 'activity.list': { entries: [entry('queued', 1), entry('held', 2), entry('denied', 3)], notices: [] } }).bridge);
