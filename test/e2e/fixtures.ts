@@ -1,12 +1,15 @@
 // The `test` every browser test imports: its `page` fails the test on any
 // console error, uncaught page error, failed request or HTTP error response
 // (a 404 included), listed together at the end. Requests cut short because
-// the page is closing do not count. A test that expects some (no token →
+// the page is closing, and the event stream aborted by a reload, do not count. A test that expects some (no token →
 // 401) lists them in `allowedProblems`; close the page before stopping the
 // hub in afterEach, or its reconnect attempts count as failures.
 import { expect, test as base, type Page } from '@playwright/test';
 
 export { expect };
+
+/** The hub's Server-Sent Events stream (core/host/web.ts). */
+const EVENT_STREAM = '/api/events';
 
 export interface PageGuard {
   /** Patterns of problems this test expects (matched against the problem text). */
@@ -24,7 +27,12 @@ export function watchPage(page: Page, allowed: readonly RegExp[] = []): { proble
     if (m.type() === 'error') add(`console error: ${m.text()}${m.location().url ? ` (${m.location().url})` : ''}`);
   });
   page.on('pageerror', (e) => add(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => add(`request failed: ${r.method()} ${r.url()}: ${r.failure()?.errorText ?? 'unknown'}`));
+  page.on('requestfailed', (r) => {
+    const why = r.failure()?.errorText ?? 'unknown';
+    // The event stream never ends by itself: every reload or navigation aborts it, by design.
+    if (why === 'net::ERR_ABORTED' && new URL(r.url()).pathname === EVENT_STREAM) return;
+    add(`request failed: ${r.method()} ${r.url()}: ${why}`);
+  });
   page.on('response', (r) => {
     if (r.status() >= 400) add(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
   });
