@@ -1,6 +1,7 @@
 // The app shell: navigation, the connection state, and the views. Talks to
-// the hub only through the stores (and they only through the Bridge).
-import { useEffect, useState, type ReactNode } from 'react';
+// the hub only through the stores (and they only through the Bridge). The
+// navigation is one tab stop: arrow keys, Home and End move between views.
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { ConnectionState } from './bridge/bridge.js';
 import type { Stores } from './stores/stores.js';
@@ -23,6 +24,15 @@ const CONNECTION_TEXT: Record<ConnectionState, string> = {
 export function App({ stores }: { stores: Stores }): ReactNode {
   const [view, setView] = useState<View>(() => (VIEWS as readonly string[]).includes(location.hash.slice(1)) ? (location.hash.slice(1) as View) : 'sessions');
   const connection = useStore(stores.connection, (s) => s.state);
+  const navRef = useRef<HTMLElement>(null);
+  const onNavKey = (e: KeyboardEvent): void => {
+    const i = VIEWS.indexOf(view);
+    const next = e.key === 'ArrowDown' || e.key === 'ArrowRight' ? (i + 1) % VIEWS.length : e.key === 'ArrowUp' || e.key === 'ArrowLeft' ? (i + VIEWS.length - 1) % VIEWS.length : e.key === 'Home' ? 0 : e.key === 'End' ? VIEWS.length - 1 : -1;
+    if (next < 0 || !(e.target instanceof HTMLButtonElement) || e.target.dataset.view === undefined) return;
+    e.preventDefault();
+    setView(VIEWS[next]!);
+    navRef.current?.querySelector<HTMLButtonElement>(`button[data-view="${VIEWS[next]!}"]`)?.focus();
+  };
   const heldCount = useStore(stores.held, (s) => s.data.length) + useStore(stores.confirmations, (s) => s.data.items.length);
   useEffect(() => {
     for (const name of ['sessions', 'held', 'confirmations', 'subscriptions', 'activity', 'settings', 'teams'] as const) void stores[name].getState().load();
@@ -43,10 +53,10 @@ export function App({ stores }: { stores: Stores }): ReactNode {
   );
   return (
     <div className="app">
-      <nav aria-label="Views">
+      <nav aria-label="Views" ref={navRef} onKeyDown={onNavKey}>
         <h1>Switchboard</h1>
         {VIEWS.map((v) => (
-          <button key={v} className={v === view ? 'active' : ''} aria-current={v === view ? 'page' : undefined} onClick={() => setView(v)}>
+          <button key={v} data-view={v} tabIndex={v === view ? 0 : -1} className={v === view ? 'active' : ''} aria-current={v === view ? 'page' : undefined} onClick={() => setView(v)}>
             {v[0]!.toUpperCase() + v.slice(1)}
             {v === 'approvals' && heldCount > 0 && <span className="badge alert">{heldCount}</span>}
           </button>
@@ -68,7 +78,7 @@ export function App({ stores }: { stores: Stores }): ReactNode {
 
 /** "Pause inbound": every new message is refused until resumed; held ones stay for you to decide. */
 function PauseToggle({ stores }: { stores: Stores }): ReactNode {
-  const paused = useStore(stores.settings, (s) => s.data.paused);
+  const paused = useStore(stores.settings, (s) => s.data.paused === true);
   const toggle = async (): Promise<void> => {
     await stores.bridge.call('inbound.pause', { paused: !paused }).catch(() => undefined);
     await stores.settings.getState().load();

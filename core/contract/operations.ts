@@ -7,7 +7,7 @@
 /** Operations every user interface has (desktop and headless web). */
 export const BRIDGE_OPERATION_NAMES = [
   'sessions.list', 'held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel',
-  'settings.effective', 'settings.set', 'inbound.pause', 'user.send', 'setup.plan', 'setup.apply', 'user.subscribe',
+  'settings.effective', 'settings.set', 'inbound.pause', 'user.send', 'setup.detect', 'setup.plan', 'setup.apply', 'user.subscribe',
   'activity.list', 'teams.list', 'teams.show', 'tasks.list', 'tasks.create', 'tasks.update', 'tasks.assign',
   'confirmations.list', 'confirmations.allow', 'confirmations.deny',
 ] as const;

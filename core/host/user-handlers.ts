@@ -10,6 +10,7 @@ import { resolveTo } from '../registry/resolve.js';
 import type { SessionRecord } from '../registry/session.js';
 import { escapeBody } from '../protocol/cc-wire.js';
 import { currentSetupEnv, plan, type SetupAgent } from '../setup/agents.js';
+import { detectAgents } from '../setup/detect.js';
 import { applyChanges, describeChange, SetupError } from '../setup/edit.js';
 import type { Hub } from './hub.js';
 import { checkUiToken } from './ui-handlers.js';
@@ -26,6 +27,7 @@ function target(hub: Hub, to: string): SessionRecord {
 export function createUserHandlers(hub: Hub): {
   'user.send': (p: MethodParams<'user.send'>) => Promise<MethodResults['user.send']>;
   'user.subscribe': (p: MethodParams<'user.subscribe'>) => MethodResults['user.subscribe'];
+  'setup.detect': (p: MethodParams<'setup.detect'>) => MethodResults['setup.detect'];
   'setup.plan': (p: MethodParams<'setup.plan'>) => MethodResults['setup.plan'];
   'setup.apply': (p: MethodParams<'setup.apply'>) => MethodResults['setup.apply'];
 } {
@@ -39,6 +41,10 @@ export function createUserHandlers(hub: Hub): {
     }
   };
   return {
+    'setup.detect': (p) => {
+      checkUiToken(hub, p.uiToken);
+      return { agents: detectAgents(currentSetupEnv()) };
+    },
     'setup.plan': (p) => {
       checkUiToken(hub, p.uiToken);
       return { changes: planFor(p).changes.map((c) => ({ file: c.file, diff: describeChange(c) })) };

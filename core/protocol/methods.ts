@@ -129,6 +129,7 @@ export const METHODS = {
   'confirmations.list': UiParams,
   'confirmations.allow': UiItemParams,
   'confirmations.deny': UiItemParams,
+  'setup.detect': UiParams,
   'setup.plan': z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() }),
   'setup.apply': z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() }),
   'user.send': z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096), message: z.string().min(1).max(LIMITS.messageBytes) }),
@@ -198,6 +199,8 @@ export interface AgentRow {
   inboxDepth: number;
   /** Its effective crossSessionInbound: a value, or null for mode parity, and the scope that decided. */
   inbound: { value: 'accept' | 'hold' | 'refuse' | null; source: string };
+  /** Its class under mode parity (DESIGN.md §6.3); 'unknown' receives as bypass and sends unclassed; absent where `mode` is null. */
+  modeClass?: 'prompting' | 'bypass' | 'unknown';
 }
 
 export const SEND_STATUSES = ['queued', 'held', 'refused', 'dropped', 'sent', 'subscribed', 'confirm-denied', 'confirm-expired'] as const;
@@ -314,6 +317,8 @@ export interface MethodResults {
   'confirmations.list': { items: ConfirmationView[]; relay: { configured: boolean; connected: boolean; machine: string | null } };
   'confirmations.allow': { decided: true };
   'confirmations.deny': { decided: true };
+  /** Which agents are on the hub's PATH and whether setup is already in their configuration. */
+  'setup.detect': { agents: Array<{ agent: 'claude-code' | 'codex' | 'gemini'; command: string; path: string | null; configured: boolean; problem: string | null }> };
   'setup.plan': { changes: Array<{ file: string; diff: string }> };
   'setup.apply': { changed: string[]; backups: string[] };
   'user.send': { status: 'queued' | 'dropped'; msg_id: string; to: { name: string; address: string } };

@@ -14,7 +14,7 @@ import type { PresenceSession } from '../relay/protocol.js';
 import { HubError } from '../protocol/errors.js';
 import { assignRefs, label, normalizeName, validName } from './names.js';
 import type { Row, RowIndex } from './resolve.js';
-import { tokenMatches, type PersistedSession, type SessionRecord } from './session.js';
+import { modeClass, tokenMatches, type PersistedSession, type SessionRecord } from './session.js';
 
 /** A session on another machine, from its hub's presence (core/relay). */
 export interface RemoteSession {
@@ -202,6 +202,7 @@ export class SessionTable implements RowIndex<ListedSession> {
       hooks: s.agent === 'other' ? null : s.hooksSeenAt !== null ? 'reported' : 'never',
       state: s.state,
       stateSince: s.stateSince,
+      modeClass: modeClass(s),
       ...extra(s),
       self: s.id === selfId,
       };

@@ -1,12 +1,15 @@
-// Preferences: the user-scope settings, each with the scope whose value
+// Preferences: the user-scope settings in plain words (label, unit, one
+// line of help; the raw key in a tooltip), each with the scope whose value
 // wins, locked with an explanation when managed settings decide. Changes
 // are written to the hub's user settings file and apply at once; problems
 // found in any settings file are listed (those values count as "hold").
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { Stores } from '../stores/stores.js';
 import { useLoadable } from '../ui/hooks.js';
 import { Status } from '../ui/state.js';
+import { AgentSetupPanel } from './agent-setup.js';
 import { DesktopPrefs } from './desktop-prefs.js';
+import { PREF_FIELDS, sourceText, THROTTLE_FIELDS, throttleName, type PrefField } from './pref-fields.js';
 import { RelayPrefs } from './relay-prefs.js';
 
 interface Sourced<T = unknown> {
@@ -14,12 +17,26 @@ interface Sourced<T = unknown> {
   source: string;
 }
 
-const THROTTLE_FIELDS = ['bucketSize', 'refillPerSecond', 'duplicateWindowMs', 'queueFullAt', 'foldWindowMs'] as const;
+const EXPIRY_TEXT: Record<string, string> = { '60s': '1 minute', '5m': '5 minutes', '10m': '10 minutes', never: 'never (wait for me)' };
 
 function Source({ s }: { s: Sourced }): ReactNode {
   if (s.source === 'managed') return <span className="lock" title="Your administrator's managed settings decide this; it cannot be changed here">managed (locked)</span>;
-  const text = s.source === 'parity' ? 'no explicit value: mode parity' : s.source === 'default' ? 'default' : `from ${s.source} settings`;
-  return <span className="dim">{text}</span>;
+  return <span className="dim">{sourceText(s.source)}</span>;
+}
+
+/** One setting: its plain label and help (the raw key in the tooltip), its control, where its value comes from. */
+function PrefRow({ field, source, children }: { field: PrefField; source: Sourced | undefined; children: ReactNode }): ReactNode {
+  const helpId = `help-${field.key.replace(/\W/g, '-')}`;
+  return (
+    <tr data-key={field.key}>
+      <th scope="row" title={`Settings key: ${field.key}`}>
+        {field.label}
+        <div className="hint" id={helpId}>{field.help}</div>
+      </th>
+      <td className="control">{children}{field.unit && <span className="unit">{field.unit}</span>}</td>
+      <td>{source && <Source s={source} />}</td>
+    </tr>
+  );
 }
 
 export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
@@ -42,68 +59,51 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
   const idle = e.idleSubscriptionMinutes as Sourced<number> | undefined;
   const publish = e.publishToClaudeCode as Sourced<boolean> | undefined;
   const relay = e.relay as Sourced<{ servers: string[]; machine?: string } | null> | undefined;
+  const F = PREF_FIELDS;
+  const described = (f: PrefField) => ({ 'aria-label': f.label, 'aria-describedby': `help-${f.key.replace(/\W/g, '-')}` });
   return (
     <section aria-labelledby="prefs-h">
       <header className="view-head"><h2 id="prefs-h">Preferences</h2></header>
       {error && <p className="error" role="alert">{error}</p>}
-      <Status loading={s.loading} error={s.error} empty={inbound === undefined} emptyText={<p>No settings.</p>}>
+      <Status loading={s.loading} error={s.error} empty={inbound === undefined} emptyText={<p>The hub sent no settings. Check that it is running, then reload this page.</p>}>
         <table className="grid prefs" data-testid="preferences">
           <tbody>
-            <tr>
-              <th scope="row">Inbound messages (crossSessionInbound)</th>
-              <td>
-                <select aria-label="crossSessionInbound" disabled={inbound?.source === 'managed'} value={inbound?.value ?? ''} onChange={(ev) => void set('crossSessionInbound', ev.target.value === '' ? null : ev.target.value)}>
-                  <option value="">mode parity (hold across permission classes)</option>
-                  <option value="accept">accept: deliver every message</option>
-                  <option value="hold">hold: every message waits for me</option>
-                  <option value="refuse">refuse: pause all inbound</option>
-                </select>
-              </td>
-              <td>{inbound && <Source s={inbound} />}</td>
-            </tr>
-            <tr>
-              <th scope="row">Held message expiry (dialogExpiry)</th>
-              <td>
-                <select aria-label="dialogExpiry" disabled={expiry?.source === 'managed'} value={expiry?.value ?? '5m'} onChange={(ev) => void set('dialogExpiry', ev.target.value)}>
-                  {['60s', '5m', '10m', 'never'].map((x) => <option key={x} value={x}>{x}</option>)}
-                </select>
-              </td>
-              <td>{expiry && <Source s={expiry} />}</td>
-            </tr>
-            <tr>
-              <th scope="row">Confirm every send to another machine (isolatePeerMachines)</th>
-              <td>
-                <input type="checkbox" aria-label="isolatePeerMachines" disabled={isolate?.source === 'managed' || (isolate?.value === true && isolate.source !== 'user' && isolate.source !== 'default')} checked={isolate?.value ?? false} onChange={(ev) => void set('isolatePeerMachines', ev.target.checked ? true : null)} />
-              </td>
-              <td>{isolate && <Source s={isolate} />}</td>
-            </tr>
-            <tr>
-              <th scope="row">
-                List my sessions in Claude Code (publishToClaudeCode)
-                <div className="hint">Claude Code's own <code>/peers</code> and SendMessage then see your Switchboard sessions. Their messages arrive unverified and pass your inbound policy.</div>
-              </th>
-              <td>
-                <input type="checkbox" aria-label="publishToClaudeCode" disabled={publish?.source === 'managed'} checked={publish?.value ?? false} onChange={(ev) => void set('publishToClaudeCode', ev.target.checked ? true : null)} />
-              </td>
-              <td>{publish && <Source s={publish} />}</td>
-            </tr>
-            <tr>
-              <th scope="row">Idle subscription lifetime (minutes)</th>
-              <td><NumberField label="idleSubscriptionMinutes" value={idle?.value ?? 60} disabled={idle?.source === 'managed'} onSave={(v) => void set('idleSubscriptionMinutes', v)} /></td>
-              <td>{idle && <Source s={idle} />}</td>
-            </tr>
+            <PrefRow field={F.crossSessionInbound} source={inbound}>
+              <select {...described(F.crossSessionInbound)} disabled={inbound?.source === 'managed'} value={inbound?.value ?? ''} onChange={(ev) => void set('crossSessionInbound', ev.target.value === '' ? null : ev.target.value)}>
+                <option value="">Mode parity: hold messages across permission classes</option>
+                <option value="accept">Accept: deliver every message</option>
+                <option value="hold">Hold: every message waits for me</option>
+                <option value="refuse">Refuse: turn away every message</option>
+              </select>
+            </PrefRow>
+            <PrefRow field={F.dialogExpiry} source={expiry}>
+              <select {...described(F.dialogExpiry)} disabled={expiry?.source === 'managed'} value={expiry?.value ?? '5m'} onChange={(ev) => void set('dialogExpiry', ev.target.value)}>
+                {Object.entries(EXPIRY_TEXT).map(([x, text]) => <option key={x} value={x}>{text}</option>)}
+              </select>
+            </PrefRow>
+            <PrefRow field={F.isolatePeerMachines} source={isolate}>
+              <input type="checkbox" {...described(F.isolatePeerMachines)} disabled={isolate?.source === 'managed' || (isolate?.value === true && isolate.source !== 'user' && isolate.source !== 'default')} checked={isolate?.value ?? false} onChange={(ev) => void set('isolatePeerMachines', ev.target.checked ? true : null)} />
+            </PrefRow>
+            <PrefRow field={F.publishToClaudeCode} source={publish}>
+              <input type="checkbox" {...described(F.publishToClaudeCode)} disabled={publish?.source === 'managed'} checked={publish?.value ?? false} onChange={(ev) => void set('publishToClaudeCode', ev.target.checked ? true : null)} />
+            </PrefRow>
+            <PrefRow field={F.idleSubscriptionMinutes} source={idle}>
+              <NumberField field={F.idleSubscriptionMinutes} value={idle?.value ?? 60} disabled={idle?.source === 'managed'} onSave={(v) => void set('idleSubscriptionMinutes', v)} />
+            </PrefRow>
             {THROTTLE_FIELDS.map((f) => (
-              <tr key={f}>
-                <th scope="row">Throttle: {f}</th>
-                <td><NumberField label={`throttle.${f}`} value={throttle?.value[f] ?? 0} disabled={throttle?.source === 'managed'} onSave={(v) => void set('throttle', { ...(throttle?.source === 'user' ? throttle.value : {}), [f]: v })} /></td>
-                <td>{throttle && <Source s={throttle} />}</td>
-              </tr>
+              <PrefRow key={f.key} field={f} source={throttle}>
+                <NumberField field={f} value={throttle?.value[throttleName(f)] ?? 0} disabled={throttle?.source === 'managed'} onSave={(v) => void set('throttle', { ...(throttle?.source === 'user' ? throttle.value : {}), [throttleName(f)]: v })} />
+              </PrefRow>
             ))}
           </tbody>
         </table>
-        <p className="dim">Saved to the hub's user settings (<code>~/.switchboard/settings.json</code>) and applied at once. A repository's <code>.switchboard/settings.json</code> or <code>.claude/settings.json</code> can only make the inbound policy stricter.</p>
+        <p className="dim">Saved to the hub's user settings (<code>~/.switchboard/settings.json</code>) and applied at once. A repository's <code>.switchboard/settings.json</code> or <code>.claude/settings.json</code> can only make the inbound policy stricter. Hover a setting to see its key in that file.</p>
         <RelayPrefs stores={stores} value={relay?.value ?? null} source={relay?.source ?? 'default'} save={(v) => set('relay', v)} />
-        <AgentSetup stores={stores} />
+        <div className="agent-setup" data-testid="agent-setup">
+          <h3>Agent setup</h3>
+          <p className="dim">Adds the Switchboard MCP server and hooks to the agent's user configuration (with a backup), or removes exactly what it added. You see the change before anything is written.</p>
+          <AgentSetupPanel stores={stores} allowRemove />
+        </div>
         <DesktopPrefs stores={stores} />
         {s.data.problems.length > 0 && (
           <div className="problems" role="alert">
@@ -116,68 +116,20 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
   );
 }
 
-function NumberField({ label, value, disabled, onSave }: { label: string; value: number; disabled: boolean; onSave: (v: number) => void }): ReactNode {
-  const [text, setText] = useState(String(value));
-  const dirty = text !== String(value);
+/** A number in the field's shown unit (seconds for a millisecond setting), saved in the stored unit. */
+function NumberField({ field, value, disabled, onSave }: { field: PrefField; value: number; disabled: boolean; onSave: (v: number) => void }): ReactNode {
+  const scale = field.scale ?? 1;
+  const shown = String(value / scale);
+  const [text, setText] = useState(shown);
+  useEffect(() => setText(shown), [shown]); // a saved or outside change replaces the draft
+  const n = Number(text);
+  const valid = text.trim() !== '' && Number.isFinite(n) && n >= 0;
+  const stored = scale === 1 ? n : Math.round(n * scale); // whole milliseconds
   return (
     <span className="number-field">
-      <input aria-label={label} inputMode="decimal" value={text} disabled={disabled} onChange={(e) => setText(e.target.value)} />
-      {dirty && <button onClick={() => onSave(Number(text))} disabled={!Number.isFinite(Number(text))}>Save</button>}
+      <input aria-label={field.label} aria-describedby={`help-${field.key.replace(/\W/g, '-')}`} inputMode="decimal" value={text} disabled={disabled} onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => { if (e.key === 'Enter' && valid && text !== shown) onSave(stored); }} />
+      {text !== shown && <button onClick={() => onSave(stored)} disabled={!valid}>Save</button>}
     </span>
-  );
-}
-
-const AGENTS = [
-  ['claude-code', 'Claude Code'],
-  ['codex', 'Codex CLI'],
-  ['gemini', 'Gemini CLI'],
-] as const;
-
-/** Agent setup: always a dry-run preview of the exact change first, then Apply. */
-function AgentSetup({ stores }: { stores: Stores }): ReactNode {
-  const [preview, setPreview] = useState<{ agent: string; uninstall: boolean; changes: Array<{ file: string; diff: string }> } | null>(null);
-  const [note, setNote] = useState<string | null>(null);
-  const show = async (agent: (typeof AGENTS)[number][0], uninstall: boolean): Promise<void> => {
-    setNote(null);
-    try {
-      const r = await stores.bridge.call('setup.plan', { agent, uninstall });
-      setPreview({ agent, uninstall, changes: r.changes });
-    } catch (err) {
-      setNote(err instanceof Error ? err.message : String(err));
-    }
-  };
-  const apply = async (): Promise<void> => {
-    if (preview === null) return;
-    try {
-      const r = await stores.bridge.call('setup.apply', { agent: preview.agent, uninstall: preview.uninstall });
-      setNote(`${preview.uninstall ? 'Removed from' : 'Set up'} ${preview.agent}: ${r.changed.length} file(s) changed${r.backups.length ? `, backups ${r.backups.join(', ')}` : ''}. Restart the agent.`);
-      setPreview(null);
-    } catch (err) {
-      setNote(err instanceof Error ? err.message : String(err));
-    }
-  };
-  return (
-    <div className="agent-setup" data-testid="agent-setup">
-      <h3>Agent setup</h3>
-      <p className="dim">Adds the Switchboard MCP server and hooks to the agent's user configuration (with a backup), or removes exactly what it added.</p>
-      <div className="actions">
-        {AGENTS.map(([id, name]) => (
-          <span key={id} className="actions">
-            <button onClick={() => void show(id, false)}>Set up {name}…</button>
-            <button onClick={() => void show(id, true)}>Remove from {name}…</button>
-          </span>
-        ))}
-      </div>
-      {preview && (
-        <div className="preview" data-testid="setup-preview">
-          {preview.changes.length === 0 ? <p>Nothing to change for {preview.agent}.</p> : preview.changes.map((c) => <pre key={c.file} className="text">{c.diff}</pre>)}
-          <div className="actions">
-            <button onClick={() => setPreview(null)}>Cancel</button>
-            {preview.changes.length > 0 && <button className="approve" onClick={() => void apply()}>Apply</button>}
-          </div>
-        </div>
-      )}
-      {note && <p role="status">{note}</p>}
-    </div>
   );
 }

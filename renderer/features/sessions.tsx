@@ -1,45 +1,64 @@
 // Sessions: every live session with name [ref], agent, where, state and for
-// how long, cwd, and whether its inbox accepts messages. Filterable. A row
-// opens its detail: recent activity, a message from you (the user, clearly
-// framed as such), and an idle notice for you.
-import { useState, type FormEvent, type ReactNode } from 'react';
+// how long, its permission mode and class, what its inbound policy means for
+// it, cwd, and whether its inbox accepts messages. Filterable. A row opens
+// its detail (Escape closes it): recent activity, a message from you (the
+// user, clearly framed as such), and an idle notice for you. With no
+// session at all it shows the first-run page.
+import { useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { AgentRow } from '../../core/protocol/methods.js';
 import type { Stores } from '../stores/stores.js';
 import { ago, useLoadable, useNow } from '../ui/hooks.js';
+import { StatusPill } from '../ui/pill.js';
 import { Status } from '../ui/state.js';
+import { FirstRun } from './first-run.js';
+import { inboundText, modeView } from './session-mode.js';
 
 export function SessionsView({ stores }: { stores: Stores }): ReactNode {
   const s = useLoadable(stores.sessions);
   const now = useNow();
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState<string | null>(null);
+  const table = useRef<HTMLTableElement>(null);
   const f = filter.trim().toLowerCase();
-  const rows = f === '' ? s.data : s.data.filter((r) => `${r.label} ${r.cwd} ${r.agent}`.toLowerCase().includes(f));
+  const rows = f === '' ? s.data : s.data.filter((r) => `${r.label} ${r.cwd} ${r.agent} ${modeView(r).text}`.toLowerCase().includes(f));
+  const close = (): void => {
+    const was = open;
+    setOpen(null);
+    if (was !== null) table.current?.querySelector<HTMLButtonElement>(`button[data-address="${CSS.escape(was)}"]`)?.focus();
+  };
+  const onKey = (e: KeyboardEvent): void => {
+    if (e.key === 'Escape' && open !== null) close();
+  };
   return (
-    <section aria-labelledby="sessions-h">
+    <section aria-labelledby="sessions-h" onKeyDown={onKey}>
       <header className="view-head">
         <h2 id="sessions-h">Sessions <span className="count">{s.data.length}</span></h2>
-        <input type="search" placeholder="Filter by name, cwd, agent" aria-label="Filter sessions" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <input type="search" className="filter" placeholder="Filter by name, cwd, agent" aria-label="Filter sessions" value={filter} onChange={(e) => setFilter(e.target.value)} />
       </header>
-      <Status loading={s.loading} error={s.error} empty={s.data.length === 0} emptyText={<p>No live sessions. Agents appear here once they start with Switchboard set up (<code>switchboard setup claude-code</code>).</p>}>
-        <table className="grid" data-testid="sessions">
+      <Status loading={s.loading} error={s.error} empty={s.data.length === 0} emptyText={<FirstRun stores={stores} />}>
+        {rows.length === 0 && <p className="empty">No session matches “{filter.trim()}”. <button className="link" onClick={() => setFilter('')}>Clear the filter</button></p>}
+        <table className="grid" data-testid="sessions" ref={table} hidden={rows.length === 0}>
           <thead>
-            <tr><th>Name [ref]</th><th>Agent</th><th>Where</th><th>State</th><th>Inbound</th><th>Inbox</th><th>Cwd</th></tr>
+            <tr><th>Name [ref]</th><th>Agent</th><th>Where</th><th>State</th><th>Permissions</th><th>Inbound</th><th>Inbox</th><th>Cwd</th></tr>
           </thead>
           <tbody>
-            {rows.map((r) => (
-              <tr key={r.address} className={open === r.address ? 'selected' : ''}>
-                <td className="mono"><button className="link" aria-expanded={open === r.address} onClick={() => setOpen(open === r.address ? null : r.address)}>{r.label}</button></td>
+            {rows.map((r) => {
+              const mode = modeView(r);
+              const inbound = inboundText(r);
+              return (
+              <tr key={r.address} className={`${open === r.address ? 'selected' : ''} ${mode.tone === 'bypass' || mode.tone === 'unknown' ? 'bypass-row' : ''}`} data-testid={`session-${r.name}`}>
+                <td className="mono"><button className="link" data-address={r.address} aria-expanded={open === r.address} onClick={() => (open === r.address ? close() : setOpen(r.address))}>{r.label}</button></td>
                 <td>{r.kind === 'claude-code' ? <span title="A Claude Code session with its own messaging (found in its session registry)">Claude Code <span className="tag">own messaging</span></span> : r.agent}
-                  {r.hooks === 'never' && <> <span className="tag" title="Its hook commands never reached the hub: Codex runs hooks only after you trust them (/hooks), Gemini only in trusted folders">hooks not running</span></>}
-                  {r.mode === 'unknown' && <> <span className="tag" title="The agent has not said its permission mode: it receives as if it bypassed prompts and its messages carry no mode">mode unknown</span></>}</td>
+                  {r.hooks === 'never' && <> <span className="tag" title="Its hook commands never reached the hub: Codex runs hooks only after you trust them (/hooks), Gemini only in trusted folders">hooks not running</span></>}</td>
                 <td>{r.machine ?? 'this machine'}</td>
-                <td><span className={`pill ${r.state}`}>{r.state}</span> {ago(r.stateSince, now)}</td>
-                <td title={`decided by ${r.inbound.source}`}>{r.inbound.value ?? 'mode parity'}</td>
+                <td><span className={`pill state-${r.state}`}>{r.state}</span> {ago(r.stateSince, now)}</td>
+                <td title={mode.title} data-testid="mode">{mode.classText !== null && <span className={`pill mode-${mode.tone}`}>{mode.tone === 'unknown' ? 'mode unknown' : mode.classText}</span>}{mode.tone !== 'unknown' && <> <span className={mode.tone === 'none' ? 'dim' : ''}>{mode.text}</span></>}</td>
+                <td title={inbound.title} data-testid="inbound">{inbound.text}</td>
                 <td>{r.inboxDepth}{r.canReceive ? '' : ' (not receiving)'}</td>
                 <td className="mono dim">{r.cwd}</td>
               </tr>
-            ))}
+              );
+            })}
           </tbody>
         </table>
         {open !== null && s.data.some((r) => r.address === open) && <SessionDetail stores={stores} row={s.data.find((r) => r.address === open)!} />}
@@ -90,7 +109,7 @@ function SessionDetail({ stores, row }: { stores: Stores; row: AgentRow }): Reac
       {note && <p role="status">{note}</p>}
       <h4>Recent activity</h4>
       {recent.length === 0 ? <p className="dim">Nothing yet.</p> : (
-        <ul className="recent">{recent.map((e, i) => <li key={`${e.msgId}-${i}`}><span className={`pill ${e.status}`}>{e.status}</span> {e.sender} → {e.receiver} <span className="dim">{ago(e.at, now)} ago</span></li>)}</ul>
+        <ul className="recent">{recent.map((e, i) => <li key={`${e.msgId}-${i}`}><StatusPill status={e.status} /> {e.sender} → {e.receiver} <span className="dim">{ago(e.at, now)} ago</span></li>)}</ul>
       )}
     </div>
   );

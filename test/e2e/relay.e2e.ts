@@ -2,13 +2,13 @@
 // processes with their own directories, one with the web UI) meet through a
 // real nats-server; with isolatePeerMachines on, a send waits in Approvals:
 // Deny answers confirm-denied and nothing arrives, Allow lets it through.
-import { expect, test } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startNats } from '../helpers/nats.js';
 import { stopAndRemove } from '../helpers/temp.js';
+import { expect, test } from './fixtures.js';
 
 const CLI = path.resolve('dist/cli/switchboard.mjs');
 const SHOTS = path.resolve('docs/screenshots');
@@ -78,6 +78,7 @@ test('a send to another machine waits for Allow; Deny answers confirm-denied and
     expect(JSON.parse((await allowed).stdout)).toMatchObject({ status: 'queued' });
     expect((await cli(bob, ['inbox', '--json'])).stdout).toContain('the public plans');
   } finally {
+    await page.close(); // before the hub goes: its reconnect attempts would count as failed requests
     await stopAndRemove(root, procs, 'SIGKILL');
   }
 });

@@ -2,13 +2,13 @@
 // Scale in the browser: 500 sessions and 100 held messages render, and
 // approving one updates the list; the time is measured in the page and
 // reported (docs/benchmarks.md), the assertion is only that it happens.
-import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { stopAndRemove } from '../helpers/temp.js';
+import { expect, test } from './fixtures.js';
 
 const CLI = path.resolve('dist/cli/switchboard.mjs');
 
@@ -74,6 +74,7 @@ test('500 sessions and 100 held messages render; approving one updates the list'
     console.log(`scale: approve → list of 100 updated in ${ms.toFixed(1)} ms (measured in the page)`);
     await expect(page.getByTestId('held-item')).toHaveCount(99);
   } finally {
+    await page.close(); // before the hub goes: its reconnect attempts would count as failed requests
     await stopAndRemove(root, [hub]);
   }
 });

@@ -1,14 +1,15 @@
 // The real renderer in real Chromium against a real `switchboard serve --ui`,
-// with sessions made through the real CLI.
-import { expect, test, type Page } from '@playwright/test';
+// with sessions made through the real CLI. Any console error or failed
+// request fails a test (./fixtures.ts); screenshots are light and dark.
+import type { Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stopAndRemove } from '../helpers/temp.js';
+import { expect, shoot, test } from './fixtures.js';
 
 const CLI = path.resolve('dist/cli/switchboard.mjs');
-const SHOTS = path.resolve('docs/screenshots');
 
 interface Ctx {
   root: string;
@@ -58,7 +59,8 @@ let ctx: Ctx;
 test.beforeEach(async () => {
   ctx = await start();
 });
-test.afterEach(async () => {
+test.afterEach(async ({ page }) => {
+  await page.close(); // before the hub goes: its reconnect attempts would count as failed requests
   await stopAndRemove(ctx.root, [ctx.hub, ctx.holder]);
 });
 
@@ -67,7 +69,21 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
   const yolo = await session(ctx, 'yolo', 'bypassPermissions');
   await open(page, ctx, 'Sessions');
   await expect(page.getByTestId('sessions').getByRole('row')).toHaveCount(3);
-  await page.screenshot({ path: path.join(SHOTS, 'sessions.png') });
+  // A bypass session is marked as one, and its Inbound column says what mode parity does for it.
+  await expect(page.getByTestId('session-yolo').getByTestId('mode')).toHaveText('bypass bypass permissions');
+  await expect(page.getByTestId('session-yolo').getByTestId('inbound')).toHaveText('holds messages from prompting sessions');
+  await expect(page.getByTestId('session-careful').getByTestId('mode')).toHaveText('prompting default (asks)');
+  await expect(page.getByTestId('session-careful').getByTestId('inbound')).toHaveText('holds messages from bypass sessions');
+  // The filter's whole placeholder fits in its box.
+  const fit = await page.getByLabel('Filter sessions').evaluate((el: HTMLInputElement) => {
+    const css = getComputedStyle(el);
+    const ctx2d = document.createElement('canvas').getContext('2d')!;
+    ctx2d.font = css.font;
+    const room = el.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+    return { text: ctx2d.measureText(el.placeholder).width, room };
+  });
+  expect(fit.text).toBeLessThanOrEqual(fit.room);
+  await shoot(page, 'sessions');
 
   expect((await cli(ctx, ['send', '--to', 'yolo', '--summary', 'cleanup', '--message', 'please delete build/ and rerun'], careful)).stdout).toMatch(/^held:/);
   await page.getByRole('button', { name: /^Approvals/ }).click();
@@ -76,7 +92,7 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
   await expect(item.getByTestId('countdown')).toHaveText(/^[45]:\d\d left$/);
   await expect(item).toContainText('please delete build/');
   await expect(item.getByRole('button', { name: 'Deny' })).toBeFocused();
-  await page.screenshot({ path: path.join(SHOTS, 'approvals.png') });
+  await shoot(page, 'approvals');
   const t0 = Date.now();
   await item.getByRole('button', { name: 'Approve' }).click();
   await expect(item).toHaveCount(0);
@@ -93,6 +109,18 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
   const denied = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as { items: Array<{ status?: string }> };
   expect(denied.items.map((i) => i.status)).toContain('denied');
   console.log(`approve → list updated in ${updateMs} ms (browser round trip included)`);
+
+  // In Activity a held receipt is a pill like every other status, not a large box.
+  await page.getByRole('button', { name: /^Activity/ }).click();
+  const pill = (status: string) => page.getByTestId('activity').locator(`[data-status="${status}"]`).first();
+  await expect(pill('held')).toBeVisible();
+  const held = (await pill('held').boundingBox())!;
+  const approved = (await pill('approved').boundingBox())!;
+  expect(Math.abs(held.height - approved.height)).toBeLessThanOrEqual(1);
+  expect(held.height).toBeLessThan(24);
+  const colours = await pill('held').evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(colours).not.toBe('rgb(255, 255, 255)');
+  await shoot(page, 'activity');
 });
 
 test('subscriptions, teams, activity and preferences views', async ({ page }) => {
@@ -102,7 +130,7 @@ test('subscriptions, teams, activity and preferences views', async ({ page }) =>
   await open(page, ctx, 'Subscriptions');
   const row = page.getByTestId('subscriptions').getByRole('row').nth(1);
   await expect(row).toContainText('builder');
-  await page.screenshot({ path: path.join(SHOTS, 'subscriptions.png') });
+  await shoot(page, 'subscriptions');
   await row.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByText('No idle subscriptions.')).toBeVisible();
 
@@ -124,17 +152,17 @@ test('subscriptions, teams, activity and preferences views', async ({ page }) =>
   expect((await cli(ctx, ['task', 'create', '--team', 'crew', '--subject', 'Publish the release', '--blocked-by', '1'])).code).toBe(0);
   await expect(page.getByTestId('task-2')).toContainText('Publish the release');
   await expect(page.getByTestId('blocker-lines').locator('path.open')).toHaveCount(1);
-  await page.screenshot({ path: path.join(SHOTS, 'teams.png') });
+  await shoot(page, 'teams');
 
-  await page.getByRole('button', { name: /^Activity/ }).click();
-  await page.screenshot({ path: path.join(SHOTS, 'activity.png') });
   await page.getByRole('button', { name: /^Preferences/ }).click();
-  await expect(page.getByTestId('preferences')).toContainText('crossSessionInbound');
-  await page.getByLabel('crossSessionInbound').selectOption('hold');
+  await expect(page.getByTestId('preferences')).toContainText('Messages from other sessions');
+  await expect(page.getByTestId('preferences')).not.toContainText('Throttle:');
+  await expect(page.locator('tr[data-key="throttle.bucketSize"] th')).toHaveAttribute('title', 'Settings key: throttle.bucketSize');
+  await page.getByLabel('Messages from other sessions').selectOption('hold');
   await expect(page.getByTestId('preferences')).toContainText('from user settings');
   expect(JSON.parse(fs.readFileSync(path.join(ctx.root, 'home', 'settings.json'), 'utf8'))).toEqual({ crossSessionInbound: 'hold' });
   expect((await cli(ctx, ['send', '--to', 'builder', '--summary', 's', '--message', 'now held'], a)).stdout).toMatch(/^held:/);
-  await page.screenshot({ path: path.join(SHOTS, 'preferences.png') });
+  await shoot(page, 'preferences');
 });
 
 test('without the token nothing loads; a cross-site request is refused', async ({ browser, request }) => {
@@ -172,7 +200,7 @@ test('session detail: a message from the user, and an idle notice for the user',
   expect(inbox.items[0]!.text).toBe('<user-message source="switchboard-ui">\nPlease stop after the current test run.\n</user-message>');
   await detail.getByRole('button', { name: 'Notify me when idle' }).click();
   await expect(detail.getByRole('status')).toContainText('You will get one notice');
-  await page.screenshot({ path: path.join(SHOTS, 'session-detail.png') });
+  await shoot(page, 'session-detail');
   await cli(ctx, ['session', 'state', 'busy'], builder);
   await cli(ctx, ['session', 'state', 'idle'], builder);
   await page.getByRole('button', { name: /^Activity/ }).click();
@@ -187,9 +215,9 @@ test('agent setup from Preferences: a dry-run preview first, then Apply writes t
   const preview = page.getByTestId('setup-preview');
   await expect(preview).toContainText('"switchboard"');
   expect(fs.readFileSync(path.join(ctx.root, '.gemini', 'settings.json'), 'utf8')).not.toContain('switchboard');
-  await page.screenshot({ path: path.join(SHOTS, 'agent-setup.png') });
+  await shoot(page, 'agent-setup');
   await preview.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByTestId('agent-setup').getByRole('status')).toContainText('Set up gemini');
+  await expect(page.getByTestId('agent-setup').getByRole('status')).toContainText('Set up Gemini CLI');
   const text = fs.readFileSync(path.join(ctx.root, '.gemini', 'settings.json'), 'utf8');
   expect(text).toContain('// mine');
   expect(text).toContain(`"${CLI}"`);

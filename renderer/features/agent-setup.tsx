@@ -1,0 +1,67 @@
+// Agent setup as the user: always a dry-run preview of the exact change
+// first, then Apply (which the hub writes with a backup). Used by
+// Preferences (every agent, install or remove) and by the first-run page
+// (install, for the agents found on PATH). Errors are shown, never thrown.
+import { useState, type ReactNode } from 'react';
+import type { Stores } from '../stores/stores.js';
+
+export type SetupAgentId = 'claude-code' | 'codex' | 'gemini';
+
+export const AGENT_NAMES: Record<SetupAgentId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI' };
+const ALL_AGENTS = Object.keys(AGENT_NAMES) as SetupAgentId[];
+
+interface Preview {
+  agent: SetupAgentId;
+  uninstall: boolean;
+  changes: Array<{ file: string; diff: string }>;
+}
+
+export function AgentSetupPanel(props: { stores: Stores; agents?: readonly SetupAgentId[]; allowRemove?: boolean; onApplied?: (agent: SetupAgentId) => void }): ReactNode {
+  const { stores } = props;
+  const agents = props.agents ?? ALL_AGENTS;
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const show = async (agent: SetupAgentId, uninstall: boolean): Promise<void> => {
+    setNote(null);
+    try {
+      const r = await stores.bridge.call('setup.plan', { agent, uninstall });
+      setPreview({ agent, uninstall, changes: r.changes });
+    } catch (err) {
+      setNote(err instanceof Error ? err.message : String(err));
+    }
+  };
+  const apply = async (): Promise<void> => {
+    if (preview === null) return;
+    try {
+      const r = await stores.bridge.call('setup.apply', { agent: preview.agent, uninstall: preview.uninstall });
+      setNote(`${preview.uninstall ? 'Removed from' : 'Set up'} ${AGENT_NAMES[preview.agent]}: ${r.changed.length} file(s) changed${r.backups.length ? `, backups ${r.backups.join(', ')}` : ''}. Restart the agent.`);
+      setPreview(null);
+      props.onApplied?.(preview.agent);
+    } catch (err) {
+      setNote(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <div data-testid="agent-setup-panel">
+      <div className="actions wrap">
+        {agents.map((id) => (
+          <span key={id} className="actions">
+            <button onClick={() => void show(id, false)}>Set up {AGENT_NAMES[id]}…</button>
+            {props.allowRemove === true && <button onClick={() => void show(id, true)}>Remove from {AGENT_NAMES[id]}…</button>}
+          </span>
+        ))}
+      </div>
+      {preview && (
+        <div className="preview" data-testid="setup-preview" aria-label={`Preview of the changes for ${AGENT_NAMES[preview.agent]}`}>
+          <p>{preview.changes.length === 0 ? `Nothing to change for ${AGENT_NAMES[preview.agent]}.` : `Dry run: nothing is written until you press Apply. ${preview.changes.length} file(s) would change:`}</p>
+          {preview.changes.map((c) => <pre key={c.file} className="text">{c.diff}</pre>)}
+          <div className="actions">
+            <button onClick={() => setPreview(null)}>Cancel</button>
+            {preview.changes.length > 0 && <button className="approve" onClick={() => void apply()}>Apply</button>}
+          </div>
+        </div>
+      )}
+      {note && <p role="status">{note}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+// A session's permission mode and class, and what its inbound policy means
+// for it, in words for the Sessions view. Pure. An unknown mode fails closed
+// (DESIGN.md §9): treated as bypass for what the session receives, so it is
+// shown as "mode unknown" and as holding messages from prompting sessions.
+import type { AgentRow } from '../../core/protocol/methods.js';
+
+export type ModeTone = 'bypass' | 'prompting' | 'unknown' | 'none';
+
+export interface ModeView {
+  /** The mode in words ("bypass permissions", "mode unknown", …). */
+  text: string;
+  tone: ModeTone;
+  /** The class under mode parity, in words, when known. */
+  classText: string | null;
+  title: string;
+}
+
+const MODE_TEXT: Record<string, string> = {
+  default: 'default (asks)',
+  acceptEdits: 'accept edits',
+  plan: 'plan',
+  auto: 'auto',
+  dontAsk: "don't ask",
+  bypassPermissions: 'bypass permissions',
+};
+
+/** The listing says `mode: 'unknown'` when the agent has not said its mode (the hub fails closed). */
+function modeUnknown(row: AgentRow): boolean {
+  return row.mode === 'unknown';
+}
+
+export function modeView(row: AgentRow): ModeView {
+  if (modeUnknown(row)) {
+    return { text: 'mode unknown', tone: 'unknown', classText: 'treated as bypass', title: 'Switchboard could not learn this session’s permission mode, so it fails closed: it is treated as bypassing permission prompts for what it receives, and as unclassed for what it sends.' };
+  }
+  if (row.mode === null || row.mode === 'unknown') {
+    const why = row.kind === 'claude-code' ? 'Claude Code keeps this session’s mode to itself' : row.machine !== null ? `the hub on ${row.machine} decides for it` : 'not reported';
+    return { text: '—', tone: 'none', classText: null, title: why };
+  }
+  const bypass = row.modeClass === 'bypass';
+  const text = MODE_TEXT[row.mode] ?? row.mode;
+  return {
+    text,
+    tone: bypass ? 'bypass' : 'prompting',
+    classText: bypass ? 'bypass' : 'prompting',
+    title: bypass
+      ? `Permission mode ${row.mode}: this session runs tools without asking you (class “bypass”).`
+      : `Permission mode ${row.mode}: this session asks you before risky tools (class “prompting”).`,
+  };
+}
+
+const VALUE_TEXT = { accept: 'accepts every message', hold: 'holds every message for you', refuse: 'refuses every message' } as const;
+
+/** What the session's effective inbound policy does, for this session. */
+export function inboundText(row: AgentRow): { text: string; title: string } {
+  const { value, source } = row.inbound;
+  if (value !== null) return { text: VALUE_TEXT[value], title: `crossSessionInbound is "${value}" (from ${source} settings)` };
+  if (source !== 'parity') return { text: source, title: `decided by ${source}` };
+  const tone = modeView(row).tone;
+  const parity = 'No crossSessionInbound set: mode parity decides. A message that crosses permission classes (prompting ↔ bypass) waits for you in Approvals.';
+  if (tone === 'bypass') return { text: 'holds messages from prompting sessions', title: `${parity} This session bypasses prompts, so messages from prompting (and unverified) senders are held.` };
+  if (tone === 'unknown') return { text: 'holds messages from prompting sessions', title: `${parity} Its mode is unknown, so it is treated as bypass: messages from prompting (and unverified) senders are held.` };
+  if (tone === 'prompting') return { text: 'holds messages from bypass sessions', title: `${parity} This session prompts, so messages from sessions that bypass prompts are held.` };
+  return { text: 'mode parity', title: parity };
+}
