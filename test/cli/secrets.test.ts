@@ -82,7 +82,9 @@ describe('secrets never on the command line', () => {
     const token = 'f'.repeat(48);
     const env = { ...cliEnv(dirs), SWITCHBOARD_SESSION: 'sess-1', SWITCHBOARD_TOKEN: token, SWITCHBOARD_UI_TOKEN: token };
     for (const agent of ['claude-code', 'codex', 'gemini']) expect((await runCli(['setup', agent], env)).code).toBe(0);
-    const written = fs.readdirSync(dirs.root, { recursive: true }).map(String).filter((f) => fs.statSync(path.join(dirs.root, f)).isFile());
+    const written = fs.readdirSync(dirs.root, { recursive: true }).map(String)
+      // Node's compile cache (~/.cache/switchboard) holds the CLI's own code, not configuration.
+      .filter((f) => !f.startsWith(`.cache${path.sep}`) && fs.statSync(path.join(dirs.root, f)).isFile());
     expect(written.length).toBeGreaterThanOrEqual(4);
     const commands: string[] = [];
     const walk = (v: unknown): void => {
