@@ -1,15 +1,13 @@
 // One hub per user: the hub socket itself is the mutex (bind is atomic).
 // The only racy step, replacing a stale socket, runs under a short-lived
 // mkdir lock so two starting hubs can never both unlink and bind. A lock
-// left by a process that died while holding it is stale after STALE_MS.
+// left by a process that died while holding it is stale (files/mkdir-guard.ts).
 
 import fs from 'node:fs';
 import net from 'node:net';
+import { takeMkdirGuard } from '../files/mkdir-guard.js';
 import { EndpointError, listenPrivate, probeSocket, removeStaleSocket } from './endpoint.js';
 
-const STALE_MS = 10_000; // the lock is held for milliseconds; 10 s means a crash
-const RETRY_MS = 20;
-const GIVE_UP_MS = 15_000;
 
 export class HubRunningError extends Error {
   readonly socket: string;
@@ -20,24 +18,6 @@ export class HubRunningError extends Error {
   }
 }
 
-async function takeLock(lockDir: string): Promise<void> {
-  const deadline = Date.now() + GIVE_UP_MS;
-  for (;;) {
-    try {
-      fs.mkdirSync(lockDir, { mode: 0o700 });
-      return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    try {
-      if (Date.now() - fs.statSync(lockDir).mtimeMs > STALE_MS) fs.rmSync(lockDir, { recursive: true, force: true });
-    } catch {
-      // vanished between calls: retry
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${lockDir}`);
-    await new Promise((r) => setTimeout(r, RETRY_MS));
-  }
-}
 
 /**
  * Binds `server` on the hub socket unless a live hub answers there, in
@@ -54,7 +34,7 @@ export async function bindHubSocket(server: net.Server, socket: string, opts: { 
     }
   }
   const lockDir = `${socket}.lock`;
-  await takeLock(lockDir);
+  await takeMkdirGuard(lockDir, () => new Error(`Timed out waiting for ${lockDir}`));
   try {
     if (!(await removeStaleSocket(socket, opts.uid, opts.probeTimeoutMs))) throw new HubRunningError(socket);
     try {

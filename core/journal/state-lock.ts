@@ -7,13 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { takeMkdirGuard } from '../files/mkdir-guard.js';
 import { processStartTime, sameProcessAlive } from '../registry/proc.js';
 import { JournalError, O_NOFOLLOW } from './journal-file.js';
 
 const LOCK = 'hub.lock';
-const GUARD_STALE_MS = 10_000; // the guard is held for milliseconds; 10 s means a crash
-const GUARD_RETRY_MS = 20;
-const GUARD_GIVE_UP_MS = 15_000;
 const HOLDER_MAX_BYTES = 4096; // a holder record is ~200 bytes
 
 export interface LockHolder {
@@ -46,7 +44,7 @@ export class StateLock {
 export async function lockStateDir(dir: string, me: { socket: string; runtimeDir: string }): Promise<StateLock> {
   const file = path.join(dir, LOCK);
   const guard = `${file}.d`;
-  await takeGuard(guard);
+  await takeMkdirGuard(guard, () => new JournalError('state_locked', guard, 'stayed locked (remove it if no hub is starting)'));
   try {
     for (let attempt = 0; ; attempt++) {
       const nonce = randomBytes(12).toString('hex');
@@ -133,21 +131,3 @@ function removeStale(file: string): void {
   fs.rmSync(file, { force: true });
 }
 
-async function takeGuard(dir: string): Promise<void> {
-  const deadline = Date.now() + GUARD_GIVE_UP_MS;
-  for (;;) {
-    try {
-      fs.mkdirSync(dir, { mode: 0o700 });
-      return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    try {
-      if (Date.now() - fs.statSync(dir).mtimeMs > GUARD_STALE_MS) fs.rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // vanished between calls: retry
-    }
-    if (Date.now() > deadline) throw new JournalError('state_locked', dir, 'stayed locked (remove it if no hub is starting)');
-    await new Promise((r) => setTimeout(r, GUARD_RETRY_MS));
-  }
-}
