@@ -53,7 +53,12 @@ export async function teams(args: string[], ctx: Ctx): Promise<number> {
   const r = await withHub((c) => c.call('teams.list', {}));
   if (ctx.json) ctx.out(JSON.stringify(r));
   else if (r.teams.length === 0) ctx.out(`No teams under ${r.root}.`);
-  else ctx.out(table([['TEAM', 'MEMBERS', 'CREATED'], ...r.teams.map((t) => [t.name, String(t.members), new Date(t.createdAt).toISOString()])]));
+  else {
+    // A roster we cannot read is listed with its problem, never as an empty team from 1970.
+    const row = (t: (typeof r.teams)[number]): string[] =>
+      t.problem ? [t.name, '?', `unreadable: ${t.problem.file} ${t.problem.problem}`] : [t.name, String(t.members), new Date(t.createdAt).toISOString()];
+    ctx.out(table([['TEAM', 'MEMBERS', 'CREATED'], ...r.teams.map(row)]));
+  }
   return 0;
 }
 
