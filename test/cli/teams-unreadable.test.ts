@@ -21,7 +21,7 @@ it('switchboard teams shows an unreadable roster with its file and problem', asy
   served = await serveCli(env);
   const r = await runCli(['teams'], env);
   expect(r.code).toBe(0);
-  expect(r.stdout).toMatch(/^broken\s+\?\s+unreadable: .*config\.json not JSON/m);
+  expect(r.stdout).toMatch(/^broken\s+\?\s+unreadable: .*config\.json not valid JSON/m);
   expect(r.stdout).not.toContain('1970');
   expect(fs.readFileSync(config, 'utf8')).toBe('{"name":"broken","members":[');
 });
