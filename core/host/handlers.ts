@@ -8,6 +8,7 @@ import { validName } from '../registry/names.js';
 import type { SessionRecord } from '../registry/session.js';
 import type { Hub } from './hub.js';
 import { registerSession } from './lifecycle.js';
+import { createHistoryHandlers } from './history-handlers.js';
 import { createUiHandlers } from './ui-handlers.js';
 import { createTeamHandlers } from './team-handlers.js';
 import { createUserHandlers } from './user-handlers.js';
@@ -112,6 +113,7 @@ export function createHandlers(hub: Hub): Handlers {
     ...createUiHandlers(hub),
     ...createTeamHandlers(hub),
     ...createUserHandlers(hub),
+    ...createHistoryHandlers(hub),
   };
 }
 

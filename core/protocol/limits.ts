@@ -36,6 +36,18 @@ export interface Limits {
   readonly idleSubscriptionMs: number;
   /** Longest `inbox.fetch` wait. */
   readonly fetchWaitMs: number;
+  /** History records waiting for the database; more are counted as a gap, never waited for. */
+  readonly historyQueueRecords: number;
+  /** Characters of text waiting for the database (the same gap rule). */
+  readonly historyQueueChars: number;
+  /** How often queued history records are written (one transaction). */
+  readonly historyFlushMs: number;
+  /** Records written per flush: bounds the time one flush takes from the event loop. */
+  readonly historyBatchRecords: number;
+  /** How often retention (age, size cap) runs. */
+  readonly historyPruneMs: number;
+  /** Most messages one history query returns. */
+  readonly historyQueryRows: number;
 }
 
 export const LIMITS: Limits = {
@@ -56,6 +68,12 @@ export const LIMITS: Limits = {
   journalCompactBytes: 64 * 1024 * 1024, // rewrite when big and mostly acked
   idleSubscriptionMs: 3600_000, // DESIGN.md §9: 60 minutes
   fetchWaitMs: 600_000, // ten minutes
+  historyQueueRecords: 50_000, // ~15 s of the flush rate; a burst beyond it is a reported gap
+  historyQueueChars: 32 * 1024 * 1024, // bounds queued text to tens of MiB
+  historyFlushMs: 100, // a search sees a message within a tenth of a second
+  historyBatchRecords: 1000, // a few ms per flush: under 5 % of the send path at full load (bench/history.bench.ts)
+  historyPruneMs: 60_000, // retention once a minute
+  historyQueryRows: 500, // one page of a view or of `switchboard history`
 };
 
 export function withLimits(overrides: Partial<Limits> | undefined): Limits {
