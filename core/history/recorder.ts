@@ -7,17 +7,22 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { InboxItem } from '../protocol/methods.js';
 import type { HistoryMessage, HistoryQuery, HistoryRecord, HistoryStatus, RetentionPolicy } from './records.js';
 import { HistoryStore } from './store.js';
 
 export const HISTORY_FILE = 'history.sqlite';
+const MIN_BATCH = 16; // progress even when one record once took the whole budget
+const BUSY_LOOP = 0.5; // event-loop utilisation above which the hub is busy serving sends
 
 export interface HistoryLimits {
   historyQueueRecords: number;
   historyQueueChars: number;
   historyFlushMs: number;
   historyBatchRecords: number;
+  historyFlushBudgetMs: number;
+  historyIdleFlushBudgetMs: number;
   historyPruneMs: number;
 }
 
@@ -49,6 +54,9 @@ export class HistoryRecorder {
   #lastError: string | null = null;
   #timer: NodeJS.Timeout | undefined;
   #lastPrune = 0;
+  /** Measured milliseconds per record (moving average): sizes each batch to the flush budget. */
+  #msPerRecord = 0.05;
+  #elu = performance.eventLoopUtilization();
 
   constructor(opts: RecorderOptions) {
     this.#opts = opts;
@@ -94,6 +102,7 @@ export class HistoryRecorder {
 
   /** A message entering admission (to a session of this hub). */
   message(env: { msgId: string; at: number; fromSessionId: string | null; fromName: string | null; fromAddress: string; summary: string | null; body: string }, receiver: Sender, senderTeam: string | null): void {
+    if (!this.#room(env.body.length)) return;
     this.#push({
       t: 'm', msgId: env.msgId, at: env.at, senderSession: env.fromSessionId, senderName: env.fromName, senderAddress: env.fromAddress, senderTeam,
       receiverSession: receiver.id, receiverName: receiver.name, receiverTeam: receiver.team, summary: env.summary, text: env.body,
@@ -102,35 +111,41 @@ export class HistoryRecorder {
 
   /** Where admission left it (queued, held, refused, dropped). */
   outcome(msgId: string, status: string, reason: string | undefined): void {
+    if (!this.#room(0)) return;
     this.#push({ t: 'o', msgId, at: this.#opts.now(), status, reason: reason ?? '' }, 0);
   }
 
   /** An item put in an inbox: a message's framed text as delivered (receipts come as activity). */
   item(item: InboxItem): void {
-    if (item.kind === 'message') this.#push({ t: 'x', msgId: item.id, text: item.text }, item.text.length);
+    if (item.kind === 'message' && this.#room(item.text.length)) this.#push({ t: 'x', msgId: item.id, text: item.text }, item.text.length);
   }
 
   /** A receipt or a policy decision. */
   activity(e: { at: number; kind: 'receipt' | 'decision'; status: string; msgId: string; sender: string; receiver: string; reason: string }): void {
+    if (!this.#room(0)) return;
     this.#push({ t: 'e', at: e.at, kind: e.kind, status: e.status, msgId: e.msgId, sender: e.sender, receiver: e.receiver, reason: e.reason }, 0);
   }
 
-  /** Writes one bounded batch now (the timer calls this; tests may too). */
+  /** Writes one batch now, sized to the time budget (the timer calls this); `all` writes everything (queries, close). */
   flush(all = false): void {
     const store = this.#store;
     if (store === undefined) return;
+    const l = this.#opts.limits;
     while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, this.#opts.limits.historyBatchRecords);
+      const size = all ? l.historyBatchRecords : Math.min(l.historyBatchRecords, Math.max(MIN_BATCH, Math.floor(this.#budgetMs() / this.#msPerRecord)));
+      const batch = this.#queue.splice(0, size);
       for (const r of batch) this.#queuedChars -= r.t === 'm' || r.t === 'x' ? r.text.length : 0;
+      const t0 = performance.now();
       try {
         store.write(batch);
         this.#written += batch.length;
       } catch (err) {
         this.#fail('history write failed', err);
       }
+      this.#msPerRecord = 0.7 * this.#msPerRecord + 0.3 * Math.max(0.001, (performance.now() - t0) / batch.length);
       if (!all) break;
     }
-    if (this.#opts.now() - this.#lastPrune >= this.#opts.limits.historyPruneMs) this.#prune();
+    if (this.#opts.now() - this.#lastPrune >= l.historyPruneMs) this.#prune();
     this.#schedule();
   }
 
@@ -163,14 +178,26 @@ export class HistoryRecorder {
     return this.#store;
   }
 
-  #push(r: HistoryRecord, chars: number): void {
-    if (this.#store === undefined) return;
+  /** The flush budget: the small one while the event loop is busy (sends waiting), the idle one when it mostly waits. */
+  #budgetMs(): number {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, this.#elu).utilization;
+    this.#elu = now;
     const l = this.#opts.limits;
-    if (this.#queue.length >= l.historyQueueRecords || this.#queuedChars + chars > l.historyQueueChars) {
-      if (this.#gap === 0) this.#gapSince = this.#opts.now();
-      this.#gap++;
-      return;
-    }
+    return busy < BUSY_LOOP ? l.historyIdleFlushBudgetMs : l.historyFlushBudgetMs;
+  }
+
+  /** Room for one more record of this much text? Otherwise the gap grows (checked before building the record). */
+  #room(chars: number): boolean {
+    if (this.#store === undefined) return false;
+    const l = this.#opts.limits;
+    if (this.#queue.length < l.historyQueueRecords && this.#queuedChars + chars <= l.historyQueueChars) return true;
+    if (this.#gap === 0) this.#gapSince = this.#opts.now();
+    this.#gap++;
+    return false;
+  }
+
+  #push(r: HistoryRecord, chars: number): void {
     this.#queue.push(r);
     this.#queuedChars += chars;
     this.#schedule();

@@ -42,8 +42,12 @@ export interface Limits {
   readonly historyQueueChars: number;
   /** How often queued history records are written (one transaction). */
   readonly historyFlushMs: number;
-  /** Records written per flush: bounds the time one flush takes from the event loop. */
+  /** Most records written in one transaction. */
   readonly historyBatchRecords: number;
+  /** Event-loop time one timed flush may take; its batch is sized from the measured cost per record. */
+  readonly historyFlushBudgetMs: number;
+  /** The same while the event loop was mostly idle since the last flush (catching up after a burst). */
+  readonly historyIdleFlushBudgetMs: number;
   /** How often retention (age, size cap) runs. */
   readonly historyPruneMs: number;
   /** Most messages one history query returns. */
@@ -71,7 +75,9 @@ export const LIMITS: Limits = {
   historyQueueRecords: 50_000, // ~15 s of the flush rate; a burst beyond it is a reported gap
   historyQueueChars: 32 * 1024 * 1024, // bounds queued text to tens of MiB
   historyFlushMs: 100, // a search sees a message within a tenth of a second
-  historyBatchRecords: 1000, // a few ms per flush: under 5 % of the send path at full load (bench/history.bench.ts)
+  historyBatchRecords: 2000, // one transaction; also the chunk when a query or close writes everything
+  historyFlushBudgetMs: 2, // 2 ms per 100 ms: at most ~2 % of the event loop under a firehose (bench/history.bench.ts)
+  historyIdleFlushBudgetMs: 20, // an idle hub drains a burst's backlog ten times faster
   historyPruneMs: 60_000, // retention once a minute
   historyQueryRows: 500, // one page of a view or of `switchboard history`
 };
