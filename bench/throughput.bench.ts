@@ -2,6 +2,7 @@
 // the journal on, against raw one-way NDJSON parsing (the same process
 // layout: a child that JSON.parses each line) measured in the same run.
 
+import fs from 'node:fs';
 import path from 'node:path';
 import { fmt, LineConn, rpc, startChild, tempDir } from './lib.js';
 
@@ -29,7 +30,7 @@ async function rawLinesPerSecond(): Promise<number> {
 }
 
 /** `history: false` starts the hub with its history store off; `after` runs on one connection before it stops. */
-export async function hubMessagesPerSecond(opts: { history?: boolean; total?: number; after?: (conn: LineConn, uiToken: string) => Promise<void> } = {}): Promise<{ rate: number; queued: number }> {
+export async function hubMessagesPerSecond(opts: { history?: boolean; total?: number; after?: (conn: LineConn, uiToken: string) => Promise<void> } = {}): Promise<{ rate: number; queued: number; cpuMs: number }> {
   const TOTAL = opts.total ?? TOTAL_DEFAULT;
   const dir = tempDir();
   const hub = await startChild(['hub', dir, JSON.stringify({ inboxItems: TOTAL }), ...(opts.history === false ? ['off'] : [])]);
@@ -42,6 +43,7 @@ export async function hubMessagesPerSecond(opts: { history?: boolean; total?: nu
   }
   let queued = 0;
   const perConn = TOTAL / CONNECTIONS;
+  const cpu0 = cpuMsOf(hub.pid);
   const t0 = process.hrtime.bigint();
   await Promise.all(
     conns.map(
@@ -72,11 +74,23 @@ export async function hubMessagesPerSecond(opts: { history?: boolean; total?: nu
     ),
   );
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpuMs = cpuMsOf(hub.pid) - cpu0;
   if (opts.after) await opts.after(conns[0]!, hub.uiToken);
   for (const c of conns) c.close();
   await hub.stop();
-  return { rate: TOTAL / secs, queued };
+  return { rate: TOTAL / secs, queued, cpuMs };
 }
+
+/** User + system CPU milliseconds a process has used (Linux /proc; NaN elsewhere). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 export async function run(): Promise<void> {
   const raw = await rawLinesPerSecond();
