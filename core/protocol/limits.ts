@@ -72,12 +72,12 @@ export const LIMITS: Limits = {
   journalCompactBytes: 64 * 1024 * 1024, // rewrite when big and mostly acked
   idleSubscriptionMs: 3600_000, // DESIGN.md §9: 60 minutes
   fetchWaitMs: 600_000, // ten minutes
-  historyQueueRecords: 50_000, // ~15 s of the flush rate; a burst beyond it is a reported gap
-  historyQueueChars: 32 * 1024 * 1024, // bounds queued text to tens of MiB
-  historyFlushMs: 100, // a search sees a message within a tenth of a second
+  historyQueueRecords: 20_000, // ~5 000 messages: a burst beyond it is a reported gap, memory stays a few MB
+  historyQueueChars: 8 * 1024 * 1024, // bounds queued text (UTF-16 in memory: ≤ 16 MiB)
+  historyFlushMs: 250, // at most a quarter second of history lost in a crash (queries write the queue first)
   historyBatchRecords: 2000, // one transaction; also the chunk when a query or close writes everything
-  historyFlushBudgetMs: 2, // 2 ms per 100 ms: at most ~2 % of the event loop under a firehose (bench/history.bench.ts)
-  historyIdleFlushBudgetMs: 20, // an idle hub drains a burst's backlog ten times faster
+  historyFlushBudgetMs: 5, // 5 ms per 250 ms: ~2 % of a busy event loop; batches big enough to amortise a commit
+  historyIdleFlushBudgetMs: 15, // an idle hub drains a burst's backlog three times faster; a send waits ≤ 15 ms
   historyPruneMs: 60_000, // retention once a minute
   historyQueryRows: 500, // one page of a view or of `switchboard history`
 };
