@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { RpcError } from '../../../core/client/client.js';
 import { HISTORY_FILE } from '../../../core/history/recorder.js';
-import { startHub, until, type TestHub } from '../../helpers/hub.js';
+import { startHub, tempDirs, until, type TestHub } from '../../helpers/hub.js';
 
 let th: TestHub | undefined;
 afterEach(async () => {
@@ -107,5 +108,27 @@ describe('history in the hub', () => {
     expect((await c.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'b', summary: 's', message: 'm' })).status).toBe('queued');
     expect(await reason(c.call('history.search', { sessionId: a.sessionId, token: a.token }))).toBe('history_off');
     expect(await c.call('history.status', { uiToken: th.hub.uiToken })).toMatchObject({ enabled: false, reason: 'turned off for this hub' });
+  });
+
+  it('applies the retention settings (user scope) with the hub clock: a 31-day-old message goes', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const dirs = tempDirs();
+    fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ historyRetentionDays: 30, historyMaxMegabytes: 64 }));
+    th = await startHub({ clock: { now: () => now, monotonic: () => performance.now() } }, dirs);
+    const c = await th.client();
+    const a = await th.register(c, { name: 'a' });
+    await th.register(c, { name: 'b' });
+    const ui = th.hub.uiToken;
+    expect((await c.call('history.status', { uiToken: ui })).retention).toEqual({ days: 30, maxMegabytes: 64 });
+    await c.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'b', summary: 'old', message: 'from january' });
+    expect((await c.call('history.search', { uiToken: ui })).messages).toHaveLength(1);
+    now += 31 * 86_400_000;
+    await c.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'b', summary: 'new', message: 'from february' });
+    await until(async () => (await c.call('history.search', { uiToken: ui })).messages.length === 1);
+    expect((await c.call('history.search', { uiToken: ui })).messages.map((m) => m.summary)).toEqual(['new']);
+    // The UI may change them (user scope).
+    await c.call('settings.set', { uiToken: ui, key: 'historyRetentionDays', value: 7 });
+    expect((await c.call('history.status', { uiToken: ui })).retention.days).toBe(7);
   });
 });
