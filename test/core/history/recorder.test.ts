@@ -56,6 +56,16 @@ describe('history recorder', () => {
     expect(() => r.query({ limit: 1, order: 'newest' })).toThrow(HistoryOffError);
   });
 
+  it('leaves a history file it cannot read as a database untouched, and is off with the reason', () => {
+    const d = dir();
+    const file = path.join(d, HISTORY_FILE);
+    const junk = 'this is not a database '.repeat(400);
+    fs.writeFileSync(file, junk, { mode: 0o600 });
+    const r = recorder({ stateDir: d });
+    expect(r.status()).toMatchObject({ enabled: false, reason: expect.stringMatching(/cannot be used/) });
+    expect(fs.readFileSync(file, 'utf8')).toBe(junk);
+  });
+
   it('is off with a clear status where the runtime has no node:sqlite', () => {
     const r = recorder({ stateDir: dir(), sqlite: null });
     expect(r.status()).toMatchObject({ enabled: false, reason: expect.stringMatching(/no node:sqlite/) });

@@ -134,6 +134,11 @@ describe('history store', () => {
     expect(ids({ scope: 'id-alice', with: 'carol', limit: 10, order: 'oldest' })).toEqual([ca.msgId]);
     expect(ids({ scope: 'id-carol', with: 'alice', limit: 10, order: 'oldest' })).toEqual([ca.msgId]);
     expect(ids({ scope: 'id-alice', with: 'id-alice', limit: 10, order: 'oldest' })).toEqual([]);
+    const team = msg('dana', 'erin', 'team news', 4, { senderTeam: 'red', receiverTeam: 'red' });
+    const toTeam = msg('alice', 'erin', 'to the team', 5, { receiverTeam: 'red' });
+    s.write([team, toTeam]);
+    expect(ids({ team: 'red', limit: 10, order: 'oldest' })).toEqual([team.msgId, toTeam.msgId]);
+    expect(ids({ team: 'red', scope: 'id-alice', limit: 10, order: 'oldest' })).toEqual([toTeam.msgId]);
     // A name is not a scope: a session is scoped by its id only.
     expect(ids({ scope: 'alice', limit: 10, order: 'oldest' })).toEqual([]);
   });
