@@ -140,6 +140,14 @@ export class HistoryRecorder {
         store.write(batch);
         this.#written += batch.length;
       } catch (err) {
+        if (HistoryStore.isBusy(err)) {
+          // Another connection holds the file: keep the batch at the front, try again next flush.
+          this.#queue.unshift(...batch);
+          for (const r of batch) this.#queuedChars += r.t === 'm' || r.t === 'x' ? r.text.length : 0;
+          this.#fail('history write postponed', err);
+          break;
+        }
+        this.#countGap(batch.length);
         this.#fail('history write failed', err);
       }
       this.#msPerRecord = 0.7 * this.#msPerRecord + 0.3 * Math.max(0.001, (performance.now() - t0) / batch.length);
@@ -168,6 +176,8 @@ export class HistoryRecorder {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.flush(true);
+    if (this.#queue.length > 0) this.#countGap(this.#queue.length); // the file stayed locked: these are lost
+    this.#queue = [];
     this.#store?.close();
     this.#store = undefined;
     this.#reason ??= 'the hub has stopped';
@@ -192,9 +202,13 @@ export class HistoryRecorder {
     if (this.#store === undefined) return false;
     const l = this.#opts.limits;
     if (this.#queue.length < l.historyQueueRecords && this.#queuedChars + chars <= l.historyQueueChars) return true;
-    if (this.#gap === 0) this.#gapSince = this.#opts.now();
-    this.#gap++;
+    this.#countGap(1);
     return false;
+  }
+
+  #countGap(n: number): void {
+    if (this.#gap === 0) this.#gapSince = this.#opts.now();
+    this.#gap += n;
   }
 
   #push(r: HistoryRecord, chars: number): void {

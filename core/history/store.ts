@@ -37,6 +37,7 @@ export class HistoryStore {
   static readonly MOVES = ['delivered', 'approved', 'denied', 'expired', 'refused', 'dropped'];
   static readonly PRUNE_ROUNDS = 64; // bounds one size-cap pass
   static readonly QUERY_TERMS = 16; // words of one full-text query
+  // No busy wait: the hub's event loop must not sleep on another connection's lock (a write is retried on the next flush).
 
   readonly #db: DatabaseSync;
   readonly #insertMessage: StatementSync;
@@ -49,7 +50,7 @@ export class HistoryStore {
   /** Opens (creating) the database; `file` must already exist with mode 0600 (or be ':memory:'). */
   constructor(sqlite: SqliteModule, file: string) {
     this.#db = new sqlite.DatabaseSync(file);
-    this.#db.exec('PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 2000;');
+    this.#db.exec('PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 0;');
     this.#db.exec(HistoryStore.SCHEMA);
     this.#insertMessage = this.#db.prepare(`INSERT OR IGNORE INTO messages (msg_id, at, sender_session, sender_name, sender_address, sender_team,
       receiver_session, receiver_name, receiver_team, summary, text, outcome, reason, outcome_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
@@ -64,8 +65,7 @@ export class HistoryStore {
   /** Applies a batch in one transaction; records of one message in the same batch become one insert. */
   write(records: readonly HistoryRecord[]): void {
     const fresh = new Map<string, { m: Extract<HistoryRecord, { t: 'm' }>; text: string; status: string; reason: string; at: number }>();
-    this.#db.exec('BEGIN IMMEDIATE');
-    try {
+    this.#tx(() => {
       for (const r of records) {
         if (r.t === 'm') {
           fresh.set(r.msgId, { m: r, text: r.text, status: 'queued', reason: '', at: r.at });
@@ -86,30 +86,29 @@ export class HistoryStore {
         const r = this.#insertMessage.run(m.msgId, m.at, m.senderSession, m.senderName, m.senderAddress, m.senderTeam, m.receiverSession, m.receiverName, m.receiverTeam, m.summary, text, status, reason, at);
         if (r.changes > 0) this.#index.run(r.lastInsertRowid, text, m.summary, m.senderName, m.receiverName);
       }
-      this.#db.exec('COMMIT');
-    } catch (err) {
-      this.#db.exec('ROLLBACK');
-      throw err;
-    }
+    });
   }
 
   /** Removes what is older than the retention, then the oldest messages while over the size cap. */
   prune(now: number, policy: RetentionPolicy): { removed: number } {
     const cutoff = now - policy.maxAgeMs;
-    let removed = Number(this.#db.prepare('DELETE FROM messages WHERE at < ?').run(cutoff).changes);
-    this.#db.prepare('DELETE FROM events WHERE at < ?').run(cutoff);
+    let removed = this.#tx(() => {
+      this.#db.prepare('DELETE FROM events WHERE at < ?').run(cutoff);
+      return Number(this.#db.prepare('DELETE FROM messages WHERE at < ?').run(cutoff).changes);
+    });
     for (let round = 0; round < HistoryStore.PRUNE_ROUNDS && this.#liveBytes() > policy.maxBytes; round++) {
       const count = Number((this.#db.prepare('SELECT count(*) AS n FROM messages').get() as Row).n);
       const evCount = Number((this.#db.prepare('SELECT count(*) AS n FROM events').get() as Row).n);
       if (count === 0 && evCount === 0) break;
-      const take = Math.max(16, Math.ceil(count / 10));
-      this.#db.exec('BEGIN IMMEDIATE');
-      const oldest = this.#db.prepare('SELECT seq, at FROM messages ORDER BY seq LIMIT 1 OFFSET ?').get(Math.min(take, count) - 1) as Row | undefined;
-      const upTo = oldest === undefined ? Number.MAX_SAFE_INTEGER : Number(oldest.at);
-      this.#db.prepare('DELETE FROM events WHERE msg_id IN (SELECT msg_id FROM messages WHERE seq <= ?)').run(oldest === undefined ? -1 : Number(oldest.seq));
-      removed += Number(this.#db.prepare('DELETE FROM messages WHERE seq <= ?').run(oldest === undefined ? -1 : Number(oldest.seq)).changes);
-      this.#db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE at <= ? ORDER BY seq LIMIT ?)').run(upTo, Math.max(16, Math.ceil(evCount / 10)));
-      this.#db.exec('COMMIT');
+      removed += this.#tx(() => {
+        const oldest = count === 0 ? undefined : (this.#db.prepare('SELECT seq, at FROM messages ORDER BY seq LIMIT 1 OFFSET ?').get(Math.min(Math.max(16, Math.ceil(count / 10)), count) - 1) as Row | undefined);
+        const seq = oldest === undefined ? -1 : Number(oldest.seq);
+        const upTo = oldest === undefined ? Number.MAX_SAFE_INTEGER : Number(oldest.at);
+        this.#db.prepare('DELETE FROM events WHERE msg_id IN (SELECT msg_id FROM messages WHERE seq <= ?)').run(seq);
+        const n = Number(this.#db.prepare('DELETE FROM messages WHERE seq <= ?').run(seq).changes);
+        this.#db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE at <= ? ORDER BY seq LIMIT ?)').run(upTo, Math.max(16, Math.ceil(evCount / 10)));
+        return n;
+      });
       this.#db.exec("INSERT INTO messages_fts(messages_fts) VALUES ('optimize'); PRAGMA incremental_vacuum;");
     }
     if (removed > 0) this.#db.exec('PRAGMA incremental_vacuum');
@@ -171,20 +170,18 @@ export class HistoryStore {
 
   /** Deletes everything, or the messages between two sessions (either direction) and their events. */
   delete(what: { all: true } | { between: readonly [string, string] }): { deleted: number } {
-    this.#db.exec('BEGIN IMMEDIATE');
-    let deleted: number;
-    if ('all' in what) {
-      deleted = Number(this.#db.prepare('DELETE FROM messages').run().changes);
-      this.#db.exec('DELETE FROM events');
-    } else {
+    const deleted = this.#tx((): number => {
+      if ('all' in what) {
+        this.#db.exec('DELETE FROM events');
+        return Number(this.#db.prepare('DELETE FROM messages').run().changes);
+      }
       const [a, b] = what.between;
       const pair = `((sender_session = ? OR sender_name = ?) AND (receiver_session = ? OR receiver_name = ?))
         OR ((sender_session = ? OR sender_name = ?) AND (receiver_session = ? OR receiver_name = ?))`;
       const args = [a, a, b, b, b, b, a, a];
       this.#db.prepare(`DELETE FROM events WHERE msg_id IN (SELECT msg_id FROM messages WHERE ${pair})`).run(...args);
-      deleted = Number(this.#db.prepare(`DELETE FROM messages WHERE ${pair}`).run(...args).changes);
-    }
-    this.#db.exec('COMMIT');
+      return Number(this.#db.prepare(`DELETE FROM messages WHERE ${pair}`).run(...args).changes);
+    });
     this.#db.exec("INSERT INTO messages_fts(messages_fts) VALUES ('optimize'); PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);");
     return { deleted };
   }
@@ -202,6 +199,25 @@ export class HistoryStore {
   static ftsQuery(text: string): string | null {
     const words = text.match(/[\p{L}\p{N}_]+/gu)?.slice(0, HistoryStore.QUERY_TERMS) ?? [];
     return words.length === 0 ? null : words.map((w) => `"${w}"`).join(' ');
+  }
+
+  /** One write transaction; SQLITE_BUSY (another connection's lock) throws at once, nothing half-done. */
+  #tx<T>(fn: () => T): T {
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const out = fn();
+      this.#db.exec('COMMIT');
+      return out;
+    } catch (err) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  /** A failure another connection's lock caused (retry later), not a bad record. */
+  static isBusy(err: unknown): boolean {
+    const code = (err as { errcode?: unknown } | null)?.errcode;
+    return code === 5 || code === 6; // SQLITE_BUSY, SQLITE_LOCKED
   }
 
   #liveBytes(): number {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { DatabaseSync } from 'node:sqlite';
 import { RpcError } from '../../../core/client/client.js';
 import { HISTORY_FILE } from '../../../core/history/recorder.js';
 import { startHub, tempDirs, until, type TestHub } from '../../helpers/hub.js';
@@ -130,5 +131,28 @@ describe('history in the hub', () => {
     // The UI may change them (user scope).
     await c.call('settings.set', { uiToken: ui, key: 'historyRetentionDays', value: 7 });
     expect((await c.call('history.status', { uiToken: ui })).retention.days).toBe(7);
+  });
+
+  it('another connection locking the file postpones history writes; sends go on, nothing is lost', async () => {
+    th = await startHub();
+    const c = await th.client();
+    const a = await th.register(c, { name: 'a' });
+    await th.register(c, { name: 'b' });
+    const ui = th.hub.uiToken;
+    const other = new DatabaseSync(th.hub.history.file);
+    other.exec('BEGIN IMMEDIATE'); // holds the write lock
+    try {
+      for (let i = 0; i < 5; i++) {
+        expect((await c.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'b', summary: `s${i}`, message: `locked ${i}` })).status).toBe('queued');
+      }
+      await until(async () => (await c.call('history.status', { uiToken: ui })).lastError?.includes('postponed') === true);
+      expect((await c.call('history.status', { uiToken: ui })).queued).toBeGreaterThan(0);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    const found = await c.call('history.search', { uiToken: ui, text: 'locked' });
+    expect(found.messages.map((m) => m.summary)).toEqual(['s4', 's3', 's2', 's1', 's0']);
+    expect((await c.call('history.status', { uiToken: ui })).gap.records).toBe(0);
   });
 });
