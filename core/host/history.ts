@@ -26,11 +26,14 @@ export function createRecorder(hub: Hub, enabled: boolean | undefined): HistoryR
   });
 }
 
-/** Runs one admission with the message and its outcome recorded around it. */
-export async function admitRecorded(hub: Hub, env: Envelope, receiver: SessionRecord, admit: () => Promise<RouteResult>): Promise<RouteResult> {
+/** Runs one admission with the message and its outcome recorded around it (one promise reaction, no await). */
+export function admitRecorded(hub: Hub, env: Envelope, receiver: SessionRecord, admit: () => Promise<RouteResult>): Promise<RouteResult> {
+  const history = hub.history;
+  if (!history.enabled) return admit();
   const sender = env.fromSessionId === null ? undefined : hub.table.live.get(env.fromSessionId);
-  hub.history.message(env, receiver, sender?.team ?? null);
-  const r = await admit();
-  hub.history.outcome(env.msgId, r.status, r.reason);
-  return r;
+  history.message(env, receiver, sender?.team ?? null);
+  return admit().then((r) => {
+    history.outcome(env.msgId, r.status, r.reason);
+    return r;
+  });
 }

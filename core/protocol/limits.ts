@@ -76,7 +76,7 @@ export const LIMITS: Limits = {
   historyQueueChars: 8 * 1024 * 1024, // bounds queued text (UTF-16 in memory: ≤ 16 MiB)
   historyFlushMs: 250, // at most a quarter second of history lost in a crash (queries write the queue first)
   historyBatchRecords: 2000, // one transaction; also the chunk when a query or close writes everything
-  historyFlushBudgetMs: 5, // 5 ms per 250 ms: ~2 % of a busy event loop; batches big enough to amortise a commit
+  historyFlushBudgetMs: 3, // 3 ms per 250 ms: ~1 % of a busy event loop; batches big enough to amortise a commit
   historyIdleFlushBudgetMs: 15, // an idle hub drains a burst's backlog three times faster; a send waits ≤ 15 ms
   historyPruneMs: 60_000, // retention once a minute
   historyQueryRows: 500, // one page of a view or of `switchboard history`
