@@ -6,6 +6,11 @@
 // machine it is the steadier measure. Also how much of a full-speed firehose
 // the store kept (written vs gap).
 
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HistoryRecorder } from '../core/history/recorder.js';
+import { LIMITS } from '../core/protocol/limits.js';
 import { fmt, rpc } from './lib.js';
 import { hubMessagesPerSecond } from './throughput.bench.js';
 
@@ -17,12 +22,37 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
+/** Nanoseconds the four send-path calls of one message take (what admission and the hub add per message). */
+function hookCost(): { room: number; full: number } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sbh-'));
+  const time = (queueRecords: number): number => {
+    const r = new HistoryRecorder({ stateDir: dir, limits: { ...LIMITS, historyQueueRecords: queueRecords, historyFlushMs: 3_600_000 }, now: () => 0, policy: () => ({ maxAgeMs: 1e12, maxBytes: 1e12 }), onError: () => undefined });
+    r.open();
+    const n = 5000;
+    const envs = Array.from({ length: n }, (_, i) => ({ msgId: `m-${i}`, at: i, fromSessionId: 'sa', fromName: 's-1', fromAddress: 'uds:/a', summary: 'bench', body: `message ${i}` }));
+    const bob = { id: 'sb', name: 's-2', team: null };
+    const t0 = process.hrtime.bigint();
+    for (const e of envs) {
+      r.message(e, bob, null);
+      r.activity({ at: e.at, kind: 'decision', status: 'deliver', msgId: e.msgId, sender: 's-1', receiver: 's-2', reason: 'accept' });
+      r.item({ kind: 'message', id: e.msgId, from: { address: 'uds:/a', name: 's-1', sessionId: 'sa' }, summary: 'bench', text: e.body, at: e.at, approvedAfterHold: false });
+      r.outcome(e.msgId, 'queued', undefined);
+    }
+    const ns = Number(process.hrtime.bigint() - t0) / n;
+    r.close();
+    return ns;
+  };
+  time(4 * 5000); // warm-up
+  return { room: time(4 * 5000), full: time(0) };
+}
+
 export async function run(): Promise<void> {
   const off: number[] = [];
   const on: number[] = [];
   const offCpu: number[] = [];
   const onCpu: number[] = [];
-  let kept = { written: 0, gap: 0, queued: 0 };
+  let kept = { written: 0, gap: 0, queued: 0, writeMs: 0 };
+  let runMs = 0;
   for (let i = 0; i < ROUNDS; i++) {
     const o = await hubMessagesPerSecond({ history: false, total: TOTAL });
     off.push(o.rate);
@@ -30,11 +60,12 @@ export async function run(): Promise<void> {
     const r = await hubMessagesPerSecond({
       total: TOTAL,
       after: async (conn, uiToken) => {
-        const s = (await rpc(conn, 1, 'history.status', { uiToken })) as { written: number; queued: number; gap: { records: number } };
-        kept = { written: s.written, gap: s.gap.records, queued: s.queued };
+        const s = (await rpc(conn, 1, 'history.status', { uiToken })) as { written: number; queued: number; gap: { records: number }; writeMs: number };
+        kept = { written: s.written, gap: s.gap.records, queued: s.queued, writeMs: s.writeMs };
       },
     });
     on.push(r.rate);
+    runMs = (TOTAL / r.rate) * 1000;
     onCpu.push(r.cpuMs / (TOTAL / 1000));
   }
   const cpuRatio = median(onCpu) / median(offCpu);
@@ -48,4 +79,8 @@ export async function run(): Promise<void> {
   console.log(`  hub CPU per 1000 messages: off ${offCpu.map((x) => fmt(x, 1)).join(' ')} ms, on ${onCpu.map((x) => fmt(x, 1)).join(' ')} ms`);
   console.log(`  CPU ratio on/off: ${fmt(cpuRatio, 3)} of the medians, ${fmt(pairedCpu, 3)} median of the paired rounds (target ≤ 1.05)`);
   console.log(`  last run kept: ${kept.written} records written, ${kept.queued} still queued, ${kept.gap} counted as a gap`);
+  console.log(`  last run: ${kept.writeMs} ms of the hub's event loop writing history in a ${fmt(runMs, 0)} ms run (${fmt((100 * kept.writeMs) / runMs, 2)} %)`);
+  const hooks = hookCost();
+  console.log(`  send-path hooks per message (4 records, in process): ${fmt(hooks.room, 0)} ns with room in the queue, ${fmt(hooks.full, 0)} ns with it full`);
+  console.log(`    = ${fmt((100 * hooks.room) / (median(onCpu) * 1000), 2)} % / ${fmt((100 * hooks.full) / (median(onCpu) * 1000), 2)} % of the hub's CPU per message`);
 }

@@ -56,6 +56,7 @@ export class HistoryRecorder {
   #lastPrune = 0;
   /** Measured milliseconds per record (moving average): sizes each batch to the flush budget. */
   #msPerRecord = 0.05;
+  #writeMs = 0;
   #elu = performance.eventLoopUtilization();
 
   constructor(opts: RecorderOptions) {
@@ -96,7 +97,7 @@ export class HistoryRecorder {
   status(): HistoryStatus {
     return {
       enabled: this.enabled, reason: this.#reason, file: this.file, queued: this.#queue.length, written: this.#written,
-      gap: { records: this.#gap, since: this.#gapSince }, lastError: this.#lastError,
+      gap: { records: this.#gap, since: this.#gapSince }, lastError: this.#lastError, writeMs: Math.round(this.#writeMs),
     };
   }
 
@@ -150,7 +151,9 @@ export class HistoryRecorder {
         this.#countGap(batch.length);
         this.#fail('history write failed', err);
       }
-      this.#msPerRecord = 0.7 * this.#msPerRecord + 0.3 * Math.max(0.001, (performance.now() - t0) / batch.length);
+      const took = performance.now() - t0;
+      this.#writeMs += took;
+      this.#msPerRecord = 0.7 * this.#msPerRecord + 0.3 * Math.max(0.001, took / batch.length);
       if (!all) break;
     }
     if (this.#opts.now() - this.#lastPrune >= l.historyPruneMs) this.#prune();

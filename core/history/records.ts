@@ -91,4 +91,6 @@ export interface HistoryStatus {
   gap: { records: number; since: number | null };
   /** The last write or retention failure (the hub keeps running). */
   lastError: string | null;
+  /** Event-loop milliseconds spent writing batches since the hub started. */
+  writeMs: number;
 }
