@@ -1,5 +1,5 @@
 // Child processes for the benchmarks, one entry point selected by argv[2]:
-//   hub  <dir> <limits-json>  — a Hub with the given limits, journal on
+//   hub  <dir> <limits-json> [off] — a Hub with the given limits, journal on (history off with `off` or BENCH_HISTORY=off)
 //   echo <socket>             — raw NDJSON echo: JSON.parse each line, write one JSON line back
 //   sink <socket>             — raw NDJSON sink: JSON.parse each line, report the count on "end"
 //   flood <socket> <conns> <frames> — storm: <conns> connections write <frames> malformed
@@ -14,7 +14,7 @@ import { Hub } from '../core/host/hub.js';
 import type { Limits } from '../core/protocol/limits.js';
 import { LineSplitter } from '../core/protocol/ndjson.js';
 
-const [mode, target, extra] = process.argv.slice(2);
+const [mode, target, extra, historyArg] = process.argv.slice(2);
 
 async function main(): Promise<void> {
   if (mode === 'hub') {
@@ -24,8 +24,8 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(dir, 'home', 'settings.json'), JSON.stringify({ throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 } }));
     const base = currentEndpointEnv();
-    const hub = await Hub.start({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') } }, limits, claudeHome: path.join(dir, 'claude') });
-    process.stdout.write(JSON.stringify({ ready: hub.paths.hubSocket, pid: process.pid }) + '\n');
+    const hub = await Hub.start({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') } }, limits, claudeHome: path.join(dir, 'claude'), history: historyArg !== 'off' && process.env.BENCH_HISTORY !== 'off' });
+    process.stdout.write(JSON.stringify({ ready: hub.paths.hubSocket, pid: process.pid, uiToken: hub.uiToken }) + '\n');
     process.on('SIGTERM', () => void hub.close().then(() => process.exit(0)));
     // Memory breakdown on demand, for the memory benchmark's report.
     process.on('SIGUSR2', () => (globalThis as { gc?: () => void }).gc?.() ?? process.stderr.write(JSON.stringify({ memory: process.memoryUsage() }) + '\n'));

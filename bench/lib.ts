@@ -12,6 +12,8 @@ export interface Child {
   proc: ChildProcess;
   socket: string;
   pid: number;
+  /** The hub child's user-interface token (empty for the other children). */
+  uiToken: string;
   stop(): Promise<void>;
 }
 
@@ -30,17 +32,17 @@ export function tempDir(): string {
 
 export async function startChild(args: string[]): Promise<Child> {
   const proc = spawn(process.execPath, [...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), CHILDREN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const ready = await new Promise<{ ready: string; pid: number }>((resolve, reject) => {
+  const ready = await new Promise<{ ready: string; pid: number; uiToken?: string }>((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const nl = out.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as { ready: string; pid: number });
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as { ready: string; pid: number; uiToken?: string });
     });
     proc.once('exit', (code) => reject(new Error(`child ${args[0]} exited ${code}`)));
   });
   return {
-    proc, socket: ready.ready, pid: ready.pid,
+    proc, socket: ready.ready, pid: ready.pid, uiToken: ready.uiToken ?? '',
     stop: () => new Promise<void>((r) => {
       proc.once('exit', () => r());
       proc.kill('SIGTERM');

@@ -2,7 +2,7 @@
 // `npm run bench` (all) or `npm run bench -- latency` (one, e.g. storm).
 import { build } from 'esbuild';
 
-const all = ['latency', 'throughput', 'memory', 'teams', 'hook', 'relay', 'files', 'storm', 'journal', 'churn'];
+const all = ['latency', 'throughput', 'history', 'memory', 'teams', 'hook', 'relay', 'files', 'storm', 'journal', 'churn'];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a));
 const names = chosen.length > 0 ? chosen : all;
 await build({

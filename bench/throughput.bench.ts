@@ -2,12 +2,14 @@
 // the journal on, against raw one-way NDJSON parsing (the same process
 // layout: a child that JSON.parses each line) measured in the same run.
 
+import fs from 'node:fs';
 import path from 'node:path';
 import { fmt, LineConn, rpc, startChild, tempDir } from './lib.js';
 
 const SESSIONS = 100;
 const CONNECTIONS = 4;
-const TOTAL = Number(process.env.BENCH_TOTAL ?? 200_000);
+const TOTAL_DEFAULT = Number(process.env.BENCH_TOTAL ?? 200_000);
+const TOTAL = TOTAL_DEFAULT;
 const WINDOW = 2_000; // requests in flight per connection
 
 async function rawLinesPerSecond(): Promise<number> {
@@ -27,9 +29,11 @@ async function rawLinesPerSecond(): Promise<number> {
   return TOTAL / secs;
 }
 
-async function hubMessagesPerSecond(): Promise<{ rate: number; queued: number }> {
+/** `history: false` starts the hub with its history store off; `after` runs on one connection before it stops. */
+export async function hubMessagesPerSecond(opts: { history?: boolean; total?: number; after?: (conn: LineConn, uiToken: string) => Promise<void> } = {}): Promise<{ rate: number; queued: number; cpuMs: number }> {
+  const TOTAL = opts.total ?? TOTAL_DEFAULT;
   const dir = tempDir();
-  const hub = await startChild(['hub', dir, JSON.stringify({ inboxItems: TOTAL })]);
+  const hub = await startChild(['hub', dir, JSON.stringify({ inboxItems: TOTAL }), ...(opts.history === false ? ['off'] : [])]);
   const conns = await Promise.all(Array.from({ length: CONNECTIONS }, () => LineConn.connect(hub.socket)));
   const sessions: Array<{ sessionId: string; token: string; conn: LineConn }> = [];
   for (let i = 0; i < SESSIONS; i++) {
@@ -39,6 +43,7 @@ async function hubMessagesPerSecond(): Promise<{ rate: number; queued: number }>
   }
   let queued = 0;
   const perConn = TOTAL / CONNECTIONS;
+  const cpu0 = cpuMsOf(hub.pid);
   const t0 = process.hrtime.bigint();
   await Promise.all(
     conns.map(
@@ -69,15 +74,28 @@ async function hubMessagesPerSecond(): Promise<{ rate: number; queued: number }>
     ),
   );
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpuMs = cpuMsOf(hub.pid) - cpu0;
+  if (opts.after) await opts.after(conns[0]!, hub.uiToken);
   for (const c of conns) c.close();
   await hub.stop();
-  return { rate: TOTAL / secs, queued };
+  return { rate: TOTAL / secs, queued, cpuMs };
 }
+
+/** User + system CPU milliseconds a process has used (Linux /proc; NaN elsewhere). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 export async function run(): Promise<void> {
   const raw = await rawLinesPerSecond();
   const hub = await hubMessagesPerSecond();
-  console.log(`throughput (${TOTAL} messages, ${SESSIONS} sessions, ${CONNECTIONS} pipelined connections, journal on)`);
+  console.log(`throughput (${TOTAL} messages, ${SESSIONS} sessions, ${CONNECTIONS} pipelined connections, journal on, history on)`);
   console.log(`  raw one-way NDJSON parse   ${fmt(raw / 1000, 0).padStart(6)}k lines/s`);
   console.log(`  hub message.send → queued  ${fmt(hub.rate / 1000, 0).padStart(6)}k msg/s (${hub.queued} queued)`);
   console.log(`  ratio hub/raw: ${fmt(hub.rate / raw, 3)} (target ≥ 100k msg/s)`);

@@ -25,12 +25,13 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   hook: async () => (await import('./commands/hook.js')).hook,
   mcp: async () => (await import('./commands/mcp.js')).mcp,
   setup: async () => (await import('./commands/setup.js')).setup,
+  history: async () => (await import('./commands/history.js')).history,
 };
 
 async function help(): Promise<string> {
-  const [serve, session, messaging, ui, teams, adapters] = await Promise.all([
+  const [serve, session, messaging, ui, teams, adapters, hist] = await Promise.all([
     import('./commands/serve.js'), import('./commands/session.js'), import('./commands/messaging.js'), import('./commands/ui.js'),
-    import('./commands/teams.js'), import('./commands/adapters-help.js'),
+    import('./commands/teams.js'), import('./commands/adapters-help.js'), import('./commands/history.js'),
   ]);
   return `switchboard ${VERSION} — let coding agents on this machine find and message each other safely
 
@@ -41,6 +42,8 @@ ${session.SESSION_HELP}
 ${messaging.MESSAGING_HELP}
 
 ${ui.UI_HELP}
+
+${hist.HISTORY_HELP}
 
 ${teams.TEAMS_HELP}
 

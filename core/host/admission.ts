@@ -21,6 +21,7 @@ import { deliver, type Envelope } from '../routing/router.js';
 import { dialogExpiryMs, type EffectiveSettings } from '../settings/resolve.js';
 import { Throttle } from '../throttle/throttle.js';
 import type { Hub } from './hub.js';
+import { admitRecorded } from './history.js';
 import { sendPeerStatus } from './inbound.js';
 
 const PAUSED: Decision = { action: 'refuse', reason: 'inbound messages are paused by the user' };
@@ -66,7 +67,11 @@ export class Admission {
     return this.#hub.settings.effective(s.cwd, s.flag, s.id);
   }
 
-  async route(env: Envelope, receiver: SessionRecord): Promise<RouteResult> {
+  route(env: Envelope, receiver: SessionRecord): Promise<RouteResult> {
+    return admitRecorded(this.#hub, env, receiver, () => this.#admit(env, receiver));
+  }
+
+  async #admit(env: Envelope, receiver: SessionRecord): Promise<RouteResult> {
     const hub = this.#hub;
     const eff = this.effective(receiver);
     const senderKey = env.fromSessionId ?? env.fromAddress;

@@ -9,6 +9,7 @@ import { nameHeldByOther } from '../registry/resolve.js';
 import type { SessionRecord } from '../registry/session.js';
 import type { Hub } from './hub.js';
 import { registerSession } from './lifecycle.js';
+import { createHistoryHandlers } from './history-handlers.js';
 import { createUiHandlers } from './ui-handlers.js';
 import { createTeamHandlers } from './team-handlers.js';
 import { createUserHandlers } from './user-handlers.js';
@@ -118,6 +119,7 @@ export function createHandlers(hub: Hub): Handlers {
     ...createUiHandlers(hub),
     ...createTeamHandlers(hub),
     ...createUserHandlers(hub),
+    ...createHistoryHandlers(hub),
   };
 }
 

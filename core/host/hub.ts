@@ -29,6 +29,8 @@ import { RemoteMachines } from '../relay/host.js';
 import { RootWatcher } from '../teams/watch.js';
 import { Teams } from '../teams/teams.js';
 import { Admission } from './admission.js';
+import { createRecorder } from './history.js';
+import type { HistoryRecorder } from '../history/recorder.js';
 import { currentEndpointEnv, ensurePrivateDir, resolveEndpoint, type EndpointEnv, type EndpointPaths } from './endpoint.js';
 import { HubEvents, Ring, type ActivityEntry, type UserNotice } from './events.js';
 import { createHandlers } from './handlers.js';
@@ -59,6 +61,8 @@ export interface HubOptions {
   managedSettingsPath?: string;
   /** Claude Code's config root when no setting names one (default $CLAUDE_CONFIG_DIR or ~/.claude). */
   claudeHome?: string;
+  /** false turns the history store off (benchmarks); default on where node:sqlite exists. */
+  history?: boolean;
 }
 
 const ACTIVITY_KEPT = 500; // the Activity view's memory
@@ -78,6 +82,8 @@ export class Hub {
   readonly admission: Admission;
   readonly events: HubEvents;
   readonly idle: IdleWatch;
+  /** Searchable history of messages, receipts and decisions (core/history). */
+  readonly history: HistoryRecorder;
   readonly startedAt: number;
   /** Claude Code's teams and tasks, under the configured root. */
   teams!: Teams;
@@ -126,6 +132,7 @@ export class Hub {
       logger: this.log,
     });
     this.admission = new Admission(this);
+    this.history = createRecorder(this, opts.history);
     this.#defaultClaudeHome = opts.claudeHome ?? (env.env.CLAUDE_CONFIG_DIR ? path.resolve(env.env.CLAUDE_CONFIG_DIR) : path.join(env.home, '.claude'));
     this.#openTeams();
     this.startedAt = this.clock.now();
@@ -145,6 +152,7 @@ export class Hub {
       onClose: (conn) => this.#connectionClosed(conn),
     });
     mailboxes.onItem((sessionId, item) => this.#pushItem(sessionId, item));
+    mailboxes.onItem((_id, item) => this.history.item(item));
     this.events.on((event) => {
       for (const conn of this.uiConnections) conn.notify('ui.event', event);
       if (event.type === 'sessions.changed' || event.type === 'settings.changed') {
@@ -187,6 +195,7 @@ export class Hub {
       stateLock.release();
       throw err;
     }
+    hub.history.open();
     await restoreSessions(hub, state.sessions, state.held);
     hub.#restored = true;
     hub.#markRestored();
@@ -261,6 +270,7 @@ export class Hub {
 
   recordActivity(entry: ActivityEntry): void {
     this.activity.push(entry);
+    this.history.activity(entry);
     if (this.uiConnections.size > 0) this.events.emit({ type: 'activity', entry });
   }
 
@@ -315,6 +325,7 @@ export class Hub {
     for (const server of this.servers.values()) server.close();
     this.servers.clear();
     this.journal.close();
+    this.history.close();
     if (!this.paths.windows) fs.rmSync(this.paths.hubSocket, { force: true });
     this.#stateLock?.release();
   }

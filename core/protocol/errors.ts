@@ -54,6 +54,7 @@ export const ERRORS = {
   team_unreadable: [-32061, 'The team roster (config.json) exists but cannot be read; nothing was written to it'],
   task_unreadable: [-32062, 'A task list file exists but cannot be read; nothing was written to it'],
   task_id_unavailable: [-32063, 'No new task id can be allocated safely (the next id is past 2^53 - 1 or its file exists); nothing was written'],
+  history_off: [-32070, 'History is off on this hub; history.status says why'],
   not_lead: [-32064, 'Only the session the team roster names as its lead may write as team-lead'],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -60,6 +60,22 @@ export interface Limits {
   readonly jsonDepth: number;
   /** Largest serialized size of one free-form JSON value in a request, in UTF-8 bytes. */
   readonly jsonBytes: number;
+  /** History records waiting for the database; more are counted as a gap, never waited for. */
+  readonly historyQueueRecords: number;
+  /** Characters of text waiting for the database (the same gap rule). */
+  readonly historyQueueChars: number;
+  /** How often queued history records are written (one transaction). */
+  readonly historyFlushMs: number;
+  /** Most records written in one transaction. */
+  readonly historyBatchRecords: number;
+  /** Event-loop time one timed flush may take; its batch is sized from the measured cost per record. */
+  readonly historyFlushBudgetMs: number;
+  /** The same while the event loop was mostly idle since the last flush (catching up after a burst). */
+  readonly historyIdleFlushBudgetMs: number;
+  /** How often retention (age, size cap) runs. */
+  readonly historyPruneMs: number;
+  /** Most messages one history query returns. */
+  readonly historyQueryRows: number;
 }
 
 export const LIMITS: Limits = {
@@ -92,6 +108,14 @@ export const LIMITS: Limits = {
   dormantSessions: 1000, // resumable ended sessions; each keeps at most its inbox (≤ inboxItems)
   jsonDepth: 32, // settings and task metadata are a few levels deep; JSON.stringify and readers stay far from the stack limit
   jsonBytes: 64 * 1024, // a settings object or task metadata is a few KiB; a task file stays readable
+  historyQueueRecords: 20_000, // ~5 000 messages: a burst beyond it is a reported gap, memory stays a few MB
+  historyQueueChars: 8 * 1024 * 1024, // bounds queued text (UTF-16 in memory: ≤ 16 MiB)
+  historyFlushMs: 250, // at most a quarter second of history lost in a crash (queries write the queue first)
+  historyBatchRecords: 2000, // one transaction; also the chunk when a query or close writes everything
+  historyFlushBudgetMs: 3, // 3 ms per 250 ms: ~1 % of a busy event loop; batches big enough to amortise a commit
+  historyIdleFlushBudgetMs: 15, // an idle hub drains a burst's backlog three times faster; a send waits ≤ 15 ms
+  historyPruneMs: 60_000, // retention once a minute
+  historyQueryRows: 500, // one page of a view or of `switchboard history`
 };
 
 export function withLimits(overrides: Partial<Limits> | undefined): Limits {

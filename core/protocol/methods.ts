@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { BoundedJsonValue, boundedJsonObject } from './bounded-json.js';
 import { LIMITS } from './limits.js';
+import type { HistoryMessage, HistoryStatus } from '../history/records.js';
 import { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
 
 export { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES };
@@ -73,7 +74,7 @@ export const UiItemParams = z.strictObject({ ...UiToken, id: z.string().min(1).m
 export const UiSettingsParams = z.strictObject({ ...UiToken, sessionId: Id.optional() });
 export const UiSetSettingParams = z.strictObject({
   ...UiToken,
-  key: z.enum(['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode', 'relay']),
+  key: z.enum(['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode', 'relay', 'historyRetentionDays', 'historyMaxMegabytes']),
   /** null removes the key from the user scope. */
   value: BoundedJsonValue,
 });
@@ -103,6 +104,34 @@ export const TaskAssignParams = z.strictObject({ ...Actor, team: TeamName, id: T
 export const TaskDeleteParams = z.strictObject({ ...Actor, list: TeamName, id: TaskId });
 export const TaskReleaseParams = z.strictObject({ ...Actor, list: TeamName, owner: z.string().min(1).max(256) });
 export const TeamSendParams = z.strictObject({ ...Auth, team: TeamName, to: z.string().min(1).max(256), text: z.string().min(1).max(1_000_000), summary: z.string().max(LIMITS.summaryChars).optional() });
+
+/** History (issue 18): a session's token reads its own messages only; the UI token reads and deletes all. */
+const HISTORY_OUTCOMES = ['queued', 'delivered', 'held', 'approved', 'denied', 'expired', 'refused', 'dropped'] as const;
+const HistoryAuth = { sessionId: Id.optional(), token: Token.optional(), uiToken: z.string().min(1).max(128).optional() };
+const HistoryFilter = {
+  /** Words to find in the text, summary or names (all must match). */
+  text: z.string().min(1).max(1000).optional(),
+  /** A session (id or name) on the other side. */
+  with: Name.optional(),
+  outcome: z.array(z.enum(HISTORY_OUTCOMES)).max(HISTORY_OUTCOMES.length).optional(),
+  since: z.number().int().min(0).optional(),
+  until: z.number().int().min(0).optional(),
+  /** Paging by `seq`: older than (search) or newer than (conversation). */
+  before: z.number().int().min(0).optional(),
+  after: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(500).default(100),
+};
+export const HistorySearchParams = z.strictObject({ ...HistoryAuth, ...HistoryFilter, /** UI token only: one session's messages. */ session: Name.optional() });
+export const HistoryConversationParams = z.strictObject({
+  ...HistoryAuth, ...HistoryFilter,
+  /** UI token only: the two sessions (ids or names), either direction. */
+  between: z.tuple([Name, Name]).optional(),
+  team: Name.optional(),
+});
+export const HistoryDeleteParams = z.union([
+  z.strictObject({ ...UiToken, all: z.literal(true) }),
+  z.strictObject({ ...UiToken, between: z.tuple([Name, Name]) }),
+]);
 
 export const METHODS = {
   'hub.info': InfoParams,
@@ -145,6 +174,10 @@ export const METHODS = {
   'tasks.assign': TaskAssignParams,
   'tasks.delete': TaskDeleteParams,
   'tasks.release': TaskReleaseParams,
+  'history.search': HistorySearchParams,
+  'history.conversation': HistoryConversationParams,
+  'history.delete': HistoryDeleteParams,
+  'history.status': UiParams,
 } as const;
 export type MethodName = keyof typeof METHODS;
 export type MethodParams<M extends MethodName> = z.output<(typeof METHODS)[M]>;
@@ -334,6 +367,22 @@ export interface MethodResults {
   'tasks.assign': { task: TaskView };
   'tasks.delete': { deleted: boolean };
   'tasks.release': { released: string[] };
+  'history.search': HistoryPage;
+  'history.conversation': HistoryPage;
+  'history.delete': { deleted: number };
+  'history.status': HistoryStatusView;
+}
+
+/** One page of history: messages with their outcome and trail; `next` is the cursor for more (before/after). */
+export interface HistoryPage {
+  messages: HistoryMessage[];
+  next: number | null;
+}
+export interface HistoryStatusView extends HistoryStatus {
+  messages: number;
+  events: number;
+  bytes: number;
+  retention: { days: number; maxMegabytes: number };
 }
 
 /** Notifications the hub pushes to subscribed connections. */

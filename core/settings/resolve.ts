@@ -2,7 +2,7 @@
 // the scope it came from. crossSessionInbound: the first explicit value of
 // managed, flag, user wins; project and local can only tighten; an
 // unreadable value counts as `hold`. isolatePeerMachines: true anywhere
-// wins. dialogExpiry, throttle and idle lifetime: managed, then user only
+// wins. dialogExpiry, throttle, idle lifetime and history retention: managed, then user only
 // (a repository never sets them).
 
 import type { DialogExpiry, Inbound, ParsedSettings, RelaySettings, SettingKey, ThrottleSettings } from './schema.js';
@@ -20,6 +20,8 @@ export const THROTTLE_DEFAULTS: Required<ThrottleSettings> = {
 };
 export const DIALOG_EXPIRY_DEFAULT: DialogExpiry = '5m';
 export const IDLE_MINUTES_DEFAULT = 60;
+export const HISTORY_DAYS_DEFAULT = 30; // issue 18
+export const HISTORY_MEGABYTES_DEFAULT = 512; // room for about a million short messages with their index
 export const TEAM_LOCK_DEADLINE_DEFAULT = 30; // seconds; Claude Code gives up after ~1 s
 
 const STRICTNESS: Record<Inbound, number> = { accept: 0, hold: 1, refuse: 2 };
@@ -44,6 +46,8 @@ export interface EffectiveSettings {
   teamLockDeadlineSeconds: Sourced<number>;
   publishToClaudeCode: Sourced<boolean>;
   relay: Sourced<RelaySettings | null>;
+  historyRetentionDays: Sourced<number>;
+  historyMaxMegabytes: Sourced<number>;
 }
 
 /** A scope's value for one key; unreadable counts as `failClosed`. */
@@ -102,6 +106,8 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
   const lockDeadline = fromAdmin('teamLockDeadlineSeconds');
   const publish = fromAdmin('publishToClaudeCode');
   const relay = fromAdmin('relay');
+  const historyDays = fromAdmin('historyRetentionDays');
+  const historyMb = fromAdmin('historyMaxMegabytes');
   return {
     inbound,
     dialogExpiry: expiry ?? { value: DIALOG_EXPIRY_DEFAULT, source: 'default' },
@@ -112,6 +118,8 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
     teamLockDeadlineSeconds: lockDeadline ?? { value: TEAM_LOCK_DEADLINE_DEFAULT, source: 'default' },
     publishToClaudeCode: publish ?? { value: false, source: 'default' },
     relay: relay ?? { value: null, source: 'default' },
+    historyRetentionDays: historyDays ?? { value: HISTORY_DAYS_DEFAULT, source: 'default' },
+    historyMaxMegabytes: historyMb ?? { value: HISTORY_MEGABYTES_DEFAULT, source: 'default' },
   };
 }
 

@@ -49,6 +49,10 @@ export const SETTING_SCHEMAS = {
   /** List Switchboard sessions in Claude Code's own session registry (its ListAgents and /peers). */
   publishToClaudeCode: z.boolean(),
   relay: RelaySettings,
+  /** History keeps messages, receipts and decisions this many days (managed and user scopes only). */
+  historyRetentionDays: z.number().int().min(1).max(3650),
+  /** The history database's size cap; the oldest messages go first. */
+  historyMaxMegabytes: z.number().int().min(1).max(100_000),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS;

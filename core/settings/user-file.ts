@@ -18,7 +18,7 @@ export class UserSettingsError extends Error {
 }
 
 /** Keys a user interface may set in the user scope. */
-export const USER_EDITABLE: readonly SettingKey[] = ['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode', 'relay'];
+export const USER_EDITABLE: readonly SettingKey[] = ['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode', 'relay', 'historyRetentionDays', 'historyMaxMegabytes'];
 
 /** Relay fields a user interface never sees (they are redacted) and so keeps when it edits the rest. */
 const RELAY_SECRETS = ['token', 'password', 'credsFile', 'tls', 'user'] as const;

@@ -1,0 +1,285 @@
+// The hub's side of history: records are queued in memory on the send path
+// (no I/O, never awaited) and written by a timer, a bounded batch per
+// transaction. A full queue counts a gap instead of waiting. Where SQLite is
+// missing or the file is unsafe, history is off with a status saying why;
+// nothing here ever throws into the hub's send path. Owns history.sqlite
+// (0600) in the 0700 state directory; nothing from it leaves this process.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { InboxItem } from '../protocol/methods.js';
+import type { HistoryMessage, HistoryQuery, HistoryRecord, HistoryStatus, RetentionPolicy } from './records.js';
+import { HistoryStore } from './store.js';
+
+export const HISTORY_FILE = 'history.sqlite';
+const MIN_BATCH = 16; // progress even when one record once took the whole budget
+const BUSY_LOOP = 0.5; // event-loop utilisation above which the hub is busy serving sends
+
+export interface HistoryLimits {
+  historyQueueRecords: number;
+  historyQueueChars: number;
+  historyFlushMs: number;
+  historyBatchRecords: number;
+  historyFlushBudgetMs: number;
+  historyIdleFlushBudgetMs: number;
+  historyPruneMs: number;
+}
+
+
+export interface RecorderOptions {
+  stateDir: string;
+  limits: HistoryLimits;
+  now: () => number;
+  policy: () => RetentionPolicy;
+  onError: (what: string, err: unknown) => void;
+  /** false: history off by configuration (benchmarks); default true. */
+  enabled?: boolean;
+  /** Tests: the sqlite module, or null to act as a runtime without it. */
+  sqlite?: typeof import('node:sqlite') | null;
+}
+
+type Sender = { id: string; name: string; team: string | null };
+
+export class HistoryRecorder {
+  readonly file: string;
+  readonly #opts: RecorderOptions;
+  #store: HistoryStore | undefined;
+  #reason: string | null = null;
+  #queue: HistoryRecord[] = [];
+  #queuedChars = 0;
+  #written = 0;
+  #gap = 0;
+  #gapSince: number | null = null;
+  #lastError: string | null = null;
+  #timer: NodeJS.Timeout | undefined;
+  #lastPrune = 0;
+  /** Measured milliseconds per record (moving average): sizes each batch to the flush budget. */
+  #msPerRecord = 0.05;
+  #writeMs = 0;
+  #elu = performance.eventLoopUtilization();
+
+  constructor(opts: RecorderOptions) {
+    this.#opts = opts;
+    this.file = path.join(opts.stateDir, HISTORY_FILE);
+    this.#reason = 'not opened yet';
+  }
+
+  /** Opens the database (once the hub owns its state directory); on failure history stays off with the reason. */
+  open(): void {
+    const opts = this.#opts;
+    if (this.#store !== undefined) return;
+    if (opts.enabled === false) {
+      this.#reason = 'turned off for this hub';
+      return;
+    }
+    const sqlite = opts.sqlite === undefined ? loadSqlite() : opts.sqlite;
+    if (sqlite === null) {
+      this.#reason = `this runtime (Node ${process.versions.node}) has no node:sqlite`;
+      return;
+    }
+    try {
+      prepareFile(this.file);
+      this.#store = new HistoryStore(sqlite, this.file);
+      this.#reason = null;
+      this.#prune();
+    } catch (err) {
+      this.#store?.close();
+      this.#store = undefined;
+      this.#reason = `the history file cannot be used (${err instanceof Error ? err.message : String(err)})`;
+    }
+  }
+
+  get enabled(): boolean {
+    return this.#store !== undefined;
+  }
+
+  status(): HistoryStatus {
+    return {
+      enabled: this.enabled, reason: this.#reason, file: this.file, queued: this.#queue.length, written: this.#written,
+      gap: { records: this.#gap, since: this.#gapSince }, lastError: this.#lastError, writeMs: Math.round(this.#writeMs),
+    };
+  }
+
+  /** A message entering admission (to a session of this hub). */
+  message(env: { msgId: string; at: number; fromSessionId: string | null; fromName: string | null; fromAddress: string; summary: string | null; body: string }, receiver: Sender, senderTeam: string | null): void {
+    if (!this.#room(env.body.length)) return;
+    this.#push({
+      t: 'm', msgId: env.msgId, at: env.at, senderSession: env.fromSessionId, senderName: env.fromName, senderAddress: env.fromAddress, senderTeam,
+      receiverSession: receiver.id, receiverName: receiver.name, receiverTeam: receiver.team, summary: env.summary, text: env.body,
+    }, env.body.length);
+  }
+
+  /** Where admission left it (queued, held, refused, dropped). */
+  outcome(msgId: string, status: string, reason: string | undefined): void {
+    if (!this.#room(0)) return;
+    this.#push({ t: 'o', msgId, at: this.#opts.now(), status, reason: reason ?? '' }, 0);
+  }
+
+  /** An item put in an inbox: a message's framed text as delivered (receipts come as activity). */
+  item(item: InboxItem): void {
+    if (item.kind === 'message' && this.#room(item.text.length)) this.#push({ t: 'x', msgId: item.id, text: item.text }, item.text.length);
+  }
+
+  /** A receipt or a policy decision. */
+  activity(e: { at: number; kind: 'receipt' | 'decision'; status: string; msgId: string; sender: string; receiver: string; reason: string }): void {
+    if (!this.#room(0)) return;
+    this.#push({ t: 'e', at: e.at, kind: e.kind, status: e.status, msgId: e.msgId, sender: e.sender, receiver: e.receiver, reason: e.reason }, 0);
+  }
+
+  /** Writes one batch now, sized to the time budget (the timer calls this); `all` writes everything (queries, close). */
+  flush(all = false): void {
+    const store = this.#store;
+    if (store === undefined) return;
+    const l = this.#opts.limits;
+    while (this.#queue.length > 0) {
+      const size = all ? l.historyBatchRecords : Math.min(l.historyBatchRecords, Math.max(MIN_BATCH, Math.floor(this.#budgetMs() / this.#msPerRecord)));
+      const batch = this.#queue.splice(0, size);
+      for (const r of batch) this.#queuedChars -= r.t === 'm' || r.t === 'x' ? r.text.length : 0;
+      const t0 = performance.now();
+      try {
+        store.write(batch);
+        this.#written += batch.length;
+      } catch (err) {
+        if (HistoryStore.isBusy(err)) {
+          // Another connection holds the file: keep the batch at the front, try again next flush.
+          this.#queue.unshift(...batch);
+          for (const r of batch) this.#queuedChars += r.t === 'm' || r.t === 'x' ? r.text.length : 0;
+          this.#fail('history write postponed', err);
+          break;
+        }
+        this.#countGap(batch.length);
+        this.#fail('history write failed', err);
+      }
+      const took = performance.now() - t0;
+      this.#writeMs += took;
+      this.#msPerRecord = 0.7 * this.#msPerRecord + 0.3 * Math.max(0.001, took / batch.length);
+      if (!all) break;
+    }
+    if (this.#opts.now() - this.#lastPrune >= l.historyPruneMs) this.#prune();
+    this.#schedule();
+  }
+
+  query(q: HistoryQuery): HistoryMessage[] {
+    this.flush(true);
+    return this.#open().query(q);
+  }
+
+  delete(what: { all: true } | { between: readonly [string, string] }): { deleted: number } {
+    this.flush(true);
+    return this.#open().delete(what);
+  }
+
+  stats(): { messages: number; events: number; bytes: number } | null {
+    return this.#store?.stats() ?? null;
+  }
+
+  /** Writes what is queued and closes the database. */
+  close(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.flush(true);
+    if (this.#queue.length > 0) this.#countGap(this.#queue.length); // the file stayed locked: these are lost
+    this.#queue = [];
+    this.#store?.close();
+    this.#store = undefined;
+    this.#reason ??= 'the hub has stopped';
+  }
+
+  #open(): HistoryStore {
+    if (this.#store === undefined) throw new HistoryOffError(this.#reason ?? 'history is off');
+    return this.#store;
+  }
+
+  /** The flush budget: the small one while the event loop is busy (sends waiting), the idle one when it mostly waits. */
+  #budgetMs(): number {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, this.#elu).utilization;
+    this.#elu = now;
+    const l = this.#opts.limits;
+    return busy < BUSY_LOOP ? l.historyIdleFlushBudgetMs : l.historyFlushBudgetMs;
+  }
+
+  /** Room for one more record of this much text? Otherwise the gap grows (checked before building the record). */
+  #room(chars: number): boolean {
+    if (this.#store === undefined) return false;
+    const l = this.#opts.limits;
+    if (this.#queue.length < l.historyQueueRecords && this.#queuedChars + chars <= l.historyQueueChars) return true;
+    this.#countGap(1);
+    return false;
+  }
+
+  #countGap(n: number): void {
+    if (this.#gap === 0) this.#gapSince = this.#opts.now();
+    this.#gap += n;
+  }
+
+  #push(r: HistoryRecord, chars: number): void {
+    this.#queue.push(r);
+    this.#queuedChars += chars;
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined || this.#store === undefined || this.#queue.length === 0) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.flush();
+    }, this.#opts.limits.historyFlushMs);
+    this.#timer.unref();
+  }
+
+  #prune(): void {
+    this.#lastPrune = this.#opts.now();
+    try {
+      this.#store?.prune(this.#lastPrune, this.#opts.policy());
+    } catch (err) {
+      this.#fail('history retention failed', err);
+    }
+  }
+
+  #fail(what: string, err: unknown): void {
+    this.#lastError = `${what}: ${err instanceof Error ? err.message : String(err)}`;
+    this.#opts.onError(what, err);
+  }
+}
+
+export class HistoryOffError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'HistoryOffError';
+  }
+}
+
+/** node:sqlite where this runtime has it (Node ≥ 22.13, or 22.5+ with --experimental-sqlite), else null. */
+export function loadSqlite(): typeof import('node:sqlite') | null {
+  try {
+    const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+    const mod = getBuiltin?.call(process, 'node:sqlite') as typeof import('node:sqlite') | undefined;
+    return typeof mod?.DatabaseSync === 'function' ? mod : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Creates the database file 0600, or checks an existing one is a regular file of ours (and makes it 0600). */
+function prepareFile(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    const create = f === file;
+    let fd: number;
+    try {
+      fd = fs.openSync(f, fs.constants.O_RDWR | fs.constants.O_NOFOLLOW | (create ? fs.constants.O_CREAT : 0), 0o600);
+    } catch (err) {
+      if (!create && (err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) throw new Error(`${f} is not a regular file`);
+      if (process.getuid !== undefined && st.uid !== process.getuid()) throw new Error(`${f} belongs to another user`);
+      if ((st.mode & 0o077) !== 0) fs.fchmodSync(fd, 0o600);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+// The history's data shapes: the records the hub queues (cheap to build on
+// the send path, applied later in one transaction) and what queries return.
+// Types only, plus the outcome vocabulary; no I/O.
+
+/** Where a message stands: its route result, then the latest receipt. */
+export const OUTCOMES = ['queued', 'delivered', 'held', 'approved', 'denied', 'expired', 'refused', 'dropped'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export type HistoryRecord =
+  /** A message entering admission (text is the body until it is delivered). */
+  | {
+      t: 'm'; msgId: string; at: number;
+      senderSession: string | null; senderName: string | null; senderAddress: string; senderTeam: string | null;
+      receiverSession: string; receiverName: string; receiverTeam: string | null;
+      summary: string | null; text: string;
+    }
+  /** The framed text as it was put in the receiver's inbox. */
+  | { t: 'x'; msgId: string; text: string }
+  /** The admission result (queued, held, refused, dropped). */
+  | { t: 'o'; msgId: string; at: number; status: string; reason: string }
+  /** A receipt or a policy decision (the hub's activity entries). */
+  | { t: 'e'; at: number; kind: 'receipt' | 'decision'; status: string; msgId: string; sender: string; receiver: string; reason: string };
+
+export interface HistoryEvent {
+  at: number;
+  kind: 'receipt' | 'decision';
+  status: string;
+  reason: string;
+}
+
+export interface HistoryMessage {
+  /** Insertion order: stable, increasing, usable as a cursor. */
+  seq: number;
+  msgId: string;
+  at: number;
+  sender: { sessionId: string | null; name: string | null; address: string; team: string | null };
+  receiver: { sessionId: string; name: string; team: string | null };
+  summary: string | null;
+  text: string;
+  outcome: string;
+  reason: string;
+  outcomeAt: number;
+  /** Its decisions and receipts, oldest first. */
+  trail: HistoryEvent[];
+}
+
+/** One query; every field narrows. Sessions are matched by id or by name. */
+export interface HistoryQuery {
+  /** Full-text search over text, summary and names (words, all must match). */
+  text?: string;
+  /** Only messages this session sent or received (a session's own scope: ids only). */
+  scope?: string;
+  /** Messages with this session on either side (or, with `scope`, on the other side). */
+  with?: string;
+  /** Messages between these two sessions, either direction. */
+  between?: readonly [string, string];
+  /** Messages to or from a member of this team. */
+  team?: string;
+  outcome?: readonly string[];
+  since?: number;
+  until?: number;
+  /** Only messages with a smaller seq (newest-first paging) or larger (in-order paging). */
+  before?: number;
+  after?: number;
+  limit: number;
+  /** `newest` (search results) or `oldest` (a conversation, in order). */
+  order: 'newest' | 'oldest';
+}
+
+export interface RetentionPolicy {
+  /** Messages and events older than this are removed. */
+  maxAgeMs: number;
+  /** Live database pages above this are freed, oldest messages first. */
+  maxBytes: number;
+}
+
+export interface HistoryStats {
+  messages: number;
+  events: number;
+  bytes: number;
+}
+
+export interface HistoryStatus {
+  enabled: boolean;
+  /** Why it is off (null while on). */
+  reason: string | null;
+  file: string;
+  queued: number;
+  written: number;
+  /** Records not kept because the queue was full, and since when (wall clock). */
+  gap: { records: number; since: number | null };
+  /** The last write or retention failure (the hub keeps running). */
+  lastError: string | null;
+  /** Event-loop milliseconds spent writing batches since the hub started. */
+  writeMs: number;
+}

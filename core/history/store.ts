@@ -1,0 +1,247 @@
+// The history database: one SQLite file (WAL) with an FTS5 index over the
+// messages' text, summary and names. It owns the schema, the batched writes
+// (one transaction per batch), retention (age, then size, oldest first) and
+// the queries. It never sends anything anywhere and never opens a file it
+// did not create 0600. Self-contained on purpose (only type imports, the
+// sqlite module passed in): the writer thread runs this class's source.
+
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { HistoryEvent, HistoryMessage, HistoryQuery, HistoryRecord, HistoryStats, RetentionPolicy } from './records.js';
+
+type SqliteModule = typeof import('node:sqlite');
+type Row = Record<string, string | number | null>;
+
+export class HistoryStore {
+  static readonly SCHEMA = `
+    CREATE TABLE IF NOT EXISTS messages (
+      seq INTEGER PRIMARY KEY, msg_id TEXT NOT NULL UNIQUE, at INTEGER NOT NULL,
+      sender_session TEXT, sender_name TEXT, sender_address TEXT NOT NULL, sender_team TEXT,
+      receiver_session TEXT NOT NULL, receiver_name TEXT NOT NULL, receiver_team TEXT,
+      summary TEXT, text TEXT NOT NULL, outcome TEXT NOT NULL, reason TEXT NOT NULL, outcome_at INTEGER NOT NULL);
+    CREATE INDEX IF NOT EXISTS messages_at ON messages(at);
+    CREATE INDEX IF NOT EXISTS messages_sender ON messages(sender_session);
+    CREATE INDEX IF NOT EXISTS messages_receiver ON messages(receiver_session);
+    CREATE TABLE IF NOT EXISTS events (
+      seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
+      msg_id TEXT NOT NULL, sender TEXT NOT NULL, receiver TEXT NOT NULL, reason TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS events_msg ON events(msg_id);
+    CREATE INDEX IF NOT EXISTS events_at ON events(at);
+    CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(text, summary, sender_name, receiver_name, content='messages', content_rowid='seq');
+    CREATE TRIGGER IF NOT EXISTS messages_ad AFTER DELETE ON messages BEGIN
+      INSERT INTO messages_fts(messages_fts, rowid, text, summary, sender_name, receiver_name) VALUES ('delete', old.seq, old.text, old.summary, old.sender_name, old.receiver_name); END;
+    CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF text ON messages BEGIN
+      INSERT INTO messages_fts(messages_fts, rowid, text, summary, sender_name, receiver_name) VALUES ('delete', old.seq, old.text, old.summary, old.sender_name, old.receiver_name);
+      INSERT INTO messages_fts(rowid, text, summary, sender_name, receiver_name) VALUES (new.seq, new.text, new.summary, new.sender_name, new.receiver_name); END;`;
+  /** Receipts that change where a message stands (decisions and `held` only record). */
+  // New rows are indexed by write() itself (three times faster than an insert trigger); deletes and text updates by triggers.
+  static readonly MOVES = ['delivered', 'approved', 'denied', 'expired', 'refused', 'dropped'];
+  static readonly PRUNE_ROUNDS = 64; // bounds one size-cap pass
+  static readonly QUERY_TERMS = 16; // words of one full-text query
+  // No busy wait: the hub's event loop must not sleep on another connection's lock (a write is retried on the next flush).
+
+  readonly #db: DatabaseSync;
+  readonly #insertMessage: StatementSync;
+  readonly #insertEvent: StatementSync;
+  readonly #index: StatementSync;
+  readonly #setText: StatementSync;
+  readonly #setOutcome: StatementSync;
+  readonly #setRouted: StatementSync;
+
+  /** Opens (creating) the database; `file` must already exist with mode 0600 (or be ':memory:'). */
+  constructor(sqlite: SqliteModule, file: string) {
+    this.#db = new sqlite.DatabaseSync(file);
+    this.#db.exec('PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 0;');
+    this.#db.exec(HistoryStore.SCHEMA);
+    this.#insertMessage = this.#db.prepare(`INSERT OR IGNORE INTO messages (msg_id, at, sender_session, sender_name, sender_address, sender_team,
+      receiver_session, receiver_name, receiver_team, summary, text, outcome, reason, outcome_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+    this.#index = this.#db.prepare('INSERT INTO messages_fts (rowid, text, summary, sender_name, receiver_name) VALUES (?,?,?,?,?)');
+    this.#insertEvent = this.#db.prepare('INSERT INTO events (at, kind, status, msg_id, sender, receiver, reason) VALUES (?,?,?,?,?,?,?)');
+    this.#setText = this.#db.prepare('UPDATE messages SET text = ? WHERE msg_id = ?');
+    this.#setOutcome = this.#db.prepare('UPDATE messages SET outcome = ?, reason = ?, outcome_at = ? WHERE msg_id = ?');
+    // The admission result never overrides a receipt that overtook it (an ack can beat the journal write).
+    this.#setRouted = this.#db.prepare("UPDATE messages SET outcome = ?, reason = ?, outcome_at = ? WHERE msg_id = ? AND outcome = 'queued'");
+  }
+
+  /** Applies a batch in one transaction; records of one message in the same batch become one insert. */
+  write(records: readonly HistoryRecord[]): void {
+    const fresh = new Map<string, { m: Extract<HistoryRecord, { t: 'm' }>; text: string; status: string; reason: string; at: number }>();
+    this.#tx(() => {
+      for (const r of records) {
+        if (r.t === 'm') {
+          fresh.set(r.msgId, { m: r, text: r.text, status: 'queued', reason: '', at: r.at });
+        } else if (r.t === 'x') {
+          const f = fresh.get(r.msgId);
+          if (f !== undefined) f.text = r.text;
+          else this.#setText.run(r.text, r.msgId);
+        } else if (r.t === 'o' || (r.t === 'e' && r.kind === 'receipt' && HistoryStore.MOVES.includes(r.status))) {
+          if (r.t === 'e') this.#insertEvent.run(r.at, r.kind, r.status, r.msgId, r.sender, r.receiver, r.reason);
+          const f = fresh.get(r.msgId);
+          if (f === undefined) (r.t === 'o' ? this.#setRouted : this.#setOutcome).run(r.status, r.reason, r.at, r.msgId);
+          else if (r.t === 'e' || f.status === 'queued') Object.assign(f, { status: r.status, reason: r.reason, at: r.at });
+        } else {
+          this.#insertEvent.run(r.at, r.kind, r.status, r.msgId, r.sender, r.receiver, r.reason);
+        }
+      }
+      for (const { m, text, status, reason, at } of fresh.values()) {
+        const r = this.#insertMessage.run(m.msgId, m.at, m.senderSession, m.senderName, m.senderAddress, m.senderTeam, m.receiverSession, m.receiverName, m.receiverTeam, m.summary, text, status, reason, at);
+        if (r.changes > 0) this.#index.run(r.lastInsertRowid, text, m.summary, m.senderName, m.receiverName);
+      }
+    });
+  }
+
+  /** Removes what is older than the retention, then the oldest messages while over the size cap. */
+  prune(now: number, policy: RetentionPolicy): { removed: number } {
+    const cutoff = now - policy.maxAgeMs;
+    let removed = this.#tx(() => {
+      this.#db.prepare('DELETE FROM events WHERE at < ?').run(cutoff);
+      return Number(this.#db.prepare('DELETE FROM messages WHERE at < ?').run(cutoff).changes);
+    });
+    for (let round = 0; round < HistoryStore.PRUNE_ROUNDS && this.#liveBytes() > policy.maxBytes; round++) {
+      const count = Number((this.#db.prepare('SELECT count(*) AS n FROM messages').get() as Row).n);
+      const evCount = Number((this.#db.prepare('SELECT count(*) AS n FROM events').get() as Row).n);
+      if (count === 0 && evCount === 0) break;
+      removed += this.#tx(() => {
+        const oldest = count === 0 ? undefined : (this.#db.prepare('SELECT seq, at FROM messages ORDER BY seq LIMIT 1 OFFSET ?').get(Math.min(Math.max(16, Math.ceil(count / 10)), count) - 1) as Row | undefined);
+        const seq = oldest === undefined ? -1 : Number(oldest.seq);
+        const upTo = oldest === undefined ? Number.MAX_SAFE_INTEGER : Number(oldest.at);
+        this.#db.prepare('DELETE FROM events WHERE msg_id IN (SELECT msg_id FROM messages WHERE seq <= ?)').run(seq);
+        const n = Number(this.#db.prepare('DELETE FROM messages WHERE seq <= ?').run(seq).changes);
+        this.#db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE at <= ? ORDER BY seq LIMIT ?)').run(upTo, Math.max(16, Math.ceil(evCount / 10)));
+        return n;
+      });
+      this.#db.exec("INSERT INTO messages_fts(messages_fts) VALUES ('optimize'); PRAGMA incremental_vacuum;");
+    }
+    if (removed > 0) this.#db.exec('PRAGMA incremental_vacuum');
+    return { removed };
+  }
+
+  query(q: HistoryQuery): HistoryMessage[] {
+    const where: string[] = [];
+    const args: Array<string | number> = [];
+    const side = (col: 'sender' | 'receiver', who: string): string => {
+      args.push(who, who);
+      return `(m.${col}_session = ? OR m.${col}_name = ?)`;
+    };
+    if (q.text !== undefined) {
+      const match = HistoryStore.ftsQuery(q.text);
+      if (match === null) return [];
+      where.push('m.seq IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)');
+      args.push(match);
+    }
+    if (q.scope !== undefined) {
+      if (q.with !== undefined) {
+        args.push(q.scope);
+        const a = `(m.sender_session = ? AND ${side('receiver', q.with)})`;
+        args.push(q.scope);
+        where.push(`(${a} OR (m.receiver_session = ? AND ${side('sender', q.with)}))`);
+      } else {
+        where.push('(m.sender_session = ? OR m.receiver_session = ?)');
+        args.push(q.scope, q.scope);
+      }
+    } else if (q.with !== undefined) {
+      where.push(`(${side('sender', q.with)} OR ${side('receiver', q.with)})`);
+    }
+    if (q.between !== undefined) {
+      const [a, b] = q.between;
+      where.push(`((${side('sender', a)} AND ${side('receiver', b)}) OR (${side('sender', b)} AND ${side('receiver', a)}))`);
+    }
+    if (q.team !== undefined) {
+      where.push('(m.sender_team = ? OR m.receiver_team = ?)');
+      args.push(q.team, q.team);
+    }
+    if (q.outcome !== undefined && q.outcome.length > 0) {
+      where.push(`m.outcome IN (${q.outcome.map(() => '?').join(',')})`);
+      args.push(...q.outcome);
+    }
+    const bound = (sql: string, v: number | undefined): void => {
+      if (v === undefined) return;
+      where.push(sql);
+      args.push(v);
+    };
+    bound('m.at >= ?', q.since);
+    bound('m.at <= ?', q.until);
+    bound('m.seq < ?', q.before);
+    bound('m.seq > ?', q.after);
+    const sql = `SELECT * FROM messages m ${where.length > 0 ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY m.seq ${q.order === 'newest' ? 'DESC' : 'ASC'} LIMIT ?`;
+    args.push(q.limit);
+    const rows = this.#db.prepare(sql).all(...args) as Row[];
+    return this.#withTrails(rows);
+  }
+
+  /** Deletes everything, or the messages between two sessions (either direction) and their events. */
+  delete(what: { all: true } | { between: readonly [string, string] }): { deleted: number } {
+    const deleted = this.#tx((): number => {
+      if ('all' in what) {
+        this.#db.exec('DELETE FROM events');
+        return Number(this.#db.prepare('DELETE FROM messages').run().changes);
+      }
+      const [a, b] = what.between;
+      const pair = `((sender_session = ? OR sender_name = ?) AND (receiver_session = ? OR receiver_name = ?))
+        OR ((sender_session = ? OR sender_name = ?) AND (receiver_session = ? OR receiver_name = ?))`;
+      const args = [a, a, b, b, b, b, a, a];
+      this.#db.prepare(`DELETE FROM events WHERE msg_id IN (SELECT msg_id FROM messages WHERE ${pair})`).run(...args);
+      return Number(this.#db.prepare(`DELETE FROM messages WHERE ${pair}`).run(...args).changes);
+    });
+    this.#db.exec("INSERT INTO messages_fts(messages_fts) VALUES ('optimize'); PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);");
+    return { deleted };
+  }
+
+  stats(): HistoryStats {
+    const n = (sql: string): number => Number((this.#db.prepare(sql).get() as Row).n);
+    return { messages: n('SELECT count(*) AS n FROM messages'), events: n('SELECT count(*) AS n FROM events'), bytes: this.#liveBytes() };
+  }
+
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  /** Words of the user's text as quoted FTS5 terms (all must match); null when there is no word. */
+  static ftsQuery(text: string): string | null {
+    const words = text.match(/[\p{L}\p{N}_]+/gu)?.slice(0, HistoryStore.QUERY_TERMS) ?? [];
+    return words.length === 0 ? null : words.map((w) => `"${w}"`).join(' ');
+  }
+
+  /** One write transaction; SQLITE_BUSY (another connection's lock) throws at once, nothing half-done. */
+  #tx<T>(fn: () => T): T {
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const out = fn();
+      this.#db.exec('COMMIT');
+      return out;
+    } catch (err) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  /** A failure another connection's lock caused (retry later), not a bad record. */
+  static isBusy(err: unknown): boolean {
+    const code = (err as { errcode?: unknown } | null)?.errcode;
+    return code === 5 || code === 6; // SQLITE_BUSY, SQLITE_LOCKED
+  }
+
+  #liveBytes(): number {
+    const v = (p: string): number => Number(Object.values(this.#db.prepare(`PRAGMA ${p}`).get() as Row)[0]);
+    return (v('page_count') - v('freelist_count')) * v('page_size');
+  }
+
+  #withTrails(rows: Row[]): HistoryMessage[] {
+    if (rows.length === 0) return [];
+    const trails = new Map<string, HistoryEvent[]>();
+    const ids = rows.map((r) => String(r.msg_id));
+    const events = this.#db.prepare(`SELECT at, kind, status, reason, msg_id FROM events WHERE msg_id IN (${ids.map(() => '?').join(',')}) ORDER BY seq`).all(...ids) as Row[];
+    for (const e of events) {
+      const list = trails.get(String(e.msg_id)) ?? [];
+      list.push({ at: Number(e.at), kind: e.kind === 'decision' ? 'decision' : 'receipt', status: String(e.status), reason: String(e.reason) });
+      trails.set(String(e.msg_id), list);
+    }
+    const str = (v: string | number | null | undefined): string | null => (v === null || v === undefined ? null : String(v));
+    return rows.map((r) => ({
+      seq: Number(r.seq), msgId: String(r.msg_id), at: Number(r.at),
+      sender: { sessionId: str(r.sender_session), name: str(r.sender_name), address: String(r.sender_address), team: str(r.sender_team) },
+      receiver: { sessionId: String(r.receiver_session), name: String(r.receiver_name), team: str(r.receiver_team) },
+      summary: str(r.summary), text: String(r.text), outcome: String(r.outcome), reason: String(r.reason), outcomeAt: Number(r.outcome_at),
+      trail: trails.get(String(r.msg_id)) ?? [],
+    }));
+  }
+}

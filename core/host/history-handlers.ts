@@ -1,0 +1,82 @@
+// The history methods. A session's credentials read only messages that
+// session sent or received (the scope is forced here, never taken from the
+// params); the UI token reads everything, deletes and sees the status.
+// Neither credential: unauthorized. History off: `history_off`, never a crash.
+
+import { HubError } from '../protocol/errors.js';
+import type { HistoryPage, MethodParams, MethodResults } from '../protocol/methods.js';
+import { HistoryOffError } from '../history/recorder.js';
+import type { HistoryMessage, HistoryQuery } from '../history/records.js';
+import type { Hub } from './hub.js';
+import { checkUiToken } from './ui-handlers.js';
+
+type HistoryMethod = 'history.search' | 'history.conversation' | 'history.delete' | 'history.status';
+export type HistoryHandlers = { [M in HistoryMethod]: (params: MethodParams<M>) => MethodResults[M] };
+
+export function createHistoryHandlers(hub: Hub): HistoryHandlers {
+  /** The caller's scope: null for the UI token (everything), else its own session id. */
+  const scopeOf = (p: { sessionId?: string | undefined; token?: string | undefined; uiToken?: string | undefined }): string | null => {
+    if (p.uiToken !== undefined) {
+      checkUiToken(hub, p.uiToken);
+      return null;
+    }
+    if (p.sessionId === undefined || p.token === undefined) throw new HubError('unauthorized');
+    const s = hub.table.auth(p.sessionId, p.token);
+    s.lastSeen = hub.clock.now();
+    return s.id;
+  };
+  const run = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof HistoryOffError) throw new HubError('history_off', { reason: err.message }, { cause: err });
+      throw err;
+    }
+  };
+  const page = (q: HistoryQuery): HistoryPage => {
+    const limit = Math.min(q.limit, hub.limits.historyQueryRows);
+    const messages: HistoryMessage[] = run(() => hub.history.query({ ...q, limit }));
+    return { messages, next: messages.length === limit ? messages[messages.length - 1]!.seq : null };
+  };
+  const filters = (p: MethodParams<'history.search'> | MethodParams<'history.conversation'>): Omit<HistoryQuery, 'order'> => ({
+    ...(p.text !== undefined ? { text: p.text } : {}),
+    ...(p.with !== undefined ? { with: p.with } : {}),
+    ...(p.outcome !== undefined ? { outcome: p.outcome } : {}),
+    ...(p.since !== undefined ? { since: p.since } : {}),
+    ...(p.until !== undefined ? { until: p.until } : {}),
+    ...(p.before !== undefined ? { before: p.before } : {}),
+    ...(p.after !== undefined ? { after: p.after } : {}),
+    limit: p.limit,
+  });
+
+  return {
+    'history.search': (p) => {
+      const scope = scopeOf(p);
+      if (scope !== null && p.session !== undefined) throw new HubError('unauthorized');
+      const own = scope ?? p.session;
+      return page({ ...filters(p), ...(own !== undefined ? { scope: own } : {}), order: 'newest' });
+    },
+
+    'history.conversation': (p) => {
+      const scope = scopeOf(p);
+      if (scope !== null && p.between !== undefined) throw new HubError('unauthorized');
+      if (p.with === undefined && p.between === undefined && p.team === undefined) throw new HubError('invalid_params', { issues: ['give "with", "between" or "team"'] });
+      return page({
+        ...filters(p), ...(scope !== null ? { scope } : {}), ...(p.between !== undefined ? { between: p.between } : {}),
+        ...(p.team !== undefined ? { team: p.team } : {}), order: 'oldest',
+      });
+    },
+
+    'history.delete': (p) => {
+      checkUiToken(hub, p.uiToken);
+      return run(() => hub.history.delete('all' in p ? { all: true } : { between: p.between }));
+    },
+
+    'history.status': (p) => {
+      checkUiToken(hub, p.uiToken);
+      const admin = hub.adminSettings();
+      const stats = hub.history.stats() ?? { messages: 0, events: 0, bytes: 0 };
+      return { ...hub.history.status(), ...stats, retention: { days: admin.historyRetentionDays.value, maxMegabytes: admin.historyMaxMegabytes.value } };
+    },
+  };
+}

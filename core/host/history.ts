@@ -1,0 +1,39 @@
+// The hub's glue to core/history: the recorder built from the hub's state
+// directory, limits, clock and retention settings, and admission's hook (the
+// message as it enters, then where admission put it). Queues only: nothing
+// here does I/O on the send path.
+
+import { HistoryRecorder } from '../history/recorder.js';
+import type { RouteResult } from './admission.js';
+import type { Envelope } from '../routing/router.js';
+import type { SessionRecord } from '../registry/session.js';
+import type { Hub } from './hub.js';
+
+const DAY_MS = 86_400_000;
+const MEGABYTE = 1024 * 1024;
+
+export function createRecorder(hub: Hub, enabled: boolean | undefined): HistoryRecorder {
+  return new HistoryRecorder({
+    stateDir: hub.paths.stateDir,
+    limits: hub.limits,
+    now: () => hub.clock.now(),
+    policy: () => {
+      const a = hub.adminSettings();
+      return { maxAgeMs: a.historyRetentionDays.value * DAY_MS, maxBytes: a.historyMaxMegabytes.value * MEGABYTE };
+    },
+    onError: (what, err) => hub.log.error(what, { error: err instanceof Error ? err.message : String(err) }),
+    ...(enabled === false ? { enabled: false } : {}),
+  });
+}
+
+/** Runs one admission with the message and its outcome recorded around it (one promise reaction, no await). */
+export function admitRecorded(hub: Hub, env: Envelope, receiver: SessionRecord, admit: () => Promise<RouteResult>): Promise<RouteResult> {
+  const history = hub.history;
+  if (!history.enabled) return admit();
+  const sender = env.fromSessionId === null ? undefined : hub.table.live.get(env.fromSessionId);
+  history.message(env, receiver, sender?.team ?? null);
+  return admit().then((r) => {
+    history.outcome(env.msgId, r.status, r.reason);
+    return r;
+  });
+}
