@@ -6,9 +6,10 @@
 import type { HistoryMessage } from '../../core/history/records.js';
 import type { MethodInput } from '../../core/protocol/methods.js';
 import { intArg, oneOf, optionalCredentials, parse, SESSION_OPTIONS, UsageError, withHub, type Ctx } from '../common.js';
+import { readSecret } from '../secrets.js';
 
 export const HISTORY_HELP = `switchboard history [--with NAME] [--search TEXT] [--since WHEN] [--until WHEN]
-                    [--outcome O] [--limit N] [--ui-token T | --session ID --token T]
+                    [--outcome O] [--limit N] [--ui-token-file PATH|- | --session ID [--token-file PATH|-]]
   Messages from the history store (oldest first), with their outcome.
   WHEN: an ISO date or time, or an age such as 30m, 2h, 7d. O: queued, delivered,
   held, approved, denied, expired, refused or dropped. With the UI token (or
@@ -16,7 +17,7 @@ export const HISTORY_HELP = `switchboard history [--with NAME] [--search TEXT] [
 
 const OPTIONS = {
   ...SESSION_OPTIONS,
-  'ui-token': { type: 'string' },
+  'ui-token-file': { type: 'string' },
   with: { type: 'string' },
   search: { type: 'string' },
   since: { type: 'string' },
@@ -52,13 +53,13 @@ function render(messages: HistoryMessage[]): string {
 }
 
 export async function history(args: string[], ctx: Ctx): Promise<number> {
-  const { values, positionals } = parse(args, OPTIONS, true);
+  const { values, positionals } = parse(args, OPTIONS, true, 'history');
   if (positionals.length > 0) throw new UsageError('history takes no arguments; use --search TEXT');
   const now = Date.now();
-  const uiToken = values['ui-token'] ?? process.env.SWITCHBOARD_UI_TOKEN;
-  const creds = uiToken ? undefined : optionalCredentials(values);
+  const uiToken = values['ui-token-file'] !== undefined ? await readSecret('--ui-token-file', values['ui-token-file']) : process.env.SWITCHBOARD_UI_TOKEN;
+  const creds = uiToken ? undefined : await optionalCredentials(values);
   if (!uiToken && creds === undefined) {
-    throw new UsageError('This needs the user-interface token that `switchboard serve` printed (--ui-token T or SWITCHBOARD_UI_TOKEN), or a session (--session and --token)');
+    throw new UsageError('This needs the user-interface token that `switchboard serve` printed (SWITCHBOARD_UI_TOKEN or --ui-token-file PATH), or a session (SWITCHBOARD_SESSION and SWITCHBOARD_TOKEN, or --session with --token-file)');
   }
   const outcome = oneOf('--outcome', values.outcome, OUTCOMES);
   const since = parseWhen('since', values.since, now);

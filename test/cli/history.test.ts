@@ -61,10 +61,10 @@ describe('switchboard history', () => {
     const none = await runCli(['history'], env);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/user-interface token/);
-    const bad = await runCli(['history', '--since', 'yesterday', '--ui-token', 'x'], env);
+    const bad = await runCli(['history', '--since', 'yesterday'], { ...env, SWITCHBOARD_UI_TOKEN: 'x' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--since must be an ISO date/);
-    const outcome = await runCli(['history', '--outcome', 'lost', '--ui-token', 'x', '--json'], env);
+    const outcome = await runCli(['history', '--outcome', 'lost', '--json'], { ...env, SWITCHBOARD_UI_TOKEN: 'x' });
     expect(outcome.code).toBe(2);
     expect(JSON.parse(outcome.stdout)).toMatchObject({ error: { reason: 'usage' } });
   });

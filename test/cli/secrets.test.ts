@@ -20,7 +20,7 @@ afterEach(async () => {
 const PATHS: string[][] = [
   ['serve'], ['status'], ['session', 'start'], ['session', 'state', 'busy'], ['session', 'mode', 'plan'], ['session', 'rename', 'x'], ['session', 'stop'],
   ['agents'], ['send'], ['inbox'], ['held'], ['held', 'approve', '1'], ['held', 'deny', '1'], ['subscriptions'], ['subscriptions', 'cancel', '1'],
-  ['confirmations'], ['confirmations', 'allow', '1'], ['confirmations', 'deny', '1'], ['teams'], ['team', 'show', 't'], ['team', 'send'],
+  ['confirmations'], ['confirmations', 'allow', '1'], ['confirmations', 'deny', '1'], ['teams'], ['history'], ['team', 'show', 't'], ['team', 'send'],
   ['tasks'], ['task', 'create'], ['task', 'update', '1'], ['task', 'claim', '1'], ['task', 'assign', '1'], ['task', 'delete', '1'],
   ['hook', 'post-tool'], ['mcp'], ['setup', 'claude-code'],
 ];
