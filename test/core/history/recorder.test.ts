@@ -1,3 +1,4 @@
+import { tempDir } from '../../helpers/temp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,7 @@ afterEach(() => {
 });
 
 function dir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'sbh-'));
+  return tempDir('sbh-');
 }
 
 function recorder(opts: Partial<RecorderOptions> & { stateDir: string }): HistoryRecorder {

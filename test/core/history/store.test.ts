@@ -1,3 +1,4 @@
+import { tempDir } from '../../helpers/temp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -70,7 +71,7 @@ describe('history store', () => {
   });
 
   it('keeps the database under the size cap by removing the oldest messages first', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sbh-'));
+    const dir = tempDir('sbh-');
     const file = path.join(dir, 'h.sqlite');
     fs.writeFileSync(file, '', { mode: 0o600 });
     const s = open(file);
