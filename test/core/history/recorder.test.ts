@@ -1,7 +1,6 @@
 import { tempDir } from '../../helpers/temp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { HistoryOffError, HistoryRecorder, HISTORY_FILE, type RecorderOptions } from '../../../core/history/recorder.js';
 import { LIMITS } from '../../../core/protocol/limits.js';

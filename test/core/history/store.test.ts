@@ -1,7 +1,6 @@
 import { tempDir } from '../../helpers/temp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import * as sqlite from 'node:sqlite';
