@@ -37,7 +37,7 @@ export interface World {
   /** Runs `switchboard setup <agent>` against the shared HOME; throws with its output on failure. */
   setup(agent: AgentName): Promise<CliResult>;
   /** Starts an agent headless on `prompt`, its model following `steps`. */
-  start(agent: AgentName, o: RunOptions & { steps: Step[]; name?: string }): Promise<RunningAgent>;
+  start(agent: AgentName, o: RunOptions & { steps: Step[]; name?: string; untrustedFolder?: boolean }): Promise<RunningAgent>;
   /** Runs the agent's own configuration check (e.g. `claude mcp list`) offline; its exit code and output. */
   configCheck(agent: AgentName): Promise<{ code: number | null; output: string }>;
   rows(): Promise<AgentRow[]>;
@@ -85,9 +85,9 @@ export async function startWorld(): Promise<World> {
       servers.push(model);
       const cwd = o.cwd ?? path.join(root, `w-${name}`);
       fs.mkdirSync(cwd, { recursive: true });
-      PROFILES[agent].trust(home, cwd);
+      if (o.untrustedFolder !== true) PROFILES[agent].trust(home, cwd);
       const { argv, env: agentEnv } = PROFILES[agent].headless({ ...o, cwd });
-      const proc = launch({ name, root, cwd, argv, env: { ...env, ...agentEnv }, modelSocket: model.socketPath });
+      const proc = launch({ name, root, cwd, argv, env: { ...env, ...agentEnv }, modelSocket: model.socketPath, stdin: o.streamInput === true });
       const running: RunningAgent = Object.assign(proc, { agent, model });
       agents.push(running);
       return running;
