@@ -1,13 +1,15 @@
 // When a message reaches a real agent's model, and what its sender is told:
 // a message too long for one hook output is never cut and never reported
 // `delivered` by the hook; the model is told to read it, reads it whole
-// through the inbox tool, and only then is it `delivered`. A message that
+// through the inbox tool (in parts where the agent cuts long tool results
+// too, as Codex does), and only then is it `delivered`. A message that
 // waited while the agent was idle is handed over in the first model request
 // of its next turn (Claude Code: several turns in one process, stream-json).
 
 import { afterEach, expect, it } from 'vitest';
 import type { SendResult } from '../../../core/protocol/methods.js';
 import { until } from '../../helpers/hub.js';
+import type { ModelRequest, Turn } from '../model/server.js';
 import type { AgentName } from '../harness/binaries.js';
 import { inbox, sessionsOf, waitInbox } from '../harness/observe.js';
 import { receivesAsBypass, streamTurn, type ModeName } from '../harness/profiles.js';
@@ -17,6 +19,7 @@ import { receiptFor, sendFromAlice } from './flows.js';
 const EXIT_MS = 90_000;
 const BIG_LINES = 600; // ~32 KB: over Claude Code's and Codex's hook-text caps, well under their tool-result caps
 const NOTE = /too long to show here whole/;
+const MAX_PARTS = 12; // inbox-tool calls the script allows for the long message
 
 let w: World | undefined;
 afterEach(async () => {
@@ -28,6 +31,31 @@ function bigText(agent: string): string {
   return Array.from({ length: BIG_LINES }, (_, i) => `line ${String(i).padStart(3, '0')} of a long report for ${agent}: all of it matters, keep every word.`).join('\n');
 }
 
+const MORE = 'the rest follows: call switchboard_check_inbox again';
+const PART_HEAD = /\[Switchboard\] (?:Part (\d+)|Last part \((\d+)\)) of a long item[^\n]*\n\n/;
+
+function strings(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) strings(x, out);
+  else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) strings(x, out);
+  return out;
+}
+
+/** A long item shown in parts (pager.ts), put back together from the tool results in one request. */
+function joinedParts(body: unknown): string {
+  const parts = new Map<number, string>();
+  for (const s of strings(body)) {
+    const m = PART_HEAD.exec(s);
+    if (m === null) continue;
+    const piece = s.slice(m.index + m[0].length);
+    const end = piece.indexOf('\n\n[Switchboard] ');
+    parts.set(Number(m[1] ?? m[2]), end >= 0 ? piece.slice(0, end) : piece);
+  }
+  return [...parts.entries()].sort((x, y) => x[0] - y[0]).map(([, p]) => p).join('');
+}
+
+const wantsMore = (context: string): boolean => context.lastIndexOf(MORE) > context.lastIndexOf('Last part (');
+
 export function bigMessage(agent: AgentName, mode: ModeName): void {
   it(`${agent}: a 32 KB message is never cut by a hook nor reported delivered by it; it reaches the model whole through the inbox tool, delivered only then`, async () => {
     w = await startWorld();
@@ -37,8 +65,17 @@ export function bigMessage(agent: AgentName, mode: ModeName): void {
     const text = bigText(agent);
     let sent: SendResult | undefined;
     let atStop: { note: boolean; whole: boolean; delivered: boolean } | undefined;
-    let afterTool: { whole: boolean } | undefined;
+    const beforeLast: boolean[] = []; // delivered yet, at each request that still had parts to read
+    let final: { whole: boolean; index: number } | undefined;
     const delivered = async (): Promise<boolean> => (await inbox(world.client, alice)).some(receiptFor(sent!, 'delivered'));
+    const read = async (req: ModelRequest): Promise<Turn> => {
+      if (wantsMore(req.context)) {
+        beforeLast.push(await delivered());
+        return { tool: 'switchboard_check_inbox', input: {} };
+      }
+      final = { whole: req.context.includes(text) || joinedParts(req.body).includes(text), index: req.index };
+      return { text: 'Read it.' };
+    };
     const a: RunningAgent = await world.start(agent, {
       prompt: 'Answer briefly.',
       mode,
@@ -52,20 +89,18 @@ export function bigMessage(agent: AgentName, mode: ModeName): void {
           atStop = { note: NOTE.test(req.context), whole: req.context.includes(text), delivered: await delivered() };
           return { tool: 'switchboard_check_inbox', input: {} };
         },
-        (req) => {
-          afterTool = { whole: req.context.includes(text) };
-          return { text: 'Read it.' };
-        },
-        { text: 'A fourth request means the stop hook looped.' },
+        ...Array.from({ length: MAX_PARTS }, () => read),
       ],
     });
     expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
     expect(sent?.status, JSON.stringify(sent)).toBe('queued');
     expect(atStop, `the stop hook did not keep it going; script problems: ${a.model.errors.join('; ')}`).toBeDefined();
     expect(atStop).toEqual({ note: true, whole: false, delivered: false });
-    expect(afterTool, 'the inbox tool was never called').toEqual({ whole: true });
+    expect(final, 'the model never finished reading').toBeDefined();
+    expect(final!.whole, 'the message did not reach the model whole').toBe(true);
+    expect(beforeLast.every((d) => !d), 'delivered before all of it was shown').toBe(true);
     await waitInbox(world.client, alice, receiptFor(sent!, 'delivered'), 10_000);
-    expect(a.model.pending(), 'the stop hook looped').toBe(1);
+    expect(a.model.main().at(-1)?.index, 'a request after the last answer: the stop hook looped').toBe(final!.index);
   }, 180_000);
 }
 
