@@ -11,6 +11,7 @@ import { until } from '../../helpers/hub.js';
 import type { AgentName } from '../harness/binaries.js';
 import { inbox, lastFrom, switchboardRow, waitInbox } from '../harness/observe.js';
 import { receivesAsBypass, type ModeName } from '../harness/profiles.js';
+import type { Turn } from '../model/server.js';
 import { startWorld, type RunningAgent, type World } from '../harness/world.js';
 
 export type FlowCheck = 'deliveredWhileWorking' | 'stopContinuesOnce';
@@ -112,19 +113,22 @@ export function pair(fromAgent: AgentName, toAgent: AgentName, mode: ModeName = 
     const ping = `ping from ${fromAgent} ${Date.now()}`;
     const pong = `pong from ${toAgent} ${Date.now()}`;
     let replyTo: string | undefined;
+    const reply = (from: string | undefined): Turn => {
+      replyTo = from;
+      return { tool: 'switchboard_send', input: { to: replyTo ?? 'nobody', summary: 'reply', message: pong } };
+    };
     const b: RunningAgent = await world.start(toAgent, {
       name: `b${toAgent}`,
       mode,
       prompt: 'Wait for a message from another session and answer it.',
       steps: [
-        async () => {
+        async (req) => {
+          // A ping sent before b's turn began is handed over at its start (in this very request).
+          if (lastFrom(req.context) !== undefined) return reply(lastFrom(req.context));
           await until(async () => (await switchboardRow(world, b.cwd)).inboxDepth > 0, 60_000);
           return { tool: 'switchboard_check_inbox', input: {} };
         },
-        (req) => {
-          replyTo = lastFrom(req.context);
-          return { tool: 'switchboard_send', input: { to: replyTo ?? 'nobody', summary: 'reply', message: pong } };
-        },
+        (req) => (replyTo === undefined ? reply(lastFrom(req.context)) : { text: 'Answered.' }),
         { text: 'Answered.' },
       ],
     });
