@@ -18,7 +18,7 @@ import { udsAddress } from '../../../core/protocol/cc-wire.js';
 import { until } from '../../helpers/hub.js';
 import type { AgentName } from '../harness/binaries.js';
 import { inbox, rowsOf, sessionsOf, SWITCHBOARD_TOOLS } from '../harness/observe.js';
-import { modeKnown, PROFILES, receivesAsBypass, type ModeName } from '../harness/profiles.js';
+import { modeKnown, PROFILES, type ModeName } from '../harness/profiles.js';
 import { startWorld, type RunningAgent, type World } from '../harness/world.js';
 
 export type BasicCheck = 'configCheck' | 'toolsReachModel' | 'oneSession' | 'kindCwd' | 'mode' | 'sendStatus' | 'fromMode' | 'leavesOnExit' | 'selfOnce' | 'toSelf' | 'mcpExit';
@@ -78,7 +78,8 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
       w = await startWorld();
       await w.setup(agent);
       config = await w.configCheck(agent);
-      alice = await w.register('alice', receivesAsBypass(agent, mode)); // the agent's permission class: nothing held by mode parity
+      // The agent's class as a sender (unknown sends unclassed, which a prompting alice accepts): nothing held by mode parity.
+      alice = await w.register('alice', mode === 'bypass');
       a = await w.start(agent, {
         prompt: 'Say hello to alice through Switchboard.',
         mode,
