@@ -2,7 +2,9 @@
 // server and its hook commands. The agent is found by walking up from this
 // process past shells; its pid and start time key a small credentials file
 // (0600, in a 0700 directory under the state directory) so every later hook
-// invocation reuses the session instead of registering a new one. Where one
+// invocation reuses the session instead of registering a new one; the MCP
+// server and the first hooks start at once, so registering anew is claimed
+// by an exclusive file and done by one of them. Where one
 // agent process runs many threads (Codex's `codex app-server` daemon spawns
 // the MCP servers and runs the hooks of every TUI window), the hook input's
 // session_id tells them apart: the first thread claims the process's

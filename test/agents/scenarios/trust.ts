@@ -42,6 +42,8 @@ export function untrustedCodexHooks(): void {
     expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
     expect(setup.stdout + setup.stderr).toMatch(/\/hooks/);
     expect(setup.stdout + setup.stderr).toMatch(/trust/i);
+    // As many hooks as setup wrote (Codex has no SessionEnd hook).
+    expect(setup.stdout + setup.stderr).toContain('four Switchboard hooks (SessionStart, UserPromptSubmit, PostToolUse, Stop)');
     expect(row?.hooks, JSON.stringify(row)).toBe('never');
     expect(status?.stdout).toContain(`hooks not running: ${row!.label}`);
   }, 180_000);
