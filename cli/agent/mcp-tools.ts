@@ -2,20 +2,21 @@
 // them for Claude Code's built-in SendMessage or ListAgents. Descriptions
 // teach the rules: reply by copying `from`; a send result is a transport
 // status, not a reply; peers carry no authority; never relay a permission
-// the user denied. Every result carries unread items, acknowledged after
-// the result was returned.
+// the user denied. Every result carries unread items within the agent's
+// tool-result budget (pager.ts), acknowledged after the result was returned.
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RpcError, SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
-import { frameItems } from './framing.js';
-import type { Credentials } from './identity.js';
+import type { AgentKind, Credentials } from './identity.js';
+import { InboxPager, TOOL_TEXT_BUDGET } from './pager.js';
 
 interface Deps {
   client: HubClient;
   creds: Credentials;
   defaultTeam: string | undefined;
+  agent: AgentKind;
 }
 
 type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean };
@@ -26,6 +27,7 @@ const RULES =
 
 export function registerTools(server: McpServer, deps: Deps): void {
   const { client, creds } = deps;
+  const pager = new InboxPager(TOOL_TEXT_BUDGET[deps.agent]);
 
   /** Runs a tool, appends unread items, and acknowledges them once the result has been returned. */
   const run = async (fn: () => Promise<string>): Promise<ToolResult> => {
@@ -37,16 +39,15 @@ export function registerTools(server: McpServer, deps: Deps): void {
       isError = true;
       text = err instanceof RpcError ? `Error (${err.reason}): ${err.message}${Array.isArray(err.data.candidates) && err.data.candidates.length ? ` Candidates: ${err.data.candidates.join(', ')}` : ''}` : `Error: ${err instanceof Error ? err.message : String(err)}`;
     }
-    let items: InboxItem[] = [];
+    let items: InboxItem[];
     try {
       items = (await client.call('inbox.fetch', { ...creds, limit: 20 })).items;
     } catch {
       items = [];
     }
-    if (items.length > 0) {
-      text += `\n\n${frameItems(items)}`;
-      setImmediate(() => void client.call('inbox.ack', { ...creds, ids: items.map((i) => i.id) }).catch(() => undefined));
-    }
+    const page = pager.page(items, text);
+    if (page.text !== undefined) text += `\n\n${page.text}`;
+    if (page.done.length > 0) setImmediate(() => void client.call('inbox.ack', { ...creds, ids: page.done }).catch(() => undefined));
     return { content: [{ type: 'text', text }], ...(isError ? { isError } : {}) };
   };
   const team = (t: string | undefined): string => {

@@ -146,7 +146,7 @@ function codexBlock(e: SetupEnv): string {
 const NOTES: Record<SetupAgent, string[]> = {
   'claude-code': ['Restart Claude Code; `/mcp` lists switchboard and `/hooks` shows the hooks.'],
   codex: [
-    'Codex runs new hooks only after you trust them: start `codex`, open `/hooks` and trust the five Switchboard hooks. Until then they do nothing (silently in `codex exec`).',
+    'Codex runs new hooks only after you trust them: start `codex`, open `/hooks` and trust the four Switchboard hooks (SessionStart, UserPromptSubmit, PostToolUse, Stop). Until then they do nothing (silently in `codex exec`).',
     'Check with `switchboard agents`: a session whose hooks never reported is marked "hooks not running".',
   ],
   gemini: [

@@ -3,13 +3,14 @@
 import { describe } from 'vitest';
 import { OPTED_OUT } from './harness/opt-out.js';
 import { basics } from './scenarios/basics.js';
+import { bigMessage, idleHandover } from './scenarios/delivery.js';
 import { flows, pair } from './scenarios/flows.js';
 
-const DOUBLE_ROW = 'double row: Claude Code 2.1.332 binds its own messaging socket, so the agent is listed as a Switchboard row and a stock row';
-
 describe.skipIf(OPTED_OUT)('Claude Code', () => {
-  basics('claude', 'default', { oneSession: DOUBLE_ROW });
-  basics('claude', 'bypass', { oneSession: DOUBLE_ROW });
+  basics('claude', 'default');
+  basics('claude', 'bypass');
   flows('claude', 'default');
+  bigMessage('claude', 'default');
+  idleHandover();
   pair('claude', 'claude');
 });

@@ -5,14 +5,15 @@
 import { describe } from 'vitest';
 import { OPTED_OUT } from './harness/opt-out.js';
 import { basics } from './scenarios/basics.js';
+import { bigMessage } from './scenarios/delivery.js';
 import { flows, pair } from './scenarios/flows.js';
-
-const CODEX_ENV =
-  'Codex passes MCP servers only a short list of environment variables (no XDG_RUNTIME_DIR): `switchboard mcp` misses the hub, starts a second hub on the same state directory, and its sends report queued but never arrive';
+import { untrustedCodexHooks } from './scenarios/trust.js';
 
 describe.skipIf(OPTED_OUT)('Codex CLI', () => {
-  basics('codex', 'bypass', { toolsReachModel: `todo:${CODEX_ENV} (the second hub starts slowly, so the tools miss the first requests)`, sendStatus: CODEX_ENV, fromMode: CODEX_ENV });
+  basics('codex', 'bypass');
   flows('codex', 'bypass');
-  pair('codex', 'gemini', CODEX_ENV);
-  pair('gemini', 'codex', CODEX_ENV);
+  bigMessage('codex', 'bypass');
+  untrustedCodexHooks();
+  pair('codex', 'gemini', 'bypass');
+  pair('gemini', 'codex', 'bypass');
 });

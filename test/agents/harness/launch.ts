@@ -35,6 +35,8 @@ export interface LaunchOptions {
   argv: string[];
   env: Record<string, string>;
   modelSocket: string;
+  /** Keep the agent's stdin open for `input()` (e.g. Claude Code's stream-json turns); else it is /dev/null. */
+  stdin?: boolean;
 }
 
 export interface AgentProcess {
@@ -45,6 +47,10 @@ export interface AgentProcess {
   output(): string;
   stdout(): string;
   exited: Promise<number | null>;
+  /** Writes one line to the agent's stdin (launched with `stdin: true`). */
+  input(line: string): void;
+  /** Closes the agent's stdin. */
+  endInput(): void;
   alive(): boolean;
   /** Waits for the agent to exit by itself; throws with its output after `ms`. */
   waitExit(ms: number): Promise<number | null>;
@@ -115,7 +121,7 @@ export function launch(o: LaunchOptions): AgentProcess {
   const launcher = path.join(o.root, `launch-${o.name}.sh`);
   fs.writeFileSync(launcher, script + '\n', { mode: 0o700 });
   const [cmd, ...args] = unshareCmd().split(' ');
-  const child: ChildProcess = spawn(cmd!, [...args, launcher], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [MARKER]: o.root } });
+  const child: ChildProcess = spawn(cmd!, [...args, launcher], { stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [MARKER]: o.root } });
   let out = '';
   let stdout = '';
   const keep = (s: string): string => (s.length > OUTPUT_KEPT ? s.slice(-OUTPUT_KEPT) : s);
@@ -134,6 +140,11 @@ export function launch(o: LaunchOptions): AgentProcess {
     output: () => out,
     stdout: () => stdout,
     exited,
+    input(line) {
+      if (!child.stdin) throw new Error(`${o.name} was launched without stdin`);
+      child.stdin.write(line + '\n');
+    },
+    endInput: () => child.stdin?.end(),
     alive: () => !done,
     async waitExit(ms) {
       let timer: NodeJS.Timeout | undefined;

@@ -38,8 +38,12 @@ export async function waitInbox(c: HubClient, reg: Registration, match: (i: Inbo
   return found!;
 }
 
-/** The `from` address of the last framed cross-session message in a model context. */
+/**
+ * The `from` address of the last framed cross-session message in a model
+ * context. Gemini CLI escapes `<` and `>` in hook additionalContext
+ * (`&lt;cross-session-message from="…"&gt;`); a model still reads `from`.
+ */
 export function lastFrom(context: string): string | undefined {
-  const all = [...context.matchAll(/<cross-session-message from="([^"]+)"/g)];
+  const all = [...context.matchAll(/(?:<|&lt;)cross-session-message from="([^"]+)"/g)];
   return all.at(-1)?.[1];
 }

@@ -12,11 +12,36 @@ import { MODEL_PORT } from './launch.js';
 
 export type ModeName = 'default' | 'bypass';
 
+/**
+ * Whether the hub can know the agent's mode in `mode`: Gemini's hooks report
+ * none and YOLO can be switched on unseen, so only its YOLO start is known;
+ * otherwise "mode unknown", which receives as bypass and sends unclassed.
+ */
+export function modeKnown(agent: AgentName, mode: ModeName): boolean {
+  return !(agent === 'gemini' && mode === 'default');
+}
+
+/** One stream-json user turn for Claude Code's stdin. */
+export function streamTurn(text: string): string {
+  return JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] } });
+}
+
+/** A peer that sends to this agent without being held by mode parity needs the bypass class. */
+export function receivesAsBypass(agent: AgentName, mode: ModeName): boolean {
+  return mode === 'bypass' || !modeKnown(agent, mode);
+}
+
 export interface RunOptions {
   prompt: string;
   /** The agent's own permission mode: its default, or its skip-all-approvals mode. */
   mode?: ModeName;
   cwd?: string;
+  /** Claude Code only: write its debug log there (`--debug-file`), e.g. to read how it stopped its MCP servers. */
+  debugFile?: string;
+  /** Claude Code only: turns come as stream-json user messages on stdin (one process, several turns). */
+  streamInput?: boolean;
+  /** Codex only: false leaves its hooks untrusted (no `--dangerously-bypass-hook-trust`), as before a person reviews them. */
+  trustHooks?: boolean;
 }
 
 export interface Profile {
@@ -68,7 +93,12 @@ const claude: Profile = {
   headless(o) {
     const mode = o.mode === 'bypass' ? ['--permission-mode', 'bypassPermissions'] : ['--permission-mode', 'default', '--allowedTools', 'mcp__switchboard'];
     return {
-      argv: [...agentCommand('claude'), '-p', o.prompt, ...mode],
+      argv: [
+        ...agentCommand('claude'),
+        ...(o.streamInput ? ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'] : ['-p', o.prompt]),
+        ...mode,
+        ...(o.debugFile ? ['--debug-file', o.debugFile] : []),
+      ],
       env: {
         ANTHROPIC_BASE_URL: BASE,
         ANTHROPIC_API_KEY: FAKE_KEYS.claude,
@@ -118,7 +148,7 @@ const codex: Profile = {
     // `codex exec` always runs with approval "never" (its hooks report bypassPermissions), so `default` only keeps the sandbox.
     const mode = o.mode === 'bypass' ? ['--dangerously-bypass-approvals-and-sandbox'] : ['-c', 'mcp_servers.switchboard.default_tools_approval_mode="approve"'];
     return {
-      argv: [...agentCommand('codex'), 'exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', ...mode, o.prompt],
+      argv: [...agentCommand('codex'), 'exec', '--skip-git-repo-check', ...(o.trustHooks === false ? [] : ['--dangerously-bypass-hook-trust']), ...mode, o.prompt],
       env: { SCRIPTED_OPENAI_KEY: FAKE_KEYS.codex, CODEX_DISABLE_UPDATE_CHECK: '1' },
     };
   },

@@ -3,13 +3,17 @@
 // agent of a user shares ~/.claude, ~/.codex, ~/.gemini), `switchboard setup`
 // run for real against that HOME, and the agents started through
 // profiles.ts. close() stops every agent by pid, even after a failure.
+// SWITCHBOARD_AGENTS_CLI=<path to a switchboard.mjs> runs setup (and so the
+// agents' MCP server and hooks) from another build, e.g. an old commit's,
+// to check that a scenario fails there; the hub is this checkout's.
 
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { HubClient } from '../../../core/client/client.js';
 import type { AgentRow, Registration } from '../../../core/protocol/methods.js';
-import { CLI, runCli, type CliResult } from '../../helpers/cli.js';
+import { CLI, type CliResult } from '../../helpers/cli.js';
 import { startHub, type TestDirs, type TestHub } from '../../helpers/hub.js';
 import { currentEndpointEnv } from '../../../core/host/endpoint.js';
 import { startModelServer, type ModelServer, type Step } from '../model/server.js';
@@ -17,6 +21,27 @@ import type { Vendor } from '../model/wire.js';
 import { launch, sweep, type AgentProcess } from './launch.js';
 import { PROFILES, type RunOptions } from './profiles.js';
 import type { AgentName } from './binaries.js';
+
+const AGENT_CLI = process.env.SWITCHBOARD_AGENTS_CLI ?? CLI;
+const CLI_TIMEOUT_MS = 15_000;
+
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [AGENT_CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`switchboard ${args.join(' ')} timed out`));
+    }, CLI_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
 
 export const VENDOR: Record<AgentName, Vendor> = { claude: 'anthropic', codex: 'openai', gemini: 'gemini' };
 const SETUP_NAME: Record<AgentName, string> = { claude: 'claude-code', codex: 'codex', gemini: 'gemini' };
@@ -37,7 +62,7 @@ export interface World {
   /** Runs `switchboard setup <agent>` against the shared HOME; throws with its output on failure. */
   setup(agent: AgentName): Promise<CliResult>;
   /** Starts an agent headless on `prompt`, its model following `steps`. */
-  start(agent: AgentName, o: RunOptions & { steps: Step[]; name?: string }): Promise<RunningAgent>;
+  start(agent: AgentName, o: RunOptions & { steps: Step[]; name?: string; untrustedFolder?: boolean }): Promise<RunningAgent>;
   /** Runs the agent's own configuration check (e.g. `claude mcp list`) offline; its exit code and output. */
   configCheck(agent: AgentName): Promise<{ code: number | null; output: string }>;
   rows(): Promise<AgentRow[]>;
@@ -47,7 +72,7 @@ export interface World {
 }
 
 export async function startWorld(): Promise<World> {
-  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  if (!fs.existsSync(AGENT_CLI)) throw new Error(`${AGENT_CLI} is missing: run \`npm run build\` first`);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sba-'));
   const home = path.join(root, 'h');
   fs.mkdirSync(home, { recursive: true });
@@ -85,9 +110,9 @@ export async function startWorld(): Promise<World> {
       servers.push(model);
       const cwd = o.cwd ?? path.join(root, `w-${name}`);
       fs.mkdirSync(cwd, { recursive: true });
-      PROFILES[agent].trust(home, cwd);
+      if (o.untrustedFolder !== true) PROFILES[agent].trust(home, cwd);
       const { argv, env: agentEnv } = PROFILES[agent].headless({ ...o, cwd });
-      const proc = launch({ name, root, cwd, argv, env: { ...env, ...agentEnv }, modelSocket: model.socketPath });
+      const proc = launch({ name, root, cwd, argv, env: { ...env, ...agentEnv }, modelSocket: model.socketPath, stdin: o.streamInput === true });
       const running: RunningAgent = Object.assign(proc, { agent, model });
       agents.push(running);
       return running;

@@ -10,7 +10,8 @@ import type { InboxItem, Registration, SendResult } from '../../../core/protocol
 import { until } from '../../helpers/hub.js';
 import type { AgentName } from '../harness/binaries.js';
 import { inbox, lastFrom, switchboardRow, waitInbox } from '../harness/observe.js';
-import type { ModeName } from '../harness/profiles.js';
+import { receivesAsBypass, type ModeName } from '../harness/profiles.js';
+import type { Turn } from '../model/server.js';
 import { startWorld, type RunningAgent, type World } from '../harness/world.js';
 
 export type FlowCheck = 'deliveredWhileWorking' | 'stopContinuesOnce';
@@ -28,19 +29,19 @@ afterEach(async () => {
   w = undefined;
 });
 
-async function sendFromAlice(world: World, alice: Registration, agent: RunningAgent, message: string): Promise<SendResult> {
+export async function sendFromAlice(world: World, alice: Registration, agent: RunningAgent, message: string): Promise<SendResult> {
   const row = await switchboardRow(world, agent.cwd);
   return world.client.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: row.label, summary: 'a note', message });
 }
 
-const receiptFor = (r: SendResult, status: string) => (i: InboxItem) => i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
+export const receiptFor = (r: SendResult, status: string) => (i: InboxItem) => i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
 
 export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<FlowCheck, string>> = {}): void {
   test(`${agent}: a message sent while it works reaches a later model request, and the sender gets delivered`, known.deliveredWhileWorking, async () => {
     w = await startWorld();
     const world = w;
     await world.setup(agent);
-    const alice = await world.register('alice', mode === 'bypass'); // same permission class: nothing is held by mode parity
+    const alice = await world.register('alice', receivesAsBypass(agent, mode)); // same permission class: nothing is held by mode parity
     const text = `while you work: ${agent} ${Date.now()}`;
     let sent: SendResult | undefined;
     const a: RunningAgent = await world.start(agent, {
@@ -61,11 +62,11 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
     await waitInbox(world.client, alice, receiptFor(sent!, 'delivered'), 10_000);
   });
 
-  test(`${agent}: at stop a waiting message keeps it going once; its loop guard then ends it`, known.stopContinuesOnce, async () => {
+  test(`${agent}: at stop a waiting message keeps it going once; its loop guard then ends it; the message left is undelivered to its sender`, known.stopContinuesOnce, async () => {
     w = await startWorld();
     const world = w;
     await world.setup(agent);
-    const alice = await world.register('alice', mode === 'bypass'); // same permission class: nothing is held by mode parity
+    const alice = await world.register('alice', receivesAsBypass(agent, mode)); // same permission class: nothing is held by mode parity
     const first = `before you stop: ${agent} ${Date.now()}`;
     const second = `and another one: ${agent} ${Date.now()}`;
     const sent: SendResult[] = [];
@@ -92,12 +93,19 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
     expect(main[1]!.context).not.toContain(second);
     await waitInbox(world.client, alice, receiptFor(sent[0]!, 'delivered'), 10_000);
     expect((await inbox(world.client, alice)).some(receiptFor(sent[1]!, 'delivered'))).toBe(false);
+    // The second message was never handed over, and the agent has exited: its sender hears so.
+    await waitInbox(world.client, alice, receiptFor(sent[1]!, 'undelivered'), 10_000);
   });
 }
 
-/** Two real agents: `from` sends to `to` by its listed name; `to`'s model replies to the `from` address it read. */
-export function pair(fromAgent: AgentName, toAgent: AgentName, known?: string): void {
-  test(`${fromAgent} → ${toAgent}: a message and a reply sent by copying from`, known, async () => {
+/**
+ * Two real agents, both in `mode`: `from` sends to `to` by its listed name;
+ * `to`'s model replies to the `from` address it read. A Gemini session is
+ * "mode unknown" unless started in YOLO, and receives as bypass: only bypass
+ * peers reach it without its user, so pairs with Gemini run in bypass.
+ */
+export function pair(fromAgent: AgentName, toAgent: AgentName, mode: ModeName = 'default', known?: string): void {
+  test(`${fromAgent} → ${toAgent}${mode === 'bypass' ? ' (both bypass)' : ''}: a message and a reply sent by copying from`, known, async () => {
     w = await startWorld();
     const world = w;
     await world.setup(fromAgent);
@@ -105,23 +113,28 @@ export function pair(fromAgent: AgentName, toAgent: AgentName, known?: string): 
     const ping = `ping from ${fromAgent} ${Date.now()}`;
     const pong = `pong from ${toAgent} ${Date.now()}`;
     let replyTo: string | undefined;
+    const reply = (from: string | undefined): Turn => {
+      replyTo = from;
+      return { tool: 'switchboard_send', input: { to: replyTo ?? 'nobody', summary: 'reply', message: pong } };
+    };
     const b: RunningAgent = await world.start(toAgent, {
       name: `b${toAgent}`,
+      mode,
       prompt: 'Wait for a message from another session and answer it.',
       steps: [
-        async () => {
+        async (req) => {
+          // A ping sent before b's turn began is handed over at its start (in this very request).
+          if (lastFrom(req.context) !== undefined) return reply(lastFrom(req.context));
           await until(async () => (await switchboardRow(world, b.cwd)).inboxDepth > 0, 60_000);
           return { tool: 'switchboard_check_inbox', input: {} };
         },
-        (req) => {
-          replyTo = lastFrom(req.context);
-          return { tool: 'switchboard_send', input: { to: replyTo ?? 'nobody', summary: 'reply', message: pong } };
-        },
+        (req) => (replyTo === undefined ? reply(lastFrom(req.context)) : { text: 'Answered.' }),
         { text: 'Answered.' },
       ],
     });
     const a = await world.start(fromAgent, {
       name: `a${fromAgent}`,
+      mode,
       prompt: 'Message the other session and read its answer.',
       steps: [
         async () => ({ tool: 'switchboard_send', input: { to: (await switchboardRow(world, b.cwd, 60_000)).label, summary: 'ping', message: ping } }),

@@ -1,0 +1,67 @@
+// What a person must still do after `switchboard setup`, checked against the
+// real agent: setup's output says it, and the agent behaves as it says until
+// it is done. Codex skips untrusted hooks silently in `codex exec` (setup
+// names `/hooks`; the session is listed "hooks not running" and `switchboard
+// status` names it). Gemini refuses to run headless in an untrusted folder
+// (setup names folder trust, `--skip-trust`, GEMINI_CLI_TRUST_WORKSPACE).
+
+import { afterEach, expect, it } from 'vitest';
+import type { AgentRow } from '../../../core/protocol/methods.js';
+import type { CliResult } from '../../helpers/cli.js';
+import { switchboardRow } from '../harness/observe.js';
+import { startWorld, type RunningAgent, type World } from '../harness/world.js';
+
+const EXIT_MS = 90_000;
+
+let w: World | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+export function untrustedCodexHooks(): void {
+  it('codex: setup says to trust its hooks in /hooks; until then the session is listed "hooks not running" and status names it', async () => {
+    w = await startWorld();
+    const world = w;
+    const setup = await world.setup('codex');
+    let row: AgentRow | undefined;
+    let status: CliResult | undefined;
+    const a: RunningAgent = await world.start('codex', {
+      prompt: 'Look around.',
+      mode: 'bypass',
+      trustHooks: false,
+      steps: [
+        async () => {
+          row = await switchboardRow(world, a.cwd, 30_000); // the MCP server's session: its hooks never run
+          status = await world.cli(['status']);
+          return { tool: 'switchboard_list_peers', input: {} };
+        },
+        { text: 'Done.' },
+      ],
+    });
+    expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
+    expect(setup.stdout + setup.stderr).toMatch(/\/hooks/);
+    expect(setup.stdout + setup.stderr).toMatch(/trust/i);
+    // As many hooks as setup wrote (Codex has no SessionEnd hook).
+    expect(setup.stdout + setup.stderr).toContain('four Switchboard hooks (SessionStart, UserPromptSubmit, PostToolUse, Stop)');
+    expect(row?.hooks, JSON.stringify(row)).toBe('never');
+    expect(status?.stdout).toContain(`hooks not running: ${row!.label}`);
+  }, 180_000);
+}
+
+export function untrustedGeminiFolder(): void {
+  it('gemini: setup says to trust the folder (or --skip-trust); in an untrusted folder headless gemini refuses to run', async () => {
+    w = await startWorld();
+    const world = w;
+    const setup = await world.setup('gemini');
+    const said = setup.stdout + setup.stderr;
+    expect(said).toMatch(/trusted folders/i);
+    expect(said).toContain('--skip-trust');
+    expect(said).toContain('GEMINI_CLI_TRUST_WORKSPACE=true');
+    const a = await world.start('gemini', { prompt: 'Say hello.', untrustedFolder: true, steps: [{ text: 'Hello.' }] });
+    expect(await a.waitExit(EXIT_MS)).not.toBe(0);
+    expect(a.output()).toMatch(/not running in a trusted directory/);
+    expect(a.output()).toContain('--skip-trust');
+    expect(a.model.main()).toHaveLength(0);
+  }, 180_000);
+}
