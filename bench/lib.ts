@@ -29,7 +29,8 @@ export function tempDir(): string {
 }
 
 export async function startChild(args: string[]): Promise<Child> {
-  const proc = spawn(process.execPath, [...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), CHILDREN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const flags = args[0] === 'hub' && process.env.BENCH_HUB_FLAGS ? process.env.BENCH_HUB_FLAGS.split(' ') : [];
+  const proc = spawn(process.execPath, [...flags, ...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), CHILDREN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<{ ready: string; pid: number }>((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d: Buffer) => {
@@ -98,6 +99,13 @@ export function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return kb / 1024;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (10 ms ticks). */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14, 15)
 }
 
 export function fmt(n: number, digits = 1): string {

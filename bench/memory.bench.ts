@@ -47,10 +47,12 @@ export async function run(): Promise<void> {
   const loaded = rssMb(hub.pid);
   hub.proc.kill('SIGUSR2');
   await new Promise((r) => setTimeout(r, 100));
+  const afterSignal = rssMb(hub.pid);
   for (const c of conns) c.close();
   await hub.stop();
   console.log(`memory (${SESSIONS} sessions, ${queued} queued)`);
   console.log(`  idle hub RSS     ${fmt(idle).padStart(7)} MB`);
   console.log(`  1000 sessions    ${fmt(withSessions).padStart(7)} MB`);
   console.log(`  loaded hub RSS   ${fmt(loaded).padStart(7)} MB (target ≤ 100 MB); ratio loaded/idle ${fmt(loaded / idle, 2)}×`);
+  if (process.env.BENCH_GC) console.log(`  after a forced GC ${fmt(afterSignal).padStart(6)} MB`);
 }
