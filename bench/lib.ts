@@ -28,9 +28,10 @@ export function tempDir(): string {
   return dir;
 }
 
-export async function startChild(args: string[]): Promise<Child> {
+/** `script`: another build of children.ts (an older commit's hub, for A/B runs). */
+export async function startChild(args: string[], script = CHILDREN): Promise<Child> {
   const flags = args[0] === 'hub' && process.env.BENCH_HUB_FLAGS ? process.env.BENCH_HUB_FLAGS.split(' ') : [];
-  const proc = spawn(process.execPath, [...flags, ...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), CHILDREN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [...flags, ...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<{ ready: string; pid: number }>((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d: Buffer) => {

@@ -35,9 +35,9 @@ async function rawLinesPerSecond(): Promise<Rate> {
   return { wall: TOTAL / secs, cpu: TOTAL / cpu };
 }
 
-async function hubMessagesPerSecond(): Promise<{ rate: Rate; queued: number }> {
+async function hubMessagesPerSecond(script?: string): Promise<{ rate: Rate; queued: number }> {
   const dir = tempDir();
-  const hub = await startChild(['hub', dir, JSON.stringify({ inboxItems: TOTAL })]);
+  const hub = await startChild(['hub', dir, JSON.stringify({ inboxItems: TOTAL })], script);
   const conns = await Promise.all(Array.from({ length: CONNECTIONS }, () => LineConn.connect(hub.socket)));
   const sessions: Array<{ sessionId: string; token: string; conn: LineConn }> = [];
   for (let i = 0; i < SESSIONS; i++) {
@@ -84,13 +84,35 @@ async function hubMessagesPerSecond(): Promise<{ rate: Rate; queued: number }> {
   return { rate: { wall: TOTAL / secs, cpu: TOTAL / cpu }, queued };
 }
 
+/**
+ * BENCH_AB=<children.mjs of another build>: that hub and this one in turns,
+ * BENCH_ROUNDS rounds, each pair's CPU-per-message ratio (this one / that one).
+ */
+async function ab(other: string): Promise<void> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const ratios: number[] = [];
+  console.log(`throughput A/B (${TOTAL} messages; B = ${other})`);
+  for (let i = 0; i < rounds; i++) {
+    const first = i % 2 === 0;
+    const x = await hubMessagesPerSecond(first ? other : undefined);
+    const y = await hubMessagesPerSecond(first ? undefined : other);
+    const [b, a] = first ? [x, y] : [y, x];
+    ratios.push(a.rate.cpu / b.rate.cpu);
+    console.log(`  round ${i + 1}: this ${k(a.rate.cpu)} msg/CPU-s (${k(a.rate.wall)} wall), B ${k(b.rate.cpu)} msg/CPU-s (${k(b.rate.wall)} wall), this/B ${fmt(a.rate.cpu / b.rate.cpu, 2)}×`);
+  }
+  ratios.sort((p, q) => p - q);
+  console.log(`  median this/B by CPU: ${fmt(ratios[Math.floor(ratios.length / 2)] ?? NaN, 2)}×`);
+}
+
+const k = (n: number): string => `${fmt(n / 1000, 0).padStart(6)}k`;
+
 export async function run(): Promise<void> {
+  if (process.env.BENCH_AB) return ab(process.env.BENCH_AB);
   // The raw baseline before and after the hub; the faster of the two (the machine's load moves).
   const before = await rawLinesPerSecond();
   const hub = await hubMessagesPerSecond();
   const after = await rawLinesPerSecond();
   const raw = { wall: Math.max(before.wall, after.wall), cpu: Math.max(before.cpu, after.cpu) };
-  const k = (n: number): string => `${fmt(n / 1000, 0).padStart(6)}k`;
   console.log(`throughput (${TOTAL} messages, ${SESSIONS} sessions, ${CONNECTIONS} pipelined connections, journal on${process.env.BENCH_HUB_FLAGS ? `, hub flags ${process.env.BENCH_HUB_FLAGS}` : ''})`);
   console.log(`                              wall clock     per CPU second of the process`);
   console.log(`  raw one-way NDJSON parse   ${k(raw.wall)} lines/s  ${k(raw.cpu)} lines/s`);
