@@ -28,8 +28,8 @@ export function tempDir(): string {
   return dir;
 }
 
-/** `script`: another build of children.ts (an older commit's hub, for A/B runs). */
-export async function startChild(args: string[], script = CHILDREN): Promise<Child> {
+/** `script`: another build of children.ts (an older commit's hub, for A/B runs); BENCH_HUB_SCRIPT sets it for every hub. */
+export async function startChild(args: string[], script = args[0] === 'hub' ? (process.env.BENCH_HUB_SCRIPT ?? CHILDREN) : CHILDREN): Promise<Child> {
   const flags = args[0] === 'hub' && process.env.BENCH_HUB_FLAGS ? process.env.BENCH_HUB_FLAGS.split(' ') : [];
   const proc = spawn(process.execPath, [...flags, ...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<{ ready: string; pid: number }>((resolve, reject) => {
