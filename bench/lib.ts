@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const CHILDREN = new URL("./children.mjs", import.meta.url).pathname;
+const CLI = new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname; // from bench/.out/
 
 export interface Child {
   proc: ChildProcess;
@@ -48,6 +49,30 @@ export async function startChild(args: string[], script = args[0] === 'hub' ? (p
       proc.kill('SIGTERM');
     }),
   };
+}
+
+/**
+ * A real `switchboard serve` (the bundled CLI, as users run it) in `dir`.
+ * `liftThrottle`: the user settings lift the throttle, as the benchmark hub's do.
+ */
+export async function startServe(dir: string, liftThrottle = false): Promise<{ socket: string; pid: number; stop(): Promise<void> }> {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\``);
+  if (liftThrottle) {
+    fs.mkdirSync(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dir, 'home', 'settings.json'), JSON.stringify({ throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 } }));
+  }
+  const env = { PATH: process.env.PATH, HOME: dir, SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home'), CLAUDE_CONFIG_DIR: path.join(dir, 'claude') };
+  const proc = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const ready = await new Promise<{ socket: string; pid: number }>((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as { socket: string; pid: number });
+    });
+    proc.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  return { ...ready, stop: () => new Promise<void>((r) => (proc.once('exit', () => r()), proc.kill('SIGTERM'))) };
 }
 
 /** A minimal NDJSON connection: write lines, get each response line in order. */

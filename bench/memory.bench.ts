@@ -1,7 +1,10 @@
 // Hub RSS with 1000 sessions and 50 000 queued messages (journal on),
 // against the RSS of an idle hub measured in the same run.
 
-import { fmt, LineConn, rpc, rssMb, startChild, tempDir } from './lib.js';
+import { fmt, LineConn, rpc, rssMb, startChild, startServe, tempDir } from './lib.js';
+
+/** BENCH_SERVE=1: measure a real `switchboard serve` (the product's process) instead of the benchmark's hub child. */
+const SERVE = process.env.BENCH_SERVE === '1';
 
 const SESSIONS = 1000;
 const QUEUED = 50_000;
@@ -9,7 +12,11 @@ const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 3000);
 
 export async function run(): Promise<void> {
   const dir = tempDir();
-  const hub = await startChild(['hub', dir, JSON.stringify({ inboxItems: 1000 })]);
+  const hub = SERVE ? await startServe(dir, true) : await startChild(['hub', dir, JSON.stringify({ inboxItems: 1000 })]);
+  // serve has no SIGUSR2 handler (the signal would end it): the heap report is the benchmark child's.
+  const report = (): void => {
+    if (!SERVE) process.kill(hub.pid, 'SIGUSR2');
+  };
   const idle = rssMb(hub.pid);
   const conns = await Promise.all(Array.from({ length: 10 }, () => LineConn.connect(hub.socket)));
   const sessions: Array<{ sessionId: string; token: string }> = [];
@@ -19,7 +26,7 @@ export async function run(): Promise<void> {
   }
   await new Promise((r) => setTimeout(r, 300));
   const withSessions = rssMb(hub.pid);
-  hub.proc.kill('SIGUSR2');
+  report();
   const conn = conns[0]!;
   let answered = 0;
   let queued = 0;
@@ -49,12 +56,12 @@ export async function run(): Promise<void> {
   // The hub gives memory back once a burst is over (reclaim.ts, at its next sweeps): RSS a few seconds on.
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const settled = rssMb(hub.pid);
-  hub.proc.kill('SIGUSR2');
+  report();
   await new Promise((r) => setTimeout(r, 100));
   const afterSignal = rssMb(hub.pid);
   for (const c of conns) c.close();
   await hub.stop();
-  console.log(`memory (${SESSIONS} sessions, ${queued} queued)`);
+  console.log(`memory (${SESSIONS} sessions, ${queued} queued${SERVE ? ', switchboard serve' : ''})`);
   console.log(`  idle hub RSS     ${fmt(idle).padStart(7)} MB`);
   console.log(`  1000 sessions    ${fmt(withSessions).padStart(7)} MB`);
   console.log(`  loaded hub RSS   ${fmt(loaded).padStart(7)} MB (0.5 s after the burst)`);
