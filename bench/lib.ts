@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 const CHILDREN = new URL("./children.mjs", import.meta.url).pathname;
-const CLI = new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname; // from bench/.out/
+/** BENCH_CLI: another build's CLI (an older commit, for A/B runs). */
+const CLI = process.env.BENCH_CLI ?? new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname; // from bench/.out/
 
 export interface Child {
   proc: ChildProcess;
