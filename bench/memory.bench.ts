@@ -54,7 +54,15 @@ export async function run(): Promise<void> {
   await new Promise((r) => setTimeout(r, 500));
   const loaded = rssMb(hub.pid);
   // The hub gives memory back once a burst is over (reclaim.ts, at its next sweeps): RSS a few seconds on.
-  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  // Meanwhile one hub.info at a time: the longest answer shows what the collection cost a client.
+  let worstMs = 0;
+  const until = performance.now() + SETTLE_MS;
+  for (let id = 1_000_000; performance.now() < until; id++) {
+    const t0 = performance.now();
+    await rpc(conns[1]!, id, 'hub.info', {});
+    worstMs = Math.max(worstMs, performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 10));
+  }
   const settled = rssMb(hub.pid);
   report();
   await new Promise((r) => setTimeout(r, 100));
@@ -66,5 +74,6 @@ export async function run(): Promise<void> {
   console.log(`  1000 sessions    ${fmt(withSessions).padStart(7)} MB`);
   console.log(`  loaded hub RSS   ${fmt(loaded).padStart(7)} MB (0.5 s after the burst)`);
   console.log(`  settled          ${fmt(settled).padStart(7)} MB (${SETTLE_MS / 1000} s later; target ≤ 100 MB); ratio settled/idle ${fmt(settled / idle, 2)}×`);
+  console.log(`  slowest hub.info while settling: ${fmt(worstMs)} ms`);
   if (process.env.BENCH_GC) console.log(`  after a forced GC ${fmt(afterSignal).padStart(6)} MB`);
 }
