@@ -28,7 +28,12 @@ async function main(): Promise<void> {
     process.stdout.write(JSON.stringify({ ready: hub.paths.hubSocket, pid: process.pid, uiToken: hub.uiToken }) + '\n');
     process.on('SIGTERM', () => void hub.close().then(() => process.exit(0)));
     // Memory breakdown on demand, for the memory benchmark's report.
-    process.on('SIGUSR2', () => (globalThis as { gc?: () => void }).gc?.() ?? process.stderr.write(JSON.stringify({ memory: process.memoryUsage() }) + '\n'));
+    process.on('SIGUSR2', () => {
+      const gc = (globalThis as { gc?: (o?: unknown) => void }).gc;
+      if (process.env.BENCH_GC === 'last-resort') gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+      else gc?.();
+      process.stderr.write(JSON.stringify({ memory: process.memoryUsage() }) + '\n');
+    });
     return;
   }
   if (mode === 'flood') return flood(target as string, Number(extra), Number(process.argv[5]));

@@ -3,12 +3,10 @@
 // every 10th one first gets a message, so it stays dormant for a resume).
 // Goal (issue 14): RSS after 10 000 cycles (and a settle) ≤ idle RSS + 20 MB.
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fmt, LineConn, rpc, rssMb, tempDir } from './lib.js';
+import { fmt, LineConn, rpc, rssMb, startServe, tempDir } from './lib.js';
 
-const CLI = new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname;
 const CYCLES = Number(process.env.CHURN_CYCLES ?? 10_000);
 const STORMS = 2;
 const PARALLEL = 8; // concurrent register/exit loops
@@ -22,21 +20,6 @@ function rssParts(pid: number): string {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (k: string): number => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
   return `anon ${fmt(kb('RssAnon'))}, file ${fmt(kb('RssFile'))}`;
-}
-
-async function startServe(dir: string): Promise<{ socket: string; pid: number; stop(): Promise<void> }> {
-  const env = { PATH: process.env.PATH, HOME: dir, SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home'), CLAUDE_CONFIG_DIR: path.join(dir, 'claude') };
-  const proc = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const ready = await new Promise<{ socket: string; pid: number }>((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as { socket: string; pid: number });
-    });
-    proc.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
-  return { ...ready, stop: () => new Promise<void>((r) => (proc.once('exit', () => r()), proc.kill('SIGTERM'))) };
 }
 
 async function storm(socket: string, sender: { sessionId: string; token: string }, offset: number): Promise<number> {
@@ -62,7 +45,6 @@ async function storm(socket: string, sender: { sessionId: string; token: string 
 }
 
 export async function run(): Promise<void> {
-  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\``);
   const dir = tempDir();
   const hub = await startServe(dir);
   const conn = await LineConn.connect(hub.socket);

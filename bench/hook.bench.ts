@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fmt, percentile, startChild, tempDir } from './lib.js';
 
-const CLI = new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname; // from bench/.out/
+const CLI = process.env.BENCH_CLI ?? new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname; // from bench/.out/
 const RUNS = Number(process.env.BENCH_HOOK_RUNS ?? 40);
 
 function timeRun(cmd: string[], input: string, env: NodeJS.ProcessEnv): number {

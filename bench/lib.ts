@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 const CHILDREN = new URL("./children.mjs", import.meta.url).pathname;
+/** BENCH_CLI: another build's CLI (an older commit, for A/B runs). */
+const CLI = process.env.BENCH_CLI ?? new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname; // from bench/.out/
 
 export interface Child {
   proc: ChildProcess;
@@ -30,8 +32,10 @@ export function tempDir(): string {
   return dir;
 }
 
-export async function startChild(args: string[]): Promise<Child> {
-  const proc = spawn(process.execPath, [...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), CHILDREN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** `script`: another build of children.ts (an older commit's hub, for A/B runs); BENCH_HUB_SCRIPT sets it for every hub. */
+export async function startChild(args: string[], script = args[0] === 'hub' ? (process.env.BENCH_HUB_SCRIPT ?? CHILDREN) : CHILDREN): Promise<Child> {
+  const flags = args[0] === 'hub' && process.env.BENCH_HUB_FLAGS ? process.env.BENCH_HUB_FLAGS.split(' ') : [];
+  const proc = spawn(process.execPath, [...flags, ...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<{ ready: string; pid: number; uiToken?: string }>((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d: Buffer) => {
@@ -48,6 +52,30 @@ export async function startChild(args: string[]): Promise<Child> {
       proc.kill('SIGTERM');
     }),
   };
+}
+
+/**
+ * A real `switchboard serve` (the bundled CLI, as users run it) in `dir`.
+ * `liftThrottle`: the user settings lift the throttle, as the benchmark hub's do.
+ */
+export async function startServe(dir: string, liftThrottle = false): Promise<{ socket: string; pid: number; stop(): Promise<void> }> {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\``);
+  if (liftThrottle) {
+    fs.mkdirSync(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dir, 'home', 'settings.json'), JSON.stringify({ throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 } }));
+  }
+  const env = { PATH: process.env.PATH, HOME: dir, SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home'), CLAUDE_CONFIG_DIR: path.join(dir, 'claude') };
+  const proc = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const ready = await new Promise<{ socket: string; pid: number }>((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)) as { socket: string; pid: number });
+    });
+    proc.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  return { ...ready, stop: () => new Promise<void>((r) => (proc.once('exit', () => r()), proc.kill('SIGTERM'))) };
 }
 
 /** A minimal NDJSON connection: write lines, get each response line in order. */
@@ -100,6 +128,13 @@ export function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return kb / 1024;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (10 ms ticks). */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14, 15)
 }
 
 export function fmt(n: number, digits = 1): string {

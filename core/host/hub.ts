@@ -103,7 +103,7 @@ export class Hub {
   /** Inbound socket servers of live sessions. */
   readonly servers = new Map<string, net.Server>();
   readonly activity = new Ring<ActivityEntry>(ACTIVITY_KEPT);
-  /** Gives memory back after a storm of ended sessions (reclaim.ts). */
+  /** Gives memory back after a burst of requests or a storm of ended sessions (reclaim.ts). */
   readonly reclaimer: Reclaimer;
   readonly userNotices = new Ring<UserNotice>(USER_NOTICES_KEPT);
   readonly #rpc: RpcServer;
@@ -136,15 +136,17 @@ export class Hub {
     this.#defaultClaudeHome = opts.claudeHome ?? (env.env.CLAUDE_CONFIG_DIR ? path.resolve(env.env.CLAUDE_CONFIG_DIR) : path.join(env.home, '.claude'));
     this.#openTeams();
     this.startedAt = this.clock.now();
-    this.reclaimer = new Reclaimer(() => this.clock.monotonic());
+    this.reclaimer = new Reclaimer({ now: () => this.clock.monotonic() });
     this.idle = new IdleWatch({
       lifetimeMs: () => Math.min(this.limits.idleSubscriptionMs, this.adminSettings().idleSubscriptionMinutes.value * 60_000),
       now: () => this.clock.monotonic(),
       deliver: (sub, text) => routeIdleNotice(this, sub.subscriberId, sub.targetId, text),
     });
     const handlers = createHandlers(this);
-    this.dispatch = (method, params, conn) =>
-      this.#restored ? handlers[method](params as never, conn) : this.#whenRestored.then(() => handlers[method](params as never, conn));
+    this.dispatch = (method, params, conn) => {
+      this.reclaimer.request();
+      return this.#restored ? handlers[method](params as never, conn) : this.#whenRestored.then(() => handlers[method](params as never, conn));
+    };
     this.#rpc = new RpcServer({
       limits: this.limits,
       logger: this.log,

@@ -16,7 +16,7 @@ import type { RemoteSession } from '../registry/table.js';
 import type { Envelope } from '../routing/router.js';
 import { Confirmations } from './confirmations.js';
 import { parsePeerAddress, peerAddress, PROTOCOL_VERSION, type PresenceSession, type RelayAnswer, type RelayMessage, type RelayReceipt } from './protocol.js';
-import { Relay } from './relay.js';
+import type { Relay } from './relay.js';
 
 export class RemoteMachines {
   readonly confirmations: Confirmations;
@@ -47,6 +47,9 @@ export class RemoteMachines {
     this.#hub.table.setRemote([]);
     this.#listedRemote = '';
     if (settings === null) return;
+    // Loaded only when a relay is configured: the NATS client is ~150 KB of code an idle hub need not hold.
+    const { Relay } = await import('./relay.js');
+    if (key !== this.#configured) return; // settings changed again meanwhile: that call builds the relay
     const hub = this.#hub;
     this.#relay = new Relay(settings, settings.machine ?? os.hostname(), this.#hubId, {
       localSessions: () => this.#localSessions(),
