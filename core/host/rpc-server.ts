@@ -12,7 +12,6 @@
 import net from 'node:net';
 import { errorObject, HubError, type ErrorReason } from '../protocol/errors.js';
 import type { Limits } from '../protocol/limits.js';
-import { compileFastCheck, type FastCheck } from '../protocol/fast-params.js';
 import { isMethodName, METHODS, type MethodName } from '../protocol/methods.js';
 import { LinePump } from './line-pump.js';
 import type { Logger } from './logger.js';
@@ -33,19 +32,6 @@ function isId(x: unknown): x is RpcId {
 
 function issuesOf(err: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): { issues: string[] } {
   return { issues: err.issues.slice(0, 10).map((i) => `${i.path.map(String).join('.') || '(params)'}: ${i.message}`) };
-}
-
-/** Plain checks that accept exactly what the method's schema accepts, for the schemas they cover (fast-params.ts). */
-const FAST_CHECKS = new Map<string, FastCheck>();
-for (const [method, schema] of Object.entries(METHODS)) {
-  const check = compileFastCheck(schema);
-  if (check !== undefined) FAST_CHECKS.set(method, check);
-}
-
-/** Validated params, or the schema's issues. */
-function validate(method: MethodName, params: unknown): { success: true; data: unknown } | { success: false; error: Parameters<typeof issuesOf>[0] } {
-  const fast = FAST_CHECKS.get(method)?.(params);
-  return fast !== undefined ? { success: true, data: fast } : METHODS[method].safeParse(params);
 }
 
 const anonymousErrors = new Map<ErrorReason, string>();
@@ -185,7 +171,7 @@ export class RpcServer {
       const id = hasId && isId(req.id) ? req.id : null;
       if (req.jsonrpc !== '2.0' || typeof req.method !== 'string' || (hasId && !isId(req.id))) return fail(id, 'invalid_request');
       if (!isMethodName(req.method)) return hasId ? fail(id, 'method_not_found') : undefined;
-      const parsed = validate(req.method, req.params ?? {});
+      const parsed = METHODS[req.method].safeParse(req.params ?? {});
       if (!parsed.success) return hasId ? fail(id, 'invalid_params', issuesOf(parsed.error)) : undefined;
       established();
       const method = req.method;
