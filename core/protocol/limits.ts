@@ -60,6 +60,8 @@ export interface Limits {
   readonly jsonDepth: number;
   /** Largest serialized size of one free-form JSON value in a request, in UTF-8 bytes. */
   readonly jsonBytes: number;
+  /** Messages written to an idle Claude Code session's own socket per wake; the rest follow through its hooks during the turn. */
+  readonly wakeBatch: number;
 }
 
 export const LIMITS: Limits = {
@@ -92,6 +94,7 @@ export const LIMITS: Limits = {
   dormantSessions: 1000, // resumable ended sessions; each keeps at most its inbox (≤ inboxItems)
   jsonDepth: 32, // settings and task metadata are a few levels deep; JSON.stringify and readers stay far from the stack limit
   jsonBytes: 64 * 1024, // a settings object or task metadata is a few KiB; a task file stays readable
+  wakeBatch: 20, // as many as one hook hands over
 };
 
 export function withLimits(overrides: Partial<Limits> | undefined): Limits {
