@@ -16,6 +16,7 @@ import { userEventLine, type PeerMessageStatus } from '../protocol/cc-wire.js';
 import type { InboxItem, ReceiptStatus } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
 import type { SessionRecord } from '../registry/session.js';
+import type { UserNotice } from '../host/events.js';
 import type { Hub } from '../host/hub.js';
 import { writeLines } from '../host/outbound.js';
 import { readPeerToken } from '../stock/entry.js';
@@ -156,7 +157,7 @@ export class Waker {
     const shown = label(s.name, hub.table.refOf(s.id));
     const n = told.size;
     const text = `${n} message${n === 1 ? '' : 's'} waiting for ${shown}, which is idle (${why}). Switch to it and type anything, or it reads them at its next turn.`;
-    const notice = { id: randomUUID(), at: hub.clock.now(), sessionId: USER_SUBSCRIBER, text };
+    const notice: UserNotice = { id: randomUUID(), at: hub.clock.now(), sessionId: USER_SUBSCRIBER, text, waiting: { sessionId: s.id, label: shown, count: n } };
     hub.userNotices.push(notice);
     hub.events.emit({ type: 'user.notice', notice });
     hub.events.emit({ type: 'sessions.changed' });

@@ -1,7 +1,8 @@
 // Sessions: every live session with name [ref], agent, where, state and for
 // how long, cwd, and whether its inbox accepts messages. Filterable. A row
 // opens its detail: recent activity, a message from you (the user, clearly
-// framed as such), and an idle notice for you.
+// framed as such), and an idle notice for you. An idle session that cannot
+// be woken while messages wait for it carries a "waiting" badge (issue 16).
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { AgentRow } from '../../core/protocol/methods.js';
 import type { Stores } from '../stores/stores.js';
@@ -34,7 +35,8 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
                   {r.hooks === 'never' && <> <span className="tag" title="Its hook commands never reached the hub: Codex runs hooks only after you trust them (/hooks), Gemini only in trusted folders">hooks not running</span></>}
                   {r.mode === 'unknown' && <> <span className="tag" title="The agent has not said its permission mode: it receives as if it bypassed prompts and its messages carry no mode">mode unknown</span></>}</td>
                 <td>{r.machine ?? 'this machine'}</td>
-                <td><span className={`pill ${r.state}`}>{r.state}</span> {ago(r.stateSince, now)}</td>
+                <td><span className={`pill ${r.state}`}>{r.state}</span> {ago(r.stateSince, now)}
+                  {(r.waiting ?? 0) > 0 && <> <span className="tag waiting" data-testid="waiting-badge" title="Its agent cannot be woken from outside: switch to it and type anything, or it reads them at its next turn">{waitingText(r)}</span></>}</td>
                 <td title={`decided by ${r.inbound.source}`}>{r.inbound.value ?? 'mode parity'}</td>
                 <td>{r.inboxDepth}{r.canReceive ? '' : ' (not receiving)'}</td>
                 <td className="mono dim">{r.cwd}</td>
@@ -46,6 +48,12 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
       </Status>
     </section>
   );
+}
+
+/** "2 messages waiting for web [3f], which is idle" */
+export function waitingText(r: Pick<AgentRow, 'waiting' | 'label'>): string {
+  const n = r.waiting ?? 0;
+  return `${n} message${n === 1 ? '' : 's'} waiting for ${r.label}, which is idle`;
 }
 
 function SessionDetail({ stores, row }: { stores: Stores; row: AgentRow }): ReactNode {
