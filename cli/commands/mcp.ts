@@ -55,7 +55,7 @@ export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
     client, pid, cwd: process.cwd(), agent, ...(values.name ? { name: values.name } : {}), ...(values.mode ? { permissionMode: values.mode } : {}),
   });
   const server = new McpServer({ name: 'switchboard', version: VERSION });
-  registerTools(server, { client, creds, defaultTeam: values.team ?? process.env.CLAUDE_CODE_TASK_LIST_ID });
+  registerTools(server, { client, creds, agent, defaultTeam: values.team ?? process.env.CLAUDE_CODE_TASK_LIST_ID });
   const transport = new StdioServerTransport();
   transport.onclose = () => stop();
   await server.connect(transport);

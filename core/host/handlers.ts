@@ -44,7 +44,7 @@ export function createHandlers(hub: Hub): Handlers {
         s.state = params.state;
         s.stateSince = hub.clock.now();
         if (params.state === 'idle') hub.idle.targetIdle(s.id);
-        if (params.state === 'idle') hub.wake.poke(s.id);
+        if (params.state === 'idle' && params.hook === true) hub.wake.wentIdle(s.id);
         hub.events.emit({ type: 'sessions.changed' });
       }
       return { state: s.state };

@@ -41,6 +41,8 @@ export class Waker {
   readonly #written = new Set<string>();
   /** receiver id → ids of messages its user was told about (no way in). */
   readonly #told = new Map<string, Set<string>>();
+  /** Sessions whose hooks reported the end of a turn (idle after work): only their idle is worth telling the user about. */
+  readonly #turnEnded = new Set<string>();
   readonly #running = new Set<string>();
   readonly #again = new Set<string>();
 
@@ -60,6 +62,12 @@ export class Waker {
     const s = this.#hub.table.live.get(sessionId);
     if (s === undefined || s.state !== 'idle') return 0;
     return this.#told.get(sessionId)?.size ?? 0;
+  }
+
+  /** Its hooks reported idle after a turn (its Stop hook). */
+  wentIdle(sessionId: string): void {
+    this.#turnEnded.add(sessionId);
+    this.poke(sessionId);
   }
 
   /** Something may wait for an idle session (a message arrived, or it went idle). Never throws. */
@@ -88,7 +96,11 @@ export class Waker {
     if (items.length === 0) return;
     const route = this.routeFor(s);
     const from = route.kind === 'claude-socket' ? await hub.stock.replies.addressFor(s, route.socketPath) : null;
-    if (route.kind === 'none' || from === null) return this.#tell(s, items, route.kind === 'none' ? route.why : 'no private reply socket beside its Claude Code socket');
+    if (route.kind === 'none' || from === null) {
+      // Idle since it started (no turn yet, e.g. a headless run between its SessionStart and prompt hooks): nobody to tell.
+      if (!this.#turnEnded.has(s.id)) return;
+      return this.#tell(s, items, route.kind === 'none' ? route.why : 'no private reply socket beside its Claude Code socket');
+    }
     const stock = hub.table.stockOf(s);
     const token = stock !== undefined ? readPeerToken(path.join(hub.stock.root, 'sessions'), stock.entry) : undefined;
     for (const item of items) {
@@ -197,6 +209,7 @@ export class Waker {
       this.#hub.mailboxes.release(sessionId, id);
     }
     this.#told.delete(sessionId);
+    this.#turnEnded.delete(sessionId);
   }
 
   close(): void {

@@ -44,7 +44,7 @@ async function idleClaude(name: string): Promise<{ world: World; p: Pane; label:
 }
 
 describe.skipIf(OPTED_OUT)('Claude Code 2.1.332, interactive', () => {
-it('claude (interactive): a message to the idle session starts a turn without a keystroke, once, and the sender gets delivered from Claude Code', async () => {
+it('claude (interactive): a message to the idle session starts a turn without a keystroke, once, and the sender gets delivered when its turn ran', async () => {
   const { world, p, label, arrivals } = await idleClaude('idle');
   const alice: Registration = await world.register('alice');
   const text = `wake up ${Date.now()}`;
