@@ -28,7 +28,7 @@ export interface Pane {
   stop(): Promise<void>;
 }
 
-export async function startInteractiveClaude(w: World, o: { name: string; steps: Step[]; mode?: ModeName; extraArgs?: string[]; env?: Record<string, string> }): Promise<Pane> {
+export async function startInteractiveClaude(w: World, o: { name: string; steps: Step[]; mode?: ModeName; extraArgs?: string[]; env?: Record<string, string>; /** Another Claude Code binary (default: the pinned one). */ bin?: string }): Promise<Pane> {
   if (spawnSync('sh', ['-c', 'command -v tmux']).status !== 0) throw new Error('interactive agent tests need tmux (apt-get install tmux); set SWITCHBOARD_SKIP_AGENTS=1 to opt out');
   const model = await startModelServer('anthropic', path.join(w.root, `m-${o.name}.sock`), o.steps);
   const cwd = path.join(w.root, `w-${o.name}`);
@@ -36,6 +36,7 @@ export async function startInteractiveClaude(w: World, o: { name: string; steps:
   PROFILES.claude.trust(w.home, cwd);
   const { argv, env: agentEnv } = PROFILES.claude.headless({ prompt: '', cwd, mode: o.mode ?? 'default' });
   const args = argv.filter((a, i) => !(a === '-p' || argv[i - 1] === '-p')).concat(o.extraArgs ?? []);
+  if (o.bin !== undefined) args[0] = o.bin;
   const run = path.join(w.root, 'run');
   fs.mkdirSync(run, { recursive: true, mode: 0o700 });
   const pidfile = path.join(run, `forward-${o.name}.pid`);
