@@ -32,7 +32,10 @@ interface Pending {
 }
 
 /** How a session can be woken: its agent process's Claude Code socket, or not at all (and why). */
-export type WakeRoute = { kind: 'claude-socket'; socketPath: string; entryPid: number } | { kind: 'none'; why: string };
+export type WakeRoute = { kind: 'claude-socket'; socketPath: string; entryPid: number } | { kind: 'none'; why: string } | { kind: 'not-yet'; why: string };
+
+/** Claude Code's own registry status when it waits for its user (its entry is rescanned on change, and a change pokes). */
+const CLAUDE_IDLE = new Set(['idle']); // not 'waiting' (a permission dialog): the message would wait, and a hook of that turn would call it delivered
 
 export class Waker {
   readonly #hub: Hub;
@@ -54,6 +57,9 @@ export class Waker {
     if (s.agent !== 'claude') return { kind: 'none', why: `${s.agent === 'other' ? 'this agent' : s.agent} offers no way to start a turn from outside` };
     const stock = this.#hub.table.stockOf(s);
     if (stock === undefined) return { kind: 'none', why: 'this Claude Code has no messaging socket (2.1.332 binds one by default; 2.1.231 needs CLAUDE_CODE_HARBOR_KITE=1)' };
+    // A headless run (`claude -p`) has no user to wait for: after its last turn it ends; a wake would prolong it past its loop guard.
+    if (stock.entry.kind !== undefined && stock.entry.kind !== 'interactive') return { kind: 'none', why: `a ${stock.entry.kind} Claude Code session (not interactive)` };
+    if (!CLAUDE_IDLE.has(stock.status ?? '')) return { kind: 'not-yet', why: `Claude Code itself reports ${stock.status ?? 'no status'}` };
     return { kind: 'claude-socket', socketPath: stock.socketPath, entryPid: stock.entry.pid };
   }
 
@@ -95,6 +101,8 @@ export class Waker {
     const items = hub.mailboxes.unclaimedMessages(s.id, hub.limits.wakeBatch).filter((i) => !this.#written.has(i.id));
     if (items.length === 0) return;
     const route = this.routeFor(s);
+    // Our hooks say idle but Claude Code not yet (e.g. a headless run between its hooks): its registry change pokes again.
+    if (route.kind === 'not-yet') return;
     const from = route.kind === 'claude-socket' ? await hub.stock.replies.addressFor(s, route.socketPath) : null;
     if (route.kind === 'none' || from === null) {
       // Idle since it started (no turn yet, e.g. a headless run between its SessionStart and prompt hooks): nobody to tell.

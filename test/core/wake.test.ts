@@ -4,6 +4,7 @@
 // follows Claude Code's answer or the turn's hook report. A held message
 // does not wake. With no way in, the user is told and the sender gets
 // `waiting`.
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../core/client/client.js';
@@ -93,6 +94,18 @@ describe('waking an idle Claude Code session through its own socket', () => {
     expect(peer!.peer.lines.filter((l) => l.type === 'user')).toHaveLength(0);
     const [held] = (await c.call('held.list', { uiToken: t.hub.uiToken })).items;
     await c.call('held.approve', { uiToken: t.hub.uiToken, id: held!.id });
+    await until(() => peer!.peer.lines.some((l) => l.type === 'user' && l.msg_id === r.msg_id));
+  });
+
+  it('not while Claude Code itself says busy (its registry status); its change to idle wakes it', async () => {
+    await idleClaude();
+    const entry = JSON.parse(fs.readFileSync(peer!.registry, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(peer!.registry, JSON.stringify({ ...entry, status: 'busy', updatedAt: Date.now() }));
+    await until(() => t.hub.table.stock[0]?.status === 'busy');
+    const r = await c.call('message.send', { ...authOf(alice), to: 'bob', summary: 's', message: 'not yet' });
+    await sleep(200);
+    expect(peer!.peer.lines.filter((l) => l.type === 'user')).toHaveLength(0);
+    fs.writeFileSync(peer!.registry, JSON.stringify({ ...entry, status: 'idle', updatedAt: Date.now() + 1 }));
     await until(() => peer!.peer.lines.some((l) => l.type === 'user' && l.msg_id === r.msg_id));
   });
 
