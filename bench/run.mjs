@@ -3,7 +3,9 @@
 import { build } from 'esbuild';
 
 const all = ['latency', 'throughput', 'history', 'memory', 'teams', 'hook', 'relay', 'files', 'storm', 'journal', 'churn'];
-const chosen = process.argv.slice(2).filter((a) => all.includes(a));
+// Only when named: real agents (needs unshare, tmux, the pinned Claude Code; `npm run bench -- wake`).
+const optional = ['wake'];
+const chosen = process.argv.slice(2).filter((a) => all.includes(a) || optional.includes(a));
 const names = chosen.length > 0 ? chosen : all;
 await build({
   entryPoints: ['bench/children.ts', 'test/helpers/team-worker.ts', ...names.map((n) => `bench/${n}.bench.ts`)],

@@ -20,7 +20,8 @@ import type { ConfirmationView, HeldView } from '../core/protocol/methods.js';
 import { defaultCliLink, createDesktopHandlers } from './desktop-handlers.js';
 import { createIpcServer } from './ipc/server.js';
 import { packagedCliPath } from './cli-link.js';
-import { confirmationNotification, heldNotification, newHeldItems, onAction, onClick, type NotificationDecision, type NotificationSpec } from './notifications/route.js';
+import { confirmationNotification, heldNotification, newHeldItems, onAction, onClick, waitingNotification, type NotificationDecision, type NotificationSpec } from './notifications/route.js';
+import type { UserNotice } from '../core/host/events.js';
 import { APP_SCHEME_PRIVILEGES, appProtocolHandler } from './security/app-protocol.js';
 import { APP_SCHEME, hardenContents, hardenSession } from './security/harden.js';
 import { DesktopPrefsStore, loginItemSettings, type KeyValueStore } from './settings/desktop-prefs.js';
@@ -127,7 +128,7 @@ async function start(): Promise<void> {
   // Notifications for newly held messages and cross-machine sends; buttons: Deny first.
   const announced = { held: new Set<string>(), confirmation: new Set<string>() };
   const decide = (d: NotificationDecision): void => {
-    if (d.kind === 'open') void focus('approvals', d.itemId);
+    if (d.kind === 'open') void focus(d.view ?? 'approvals', d.view === undefined ? d.itemId : undefined);
     else if (d.item === 'held') void run(d.kind === 'approve' ? 'held.approve' : 'held.deny', { id: d.itemId });
     else void run(d.kind === 'approve' ? 'confirmations.allow' : 'confirmations.deny', { id: d.itemId });
   };
@@ -155,6 +156,8 @@ async function start(): Promise<void> {
       const type = (params as { type?: unknown }).type;
       if (type === 'held.changed') void notifyNew('held');
       if (type === 'confirmations.changed') void notifyNew('confirmation');
+      const waiting = type === 'user.notice' ? (params as { notice?: UserNotice }).notice?.waiting : undefined;
+      if (waiting !== undefined && Notification.isSupported()) show(waitingNotification(waiting));
     },
   };
   hub.attachUi(ui);

@@ -4,11 +4,16 @@
 // status, not a reply; peers carry no authority; never relay a permission
 // the user denied. Every result carries unread items within the agent's
 // tool-result budget (pager.ts), acknowledged after the result was returned.
+// `switchboard_hook` is for Claude Code's mcp_tool hooks (2.1.118+): the
+// turn-boundary hook run in this process, as this session (no process per
+// tool call); its text is the hook's JSON output.
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RpcError, SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
+import { frameItems } from './framing.js';
+import { boundary, BOUNDARY_EVENTS } from './boundary.js';
 import type { AgentKind, Credentials } from './identity.js';
 import { InboxPager, TOOL_TEXT_BUDGET } from './pager.js';
 
@@ -152,4 +157,27 @@ export function registerTools(server: McpServer, deps: Deps): void {
     },
     (a) => run(async () => JSON.stringify((await client.call('tasks.claim', { ...creds, list: team(a.team), id: a.id, busyCheck: a.busy_check === true })).task, null, 2)),
   );
+  // Only Claude Code has mcp_tool hooks (2.1.118+); other agents never see this tool.
+  if (deps.agent === 'claude') {
+    server.registerTool(
+      'switchboard_hook',
+      {
+        description: "Called by Switchboard's own Claude Code hooks at turn boundaries; not for you to call.",
+        inputSchema: {
+          event: z.enum(BOUNDARY_EVENTS),
+          // Claude Code interpolates `${permission_mode}` and `${stop_hook_active}` from the hook input as strings.
+          permission_mode: z.string().max(64).optional(),
+          stop_hook_active: z.union([z.boolean(), z.string().max(16)]).optional(),
+        },
+      },
+      async (a) => {
+        // Never break the agent: a failure is no output (the command hooks' rule), the next boundary tries again.
+        const out = await boundary(client, creds, deps.agent ?? 'claude', a.event, {
+          permissionMode: a.permission_mode !== undefined && /^[A-Za-z]+$/.test(a.permission_mode) ? a.permission_mode : undefined,
+          stopHookActive: a.stop_hook_active === true || a.stop_hook_active === 'true',
+        }).catch(() => undefined);
+        return { content: [{ type: 'text' as const, text: out === undefined ? '' : JSON.stringify(out) }] };
+      },
+    );
+  }
 }

@@ -4,16 +4,12 @@
 // Fast path (post-tool with nothing pending): one file read, one request.
 
 import { HubClient, HubNotRunningError, RpcError } from '../../core/client/client.js';
-import type { InboxItem } from '../../core/protocol/methods.js';
-import { asPermissionMode } from '../../core/protocol/vocabulary.js';
 import { hubSocketPath, parse, UsageError, type Ctx } from '../common.js';
-import { HOOK_EVENTS, HOOK_TEXT_BUDGET, parseHookInput, postToolOutput, promptOutput, stopOutput, type HookEvent, type HookInput } from '../agent/dialects.js';
-import { fitItems } from '../agent/fit.js';
-import type { FrameAt } from '../agent/framing.js';
+import { boundary, setMode } from '../agent/boundary.js';
+import { HOOK_EVENTS, parseHookInput, type HookEvent, type HookInput } from '../agent/dialects.js';
 import { agentPid, authOf, ensureSession, forgetCredentials, hookCredentialsFile, readCredentials, type AgentKind, type Credentials } from '../agent/identity.js';
 
 const MAX_STDIN = 1024 * 1024;
-const MAX_ITEMS = 20; // per hook output; the rest come at the next boundary
 const AGENTS = ['claude', 'codex', 'gemini'] as const;
 
 async function readStdin(): Promise<string> {
@@ -67,12 +63,6 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
       }
       return fn(await ensure());
     };
-    /** What fits whole into this hook's output; only that is acknowledged (and so reported delivered). */
-    const handOver = async (c: Credentials, at: FrameAt): Promise<string | undefined> => {
-      const fitted = fitItems(await fetchUnread(client, c), HOOK_TEXT_BUDGET[agent], at);
-      if (fitted.shown.length > 0) await client.call('inbox.ack', { ...c, ids: fitted.shown.map((i) => i.id) });
-      return fitted.text;
-    };
     switch (event) {
       case 'session-start': {
         const c = await ensure();
@@ -80,28 +70,9 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
         return undefined;
       }
       case 'prompt-submit':
-        // Messages that waited while the session was idle go in at the start of the turn.
-        return await withCreds(async (c) => {
-          await client.call('session.state', { ...c, state: 'busy', hook: true });
-          if (input.permissionMode) await setMode(client, c, input.permissionMode);
-          const text = await handOver(c, 'prompt');
-          return text === undefined ? undefined : promptOutput(agent, text);
-        });
       case 'post-tool':
-        return await withCreds(async (c) => {
-          const text = await handOver(c, 'tool');
-          return text === undefined ? undefined : postToolOutput(agent, text);
-        });
       case 'stop':
-        return await withCreds(async (c) => {
-          // The agent's loop guard: when a stop hook already kept it going, let it stop.
-          const text = input.stopHookActive ? undefined : await handOver(c, 'stop');
-          if (text === undefined) {
-            await client.call('session.state', { ...c, state: 'idle', hook: true });
-            return undefined;
-          }
-          return stopOutput(agent, text);
-        });
+        return await withCreds((c) => boundary(client, c, agent, event, input));
       case 'session-end': {
         const known = readCredentials(file);
         if (known !== undefined) await client.call('session.unregister', authOf(known)).catch(() => undefined);
@@ -116,13 +87,4 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
   } finally {
     client.close();
   }
-}
-
-async function fetchUnread(client: HubClient, c: Credentials): Promise<InboxItem[]> {
-  return (await client.call('inbox.fetch', { ...c, limit: MAX_ITEMS })).items;
-}
-
-async function setMode(client: HubClient, c: Credentials, mode: string): Promise<void> {
-  const m = asPermissionMode(mode);
-  if (m !== undefined) await client.call('session.mode', { ...c, permissionMode: m });
 }

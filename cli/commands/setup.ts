@@ -1,18 +1,21 @@
 // `switchboard setup claude-code|codex|gemini [--dry-run] [--uninstall]`.
 
+import { spawnSync } from 'node:child_process';
 import { CliFailure, parse, UsageError, type Ctx } from '../common.js';
 import { currentSetupEnv, plan, SETUP_AGENTS, setupNotes, type SetupAgent } from '../../core/setup/agents.js';
 import { applyChanges, describeChange, SetupError } from '../../core/setup/edit.js';
 
 export async function setup(args: string[], ctx: Ctx): Promise<number> {
-  const { values, positionals } = parse(args, { 'dry-run': { type: 'boolean' }, uninstall: { type: 'boolean' } }, true, 'setup');
+  const { values, positionals } = parse(args, { 'dry-run': { type: 'boolean' }, uninstall: { type: 'boolean' }, 'agent-version': { type: 'string' } }, true, 'setup');
   const agent = positionals[0];
   if (positionals.length !== 1 || !(SETUP_AGENTS as readonly string[]).includes(agent as string)) {
-    throw new UsageError(`usage: switchboard setup ${SETUP_AGENTS.join('|')} [--dry-run] [--uninstall]`);
+    throw new UsageError(`usage: switchboard setup ${SETUP_AGENTS.join('|')} [--dry-run] [--uninstall] [--agent-version X.Y.Z]`);
   }
+  const version = typeof values['agent-version'] === 'string' ? values['agent-version'] : agent === 'claude-code' ? detectClaudeVersion() : undefined;
+  if (version !== undefined && !/^v?\d+(\.\d+){0,3}([-+ ].*)?$/.test(version)) throw new UsageError('--agent-version must look like 2.1.118');
   let p;
   try {
-    p = plan(agent as SetupAgent, currentSetupEnv(), values.uninstall === true);
+    p = plan(agent as SetupAgent, { ...currentSetupEnv(), agentVersion: version }, values.uninstall === true);
   } catch (err) {
     if (err instanceof SetupError) throw new CliFailure('setup_refused', err.message);
     throw err;
@@ -32,4 +35,13 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
   }
   if (notes.length > 0) ctx.out(['', 'Still to do:', ...notes.map((n) => `- ${n}`)].join('\n'));
   return 0;
+}
+
+const VERSION_TIMEOUT_MS = 5000;
+
+/** `claude --version` from PATH ("2.1.332 (Claude Code)"), or undefined: then setup writes command hooks. */
+function detectClaudeVersion(): string | undefined {
+  const r = spawnSync('claude', ['--version'], { encoding: 'utf8', timeout: VERSION_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
+  if (r.status !== 0 || typeof r.stdout !== 'string') return undefined;
+  return /\b(\d+\.\d+\.\d+)\b/.exec(r.stdout)?.[1];
 }

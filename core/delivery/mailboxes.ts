@@ -49,6 +49,27 @@ export class Mailboxes {
     return this.#inboxes.get(sessionId)?.fetch(limit) ?? [];
   }
 
+  /** See Inbox.claim: the item is not fetched until acknowledged or released. */
+  claim(sessionId: string, id: string): boolean {
+    return this.#inboxes.get(sessionId)?.claim(id) ?? false;
+  }
+
+  release(sessionId: string, id: string): void {
+    this.#inboxes.get(sessionId)?.release(id);
+  }
+
+  /** Unread, unclaimed peer messages of a session, oldest first (at most `limit`). */
+  unclaimedMessages(sessionId: string, limit: number): InboxItem[] {
+    const out: InboxItem[] = [];
+    const inbox = this.#inboxes.get(sessionId);
+    if (inbox === undefined) return out;
+    for (const item of inbox.values()) {
+      if (out.length >= limit) break;
+      if (item.kind === 'message' && !inbox.isClaimed(item.id)) out.push(item);
+    }
+    return out;
+  }
+
   /** Removes acknowledged items; resolves with those that were present. */
   async ack(sessionId: string, ids: readonly string[]): Promise<InboxItem[]> {
     const removed = this.#inboxes.get(sessionId)?.ack(ids) ?? [];

@@ -97,6 +97,7 @@ export class Admission {
         return this.#hold(env, receiver, decision.reason);
       case 'deliver': {
         const r = await deliver(hub.mailboxes, receiver.id, env);
+        if (r.status === 'queued') hub.wake.poke(receiver.id); // an idle receiver is woken (core/wake), after the policy
         return r.status === 'queued' ? r : { status: 'dropped', reason: r.reason };
       }
       default: {
@@ -124,6 +125,7 @@ export class Admission {
     await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
     const r = await deliver(this.#hub.mailboxes, e.receiverId, e.env, true);
     if (r.status === 'queued') this.notifySender(e.env, this.#receiver(e.receiverId), 'approved', 'approved by its user');
+    if (r.status === 'queued') this.#hub.wake.poke(e.receiverId);
     this.#changed();
     return { status: r.status };
   }
@@ -167,6 +169,7 @@ export class Admission {
         this.held.take(e.id);
         await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
         await deliver(this.#hub.mailboxes, receiver.id, e.env);
+        this.#hub.wake.poke(receiver.id);
       }
     }
     if (changed) this.#changed();

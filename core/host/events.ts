@@ -26,12 +26,14 @@ export interface ActivityEntry {
   reason: string;
 }
 
-/** Something for the person, not the agent (an idle notice the policy would hold). */
+/** Something for the person, not the agent (an idle notice the policy would hold; messages waiting for an idle session that cannot be woken). */
 export interface UserNotice {
   id: string;
   at: number;
   sessionId: string;
   text: string;
+  /** Set when messages wait for an idle session no one can wake (core/wake): the tray raises a notification. */
+  waiting?: { sessionId: string; label: string; count: number };
 }
 
 export class HubEvents {

@@ -40,10 +40,12 @@ export function createHandlers(hub: Hub): Handlers {
       const s = auth(params);
       if (params.hook === true && s.hooksSeenAt === null) hub.events.emit({ type: 'sessions.changed' });
       if (params.hook === true) s.hooksSeenAt = hub.clock.now();
+      if (params.hook === true) hub.wake.turnReported(s.id); // before any new wake below
       if (s.state !== params.state) {
         s.state = params.state;
         s.stateSince = hub.clock.now();
         if (params.state === 'idle') hub.idle.targetIdle(s.id);
+        if (params.state === 'idle' && params.hook === true) hub.wake.wentIdle(s.id);
         hub.events.emit({ type: 'sessions.changed' });
       }
       return { state: s.state };
@@ -83,7 +85,7 @@ export function createHandlers(hub: Hub): Handlers {
         rows: hub.table.agentRows(selfId, (s) => {
           const depth = hub.mailboxes.depth(s.id);
           const inbound = hub.admission.effective(s).inbound;
-          return { canReceive: depth < hub.limits.inboxItems && inbound.value !== 'refuse', inboxDepth: depth, inbound: { value: inbound.value, source: inbound.source } };
+          return { canReceive: depth < hub.limits.inboxItems && inbound.value !== 'refuse', inboxDepth: depth, inbound: { value: inbound.value, source: inbound.source }, waiting: hub.wake.waitingFor(s.id) };
         }),
       };
     },

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Mailboxes } from '../delivery/mailboxes.js';
 import { IdleWatch } from '../idle/idle.js';
+import { Waker } from '../wake/wake.js';
 import { Journal, JournalError } from '../journal/journal.js';
 import { lockStateDir, type StateLock } from '../journal/state-lock.js';
 import { withLimits, type Limits } from '../protocol/limits.js';
@@ -84,6 +85,7 @@ export class Hub {
   readonly idle: IdleWatch;
   /** Searchable history of messages, receipts and decisions (core/history). */
   readonly history: HistoryRecorder;
+  readonly wake: Waker = new Waker(this);
   readonly startedAt: number;
   /** Claude Code's teams and tasks, under the configured root. */
   teams!: Teams;
@@ -321,6 +323,7 @@ export class Hub {
     if (this.#sweep) clearInterval(this.#sweep);
     this.#teamsWatcher?.close();
     this.stock.close();
+    this.wake.close();
     await this.remote.close();
     this.#rpc.closeAll();
     await new Promise<void>((r) => this.#rpc.server.close(() => r()));

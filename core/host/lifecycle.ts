@@ -122,6 +122,7 @@ export async function retireSession(hub: Hub, id: string, end: EndKind): Promise
   hub.settings.forget(id);
   hub.idle.targetExited(id);
   hub.stock.sessionEnded(id);
+  hub.wake.ended(id);
   hub.remote.confirmations.senderGone(id);
   hub.events.emit({ type: 'sessions.changed' });
   if (end === 'dormant') await keepDormant(hub, persisted(s));

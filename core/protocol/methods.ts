@@ -230,6 +230,8 @@ export interface AgentRow {
   self: boolean;
   /** Unacknowledged items in its inbox. */
   inboxDepth: number;
+  /** Messages waiting for it while it is idle and cannot be woken (its user was told); 0 otherwise. */
+  waiting?: number;
   /** Its effective crossSessionInbound: a value, or null for mode parity, and the scope that decided. */
   inbound: { value: 'accept' | 'hold' | 'refuse' | null; source: string };
   /** Its class under mode parity (DESIGN.md §6.3); 'unknown' receives as bypass and sends unclassed; absent where `mode` is null. */
@@ -259,7 +261,7 @@ export interface SendResult {
   note: string;
 }
 
-export const RECEIPT_STATUSES = ['held', 'delivered', 'approved', 'denied', 'refused', 'expired', 'dropped', 'undelivered'] as const;
+export const RECEIPT_STATUSES = ['held', 'delivered', 'approved', 'denied', 'refused', 'expired', 'dropped', 'undelivered', 'waiting'] as const;
 export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 
 export interface InboxMessage {

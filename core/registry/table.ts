@@ -117,6 +117,13 @@ export class SessionTable implements RowIndex<ListedSession> {
     return owners;
   }
 
+  /** The Claude Code registry entry of this session's own agent process (folded into its row), if it has one. */
+  stockOf(s: SessionRecord): StockSession | undefined {
+    if (s.pid === null) return undefined;
+    const owners = this.#stockOwners();
+    return this.#stock.find((st) => owners.get(st.address) === s.id);
+  }
+
   /** The live session these credentials belong to, or an `unauthorized` error. */
   auth(sessionId: string, token: string): SessionRecord {
     const s = this.live.get(sessionId);
@@ -184,7 +191,7 @@ export class SessionTable implements RowIndex<ListedSession> {
     return this.#byName.get(nameNorm) ?? [];
   }
 
-  agentRows(selfId: string | undefined, extra: (s: SessionRecord) => Pick<AgentRow, 'canReceive' | 'inboxDepth' | 'inbound'>): AgentRow[] {
+  agentRows(selfId: string | undefined, extra: (s: SessionRecord) => Pick<AgentRow, 'canReceive' | 'inboxDepth' | 'inbound' | 'waiting'>): AgentRow[] {
     return this.listed().map((row): AgentRow => {
       if (row.stock !== undefined) return stockRow(row.name, row.ref, row.stock);
       if (row.remote !== undefined) return remoteRow(row.ref, row.remote);

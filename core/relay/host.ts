@@ -122,7 +122,7 @@ export class RemoteMachines {
   sendReceipt(env: Pick<Envelope, 'msgId' | 'fromAddress'>, receiver: { id: string; name: string }, status: ReceiptStatus, reason: string): void {
     const relay = this.#relay;
     const from = parsePeerAddress(env.fromAddress);
-    if (relay === undefined || from === undefined) return;
+    if (relay === undefined || from === undefined || status === 'waiting') return; // relay protocol 1 has no `waiting`
     relay.publishReceipt(from.machine, {
       v: PROTOCOL_VERSION, origMsgId: env.msgId, senderSessionId: from.session, status: status === 'undelivered' ? 'dropped' : status, reason: reason.slice(0, 4096),
       receiver: { machine: relay.machine, sessionId: receiver.id, name: receiver.name },

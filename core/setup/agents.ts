@@ -1,8 +1,11 @@
 // What `switchboard setup` changes for each agent: the MCP server entry and
 // the hook commands, in that agent's own files and formats (sources in
 // docs/integrations.md). Plans are computed from file texts and applied by
-// edit.ts; our entries are recognised by their command, so uninstall
-// removes only what setup added and leaves the rest as it was.
+// edit.ts; our entries are recognised by their command (or, for Claude Code's
+// mcp_tool hooks, server + tool), so uninstall removes only what setup added.
+// Claude Code 2.1.118+ gets mcp_tool hooks for the turn boundaries (no
+// process per tool call; SessionStart/SessionEnd stay commands: the MCP
+// server is not connected yet at start, and gone at the end).
 
 import os from 'node:os';
 import path from 'node:path';
@@ -18,10 +21,31 @@ export interface SetupEnv {
   /** How to run this CLI: node's path and the bundle's path. */
   node: string;
   script: string;
+  /** The agent's version when known (`claude --version`, or `--agent-version`): decides the hook form. */
+  agentVersion?: string | undefined;
 }
 
 export function currentSetupEnv(): SetupEnv {
   return { home: os.homedir(), env: process.env, node: process.execPath, script: path.resolve(process.argv[1] as string) };
+}
+
+/** Claude Code runs `mcp_tool` hooks since 2.1.118. */
+export const MCP_TOOL_HOOKS_SINCE = '2.1.118';
+/** The MCP tool those hooks call (cli/agent/mcp-tools.ts). */
+export const HOOK_TOOL = 'switchboard_hook';
+const MCP_TOOL_EVENTS = new Set(['prompt-submit', 'post-tool', 'stop']);
+
+/** a >= b for dotted numeric versions (a leading "v" and any suffix after the numbers ignored). */
+export function versionAtLeast(a: string, b: string): boolean {
+  const nums = (v: string): number[] | undefined => /^v?(\d+(?:\.\d+)*)/.exec(v.trim())?.[1]?.split('.').map(Number);
+  const x = nums(a);
+  const y = nums(b) ?? [];
+  if (x === undefined) return false;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return true;
 }
 
 /** Recognises a hook command that setup wrote (any install location). */
@@ -66,10 +90,17 @@ const HOOKS: Record<SetupAgent, HookSpec[]> = {
 
 const AGENT_FLAG: Record<SetupAgent, string> = { 'claude-code': 'claude', codex: 'codex', gemini: 'gemini' };
 
+function isOurHook(h: unknown): boolean {
+  if (h === null || typeof h !== 'object') return false;
+  const o = h as { command?: unknown; type?: unknown; server?: unknown; tool?: unknown };
+  if (typeof o.command === 'string') return OURS.test(o.command);
+  return o.type === 'mcp_tool' && o.server === 'switchboard' && o.tool === HOOK_TOOL;
+}
+
 function isOurGroup(group: unknown): boolean {
   if (group === null || typeof group !== 'object') return false;
   const hooks = (group as { hooks?: unknown }).hooks;
-  return Array.isArray(hooks) && hooks.some((h) => typeof (h as { command?: unknown })?.command === 'string' && OURS.test((h as { command: string }).command));
+  return Array.isArray(hooks) && hooks.some(isOurHook);
 }
 
 /** Removes our hook groups (and keys left empty by that) from a hooks-bearing JSON text. */
@@ -95,7 +126,9 @@ function addHooks(text: string, specs: HookSpec[], e: SetupEnv, agent: SetupAgen
   for (const spec of specs) {
     const command = hookCommand(e, spec.ours, AGENT_FLAG[agent]);
     const handler =
-      agent === 'gemini' ? { type: 'command', command, name: `switchboard-${spec.ours}`, timeout: 10_000 } : { type: 'command', command, timeout: 10 };
+      agent === 'claude-code' && MCP_TOOL_EVENTS.has(spec.ours) && e.agentVersion !== undefined && versionAtLeast(e.agentVersion, MCP_TOOL_HOOKS_SINCE)
+        ? { type: 'mcp_tool', server: 'switchboard', tool: HOOK_TOOL, input: { event: spec.ours, permission_mode: '${permission_mode}', stop_hook_active: '${stop_hook_active}' }, timeout: 10 }
+        : agent === 'gemini' ? { type: 'command', command, name: `switchboard-${spec.ours}`, timeout: 10_000 } : { type: 'command', command, timeout: 10 };
     const group = { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [handler] };
     const hooks = readJsonc('(settings)', out).hooks as Record<string, unknown> | undefined;
     const existing = hooks?.[spec.event];

@@ -80,6 +80,7 @@ export class ReplySockets {
   }
 
   #receipt(s: SessionRecord, line: PeerMessageStatus): void {
+    if (this.#hub.wake.status(line)) return; // the answer to a wake (core/wake)
     const known = this.#sent.get(line.orig_msg_id);
     const receiverAddress = known?.receiverAddress ?? line.from ?? 'a Claude Code session';
     const receiverName = known?.receiverName ?? this.#hub.stock?.nameOf(receiverAddress) ?? receiverAddress;

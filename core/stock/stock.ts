@@ -40,6 +40,7 @@ export class StockInterop {
         hub.table.setStock(sessions);
         for (const s of gone) hub.idle.targetExited(stockTargetId(s));
         hub.events.emit({ type: 'sessions.changed' });
+        for (const s of hub.table.live.values()) if (s.agent === 'claude' && s.state === 'idle') hub.wake.poke(s.id); // a socket may have appeared
       },
     });
     this.#publisher = new Publisher({ sessionsDir, hubSocket: hub.paths.hubSocket, version: `switchboard-${hub.version}`, now: () => hub.clock.now(), log: (m, f) => hub.log.warn(m, f) });

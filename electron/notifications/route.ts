@@ -4,13 +4,15 @@
 // Deny first, Approve / Allow once second where the platform shows actions
 // (macOS); a click anywhere else only opens the Approvals view focused on
 // the item. Closing or ignoring a notification decides nothing. The text
-// is another agent's words, labelled as such and cut short.
+// is another agent's words, labelled as such and cut short. Messages waiting
+// for an idle session that cannot be woken raise one plain notification per
+// notice (no buttons; a click opens the Sessions view).
 
 import type { ConfirmationView, HeldView } from '../../core/protocol/methods.js';
 
 export interface NotificationSpec {
-  /** Which queue the item is in (held messages, or sends waiting to leave the machine). */
-  kind: 'held' | 'confirmation';
+  /** Which queue the item is in (held messages, or sends waiting to leave the machine), or `waiting` (an idle session cannot be woken). */
+  kind: 'held' | 'confirmation' | 'waiting';
   itemId: string;
   title: string;
   body: string;
@@ -18,7 +20,7 @@ export interface NotificationSpec {
   actions: string[];
 }
 
-export type NotificationDecision = { kind: 'deny' | 'approve'; item: 'held' | 'confirmation'; itemId: string } | { kind: 'open'; itemId: string };
+export type NotificationDecision = { kind: 'deny' | 'approve'; item: 'held' | 'confirmation'; itemId: string } | { kind: 'open'; itemId: string; view?: 'sessions' };
 
 const BODY_CHARS = 140;
 export const NOTIFICATION_ACTIONS = ['Deny', 'Approve'] as const;
@@ -59,8 +61,20 @@ export function newHeldItems<T extends { id: string }>(items: T[], announced: Se
   return fresh;
 }
 
+/** "2 messages waiting for web [3f], which is idle": the user may switch to it; nothing to decide. */
+export function waitingNotification(w: { sessionId: string; label: string; count: number }): NotificationSpec {
+  return {
+    kind: 'waiting',
+    itemId: w.sessionId,
+    title: `${w.count} message${w.count === 1 ? '' : 's'} waiting for ${w.label}, which is idle`,
+    body: 'Its agent cannot be woken from outside. Switch to it and type anything, or it reads them at its next turn.',
+    actions: [],
+  };
+}
+
 /** What a button press means: index 0 denies, 1 approves, anything else only opens. */
 export function onAction(spec: NotificationSpec, index: number): NotificationDecision {
+  if (spec.kind === 'waiting') return onClick(spec);
   const label = spec.actions[index];
   if (label === 'Approve' || label === 'Allow once') return { kind: 'approve', item: spec.kind, itemId: spec.itemId };
   if (label === 'Deny') return { kind: 'deny', item: spec.kind, itemId: spec.itemId };
@@ -68,5 +82,6 @@ export function onAction(spec: NotificationSpec, index: number): NotificationDec
 }
 
 export function onClick(spec: NotificationSpec): NotificationDecision {
+  if (spec.kind === 'waiting') return { kind: 'open', itemId: spec.itemId, view: 'sessions' };
   return { kind: 'open', itemId: spec.itemId };
 }

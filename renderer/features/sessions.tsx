@@ -3,7 +3,8 @@
 // it, cwd, and whether its inbox accepts messages. Filterable. A row opens
 // its detail (Escape closes it): recent activity, a message from you (the
 // user, clearly framed as such), and an idle notice for you. With no
-// session at all it shows the first-run page.
+// session at all it shows the first-run page. An idle session that cannot
+// be woken while messages wait for it carries a "waiting" badge (issue 16).
 import { useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { AgentRow } from '../../core/protocol/methods.js';
 import type { Stores } from '../stores/stores.js';
@@ -51,7 +52,8 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
                 <td>{r.kind === 'claude-code' ? <span title="A Claude Code session with its own messaging (found in its session registry)">Claude Code <span className="tag">own messaging</span></span> : r.agent}
                   {r.hooks === 'never' && <> <span className="tag" title="Its hook commands never reached the hub: Codex runs hooks only after you trust them (/hooks), Gemini only in trusted folders">hooks not running</span></>}</td>
                 <td>{r.machine ?? 'this machine'}</td>
-                <td><span className={`pill state-${r.state}`}>{r.state}</span> {ago(r.stateSince, now)}</td>
+                <td><span className={`pill state-${r.state}`}>{r.state}</span> {ago(r.stateSince, now)}
+                  {(r.waiting ?? 0) > 0 && <> <span className="tag waiting" data-testid="waiting-badge" title="Its agent cannot be woken from outside: switch to it and type anything, or it reads them at its next turn">{waitingText(r)}</span></>}</td>
                 <td title={mode.title} data-testid="mode">{mode.classText !== null && <span className={`pill mode-${mode.tone}`}>{mode.tone === 'unknown' ? 'mode unknown' : mode.classText}</span>}{mode.tone !== 'unknown' && <> <span className={mode.tone === 'none' ? 'dim' : ''}>{mode.text}</span></>}</td>
                 <td title={inbound.title} data-testid="inbound">{inbound.text}</td>
                 <td>{r.inboxDepth}{r.canReceive ? '' : ' (not receiving)'}</td>
@@ -65,6 +67,12 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
       </Status>
     </section>
   );
+}
+
+/** "2 messages waiting for web [3f], which is idle" */
+export function waitingText(r: Pick<AgentRow, 'waiting' | 'label'>): string {
+  const n = r.waiting ?? 0;
+  return `${n} message${n === 1 ? '' : 's'} waiting for ${r.label}, which is idle`;
 }
 
 function SessionDetail({ stores, row }: { stores: Stores; row: AgentRow }): ReactNode {

@@ -44,7 +44,8 @@ describe('switchboard mcp', () => {
     const alice = await agent(th, 'alice');
     const bob = await agent(th, 'bob');
     const tools = (await alice.listTools()).tools.map((t) => t.name).sort();
-    expect(tools).toEqual(['switchboard_check_inbox', 'switchboard_list_peers', 'switchboard_send', 'switchboard_task_claim', 'switchboard_task_create', 'switchboard_task_get', 'switchboard_task_update', 'switchboard_tasks']);
+    expect(tools).toEqual(['switchboard_check_inbox', 'switchboard_hook', 'switchboard_list_peers', 'switchboard_send', 'switchboard_task_claim', 'switchboard_task_create', 'switchboard_task_get', 'switchboard_task_update', 'switchboard_tasks']);
+    // switchboard_hook: Claude Code's mcp_tool hooks call it (issue 16); other agents are not offered it.
     expect(tools.some((t) => /^(SendMessage|ListAgents)$/.test(t))).toBe(false);
 
     const peers = text(await alice.callTool({ name: 'switchboard_list_peers', arguments: {} }));

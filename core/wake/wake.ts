@@ -1,0 +1,226 @@
+// Waking an idle receiver (issue 16). After admission put a message in an
+// idle session's inbox (our policy decided first: a held message never gets
+// here), the hub wakes the agent by the best way it offers: a Claude Code
+// process's own messaging socket (one line; Claude Code starts a turn when
+// idle). The item is claimed meanwhile, so no hook or tool result hands it
+// over a second time. Claude Code 2.1.332 answers an accepted message with
+// no status at all (it sends `delivered` only when it releases one it held),
+// so the next hook report of that session (the turn the message started)
+// acknowledges it as delivered; a status line settles it instead (held keeps
+// the claim; delivered, denied, refused, dropped end it). With no way in, the user is
+// told once per message (a user notice, the row's `waiting` count) and the
+// sender gets a `waiting` receipt. Keystrokes are never injected.
+
+import { USER_SUBSCRIBER } from '../idle/idle.js';
+import { userEventLine, type PeerMessageStatus } from '../protocol/cc-wire.js';
+import type { InboxItem, ReceiptStatus } from '../protocol/methods.js';
+import { label } from '../registry/names.js';
+import type { SessionRecord } from '../registry/session.js';
+import type { UserNotice } from '../host/events.js';
+import type { Hub } from '../host/hub.js';
+import { writeLines } from '../host/outbound.js';
+import { readPeerToken } from '../stock/entry.js';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+
+const WRITTEN_KEPT = 10_000; // ids written once (never written twice), bounded
+
+interface Pending {
+  receiverId: string;
+  /** Claude Code said `held`: only its status settles it now, not a hook report. */
+  heldByClaude: boolean;
+}
+
+/** How a session can be woken: its agent process's Claude Code socket, or not at all (and why). */
+export type WakeRoute = { kind: 'claude-socket'; socketPath: string; entryPid: number } | { kind: 'none'; why: string } | { kind: 'not-yet'; why: string };
+
+/** Claude Code's own registry status when it waits for its user (its entry is rescanned on change, and a change pokes). */
+const CLAUDE_IDLE = new Set(['idle']); // not 'waiting' (a permission dialog): the message would wait, and a hook of that turn would call it delivered
+
+export class Waker {
+  readonly #hub: Hub;
+  /** item id → the claim waiting for Claude Code's status. */
+  readonly #pending = new Map<string, Pending>();
+  readonly #written = new Set<string>();
+  /** receiver id → ids of messages its user was told about (no way in). */
+  readonly #told = new Map<string, Set<string>>();
+  /** Sessions whose hooks reported the end of a turn (idle after work): only their idle is worth telling the user about. */
+  readonly #turnEnded = new Set<string>();
+  readonly #running = new Set<string>();
+  readonly #again = new Set<string>();
+
+  constructor(hub: Hub) {
+    this.#hub = hub;
+  }
+
+  routeFor(s: SessionRecord): WakeRoute {
+    if (s.agent !== 'claude') return { kind: 'none', why: `${s.agent === 'other' ? 'this agent' : s.agent} offers no way to start a turn from outside` };
+    const stock = this.#hub.table.stockOf(s);
+    if (stock === undefined) return { kind: 'none', why: 'this Claude Code has no messaging socket (2.1.332 binds one by default; 2.1.231 needs CLAUDE_CODE_HARBOR_KITE=1)' };
+    // A headless run (`claude -p`) has no user to wait for: after its last turn it ends; a wake would prolong it past its loop guard.
+    if (stock.entry.kind !== undefined && stock.entry.kind !== 'interactive') return { kind: 'none', why: `a ${stock.entry.kind} Claude Code session (not interactive)` };
+    if (!CLAUDE_IDLE.has(stock.status ?? '')) return { kind: 'not-yet', why: `Claude Code itself reports ${stock.status ?? 'no status'}` };
+    return { kind: 'claude-socket', socketPath: stock.socketPath, entryPid: stock.entry.pid };
+  }
+
+  /** Messages waiting for this idle session that its user was told about (no way in). */
+  waitingFor(sessionId: string): number {
+    const s = this.#hub.table.live.get(sessionId);
+    if (s === undefined || s.state !== 'idle') return 0;
+    return this.#told.get(sessionId)?.size ?? 0;
+  }
+
+  /** Its hooks reported idle after a turn (its Stop hook). */
+  wentIdle(sessionId: string): void {
+    this.#turnEnded.add(sessionId);
+    this.poke(sessionId);
+  }
+
+  /** Something may wait for an idle session (a message arrived, or it went idle). Never throws. */
+  poke(receiverId: string): void {
+    if (this.#running.has(receiverId)) {
+      this.#again.add(receiverId);
+      return;
+    }
+    this.#running.add(receiverId);
+    this.#wake(receiverId)
+      .catch((err: unknown) => this.#hub.log.warn('wake failed', { id: receiverId, error: String(err) }))
+      .finally(() => {
+        this.#running.delete(receiverId);
+        if (this.#again.delete(receiverId)) this.poke(receiverId);
+      });
+  }
+
+  async #wake(receiverId: string): Promise<void> {
+    const hub = this.#hub;
+    const s = hub.table.live.get(receiverId);
+    if (s === undefined) return;
+    this.#prune(s);
+    // Only hooks say idle and mark the turn a wake starts: without them (MCP only, hooks not running) there is nothing to do.
+    if (s.state !== 'idle' || s.hooksSeenAt === null) return;
+    const items = hub.mailboxes.unclaimedMessages(s.id, hub.limits.wakeBatch).filter((i) => !this.#written.has(i.id));
+    if (items.length === 0) return;
+    const route = this.routeFor(s);
+    // Our hooks say idle but Claude Code not yet (e.g. a headless run between its hooks): its registry change pokes again.
+    if (route.kind === 'not-yet') return;
+    const from = route.kind === 'claude-socket' ? await hub.stock.replies.addressFor(s, route.socketPath) : null;
+    if (route.kind === 'none' || from === null) {
+      // Idle since it started (no turn yet, e.g. a headless run between its SessionStart and prompt hooks): nobody to tell.
+      if (!this.#turnEnded.has(s.id)) return;
+      return this.#tell(s, items, route.kind === 'none' ? route.why : 'no private reply socket beside its Claude Code socket');
+    }
+    const stock = hub.table.stockOf(s);
+    const token = stock !== undefined ? readPeerToken(path.join(hub.stock.root, 'sessions'), stock.entry) : undefined;
+    for (const item of items) {
+      if (!hub.mailboxes.claim(s.id, item.id)) continue;
+      this.#remember(item.id);
+      const lines = token !== undefined ? [JSON.stringify({ type: 'auth', token })] : [];
+      lines.push(userEventLine({ msgId: item.id, content: item.text, from }));
+      try {
+        await writeLines(route.socketPath, lines, hub.limits.outboundTimeoutMs);
+      } catch (err) {
+        hub.mailboxes.release(s.id, item.id);
+        hub.log.warn('wake: Claude Code socket did not take the message; its hooks hand it over', { id: s.id, error: String(err) });
+        return;
+      }
+      this.#pending.set(item.id, { receiverId: s.id, heldByClaude: false });
+      this.#setState(s, 'busy'); // its turn starts; its Stop hook reports idle again
+      hub.recordActivity({ at: hub.clock.now(), kind: 'receipt', status: 'sent', sender: item.kind === 'message' ? (item.from.name ?? item.from.address) : '', receiver: s.name, msgId: item.id, reason: 'written to the idle Claude Code session’s own socket to start a turn' });
+    }
+  }
+
+  /** A peer_message_status on a reply socket: true when it answers a wake (then it is handled here). */
+  status(line: PeerMessageStatus): boolean {
+    const p = this.#pending.get(line.orig_msg_id);
+    if (p === undefined) return false;
+    const hub = this.#hub;
+    const reason = (line.reason ?? '').replace(/\.+$/, '');
+    const receiver = hub.table.live.get(p.receiverId) ?? hub.table.dormant.get(p.receiverId)?.session;
+    const item = [...hub.mailboxes.inbox(p.receiverId).values()].find((i) => i.id === line.orig_msg_id);
+    if (line.status === 'held') {
+      // Claude Code's own inbound rules hold it for its user: it owns the message now; the final status follows.
+      p.heldByClaude = true;
+      const s = hub.table.live.get(p.receiverId);
+      if (s !== undefined) this.#setState(s, 'idle'); // no turn started
+      if (receiver !== undefined && item?.kind === 'message') this.#notify(item, receiver, 'held', `held by the Claude Code session's own inbound rules${reason ? `: ${reason}` : ''}`);
+      return true;
+    }
+    this.#settle(line.orig_msg_id, p.receiverId, line.status, line.status === 'delivered' ? 'released by the Claude Code session after its own hold' : `by the Claude Code session's own rules${reason ? `: ${reason}` : ''}`);
+    return true;
+  }
+
+  /** A hook of this session reported (a turn ran after the wake): its accepted wake messages were delivered. */
+  turnReported(sessionId: string): void {
+    for (const [id, p] of this.#pending) {
+      if (p.receiverId === sessionId && !p.heldByClaude) this.#settle(id, sessionId, 'delivered', 'woken while idle through its Claude Code messaging socket; its turn ran');
+    }
+  }
+
+  #settle(id: string, receiverId: string, status: ReceiptStatus, reason: string): void {
+    const hub = this.#hub;
+    this.#pending.delete(id);
+    const receiver = hub.table.live.get(receiverId) ?? hub.table.dormant.get(receiverId)?.session;
+    void hub.mailboxes.ack(receiverId, [id]).then((removed) => {
+      if (receiver === undefined) return;
+      for (const i of removed) if (i.kind === 'message') this.#notify(i, receiver, status, reason);
+    }).catch((err: unknown) => hub.log.error('wake: acknowledgement not stored', { error: String(err) }));
+  }
+
+  /** No way in: the user is told once per message, the sender gets `waiting`. */
+  #tell(s: SessionRecord, items: InboxItem[], why: string): void {
+    const hub = this.#hub;
+    let told = this.#told.get(s.id);
+    if (told === undefined) this.#told.set(s.id, (told = new Set()));
+    const fresh = items.filter((i) => !told.has(i.id));
+    if (fresh.length === 0) return;
+    for (const i of fresh) told.add(i.id);
+    const shown = label(s.name, hub.table.refOf(s.id));
+    const n = told.size;
+    const text = `${n} message${n === 1 ? '' : 's'} waiting for ${shown}, which is idle (${why}). Switch to it and type anything, or it reads them at its next turn.`;
+    const notice: UserNotice = { id: randomUUID(), at: hub.clock.now(), sessionId: USER_SUBSCRIBER, text, waiting: { sessionId: s.id, label: shown, count: n } };
+    hub.userNotices.push(notice);
+    hub.events.emit({ type: 'user.notice', notice });
+    hub.events.emit({ type: 'sessions.changed' });
+    for (const i of fresh) if (i.kind === 'message') this.#notify(i, s, 'waiting', `${shown} is idle and cannot be woken (${why}); its user has been told`);
+  }
+
+  /** Forgets told ids that were read meanwhile; a session that went busy starts over. */
+  #prune(s: SessionRecord): void {
+    const told = this.#told.get(s.id);
+    if (told === undefined) return;
+    const inbox = this.#hub.mailboxes.inbox(s.id);
+    for (const id of told) if (!inbox.has(id)) told.delete(id);
+    if (told.size === 0) this.#told.delete(s.id);
+  }
+
+  #notify(item: Extract<InboxItem, { kind: 'message' }>, receiver: Pick<SessionRecord, 'id' | 'name' | 'address' | 'socketPath'>, status: ReceiptStatus, reason: string): void {
+    this.#hub.admission.notifySender({ msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId }, receiver, status, reason);
+  }
+
+  #setState(s: SessionRecord, state: 'busy' | 'idle'): void {
+    if (s.state === state) return;
+    s.state = state;
+    s.stateSince = this.#hub.clock.now();
+    this.#hub.events.emit({ type: 'sessions.changed' });
+  }
+
+  #remember(id: string): void {
+    this.#written.add(id);
+    if (this.#written.size > WRITTEN_KEPT) this.#written.delete(this.#written.values().next().value as string);
+  }
+
+  /** The session ended: its claims and told lists go (its inbox stays for a resume, unclaimed). */
+  ended(sessionId: string): void {
+    for (const [id, p] of this.#pending) {
+      if (p.receiverId !== sessionId) continue;
+      this.#pending.delete(id);
+      this.#hub.mailboxes.release(sessionId, id);
+    }
+    this.#told.delete(sessionId);
+    this.#turnEnded.delete(sessionId);
+  }
+
+  close(): void {
+    this.#pending.clear();
+  }
+}

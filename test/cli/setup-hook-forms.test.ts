@@ -1,0 +1,72 @@
+// Issue 16: `switchboard setup claude-code` writes the fastest hook form the
+// installed Claude Code runs. 2.1.118 and later: mcp_tool hooks (the running
+// `switchboard` MCP server's switchboard_hook tool) for the turn boundaries,
+// commands for SessionStart/SessionEnd; older or unknown versions: commands.
+// The version comes from `claude --version` on PATH or --agent-version.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { versionAtLeast } from '../../core/setup/agents.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDirs } from '../helpers/hub.js';
+
+type Settings = { hooks?: Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>> };
+
+function home(): { env: NodeJS.ProcessEnv; settings: () => Settings; bin: string } {
+  const d = tempDirs();
+  const bin = path.join(d.root, 'bin');
+  fs.mkdirSync(bin);
+  const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: d.root };
+  return { env, bin, settings: () => JSON.parse(fs.readFileSync(path.join(d.root, '.claude', 'settings.json'), 'utf8')) as Settings };
+}
+
+describe('Claude Code hook forms by version', () => {
+  it('2.1.118 (detected with `claude --version`): mcp_tool hooks for the boundaries, commands at start and end', async () => {
+    const h = home();
+    fs.writeFileSync(path.join(h.bin, 'claude'), '#!/bin/sh\necho "2.1.118 (Claude Code)"\n', { mode: 0o755 });
+    const r = await runCli(['setup', 'claude-code'], h.env);
+    expect(r.code, r.stderr).toBe(0);
+    const hooks = h.settings().hooks!;
+    for (const [event, ours] of [['UserPromptSubmit', 'prompt-submit'], ['PostToolUse', 'post-tool'], ['Stop', 'stop']] as const) {
+      expect(hooks[event]).toEqual([{ ...(event === 'PostToolUse' ? { matcher: '*' } : {}), hooks: [{ type: 'mcp_tool', server: 'switchboard', tool: 'switchboard_hook', input: { event: ours, permission_mode: '${permission_mode}', stop_hook_active: '${stop_hook_active}' }, timeout: 10 }] }]);
+    }
+    for (const event of ['SessionStart', 'SessionEnd']) expect(hooks[event]![0]!.hooks[0]).toMatchObject({ type: 'command', command: expect.stringMatching(/ hook session-(start|end) --agent claude$/) as unknown });
+    // Again with an older version: our mcp_tool entries are recognised and replaced, nothing doubles.
+    const older = await runCli(['setup', 'claude-code', '--agent-version', '2.1.117'], h.env);
+    expect(older.code, older.stderr).toBe(0);
+    const after = h.settings().hooks!;
+    for (const event of ['UserPromptSubmit', 'PostToolUse', 'Stop']) {
+      expect(after[event]).toHaveLength(1);
+      expect(after[event]![0]!.hooks[0]).toMatchObject({ type: 'command' });
+    }
+    // Uninstall removes the mcp_tool form too.
+    await runCli(['setup', 'claude-code', '--agent-version', '2.1.332'], h.env);
+    expect(JSON.stringify(h.settings())).toContain('mcp_tool');
+    expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).code).toBe(0);
+    expect(h.settings().hooks).toBeUndefined();
+  });
+
+  it('no claude on PATH (version unknown): command hooks', async () => {
+    const h = home();
+    expect((await runCli(['setup', 'claude-code'], h.env)).code).toBe(0);
+    expect(JSON.stringify(h.settings())).not.toContain('mcp_tool');
+    expect(h.settings().hooks!.PostToolUse![0]!.hooks[0]).toMatchObject({ type: 'command' });
+  });
+
+  it('a malformed --agent-version is a usage error, nothing written', async () => {
+    const h = home();
+    const r = await runCli(['setup', 'claude-code', '--agent-version', 'latest; rm -rf'], h.env);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/--agent-version must look like 2\.1\.118/);
+    expect(fs.existsSync(path.join(h.env.HOME!, '.claude', 'settings.json'))).toBe(false);
+  });
+
+  it('compares versions numerically', () => {
+    expect(versionAtLeast('2.1.118', '2.1.118')).toBe(true);
+    expect(versionAtLeast('2.1.332', '2.1.118')).toBe(true);
+    expect(versionAtLeast('2.1.99', '2.1.118')).toBe(false);
+    expect(versionAtLeast('2.2.0', '2.1.118')).toBe(true);
+    expect(versionAtLeast('v3', '2.1.118')).toBe(true);
+    expect(versionAtLeast('unknown', '2.1.118')).toBe(false);
+  });
+});
