@@ -12,7 +12,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RpcError, SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
-import { frameItems } from './framing.js';
 import { boundary, BOUNDARY_EVENTS } from './boundary.js';
 import type { AgentKind, Credentials } from './identity.js';
 import { InboxPager, TOOL_TEXT_BUDGET } from './pager.js';
