@@ -1,4 +1,4 @@
-// `switchboard setup claude-code|codex|gemini [--dry-run] [--uninstall]`.
+// `switchboard setup claude-code|codex|gemini [--dry-run] [--uninstall] [--agent-version X.Y.Z]`.
 
 import { spawnSync } from 'node:child_process';
 import { CliFailure, parse, UsageError, type Ctx } from '../common.js';
