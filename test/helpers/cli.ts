@@ -21,11 +21,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI to its exit; `input` is written to its stdin (which is closed either way). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15_000, input = ''): Promise<CliResult> {
+/** Runs the CLI (`cli`: another build of it) to its exit; `input` is written to its stdin (which is closed either way). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15_000, input = '', cli = CLI): Promise<CliResult> {
   checkBuilt();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env });
+    const child = spawn(process.execPath, [cli, ...args], { env });
     child.stdin.end(input);
     let stdout = '';
     let stderr = '';

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { HubClient } from '../../../core/client/client.js';
 import type { AgentRow, Registration } from '../../../core/protocol/methods.js';
-import { CLI, type CliResult } from '../../helpers/cli.js';
+import { CLI, runCli as runHelperCli, type CliResult } from '../../helpers/cli.js';
 import { startHub, type TestDirs, type TestHub } from '../../helpers/hub.js';
 import { currentEndpointEnv } from '../../../core/host/endpoint.js';
 import { startModelServer, type ModelServer, type Step } from '../model/server.js';
@@ -26,21 +26,7 @@ const AGENT_CLI = process.env.SWITCHBOARD_AGENTS_CLI ?? CLI;
 const CLI_TIMEOUT_MS = 15_000;
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [AGENT_CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`switchboard ${args.join(' ')} timed out`));
-    }, CLI_TIMEOUT_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runHelperCli(args, env, CLI_TIMEOUT_MS, '', AGENT_CLI);
 }
 
 export const VENDOR: Record<AgentName, Vendor> = { claude: 'anthropic', codex: 'openai', gemini: 'gemini' };
