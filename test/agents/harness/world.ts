@@ -7,7 +7,6 @@
 // agents' MCP server and hooks) from another build, e.g. an old commit's,
 // to check that a scenario fails there; the hub is this checkout's.
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
