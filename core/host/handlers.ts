@@ -45,9 +45,10 @@ export function createHandlers(hub: Hub): Handlers {
         s.state = params.state;
         s.stateSince = hub.clock.now();
         if (params.state === 'idle') hub.idle.targetIdle(s.id);
-        if (params.state === 'idle' && params.hook === true) hub.wake.wentIdle(s.id);
         hub.events.emit({ type: 'sessions.changed' });
       }
+      // A Stop hook ends a turn even when the session was already idle (e.g. it never reported busy).
+      if (params.state === 'idle' && params.hook === true) hub.wake.wentIdle(s.id);
       return { state: s.state };
     },
 
