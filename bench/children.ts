@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { currentEndpointEnv } from '../core/host/endpoint.js';
+import { currentEndpointEnv } from '../core/transport/endpoint.js';
 import { Hub } from '../core/host/hub.js';
 import type { Limits } from '../core/protocol/limits.js';
 import { LineSplitter } from '../core/protocol/ndjson.js';

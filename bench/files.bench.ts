@@ -5,7 +5,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { readBounded, readBoundedSync } from '../core/files/bounded-read.js';
+import { readBounded, readBoundedSync } from '../core/storage/bounded-read.js';
 import { fmt, tempDir } from './lib.js';
 
 const SIZES = [10 * 1024, 1024 * 1024, 8 * 1024 * 1024];

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { HubClient } from '../core/client/client.js';
-import { currentEndpointEnv } from '../core/host/endpoint.js';
+import { currentEndpointEnv } from '../core/transport/endpoint.js';
 import { Hub } from '../core/host/hub.js';
 import { startNats } from '../test/helpers/nats.js';
 import { fmt, percentile, tempDir } from './lib.js';

@@ -6,7 +6,7 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HubClient, HubNotRunningError, RpcError } from '../core/client/client.js';
-import { currentEndpointEnv, resolveEndpoint } from '../core/host/endpoint.js';
+import { currentEndpointEnv, resolveEndpoint } from '../core/transport/endpoint.js';
 import { CliFailure, EXIT, UsageError } from './errors.js';
 import { readSecret, refuseSecretFlags } from './secrets.js';
 

@@ -5,7 +5,7 @@
 // the hub keeps running; an uncaught exception is logged and the hub shuts
 // down in order (onFatal), because Node promises no sane state after one.
 
-import type { Logger } from '../core/host/logger.js';
+import type { Logger } from '../core/kit/logger.js';
 
 /** sysexits.h EX_SOFTWARE: the hub stopped on an internal error. */
 export const EXIT_INTERNAL = 70;

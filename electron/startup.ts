@@ -1,8 +1,8 @@
 // What the person reads when the desktop hub cannot start: the app fails
 // closed (never a second hub, never an unsafe socket) and says why.
 
-import { EndpointError } from '../core/host/endpoint.js';
-import { HubRunningError } from '../core/host/hub-lock.js';
+import { EndpointError } from '../core/transport/endpoint.js';
+import { HubRunningError } from '../core/transport/hub-lock.js';
 import { JournalError } from '../core/journal/journal.js';
 
 export function startFailureText(err: unknown): { title: string; detail: string } {

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { HubClient, RpcError } from '../../core/client/client.js';
-import { currentEndpointEnv, resolveEndpoint } from '../../core/host/endpoint.js';
+import { currentEndpointEnv, resolveEndpoint } from '../../core/transport/endpoint.js';
 import { processStartTime } from '../../core/registry/proc.js';
 import { asPermissionMode } from '../../core/protocol/vocabulary.js';
 import { argvOf, modeFromArgv } from './mode.js';

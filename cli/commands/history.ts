@@ -3,7 +3,7 @@
 // session's credentials only that session's own messages (the hub enforces
 // the scope). It reads only; deleting is the UI token's `history.delete`.
 
-import type { HistoryMessage } from '../../core/history/records.js';
+import type { HistoryMessage } from '../../core/protocol/history.js';
 import type { MethodInput } from '../../core/protocol/methods.js';
 import { intArg, oneOf, optionalCredentials, parse, SESSION_OPTIONS, UsageError, withHub, type Ctx } from '../common.js';
 import { readSecret } from '../secrets.js';

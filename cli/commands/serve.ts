@@ -9,12 +9,12 @@
 
 import path from 'node:path';
 import { HubClient } from '../../core/client/client.js';
-import { EndpointError } from '../../core/host/endpoint.js';
+import { EndpointError } from '../../core/transport/endpoint.js';
 import { Hub } from '../../core/host/hub.js';
-import { HubRunningError } from '../../core/host/hub-lock.js';
+import { HubRunningError } from '../../core/transport/hub-lock.js';
 import { JournalError } from '../../core/journal/journal.js';
-import { stderrLogger, type Logger } from '../../core/host/logger.js';
-import { startWebServer, type WebServer } from '../../core/host/web.js';
+import { stderrLogger, type Logger } from '../../core/kit/logger.js';
+import { startWebServer, type WebServer } from '../../core/host/ui/web.js';
 import { CliFailure, intArg, parse, UsageError, type Ctx } from '../common.js';
 import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../process-guards.js';
 import { VERSION } from '../version.js';

@@ -1,6 +1,6 @@
 // The user-interface bridge contract, defined once: every operation a user
 // interface may call (its input schema and the hub method behind it) and
-// the events it receives. The HTTP bridge (core/host/web.ts) serves it
+// the events it receives. The HTTP bridge (core/host/ui/web.ts) serves it
 // today; the Electron preload and the renderer's two Bridge implementations
 // derive from the same map. Operations never take a session token: they act
 // with the user-interface capability only.

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { InboxItem } from '../protocol/methods.js';
-import type { HistoryMessage, HistoryQuery, HistoryRecord, HistoryStatus, RetentionPolicy } from './records.js';
+import type { HistoryMessage, HistoryQuery, HistoryRecord, HistoryStatus, RetentionPolicy } from '../protocol/history.js';
 import { HistoryStore } from './store.js';
 
 export const HISTORY_FILE = 'history.sqlite';

@@ -6,7 +6,7 @@
 // sqlite module passed in): the writer thread runs this class's source.
 
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { HistoryEvent, HistoryMessage, HistoryQuery, HistoryRecord, HistoryStats, RetentionPolicy } from './records.js';
+import type { HistoryEvent, HistoryMessage, HistoryQuery, HistoryRecord, HistoryStats, RetentionPolicy } from '../protocol/history.js';
 
 type SqliteModule = typeof import('node:sqlite');
 type Row = Record<string, string | number | null>;

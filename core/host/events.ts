@@ -2,7 +2,7 @@
 // that throws is logged and never breaks the emitter. Every subscription
 // returns its disposer.
 
-import type { Logger } from './logger.js';
+import type { Logger } from '../kit/logger.js';
 
 export type HubEvent =
   | { type: 'sessions.changed' }

@@ -5,7 +5,7 @@
 
 import type { InboxItem } from '../protocol/methods.js';
 import type { PersistedSession } from '../registry/session.js';
-import type { Envelope } from '../routing/router.js';
+import type { Envelope } from '../delivery/deliver.js';
 
 /** A held message as journaled (its countdown restarts after a hub restart). */
 export interface HeldRecord {

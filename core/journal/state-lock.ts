@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { takeMkdirGuard } from '../files/mkdir-guard.js';
+import { takeMkdirGuard } from '../storage/mkdir-guard.js';
 import { processStartTime, sameProcessAlive } from '../registry/proc.js';
 import { JournalError, O_NOFOLLOW } from './journal-file.js';
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { BoundedJsonValue, boundedJsonObject } from './bounded-json.js';
 import { LIMITS } from './limits.js';
-import type { HistoryMessage, HistoryStatus } from '../history/records.js';
+import type { HistoryMessage, HistoryStatus } from './history.js';
 import { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
 
 export { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES };

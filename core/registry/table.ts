@@ -13,7 +13,7 @@ import type { StockSession } from '../stock/discovery.js';
 import type { PresenceSession } from '../relay/protocol.js';
 import { HubError } from '../protocol/errors.js';
 import { assignRefs, label, normalizeName, validName } from './names.js';
-import type { Row, RowIndex } from './resolve.js';
+import type { Row, RowIndex } from './resolution.js';
 import { modeClass, tokenMatches, type PersistedSession, type SessionRecord } from './session.js';
 
 /** A session on another machine, from its hub's presence (core/relay). */

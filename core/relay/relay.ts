@@ -5,7 +5,7 @@
 // outage), and receipts back to the sending machine. It connects in the
 // background and reconnects forever with backoff; while disconnected every
 // send fails at once with `unreachable`. Knows nothing about the hub: the
-// host (core/relay/host.ts) gives it ports.
+// host (core/relay/remote-machines.ts) gives it ports.
 
 import fs from 'node:fs';
 import { connect, credsAuthenticator, errors, type Msg, type NatsConnection, type NodeConnectionOptions, type Subscription } from '@nats-io/transport-node';

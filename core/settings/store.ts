@@ -8,10 +8,10 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { readBoundedSync } from '../files/bounded-read.js';
-import type { Logger } from '../host/logger.js';
+import { readBoundedSync } from '../storage/bounded-read.js';
+import type { Logger } from '../kit/logger.js';
 import { emptyParsed, parseSettingsText, parseSettingsValue, CLAUDE_KEYS, type ParsedSettings, type SettingsProblem } from './schema.js';
-import { resolveSettings, type EffectiveSettings, type Layers } from './resolve.js';
+import { resolveSettings, type EffectiveSettings, type Layers } from './effective.js';
 
 export const MAX_SETTINGS_BYTES = 1024 * 1024; // a settings file is small; larger is not one
 

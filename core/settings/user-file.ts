@@ -6,7 +6,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { readBoundedSync } from '../files/bounded-read.js';
+import { readBoundedSync } from '../storage/bounded-read.js';
 import { SETTING_SCHEMAS, type SettingKey } from './schema.js';
 import { MAX_SETTINGS_BYTES } from './store.js';
 

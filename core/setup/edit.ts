@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { readBoundedSync } from '../files/bounded-read.js';
+import { readBoundedSync } from '../storage/bounded-read.js';
 
 /** An agent's configuration file larger than this is not one we edit. */
 const CONFIG_MAX_BYTES = 4 * 1024 * 1024;

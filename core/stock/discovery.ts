@@ -9,7 +9,7 @@ import path from 'node:path';
 import { udsAddress } from '../protocol/cc-wire.js';
 import { refHash } from '../registry/names.js';
 import { RootWatcher } from '../teams/watch.js';
-import { probeSocket } from '../host/endpoint.js';
+import { probeSocket } from '../transport/endpoint.js';
 import { isRegistryFileName, PROBE_TIMEOUT_MS, processMatches, readEntry, SWITCHBOARD_ENTRYPOINT, type StockEntry } from './entry.js';
 
 const MAX_FILES = 4096; // a registry directory bigger than this is not Claude Code's

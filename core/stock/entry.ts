@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { readBoundedSync } from '../files/bounded-read.js';
+import { readBoundedSync } from '../storage/bounded-read.js';
 import { pidAlive, processStartTime } from '../registry/proc.js';
 
 export const ENTRY_MAX_BYTES = 256 * 1024; // Claude Code ignores larger files too

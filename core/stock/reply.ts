@@ -14,10 +14,10 @@ import path from 'node:path';
 import { udsAddress, type PeerIdleNotice, type PeerMessageStatus } from '../protocol/cc-wire.js';
 import type { ReceiptStatus } from '../protocol/methods.js';
 import type { SessionRecord } from '../registry/session.js';
-import { listenPrivate, privateDirProblem } from '../host/endpoint.js';
+import { listenPrivate, privateDirProblem } from '../transport/endpoint.js';
 import type { Hub } from '../host/hub.js';
-import { inboundHandler } from '../host/inbound.js';
-import { createSessionServer } from '../host/session-socket.js';
+import { inboundHandler } from '../messaging/inbound-socket.js';
+import { createSessionServer } from '../transport/session-socket.js';
 
 const SUN_PATH_MAX = 100; // bytes, with margin under the 104/108-byte platform limits
 const PENDING_KEPT = 10_000; // message ids remembered for labelling receipts

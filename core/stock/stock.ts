@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Hub } from '../host/hub.js';
 import type { PeerIdleNotice } from '../protocol/cc-wire.js';
-import { writeLines } from '../host/outbound.js';
+import { writeLines } from '../transport/outbound.js';
 import { senderClass, type SessionRecord } from '../registry/session.js';
 import { stockName } from '../registry/table.js';
 import { StockDiscovery, type StockSession } from './discovery.js';

@@ -9,8 +9,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { readBounded } from '../files/bounded-read.js';
-import { UnreadableFileError } from '../files/unreadable.js';
+import { readBounded } from '../storage/bounded-read.js';
+import { UnreadableFileError } from '../storage/unreadable.js';
 import { createExclusive, createAtomicExclusive, sanitizePart, serialize, writeAtomic } from '../teams/files.js';
 import { withFileLock, type LockOptions } from '../teams/lock.js';
 import { applyPatch, isInternal, parseTask, type Task, type TaskPatch } from './task-file.js';

@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { readBounded, type FileRead } from '../files/bounded-read.js';
-import { UnreadableFileError } from '../files/unreadable.js';
+import { readBounded, type FileRead } from '../storage/bounded-read.js';
+import { UnreadableFileError } from '../storage/unreadable.js';
 import { createExclusive, serialize, writeAtomic } from './files.js';
 import { withFileLock, type LockOptions } from './lock.js';
 

@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { readBounded } from '../files/bounded-read.js';
-import { UnreadableFileError } from '../files/unreadable.js';
+import { readBounded } from '../storage/bounded-read.js';
+import { UnreadableFileError } from '../storage/unreadable.js';
 import { sanitizeTeamDir, serialize, writeAtomic } from './files.js';
 import { withFileLock, type LockOptions } from './lock.js';
 import { CodedError } from '../protocol/coded-error.js';

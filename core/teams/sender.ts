@@ -4,7 +4,7 @@
 // the roster's `leadSessionId` is that session's hub id (a team the session
 // leads). Claude Code's readers grant lead-only frames to `from: "team-lead"`.
 
-import { LEAD } from './frames.js';
+import { LEAD } from './team-frames.js';
 import type { TeamConfig } from './roster.js';
 
 /** What a session says about itself: its hub session id and the member name it registered with. */

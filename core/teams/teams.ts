@@ -11,7 +11,7 @@ import path from 'node:path';
 import { TaskList } from '../tasks/task-list.js';
 import type { Task } from '../tasks/task-file.js';
 import { sanitizePart } from './files.js';
-import { checkFrameRole, LEAD, parseFrame } from './frames.js';
+import { checkFrameRole, LEAD, parseFrame } from './team-frames.js';
 import type { LockOptions } from './lock.js';
 import { Mailbox, newEntry } from './mailbox.js';
 import { Roster, type TeamConfig } from './roster.js';

@@ -18,7 +18,7 @@ import { label } from '../registry/names.js';
 import type { SessionRecord } from '../registry/session.js';
 import type { UserNotice } from '../host/events.js';
 import type { Hub } from '../host/hub.js';
-import { writeLines } from '../host/outbound.js';
+import { writeLines } from '../transport/outbound.js';
 import { readPeerToken } from '../stock/entry.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';

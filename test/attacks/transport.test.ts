@@ -6,8 +6,8 @@
 
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcServer, type RpcConnection } from '../../core/host/rpc-server.js';
-import { silentLogger } from '../../core/host/logger.js';
+import { RpcServer, type RpcConnection } from '../../core/transport/rpc-server.js';
+import { silentLogger } from '../../core/kit/logger.js';
 import { socketPathOf } from '../../core/protocol/cc-wire.js';
 import { withLimits } from '../../core/protocol/limits.js';
 import type { Registration } from '../../core/protocol/methods.js';

@@ -32,7 +32,7 @@ async function runChild(guarded: boolean): Promise<{ status: number | null; stdo
   if (!fs.existsSync(path.join(dir, 'guards.mjs'))) {
     const root = path.resolve(import.meta.dirname, '../..');
     await build({
-      stdin: { contents: "export { installProcessGuards } from './cli/process-guards.ts'; export { stderrLogger } from './core/host/logger.ts';", resolveDir: root, loader: 'ts' },
+      stdin: { contents: "export { installProcessGuards } from './cli/process-guards.ts'; export { stderrLogger } from './core/kit/logger.ts';", resolveDir: root, loader: 'ts' },
       bundle: true, platform: 'node', format: 'esm', outfile: path.join(dir, 'guards.mjs'), logLevel: 'silent',
     });
   }

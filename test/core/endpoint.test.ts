@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { EndpointError, ensurePrivateDir, MAX_SOCKET_PATH_BYTES, resolveEndpoint, sessionSocketPath, type EndpointEnv } from '../../core/host/endpoint.js';
+import { EndpointError, ensurePrivateDir, MAX_SOCKET_PATH_BYTES, resolveEndpoint, sessionSocketPath, type EndpointEnv } from '../../core/transport/endpoint.js';
 import { Hub } from '../../core/host/hub.js';
-import { HubRunningError } from '../../core/host/hub-lock.js';
+import { HubRunningError } from '../../core/transport/hub-lock.js';
 import { startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
 
 const base: EndpointEnv = { platform: 'linux', env: {}, uid: 1000, user: 'dev', tmpdir: '/tmp', home: '/home/dev' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { assignRefs, deriveName, normalizeName, parseLabel, refHash, validName } from '../../core/registry/names.js';
-import { arrayIndex, Pins, resolveTo, type Row } from '../../core/registry/resolve.js';
+import { arrayIndex, Pins, resolveTo, type Row } from '../../core/registry/resolution.js';
 import { HubError } from '../../core/protocol/errors.js';
 
 function row(name: string, address: string, ref?: string): Row {

@@ -4,7 +4,7 @@
 
 import v8 from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { Reclaimer, RECLAIM_HEAP_GROWTH, RECLAIM_QUIET_REQUESTS } from '../../core/host/reclaim.js';
+import { Reclaimer, RECLAIM_HEAP_GROWTH, RECLAIM_QUIET_REQUESTS } from '../../core/kit/reclaim.js';
 
 const MB = 1024 * 1024;
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { escapeBody, percentDecode, percentEncode, unwrapMessage, UserEventLine, wrapMessage, udsAddress } from '../../core/protocol/cc-wire.js';
 import { isProtocolFrame } from '../../core/protocol/frames.js';
 import { LineSplitter } from '../../core/protocol/ndjson.js';
-import { validateSend } from '../../core/routing/validate.js';
+import { validateSend } from '../../core/messaging/validate.js';
 import { HubError } from '../../core/protocol/errors.js';
 import { LIMITS } from '../../core/protocol/limits.js';
 

@@ -8,7 +8,7 @@ import { expect, test as base, type Page } from '@playwright/test';
 
 export { expect };
 
-/** The hub's Server-Sent Events stream (core/host/web.ts). */
+/** The hub's Server-Sent Events stream (core/host/ui/web.ts). */
 const EVENT_STREAM = '/api/events';
 
 export interface PageGuard {

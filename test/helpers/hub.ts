@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import { HubClient } from '../../core/client/client.js';
-import { currentEndpointEnv, type EndpointEnv } from '../../core/host/endpoint.js';
+import { currentEndpointEnv, type EndpointEnv } from '../../core/transport/endpoint.js';
 import { Hub, type HubOptions } from '../../core/host/hub.js';
 import type { MethodInput, Registration } from '../../core/protocol/methods.js';
 import { tempDir } from './temp.js';

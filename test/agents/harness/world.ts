@@ -14,7 +14,7 @@ import type { HubClient } from '../../../core/client/client.js';
 import type { AgentRow, Registration } from '../../../core/protocol/methods.js';
 import { CLI, runCli as runHelperCli, type CliResult } from '../../helpers/cli.js';
 import { startHub, type TestDirs, type TestHub } from '../../helpers/hub.js';
-import { currentEndpointEnv } from '../../../core/host/endpoint.js';
+import { currentEndpointEnv } from '../../../core/transport/endpoint.js';
 import { startModelServer, type ModelServer, type Step } from '../model/server.js';
 import type { Vendor } from '../model/wire.js';
 import { launch, sweep, type AgentProcess } from './launch.js';

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readBounded, readBoundedSync, type FileRead } from '../../../core/files/bounded-read.js';
+import { readBounded, readBoundedSync, type FileRead } from '../../../core/storage/bounded-read.js';
 import { createAtomicExclusive } from '../../../core/teams/files.js';
 
 let dir: string;

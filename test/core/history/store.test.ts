@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import * as sqlite from 'node:sqlite';
-import type { HistoryRecord } from '../../../core/history/records.js';
+import type { HistoryRecord } from '../../../core/protocol/history.js';
 import { HistoryStore } from '../../../core/history/store.js';
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideInbound } from '../../../core/inbound/policy.js';
-import { resolveSettings, type Layers, type Scope } from '../../../core/settings/resolve.js';
+import { decideInbound } from '../../../core/policy/policy.js';
+import { resolveSettings, type Layers, type Scope } from '../../../core/settings/effective.js';
 import { emptyParsed, parseSettingsText, parseSettingsValue, type ParsedSettings } from '../../../core/settings/schema.js';
 
 function layer(value: Record<string, unknown>): ParsedSettings {

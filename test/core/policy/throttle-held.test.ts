@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { HeldQueue, type HeldEntry } from '../../../core/inbound/held.js';
-import { THROTTLE_DEFAULTS } from '../../../core/settings/resolve.js';
-import { Throttle } from '../../../core/throttle/throttle.js';
-import type { Envelope } from '../../../core/routing/router.js';
+import { HeldQueue, type HeldEntry } from '../../../core/policy/held.js';
+import { THROTTLE_DEFAULTS } from '../../../core/settings/effective.js';
+import { Throttle } from '../../../core/policy/throttle.js';
+import type { Envelope } from '../../../core/delivery/deliver.js';
 
 function fakeClock() {
   let t = 1000;

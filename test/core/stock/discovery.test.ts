@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { probeSocket } from '../../../core/host/endpoint.js';
+import { probeSocket } from '../../../core/transport/endpoint.js';
 import { isRegistryFileName, PROBE_TIMEOUT_MS, readEntry, readPeerToken } from '../../../core/stock/entry.js';
 import { startHub, until, type TestHub } from '../../helpers/hub.js';
 import { sessionsDir, stockPeer, type StockPeer } from './helpers.js';

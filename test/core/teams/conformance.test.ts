@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { FRAME_TYPES } from '../../../core/protocol/frames.js';
-import { deliverableEntries, FRAME_SCHEMAS, parseFrame, checkFrameRole } from '../../../core/teams/frames.js';
+import { deliverableEntries, FRAME_SCHEMAS, parseFrame, checkFrameRole } from '../../../core/teams/team-frames.js';
 import { serialize, sanitizePart, sanitizeTeamDir } from '../../../core/teams/files.js';
 import { Mailbox, newEntry, parseInbox } from '../../../core/teams/mailbox.js';
 import { parseConfig, Roster, uniqueMemberName } from '../../../core/teams/roster.js';

@@ -5,11 +5,11 @@
 
 import { randomUUID } from 'node:crypto';
 import { USER_SUBSCRIBER } from '../idle/idle.js';
-import { decideInbound } from '../inbound/policy.js';
+import { decideInbound } from '../policy/policy.js';
 import type { InboxNotice } from '../protocol/methods.js';
 import { modeClass, senderClass } from '../registry/session.js';
-import type { UserNotice } from './events.js';
-import type { Hub } from './hub.js';
+import type { UserNotice } from '../host/events.js';
+import type { Hub } from '../host/hub.js';
 
 export function routeIdleNotice(hub: Hub, subscriberId: string, targetId: string, text: string): void {
   const subscriber = hub.table.live.get(subscriberId);

@@ -3,11 +3,11 @@
 // params); the UI token reads everything, deletes and sees the status.
 // Neither credential: unauthorized. History off: `history_off`, never a crash.
 
-import { HubError } from '../protocol/errors.js';
-import type { HistoryPage, MethodParams, MethodResults } from '../protocol/methods.js';
-import { HistoryOffError } from '../history/recorder.js';
-import type { HistoryMessage, HistoryQuery } from '../history/records.js';
-import type { Hub } from './hub.js';
+import { HubError } from '../../protocol/errors.js';
+import type { HistoryPage, MethodParams, MethodResults } from '../../protocol/methods.js';
+import { HistoryOffError } from '../../history/recorder.js';
+import type { HistoryMessage, HistoryQuery } from '../../protocol/history.js';
+import type { Hub } from '../hub.js';
 import { checkUiToken } from './ui-handlers.js';
 
 type HistoryMethod = 'history.search' | 'history.conversation' | 'history.delete' | 'history.status';

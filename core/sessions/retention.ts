@@ -6,7 +6,7 @@
 // at most LIMITS.dormantSessions of them, each for at most dormantRetentionMs.
 
 import type { PersistedSession } from '../registry/session.js';
-import type { Hub } from './hub.js';
+import type { Hub } from '../host/hub.js';
 
 export type EndKind = 'final' | 'dormant';
 

@@ -14,7 +14,7 @@ import type { SendResult } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
 import { senderClass, type SessionRecord } from '../registry/session.js';
 import type { Hub } from '../host/hub.js';
-import { writeLines } from '../host/outbound.js';
+import { writeLines } from '../transport/outbound.js';
 import type { StockSession } from './discovery.js';
 import { readPeerToken } from './entry.js';
 

@@ -4,17 +4,17 @@
 // an idle subscription whose notice goes to the user, not to an agent.
 
 import { randomUUID } from 'node:crypto';
-import { HubError } from '../protocol/errors.js';
-import type { MethodParams, MethodResults } from '../protocol/methods.js';
-import { resolveTo } from '../registry/resolve.js';
-import type { SessionRecord } from '../registry/session.js';
-import { escapeBody } from '../protocol/cc-wire.js';
-import { currentSetupEnv, plan, type SetupAgent } from '../setup/agents.js';
-import { detectAgents } from '../setup/detect.js';
-import { applyChanges, describeChange, SetupError } from '../setup/edit.js';
-import type { Hub } from './hub.js';
+import { HubError } from '../../protocol/errors.js';
+import type { MethodParams, MethodResults } from '../../protocol/methods.js';
+import { resolveTo } from '../../registry/resolution.js';
+import type { SessionRecord } from '../../registry/session.js';
+import { escapeBody } from '../../protocol/cc-wire.js';
+import { currentSetupEnv, plan, type SetupAgent } from '../../setup/agents.js';
+import { detectAgents } from '../../setup/detect.js';
+import { applyChanges, describeChange, SetupError } from '../../setup/edit.js';
+import type { Hub } from '../hub.js';
 import { checkUiToken } from './ui-handlers.js';
-import { USER_SUBSCRIBER } from '../idle/idle.js';
+import { USER_SUBSCRIBER } from '../../idle/idle.js';
 
 
 function target(hub: Hub, to: string): SessionRecord {

@@ -5,15 +5,15 @@
 // failures map to fixed error reasons (an unreadable file names itself and is
 // never written); a lock timeout is an error, never a silent drop.
 
-import { UnreadableFileError } from '../files/unreadable.js';
-import { HubError, type ErrorReason } from '../protocol/errors.js';
-import type { MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
-import { TaskError } from '../tasks/task-list.js';
-import { LockTimeoutError } from '../teams/lock.js';
-import { RosterError } from '../teams/roster.js';
-import { TeamSendError } from '../teams/teams.js';
-import type { Hub } from './hub.js';
-import type { RpcConnection } from './rpc-server.js';
+import { UnreadableFileError } from '../../storage/unreadable.js';
+import { HubError, type ErrorReason } from '../../protocol/errors.js';
+import type { MethodName, MethodParams, MethodResults } from '../../protocol/methods.js';
+import { TaskError } from '../../tasks/task-list.js';
+import { LockTimeoutError } from '../../teams/lock.js';
+import { RosterError } from '../../teams/roster.js';
+import { TeamSendError } from '../../teams/teams.js';
+import type { Hub } from '../hub.js';
+import type { RpcConnection } from '../../transport/rpc-server.js';
 
 type TeamMethod = Extract<MethodName, `teams.${string}` | `tasks.${string}`>;
 export type TeamHandlers = { [M in TeamMethod]: (params: MethodParams<M>, conn: RpcConnection) => Promise<MethodResults[M]> };

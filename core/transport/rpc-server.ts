@@ -14,7 +14,7 @@ import { errorObject, HubError, type ErrorReason } from '../protocol/errors.js';
 import type { Limits } from '../protocol/limits.js';
 import { isMethodName, METHODS, type MethodName } from '../protocol/methods.js';
 import { LinePump } from './line-pump.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../kit/logger.js';
 
 export interface RpcConnection {
   readonly id: number;

@@ -5,9 +5,9 @@
 
 import { HistoryRecorder } from '../history/recorder.js';
 import type { RouteResult } from './admission.js';
-import type { Envelope } from '../routing/router.js';
+import type { Envelope } from '../delivery/deliver.js';
 import type { SessionRecord } from '../registry/session.js';
-import type { Hub } from './hub.js';
+import type { Hub } from '../host/hub.js';
 
 const DAY_MS = 86_400_000;
 const MEGABYTE = 1024 * 1024;

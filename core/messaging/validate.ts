@@ -4,7 +4,7 @@
 import { HubError } from '../protocol/errors.js';
 import { isProtocolFrame } from '../protocol/frames.js';
 import type { Limits } from '../protocol/limits.js';
-import { checkTo } from '../registry/resolve.js';
+import { checkTo } from '../registry/resolution.js';
 
 export interface SendInput {
   to: string;

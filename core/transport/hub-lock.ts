@@ -5,7 +5,7 @@
 
 import fs from 'node:fs';
 import net from 'node:net';
-import { takeMkdirGuard } from '../files/mkdir-guard.js';
+import { takeMkdirGuard } from '../storage/mkdir-guard.js';
 import { EndpointError, listenPrivate, probeSocket, removeStaleSocket } from './endpoint.js';
 
 

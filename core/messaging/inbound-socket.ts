@@ -11,12 +11,12 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { cleanFromName, peerStatusLine, socketPathOf, unwrapMessage, type PeerStatus } from '../protocol/cc-wire.js';
 import { validName } from '../registry/names.js';
-import { nameHeldByOther } from '../registry/resolve.js';
+import { nameHeldByOther } from '../registry/resolution.js';
 import { tokenMatches, type PersistedSession, type SessionRecord } from '../registry/session.js';
-import type { Envelope } from '../routing/router.js';
-import type { Hub } from './hub.js';
-import { writeLinesQuietly } from './outbound.js';
-import type { InboundHandler } from './session-socket.js';
+import type { Envelope } from '../delivery/deliver.js';
+import type { Hub } from '../host/hub.js';
+import { writeLinesQuietly } from '../transport/outbound.js';
+import type { InboundHandler } from '../transport/session-socket.js';
 
 /** The socket a status report for `fromAddress` may go to, if any. */
 export function replySocket(fromAddress: string, receiver: Pick<PersistedSession, 'socketPath'>): string | undefined {

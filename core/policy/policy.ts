@@ -7,8 +7,8 @@
 // (like an unverified sender). Every decision says why.
 
 import type { ModeClass, SessionClass } from '../registry/session.js';
-import type { EffectiveSettings } from '../settings/resolve.js';
-import { stricter } from '../settings/resolve.js';
+import type { EffectiveSettings } from '../settings/effective.js';
+import { stricter } from '../settings/effective.js';
 import type { Inbound } from '../settings/schema.js';
 
 export type Decision = { action: 'deliver' | 'hold' | 'refuse'; reason: string };

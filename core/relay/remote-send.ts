@@ -9,7 +9,7 @@ import { sendNote } from '../delivery/receipts.js';
 import { HubError } from '../protocol/errors.js';
 import type { SendResult } from '../protocol/methods.js';
 import type { SessionRecord } from '../registry/session.js';
-import { dialogExpiryMs } from '../settings/resolve.js';
+import { dialogExpiryMs } from '../settings/effective.js';
 import type { Hub } from '../host/hub.js';
 import { peerAddress, PROTOCOL_VERSION } from './protocol.js';
 

@@ -1,12 +1,12 @@
 // Runs one user-interface bridge operation against the hub and returns a
 // result envelope with a fixed reason and text on failure. Shared by the
-// HTTP bridge (core/host/web.ts) and the Electron IPC server, so both
+// HTTP bridge (core/host/ui/web.ts) and the Electron IPC server, so both
 // validate the same way and neither ever shows an internal error's text.
 
-import { bridgeParams, isBridgeOperation } from '../contract/bridge.js';
-import { ERRORS, HubError, type ErrorReason } from '../protocol/errors.js';
-import type { Hub } from './hub.js';
-import type { RpcConnection } from './rpc-server.js';
+import { bridgeParams, isBridgeOperation } from '../../contract/bridge.js';
+import { ERRORS, HubError, type ErrorReason } from '../../protocol/errors.js';
+import type { Hub } from '../hub.js';
+import type { RpcConnection } from '../../transport/rpc-server.js';
 
 export type BridgeOutcome = { ok: true; result: unknown } | { ok: false; reason: ErrorReason; message: string; data?: unknown };
 

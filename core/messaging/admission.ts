@@ -13,16 +13,16 @@ import { HubError } from '../protocol/errors.js';
 import type { InboxItem, InboxReceipt, ReceiptStatus, SendStatus } from '../protocol/methods.js';
 import { PEER_STATUSES, type PeerStatus } from '../protocol/cc-wire.js';
 import { receiptText } from '../delivery/receipts.js';
-import { HeldQueue, type HeldEntry } from '../inbound/held.js';
-import { decideInbound, type Decision } from '../inbound/policy.js';
+import { HeldQueue, type HeldEntry } from '../policy/held.js';
+import { decideInbound, type Decision } from '../policy/policy.js';
 import { label } from '../registry/names.js';
 import { modeClass, type PersistedSession, type SessionRecord } from '../registry/session.js';
-import { deliver, type Envelope } from '../routing/router.js';
-import { dialogExpiryMs, type EffectiveSettings } from '../settings/resolve.js';
-import { Throttle } from '../throttle/throttle.js';
-import type { Hub } from './hub.js';
-import { admitRecorded } from './history.js';
-import { sendPeerStatus } from './inbound.js';
+import { deliver, type Envelope } from '../delivery/deliver.js';
+import { dialogExpiryMs, type EffectiveSettings } from '../settings/effective.js';
+import { Throttle } from '../policy/throttle.js';
+import type { Hub } from '../host/hub.js';
+import { admitRecorded } from './history-hook.js';
+import { sendPeerStatus } from './inbound-socket.js';
 
 const PAUSED: Decision = { action: 'refuse', reason: 'inbound messages are paused by the user' };
 

@@ -15,7 +15,7 @@ import type { Limits } from '../protocol/limits.js';
 import { AuthLine, PeerIdleNotice, PeerMessageStatus, RenameControl, UserEventLine, type UserEventLine as UserEvent } from '../protocol/cc-wire.js';
 import { performance } from 'node:perf_hooks';
 import { LinePump } from './line-pump.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../kit/logger.js';
 
 export interface InboundHandler {
   /** The writer's auth token: 'own' (the session's token), 'bad', or 'none'. */

@@ -1,6 +1,6 @@
 // message.send for a hosted session: the §5 rules, resolution of `to`, pins,
 // then the router (a session of this hub), a listed stock Claude Code
-// session (core/stock/send.ts), or one line written to another program's
+// session (core/stock/stock-send.ts), or one line written to another program's
 // socket given by address. The
 // result is a truthful status; receipts follow in the sender's inbox.
 
@@ -8,16 +8,16 @@ import { userEventLine, socketPathOf, wrapMessage } from '../protocol/cc-wire.js
 import { HubError } from '../protocol/errors.js';
 import type { SendParams, SendResult } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
-import { resolveTo } from '../registry/resolve.js';
+import { resolveTo } from '../registry/resolution.js';
 import { senderClass, type SessionRecord } from '../registry/session.js';
 import { sendNote } from '../delivery/receipts.js';
-import { newMsgId, type Envelope } from '../routing/router.js';
-import { validateSend } from '../routing/validate.js';
-import type { Hub } from './hub.js';
-import { writeLines } from './outbound.js';
-import { sendToStock } from '../stock/send.js';
+import { newMsgId, type Envelope } from '../delivery/deliver.js';
+import { validateSend } from './validate.js';
+import type { Hub } from '../host/hub.js';
+import { writeLines } from '../transport/outbound.js';
+import { sendToStock } from '../stock/stock-send.js';
 import { parsePeerAddress } from '../relay/protocol.js';
-import { sendRemote } from '../relay/send.js';
+import { sendRemote } from '../relay/remote-send.js';
 
 export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendParams): Promise<SendResult> {
   const input = validateSend(params, hub.limits);

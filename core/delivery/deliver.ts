@@ -1,12 +1,12 @@
 // The last step of every delivery: a message, already admitted, is framed
 // and put in the receiver's inbox. `queued` only after the journal write;
 // `dropped` (duplicate msg_id, inbox at its hard cap) otherwise. Admission
-// (throttle, policy, held messages) happens before, in core/host/admission.
+// (throttle, policy, held messages) happens before, in core/messaging/admission.
 
 import { randomUUID } from 'node:crypto';
 import { wrapMessage } from '../protocol/cc-wire.js';
 import type { InboxMessage } from '../protocol/methods.js';
-import type { Mailboxes } from '../delivery/mailboxes.js';
+import type { Mailboxes } from './mailboxes.js';
 import type { ModeClass } from '../registry/session.js';
 
 /** A message on its way in, from a hosted session or a socket writer. */

@@ -3,13 +3,13 @@
 // constant time; a session token never works here.
 
 import { timingSafeEqual } from 'node:crypto';
-import { HubError } from '../protocol/errors.js';
-import type { HeldView, MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
-import { label } from '../registry/names.js';
-import { USER_SUBSCRIBER } from '../idle/idle.js';
-import { setUserSetting, UserSettingsError } from '../settings/user-file.js';
-import type { Hub } from './hub.js';
-import type { RpcConnection } from './rpc-server.js';
+import { HubError } from '../../protocol/errors.js';
+import type { HeldView, MethodName, MethodParams, MethodResults } from '../../protocol/methods.js';
+import { label } from '../../registry/names.js';
+import { USER_SUBSCRIBER } from '../../idle/idle.js';
+import { setUserSetting, UserSettingsError } from '../../settings/user-file.js';
+import type { Hub } from '../hub.js';
+import type { RpcConnection } from '../../transport/rpc-server.js';
 
 type UiMethod = 'ui.attach' | 'held.list' | 'held.approve' | 'held.deny' | 'subscriptions.list' | 'subscriptions.cancel' | 'settings.effective' | 'activity.list' | 'settings.set' | 'inbound.pause' | 'confirmations.list' | 'confirmations.allow' | 'confirmations.deny';
 export type UiHandlers = { [M in UiMethod & MethodName]: (params: MethodParams<M>, conn: RpcConnection) => MethodResults[M] | Promise<MethodResults[M]> };

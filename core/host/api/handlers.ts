@@ -2,19 +2,19 @@
 // for a session checks its credentials first (and renews its lease). The
 // map's type makes a method without a handler a compile error.
 
-import { HubError } from '../protocol/errors.js';
-import type { MethodName, MethodParams, MethodResults } from '../protocol/methods.js';
-import { validName } from '../registry/names.js';
-import { nameHeldByOther } from '../registry/resolve.js';
-import type { SessionRecord } from '../registry/session.js';
-import type { Hub } from './hub.js';
-import { registerSession } from './lifecycle.js';
+import { HubError } from '../../protocol/errors.js';
+import type { MethodName, MethodParams, MethodResults } from '../../protocol/methods.js';
+import { validName } from '../../registry/names.js';
+import { nameHeldByOther } from '../../registry/resolution.js';
+import type { SessionRecord } from '../../registry/session.js';
+import type { Hub } from '../hub.js';
+import { registerSession } from '../../sessions/lifecycle.js';
 import { createHistoryHandlers } from './history-handlers.js';
 import { createUiHandlers } from './ui-handlers.js';
 import { createTeamHandlers } from './team-handlers.js';
 import { createUserHandlers } from './user-handlers.js';
-import type { RpcConnection } from './rpc-server.js';
-import { sendMessage } from './send.js';
+import type { RpcConnection } from '../../transport/rpc-server.js';
+import { sendMessage } from '../../messaging/send.js';
 
 export type Handlers = {
   [M in MethodName]: (params: MethodParams<M>, conn: RpcConnection) => MethodResults[M] | Promise<MethodResults[M]>;

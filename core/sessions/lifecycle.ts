@@ -12,15 +12,15 @@ import type { MethodParams } from '../protocol/methods.js';
 import { udsAddress } from '../protocol/cc-wire.js';
 import { deriveName, normalizeName, refHash, validName } from '../registry/names.js';
 import { processIdentity, sameProcessAlive } from '../registry/proc.js';
-import { nameHeldByOther } from '../registry/resolve.js';
+import { nameHeldByOther } from '../registry/resolution.js';
 import { hashToken, newToken, persisted, type PersistedSession, type SessionRecord } from '../registry/session.js';
 import type { HeldRecord } from '../journal/journal.js';
-import { listenPrivate, sessionSocketPath } from './endpoint.js';
-import type { Hub } from './hub.js';
-import { inboundHandler } from './inbound.js';
+import { listenPrivate, sessionSocketPath } from '../transport/endpoint.js';
+import type { Hub } from '../host/hub.js';
+import { inboundHandler } from '../messaging/inbound-socket.js';
 import { endSession, keepDormant, trimDormant, type EndKind } from './retention.js';
-import type { RpcConnection } from './rpc-server.js';
-import { createSessionServer } from './session-socket.js';
+import type { RpcConnection } from '../transport/rpc-server.js';
+import { createSessionServer } from '../transport/session-socket.js';
 
 type RegisterInput = MethodParams<'session.register'>;
 
