@@ -21,7 +21,7 @@ import { defaultCliLink, createDesktopHandlers } from './desktop-handlers.js';
 import { createIpcServer } from './ipc/server.js';
 import { packagedCliPath } from './cli-link.js';
 import { confirmationNotification, heldNotification, newHeldItems, onAction, onClick, waitingNotification, type NotificationDecision, type NotificationSpec } from './notifications/route.js';
-import type { UserNotice } from '../core/host/events.js';
+import type { UserNotice } from '../core/protocol/events.js';
 import { APP_SCHEME_PRIVILEGES, appProtocolHandler } from './security/app-protocol.js';
 import { APP_SCHEME, hardenContents, hardenSession } from './security/harden.js';
 import { DesktopPrefsStore, loginItemSettings, type KeyValueStore } from './settings/desktop-prefs.js';

@@ -7,25 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { wrapMessage } from '../protocol/cc-wire.js';
 import type { InboxMessage } from '../protocol/methods.js';
 import type { Mailboxes } from './mailboxes.js';
-import type { ModeClass } from '../registry/session.js';
-
-/** A message on its way in, from a hosted session or a socket writer. */
-export interface Envelope {
-  msgId: string;
-  /** The sender's reply address: what the receiver copies into `to`. */
-  fromAddress: string;
-  fromName: string | null;
-  /** Set when the hub vouches for the sender (a registered session). */
-  fromSessionId: string | null;
-  fromClass: ModeClass | null;
-  /** The writer presented the receiver's own token (its child process). */
-  ownChild: boolean;
-  summary: string | null;
-  body: string;
-  at: number;
-  /** Arrived on a reply socket: status reports go to writers beside it, from its address. */
-  statusVia?: { socketPath: string; address: string };
-}
+import type { Envelope } from './envelope.js';
 
 export type DeliverResult = { status: 'queued' } | { status: 'dropped'; reason: 'duplicate' | 'queue-full' };
 

@@ -11,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { Mailboxes } from '../delivery/mailboxes.js';
 import { IdleWatch } from '../idle/idle.js';
 import { Waker } from '../wake/wake.js';
@@ -21,7 +20,9 @@ import { withLimits, type Limits } from '../protocol/limits.js';
 import type { HubInfo, InboxItem } from '../protocol/methods.js';
 import { sameProcessAlive } from '../registry/proc.js';
 import { Pins } from '../registry/resolution.js';
-import { persisted } from '../registry/session.js';
+import { persisted, type SessionRecord } from '../registry/session.js';
+import { inboundHandler } from '../messaging/inbound-socket.js';
+import type { InboundHandler } from '../transport/session-socket.js';
 import { SessionTable } from '../registry/table.js';
 import type { EffectiveSettings } from '../settings/effective.js';
 import { defaultManagedPath, SettingsStore } from '../settings/store.js';
@@ -33,7 +34,10 @@ import { Admission } from '../messaging/admission.js';
 import { createRecorder } from '../messaging/history-hook.js';
 import type { HistoryRecorder } from '../history/recorder.js';
 import { currentEndpointEnv, ensurePrivateDir, resolveEndpoint, type EndpointEnv, type EndpointPaths } from '../transport/endpoint.js';
-import { HubEvents, Ring, type ActivityEntry, type UserNotice } from './events.js';
+import { Emitter } from '../kit/emitter.js';
+import { Ring } from '../kit/ring.js';
+import { systemClock, type Clock } from '../kit/clock.js';
+import type { ActivityEntry, HubEvent, UserNotice } from '../protocol/events.js';
 import { createHandlers } from './api/handlers.js';
 import { bindHubSocket, HubRunningError } from '../transport/hub-lock.js';
 import { routeIdleNotice } from '../messaging/idle-notices.js';
@@ -42,15 +46,6 @@ import { Reclaimer } from '../kit/reclaim.js';
 import { trimDormant, type EndKind } from '../sessions/retention.js';
 import { silentLogger, type Logger } from '../kit/logger.js';
 import { RpcServer, type Dispatch, type RpcConnection } from '../transport/rpc-server.js';
-
-export interface Clock {
-  /** Wall-clock milliseconds (shown to people). */
-  now(): number;
-  /** Monotonic milliseconds (every countdown and rate). */
-  monotonic(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now(), monotonic: () => performance.now() };
 
 export interface HubOptions {
   endpoint?: EndpointEnv;
@@ -81,7 +76,7 @@ export class Hub {
   readonly journal: Journal;
   readonly settings: SettingsStore;
   readonly admission: Admission;
-  readonly events: HubEvents;
+  readonly events: Emitter<HubEvent>;
   readonly idle: IdleWatch;
   /** Searchable history of messages, receipts and decisions (core/history). */
   readonly history: HistoryRecorder;
@@ -127,7 +122,7 @@ export class Hub {
     this.version = opts.version ?? '0.0.0';
     this.journal = journal;
     this.mailboxes = mailboxes;
-    this.events = new HubEvents(this.log);
+    this.events = new Emitter<HubEvent>(this.log);
     this.settings = new SettingsStore({
       managedPath: opts.managedSettingsPath ?? defaultManagedPath(env.platform, env.env),
       userPath: path.join(paths.stateDir, 'settings.json'),
@@ -237,6 +232,21 @@ export class Hub {
     if (sameRoot && this.#teamsWatcher !== undefined) return;
     this.#teamsWatcher?.close();
     this.#teamsWatcher = new RootWatcher([this.teams.teamsRoot, this.teams.tasksRoot], () => this.events.emit({ type: 'teams.changed' }));
+  }
+
+  inboundHandler(s: SessionRecord, via?: { socketPath: string; address: string }): InboundHandler {
+    return inboundHandler(this, s, via);
+  }
+
+  /** Every subsystem with per-session state forgets an ended session (lifecycle.ts calls it). */
+  forgetSession(id: string): void {
+    this.subscribers.delete(id);
+    this.pins.forget(id);
+    this.settings.forget(id);
+    this.idle.targetExited(id);
+    this.stock.sessionEnded(id);
+    this.wake.ended(id);
+    this.remote.confirmations.senderGone(id);
   }
 
   /** Ends a live session; see retireSession for `final` and `dormant`. */

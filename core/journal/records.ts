@@ -5,7 +5,7 @@
 
 import type { InboxItem } from '../protocol/methods.js';
 import type { PersistedSession } from '../registry/session.js';
-import type { Envelope } from '../delivery/deliver.js';
+import type { Envelope } from '../delivery/envelope.js';
 
 /** A held message as journaled (its countdown restarts after a hub restart). */
 export interface HeldRecord {

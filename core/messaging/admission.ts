@@ -17,21 +17,38 @@ import { HeldQueue, type HeldEntry } from '../policy/held.js';
 import { decideInbound, type Decision } from '../policy/policy.js';
 import { label } from '../registry/names.js';
 import { modeClass, type PersistedSession, type SessionRecord } from '../registry/session.js';
-import { deliver, type Envelope } from '../delivery/deliver.js';
+import { deliver } from '../delivery/deliver.js';
+import type { Envelope } from '../delivery/envelope.js';
+import type { AdmissionPort, ReceiptReceiver, RouteResult } from '../delivery/ports.js';
 import { dialogExpiryMs, type EffectiveSettings } from '../settings/effective.js';
 import { Throttle } from '../policy/throttle.js';
-import type { Hub } from '../host/hub.js';
-import { admitRecorded } from './history-hook.js';
-import { sendPeerStatus } from './inbound-socket.js';
+import type { Clock } from '../kit/clock.js';
+import type { ActivitySink, EventSink } from '../delivery/ports.js';
+import type { Mailboxes } from '../delivery/mailboxes.js';
+import type { Journal } from '../journal/journal.js';
+import type { SessionTable } from '../registry/table.js';
+import type { SettingsStore } from '../settings/store.js';
+import { admitRecorded, type AdmitRecordPorts } from './history-hook.js';
+import { sendPeerStatus, type StatusPorts } from './inbound-socket.js';
+
+/** What admission needs from the hub. */
+export interface AdmissionPorts extends AdmitRecordPorts, StatusPorts, ActivitySink {
+  readonly table: SessionTable;
+  readonly mailboxes: Mailboxes;
+  readonly journal: Pick<Journal, 'append'>;
+  readonly settings: Pick<SettingsStore, 'effective'>;
+  readonly events: EventSink;
+  readonly clock: Clock;
+  /** Wakes an idle receiver once a message is queued for it (core/wake). */
+  readonly wake: { poke(receiverId: string): void };
+  /** Receipts for senders on other machines (relay/remote-machines.ts). */
+  readonly remote: { sendReceipt(env: Pick<Envelope, 'msgId' | 'fromAddress'>, receiver: { id: string; name: string }, status: ReceiptStatus, reason: string): void };
+  adminSettings(): EffectiveSettings;
+}
 
 const PAUSED: Decision = { action: 'refuse', reason: 'inbound messages are paused by the user' };
 
-export interface RouteResult {
-  status: Extract<SendStatus, 'queued' | 'held' | 'refused' | 'dropped'>;
-  reason?: string;
-}
-
-type Receiver = Pick<PersistedSession, 'id' | 'name' | 'address' | 'socketPath'>;
+type Receiver = ReceiptReceiver;
 
 export const HELD_CAP = 100; // DESIGN.md §6
 /** Held messages of unverified writers a receiver keeps; verified senders keep the rest of HELD_CAP. */
@@ -49,15 +66,15 @@ function writerUnread(items: Iterable<InboxItem>): number {
   return n;
 }
 
-export class Admission {
+export class Admission implements AdmissionPort {
   readonly throttle: Throttle;
   readonly held: HeldQueue;
-  readonly #hub: Hub;
+  readonly #hub: AdmissionPorts;
   #uiAttached = 0;
   /** "Pause inbound" from a user interface: every new message is refused (not persisted). */
   paused = false;
 
-  constructor(hub: Hub) {
+  constructor(hub: AdmissionPorts) {
     this.#hub = hub;
     this.throttle = new Throttle(() => hub.clock.monotonic());
     this.held = new HeldQueue(HELD_CAP, () => hub.clock.monotonic());

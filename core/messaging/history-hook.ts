@@ -4,15 +4,34 @@
 // here does I/O on the send path.
 
 import { HistoryRecorder } from '../history/recorder.js';
-import type { RouteResult } from './admission.js';
-import type { Envelope } from '../delivery/deliver.js';
+import type { RouteResult } from '../delivery/ports.js';
+import type { Envelope } from '../delivery/envelope.js';
 import type { SessionRecord } from '../registry/session.js';
-import type { Hub } from '../host/hub.js';
+import type { Clock } from '../kit/clock.js';
+import type { Logger } from '../kit/logger.js';
+import type { Limits } from '../protocol/limits.js';
+import type { SessionTable } from '../registry/table.js';
+import type { EffectiveSettings } from '../settings/effective.js';
+
+/** What building the recorder needs. */
+export interface RecorderPorts {
+  readonly paths: { readonly stateDir: string };
+  readonly limits: Limits;
+  readonly clock: Clock;
+  readonly log: Logger;
+  adminSettings(): EffectiveSettings;
+}
+
+/** What recording an admission needs. */
+export interface AdmitRecordPorts {
+  readonly history: HistoryRecorder;
+  readonly table: SessionTable;
+}
 
 const DAY_MS = 86_400_000;
 const MEGABYTE = 1024 * 1024;
 
-export function createRecorder(hub: Hub, enabled: boolean | undefined): HistoryRecorder {
+export function createRecorder(hub: RecorderPorts, enabled: boolean | undefined): HistoryRecorder {
   return new HistoryRecorder({
     stateDir: hub.paths.stateDir,
     limits: hub.limits,
@@ -27,7 +46,7 @@ export function createRecorder(hub: Hub, enabled: boolean | undefined): HistoryR
 }
 
 /** Runs one admission with the message and its outcome recorded around it (one promise reaction, no await). */
-export function admitRecorded(hub: Hub, env: Envelope, receiver: SessionRecord, admit: () => Promise<RouteResult>): Promise<RouteResult> {
+export function admitRecorded(hub: AdmitRecordPorts, env: Envelope, receiver: SessionRecord, admit: () => Promise<RouteResult>): Promise<RouteResult> {
   const history = hub.history;
   if (!history.enabled) return admit();
   const sender = env.fromSessionId === null ? undefined : hub.table.live.get(env.fromSessionId);

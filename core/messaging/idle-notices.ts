@@ -8,10 +8,25 @@ import { USER_SUBSCRIBER } from '../idle/idle.js';
 import { decideInbound } from '../policy/policy.js';
 import type { InboxNotice } from '../protocol/methods.js';
 import { modeClass, senderClass } from '../registry/session.js';
-import type { UserNotice } from '../host/events.js';
-import type { Hub } from '../host/hub.js';
+import type { UserNotice } from '../protocol/events.js';
+import type { Clock } from '../kit/clock.js';
+import type { Logger } from '../kit/logger.js';
+import type { AdmissionPort, EventSink } from '../delivery/ports.js';
+import type { Mailboxes } from '../delivery/mailboxes.js';
+import type { SessionTable } from '../registry/table.js';
 
-export function routeIdleNotice(hub: Hub, subscriberId: string, targetId: string, text: string): void {
+/** What routing an idle notice needs from the hub. */
+export interface IdleNoticePorts {
+  readonly table: SessionTable;
+  readonly admission: Pick<AdmissionPort, 'effective'>;
+  readonly mailboxes: Pick<Mailboxes, 'put'>;
+  readonly userNotices: { push(notice: UserNotice): void };
+  readonly events: EventSink;
+  readonly clock: Clock;
+  readonly log: Logger;
+}
+
+export function routeIdleNotice(hub: IdleNoticePorts, subscriberId: string, targetId: string, text: string): void {
   const subscriber = hub.table.live.get(subscriberId);
   const target = hub.table.live.get(targetId) ?? hub.table.dormant.get(targetId)?.session;
   // A stock Claude Code target is unverified: no permission class.

@@ -13,10 +13,29 @@ import { cleanFromName, peerStatusLine, socketPathOf, unwrapMessage, type PeerSt
 import { validName } from '../registry/names.js';
 import { nameHeldByOther } from '../registry/resolution.js';
 import { tokenMatches, type PersistedSession, type SessionRecord } from '../registry/session.js';
-import type { Envelope } from '../delivery/deliver.js';
-import type { Hub } from '../host/hub.js';
+import type { Envelope } from '../delivery/envelope.js';
+import type { Clock } from '../kit/clock.js';
+import type { Logger } from '../kit/logger.js';
+import type { AdmissionPort, EventSink } from '../delivery/ports.js';
+import type { Limits } from '../protocol/limits.js';
+import type { SessionTable } from '../registry/table.js';
 import { writeLinesQuietly } from '../transport/outbound.js';
 import type { InboundHandler } from '../transport/session-socket.js';
+
+/** What writing a status report back needs. */
+export interface StatusPorts {
+  readonly limits: Limits;
+  readonly log: Logger;
+}
+
+/** What a session's inbound socket needs from the hub. */
+export interface InboundPorts extends StatusPorts {
+  readonly admission: Pick<AdmissionPort, 'route'>;
+  readonly table: SessionTable;
+  readonly events: EventSink;
+  readonly clock: Clock;
+  persist(s: SessionRecord): Promise<void>;
+}
 
 /** The socket a status report for `fromAddress` may go to, if any. */
 export function replySocket(fromAddress: string, receiver: Pick<PersistedSession, 'socketPath'>): string | undefined {
@@ -25,7 +44,7 @@ export function replySocket(fromAddress: string, receiver: Pick<PersistedSession
   return path.dirname(target) === path.dirname(receiver.socketPath) ? target : undefined;
 }
 
-export function sendPeerStatus(hub: Hub, receiver: Pick<PersistedSession, 'socketPath' | 'address'>, fromAddress: string, origMsgId: string, status: PeerStatus, reason: string): void {
+export function sendPeerStatus(hub: StatusPorts, receiver: Pick<PersistedSession, 'socketPath' | 'address'>, fromAddress: string, origMsgId: string, status: PeerStatus, reason: string): void {
   const target = replySocket(fromAddress, receiver);
   if (target === undefined) return;
   const line = peerStatusLine({ status, reason, from: receiver.address, origMsgId, msgId: randomUUID() });
@@ -37,7 +56,7 @@ export function sendPeerStatus(hub: Hub, receiver: Pick<PersistedSession, 'socke
  * socket (core/stock/reply.ts): status reports then go to writers in that
  * socket's directory, from that socket's address.
  */
-export function inboundHandler(hub: Hub, receiver: SessionRecord, via?: { socketPath: string; address: string }): InboundHandler {
+export function inboundHandler(hub: InboundPorts, receiver: SessionRecord, via?: { socketPath: string; address: string }): InboundHandler {
   const replyTo = via ?? receiver;
   return {
     checkAuth: (token) => (tokenMatches(token, receiver) ? 'own' : 'bad'),

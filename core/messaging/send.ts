@@ -11,15 +11,31 @@ import { label } from '../registry/names.js';
 import { resolveTo } from '../registry/resolution.js';
 import { senderClass, type SessionRecord } from '../registry/session.js';
 import { sendNote } from '../delivery/receipts.js';
-import { newMsgId, type Envelope } from '../delivery/deliver.js';
+import { newMsgId } from '../delivery/deliver.js';
+import type { Envelope } from '../delivery/envelope.js';
 import { validateSend } from './validate.js';
-import type { Hub } from '../host/hub.js';
+import type { Clock } from '../kit/clock.js';
+import type { AdmissionPort } from '../delivery/ports.js';
+import type { IdleWatch } from '../idle/idle.js';
+import type { Limits } from '../protocol/limits.js';
+import type { Pins } from '../registry/resolution.js';
+import type { SessionTable } from '../registry/table.js';
 import { writeLines } from '../transport/outbound.js';
-import { sendToStock } from '../stock/stock-send.js';
+import { sendToStock, type StockSendPorts } from '../stock/stock-send.js';
 import { parsePeerAddress } from '../relay/protocol.js';
-import { sendRemote } from '../relay/remote-send.js';
+import { sendRemote, type RemoteSendPorts } from '../relay/remote-send.js';
 
-export async function sendMessage(hub: Hub, sender: SessionRecord, params: SendParams): Promise<SendResult> {
+/** What message.send needs from the hub. */
+export interface SendPorts extends StockSendPorts, RemoteSendPorts {
+  readonly table: SessionTable;
+  readonly pins: Pins;
+  readonly idle: Pick<IdleWatch, 'subscribe'>;
+  readonly admission: AdmissionPort;
+  readonly limits: Limits;
+  readonly clock: Clock;
+}
+
+export async function sendMessage(hub: SendPorts, sender: SessionRecord, params: SendParams): Promise<SendResult> {
   const input = validateSend(params, hub.limits);
   const resolved = resolveTo(input.to, hub.table);
   const msgId = newMsgId();

@@ -4,7 +4,7 @@
 // interface is attached (a headless hub keeps them held). Pure state; the
 // hub turns what this returns into deliveries and receipts.
 
-import type { Envelope } from '../delivery/deliver.js';
+import type { Envelope } from '../delivery/envelope.js';
 
 export interface HeldEntry {
   id: string;

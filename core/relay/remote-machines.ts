@@ -7,27 +7,45 @@
 
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { Hub } from '../host/hub.js';
+import type { Clock } from '../kit/clock.js';
+import type { Logger } from '../kit/logger.js';
+import type { AdmissionPort, EventSink } from '../delivery/ports.js';
+import type { Mailboxes } from '../delivery/mailboxes.js';
+import type { Limits } from '../protocol/limits.js';
+import type { SessionTable } from '../registry/table.js';
+import type { EffectiveSettings } from '../settings/effective.js';
 import { HubError } from '../protocol/errors.js';
 import type { ReceiptStatus } from '../protocol/methods.js';
 import { refHash } from '../registry/names.js';
 import { resolveTo } from '../registry/resolution.js';
 import type { RemoteSession } from '../registry/table.js';
-import type { Envelope } from '../delivery/deliver.js';
+import type { Envelope } from '../delivery/envelope.js';
 import { Confirmations } from './confirmations.js';
 import { parsePeerAddress, peerAddress, PROTOCOL_VERSION, type PresenceSession, type RelayAnswer, type RelayMessage, type RelayReceipt } from './protocol.js';
 import type { Relay } from './relay.js';
 
+/** What the relay's host side needs from the hub. */
+export interface RemotePorts {
+  readonly table: SessionTable;
+  readonly mailboxes: Pick<Mailboxes, 'depth'>;
+  readonly admission: AdmissionPort;
+  readonly events: EventSink;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly limits: Limits;
+  adminSettings(): EffectiveSettings;
+}
+
 export class RemoteMachines {
   readonly confirmations: Confirmations;
-  readonly #hub: Hub;
+  readonly #hub: RemotePorts;
   readonly #hubId = randomUUID();
   #relay: Relay | undefined;
   #configured = 'null';
   /** What we last listed: only real changes reach the UI. */
   #listedRemote = '';
 
-  constructor(hub: Hub) {
+  constructor(hub: RemotePorts) {
     this.#hub = hub;
     this.confirmations = new Confirmations(() => hub.clock.now(), () => hub.events.emit({ type: 'confirmations.changed', count: this.confirmations.size }));
   }
@@ -137,7 +155,7 @@ export class RemoteMachines {
 }
 
 /** `to` by name, `name [ref]` or prefix among this hub's own sessions only. */
-function ownRow(hub: Hub, to: string) {
+function ownRow(hub: Pick<RemotePorts, 'table'>, to: string) {
   try {
     const r = resolveTo(to, hub.table);
     return r.kind === 'row' ? r.row.session : undefined;

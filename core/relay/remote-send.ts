@@ -10,7 +10,9 @@ import { HubError } from '../protocol/errors.js';
 import type { SendResult } from '../protocol/methods.js';
 import type { SessionRecord } from '../registry/session.js';
 import { dialogExpiryMs } from '../settings/effective.js';
-import type { Hub } from '../host/hub.js';
+import type { AdmissionPort } from '../delivery/ports.js';
+import type { EffectiveSettings } from '../settings/effective.js';
+import type { RemoteMachines } from './remote-machines.js';
 import { peerAddress, PROTOCOL_VERSION } from './protocol.js';
 
 export interface RemoteTarget {
@@ -21,7 +23,14 @@ export interface RemoteTarget {
   label: string;
 }
 
-export async function sendRemote(hub: Hub, sender: SessionRecord, target: RemoteTarget, summary: string | null, message: string | null, notifyWhenIdle: boolean): Promise<SendResult> {
+/** What a send to another machine needs from the hub. */
+export interface RemoteSendPorts {
+  readonly remote: Pick<RemoteMachines, 'relay' | 'confirmations'>;
+  readonly admission: Pick<AdmissionPort, 'effective'>;
+  adminSettings(): EffectiveSettings;
+}
+
+export async function sendRemote(hub: RemoteSendPorts, sender: SessionRecord, target: RemoteTarget, summary: string | null, message: string | null, notifyWhenIdle: boolean): Promise<SendResult> {
   if (message === null || notifyWhenIdle) throw new HubError('idle_not_local');
   const relay = hub.remote.relay;
   if (relay === undefined) throw new HubError('unreachable', { detail: 'no relay is configured (the relay setting)' });

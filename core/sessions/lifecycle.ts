@@ -16,15 +16,42 @@ import { nameHeldByOther } from '../registry/resolution.js';
 import { hashToken, newToken, persisted, type PersistedSession, type SessionRecord } from '../registry/session.js';
 import type { HeldRecord } from '../journal/journal.js';
 import { listenPrivate, sessionSocketPath } from '../transport/endpoint.js';
-import type { Hub } from '../host/hub.js';
-import { inboundHandler } from '../messaging/inbound-socket.js';
-import { endSession, keepDormant, trimDormant, type EndKind } from './retention.js';
+import type { Clock } from '../kit/clock.js';
+import type { Logger } from '../kit/logger.js';
+import type { EventSink } from '../delivery/ports.js';
+import type { Journal } from '../journal/journal.js';
+import type { Limits } from '../protocol/limits.js';
+import type { SessionTable } from '../registry/table.js';
+import type { SettingsStore } from '../settings/store.js';
+import type { EndpointPaths } from '../transport/endpoint.js';
+import type { InboundHandler } from '../transport/session-socket.js';
+import type net from 'node:net';
+import type { Admission } from '../messaging/admission.js';
+import { endSession, keepDormant, trimDormant, type EndKind, type RetentionPorts } from './retention.js';
 import type { RpcConnection } from '../transport/rpc-server.js';
 import { createSessionServer } from '../transport/session-socket.js';
 
 type RegisterInput = MethodParams<'session.register'>;
 
-export async function registerSession(hub: Hub, params: RegisterInput, conn: RpcConnection): Promise<{ session: SessionRecord; token: string; resumed: boolean }> {
+/** What registering, ending and restoring sessions needs from the hub. */
+export interface LifecyclePorts extends RetentionPorts {
+  readonly table: SessionTable;
+  readonly journal: Pick<Journal, 'append'>;
+  readonly settings: Pick<SettingsStore, 'parseFlag' | 'forget'>;
+  readonly admission: Admission;
+  readonly servers: Map<string, net.Server>;
+  readonly paths: EndpointPaths;
+  readonly limits: Limits;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly events: EventSink;
+  /** The handler for messages written to the session's inbound socket (messaging/inbound-socket.ts). */
+  inboundHandler(s: SessionRecord): InboundHandler;
+  /** Everything else that keeps per-session state forgets this session (composed by the hub). */
+  forgetSession(id: string): void;
+}
+
+export async function registerSession(hub: LifecyclePorts, params: RegisterInput, conn: RpcConnection): Promise<{ session: SessionRecord; token: string; resumed: boolean }> {
   if (params.resume !== undefined) {
     const old = hub.table.authAny(params.resume.sessionId, params.resume.token);
     const live = hub.table.live.get(old.id);
@@ -61,7 +88,7 @@ function identity(params: RegisterInput): Pick<PersistedSession, 'pid' | 'procSt
 }
 
 /** A chosen name (on resume, like a rename, it must not be another live session's) or a derived free one. */
-function chooseName(hub: Hub, params: RegisterInput, ownAddress?: string): string {
+function chooseName(hub: LifecyclePorts, params: RegisterInput, ownAddress?: string): string {
   if (params.name !== undefined) {
     const name = validName(params.name);
     if (name === undefined) throw new HubError('name_invalid');
@@ -79,7 +106,7 @@ function chooseName(hub: Hub, params: RegisterInput, ownAddress?: string): strin
  * is its journaled record before (a resume or restore): on failure the
  * journal gets it back, or a drop record for a new session.
  */
-export async function activateSession(hub: Hub, p: PersistedSession, conn: RpcConnection | null, previous?: PersistedSession): Promise<SessionRecord> {
+export async function activateSession(hub: LifecyclePorts, p: PersistedSession, conn: RpcConnection | null, previous?: PersistedSession): Promise<SessionRecord> {
   const now = hub.clock.now();
   const s: SessionRecord = {
     ...p, nameNorm: normalizeName(p.name), refHash: refHash(p.address), state: 'idle', stateSince: now, lastSeen: now,
@@ -87,7 +114,7 @@ export async function activateSession(hub: Hub, p: PersistedSession, conn: RpcCo
     flag: hub.settings.parseFlag(p.settings, p.name), hooksSeenAt: null,
   };
   await hub.journal.append({ t: 's', s: persisted(s) }); // throws before writing anything when it cannot be written
-  const server = createSessionServer(hub.limits, inboundHandler(hub, s), hub.log);
+  const server = createSessionServer(hub.limits, hub.inboundHandler(s), hub.log);
   try {
     if (!hub.paths.windows) fs.rmSync(p.socketPath, { force: true }); // ours by name, in our 0700 directory
     await listenPrivate(server, p.socketPath, hub.paths.windows);
@@ -112,25 +139,19 @@ export async function activateSession(hub: Hub, p: PersistedSession, conn: RpcCo
  * senders are told and it is forgotten; `dormant`: kept for a resume while it
  * has something to resume (retention.ts).
  */
-export async function retireSession(hub: Hub, id: string, end: EndKind): Promise<void> {
+export async function retireSession(hub: LifecyclePorts, id: string, end: EndKind): Promise<void> {
   const s = hub.table.retire(id, hub.clock.now());
   if (s === undefined) return;
   hub.servers.get(id)?.close();
   hub.servers.delete(id);
-  hub.subscribers.delete(id);
-  hub.pins.forget(id);
-  hub.settings.forget(id);
-  hub.idle.targetExited(id);
-  hub.stock.sessionEnded(id);
-  hub.wake.ended(id);
-  hub.remote.confirmations.senderGone(id);
+  hub.forgetSession(id);
   hub.events.emit({ type: 'sessions.changed' });
   if (end === 'dormant') await keepDormant(hub, persisted(s));
   else await endSession(hub, persisted(s), 'the session ended and cannot resume');
 }
 
 /** After a restart: held messages come back (countdown reset); pid-bound sessions whose process runs revive. */
-export async function restoreSessions(hub: Hub, sessions: Map<string, PersistedSession>, held: Map<string, Map<string, HeldRecord>>): Promise<void> {
+export async function restoreSessions(hub: LifecyclePorts, sessions: Map<string, PersistedSession>, held: Map<string, Map<string, HeldRecord>>): Promise<void> {
   for (const [receiverId, entries] of held) {
     for (const h of entries.values()) hub.admission.held.add({ id: h.id, receiverId, env: h.env, reason: h.reason, heldAt: h.heldAt, deadline: null });
   }

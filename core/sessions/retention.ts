@@ -6,7 +6,26 @@
 // at most LIMITS.dormantSessions of them, each for at most dormantRetentionMs.
 
 import type { PersistedSession } from '../registry/session.js';
-import type { Hub } from '../host/hub.js';
+import type { Clock } from '../kit/clock.js';
+import type { AdmissionPort, EventSink } from '../delivery/ports.js';
+import type { Mailboxes } from '../delivery/mailboxes.js';
+import type { IdleWatch } from '../idle/idle.js';
+import type { HeldQueue } from '../policy/held.js';
+import type { Throttle } from '../policy/throttle.js';
+import type { Limits } from '../protocol/limits.js';
+import type { SessionTable } from '../registry/table.js';
+
+/** What keeping and ending sessions needs from the hub. */
+export interface RetentionPorts {
+  readonly table: Pick<SessionTable, 'dormant'>;
+  readonly mailboxes: Pick<Mailboxes, 'depth' | 'fetch' | 'drop'>;
+  readonly admission: Pick<AdmissionPort, 'notifySender'> & { readonly held: HeldQueue; readonly throttle: Pick<Throttle, 'forget'> };
+  readonly idle: Pick<IdleWatch, 'forgetSubscriber'>;
+  readonly reclaimer: { sessionEnded(): void };
+  readonly events: EventSink;
+  readonly clock: Clock;
+  readonly limits: Limits;
+}
 
 export type EndKind = 'final' | 'dormant';
 
@@ -14,19 +33,19 @@ const ENDED = 'the session ended and cannot resume';
 const EVICTED = 'the session ended and was not resumed in time';
 
 /** Unread items or held messages: what a resume would find. */
-export function hasSomethingToResume(hub: Hub, id: string): boolean {
+export function hasSomethingToResume(hub: RetentionPorts, id: string): boolean {
   return hub.mailboxes.depth(id) > 0 || hub.admission.held.forReceiver(id).length > 0;
 }
 
 /** Keeps an ended session for a resume, or forgets it at once when there is nothing to resume. */
-export async function keepDormant(hub: Hub, p: PersistedSession, trim = true): Promise<void> {
+export async function keepDormant(hub: RetentionPorts, p: PersistedSession, trim = true): Promise<void> {
   if (!hasSomethingToResume(hub, p.id)) return endSession(hub, p, ENDED);
   hub.table.dormant.set(p.id, { session: p, diedAt: hub.clock.now() });
   if (trim) await trimDormant(hub);
 }
 
 /** Forgets the oldest dormant sessions beyond the cap and those past their age. */
-export async function trimDormant(hub: Hub): Promise<void> {
+export async function trimDormant(hub: RetentionPorts): Promise<void> {
   const now = hub.clock.now();
   let over = hub.table.dormant.size - hub.limits.dormantSessions;
   for (const [id, d] of [...hub.table.dormant]) {
@@ -43,7 +62,7 @@ export async function trimDormant(hub: Hub): Promise<void> {
  * messages are told (`undelivered`), its inbox, held messages, throttle
  * state and subscriptions go, and the journal drops it.
  */
-export async function endSession(hub: Hub, p: PersistedSession, reason: string): Promise<void> {
+export async function endSession(hub: RetentionPorts, p: PersistedSession, reason: string): Promise<void> {
   hub.table.dormant.delete(p.id);
   const receiver = { id: p.id, name: p.name, address: p.address, socketPath: p.socketPath };
   const held = hub.admission.held.forReceiver(p.id);

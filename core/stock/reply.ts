@@ -15,9 +15,28 @@ import { udsAddress, type PeerIdleNotice, type PeerMessageStatus } from '../prot
 import type { ReceiptStatus } from '../protocol/methods.js';
 import type { SessionRecord } from '../registry/session.js';
 import { listenPrivate, privateDirProblem } from '../transport/endpoint.js';
-import type { Hub } from '../host/hub.js';
-import { inboundHandler } from '../messaging/inbound-socket.js';
-import { createSessionServer } from '../transport/session-socket.js';
+import type { Limits } from '../protocol/limits.js';
+import type { Logger } from '../kit/logger.js';
+import type { AdmissionPort } from '../delivery/ports.js';
+import { createSessionServer, type InboundHandler } from '../transport/session-socket.js';
+
+/** What reply sockets need from the hub. */
+export interface ReplyPorts {
+  readonly log: Logger;
+  readonly limits: Limits;
+  readonly paths: { readonly hubSocket: string };
+  readonly admission: Pick<AdmissionPort, 'notifySender'>;
+  /** True when a status line answers one of the wake's own messages (core/wake). */
+  readonly wake: { status(line: PeerMessageStatus): boolean };
+  /** The handler for messages written to a session's inbound socket (messaging/inbound-socket.ts). */
+  inboundHandler(s: SessionRecord, via: { socketPath: string; address: string }): InboundHandler;
+}
+
+/** What the stock interop tells its reply sockets. */
+export interface ReplyOwner {
+  idleNotice(line: PeerIdleNotice): void;
+  nameOf(address: string): string | undefined;
+}
 
 const SUN_PATH_MAX = 100; // bytes, with margin under the 104/108-byte platform limits
 const PENDING_KEPT = 10_000; // message ids remembered for labelling receipts
@@ -29,15 +48,17 @@ interface Reply {
 }
 
 export class ReplySockets {
-  readonly #hub: Hub;
+  readonly #hub: ReplyPorts;
+  readonly #owner: ReplyOwner;
   /** session id → directory → its reply socket there. */
   readonly #bySession = new Map<string, Map<string, Reply>>();
   readonly #paths = new Set<string>();
   /** msg_id we sent → the target's label, for receipt texts. */
   readonly #sent = new Map<string, { receiverName: string; receiverAddress: string }>();
 
-  constructor(hub: Hub) {
+  constructor(hub: ReplyPorts, owner: ReplyOwner) {
     this.#hub = hub;
+    this.#owner = owner;
   }
 
   isOurs(socketPath: string): boolean {
@@ -63,7 +84,7 @@ export class ReplySockets {
     const socketPath = path.join(dir, name);
     if (Buffer.byteLength(socketPath) > SUN_PATH_MAX) return null;
     const address = udsAddress(socketPath);
-    const handler = { ...inboundHandler(this.#hub, s, { socketPath, address }), checkAuth: () => 'bad' as const, rename: () => undefined, status: (line: PeerMessageStatus) => this.#receipt(s, line), idleNotice: (line: PeerIdleNotice) => this.#hub.stock.idleNotice(line) };
+    const handler = { ...this.#hub.inboundHandler(s, { socketPath, address }), checkAuth: () => 'bad' as const, rename: () => undefined, status: (line: PeerMessageStatus) => this.#receipt(s, line), idleNotice: (line: PeerIdleNotice) => this.#owner.idleNotice(line) };
     const server = createSessionServer(this.#hub.limits, handler, this.#hub.log);
     removeOwnStaleSocket(socketPath);
     try {
@@ -83,7 +104,7 @@ export class ReplySockets {
     if (this.#hub.wake.status(line)) return; // the answer to a wake (core/wake)
     const known = this.#sent.get(line.orig_msg_id);
     const receiverAddress = known?.receiverAddress ?? line.from ?? 'a Claude Code session';
-    const receiverName = known?.receiverName ?? this.#hub.stock?.nameOf(receiverAddress) ?? receiverAddress;
+    const receiverName = known?.receiverName ?? this.#owner.nameOf(receiverAddress) ?? receiverAddress;
     if (line.status === 'delivered' || line.status === 'denied' || line.status === 'expired') this.#sent.delete(line.orig_msg_id);
     const status: ReceiptStatus = line.status;
     this.#hub.admission.notifySender(

@@ -13,7 +13,10 @@ import { HubError } from '../protocol/errors.js';
 import type { SendResult } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
 import { senderClass, type SessionRecord } from '../registry/session.js';
-import type { Hub } from '../host/hub.js';
+import type { Clock } from '../kit/clock.js';
+import type { ActivitySink } from '../delivery/ports.js';
+import type { Limits } from '../protocol/limits.js';
+import type { StockInterop } from './stock.js';
 import { writeLines } from '../transport/outbound.js';
 import type { StockSession } from './discovery.js';
 import { readPeerToken } from './entry.js';
@@ -24,7 +27,14 @@ export interface StockTarget {
   stock: StockSession;
 }
 
-export async function sendToStock(hub: Hub, sender: SessionRecord, target: StockTarget, message: string | null, notifyWhenIdle: boolean): Promise<SendResult> {
+/** What a send to a stock session needs from the hub. */
+export interface StockSendPorts extends ActivitySink {
+  readonly stock: Pick<StockInterop, 'supportsIdle' | 'replies' | 'subscribeIdle' | 'root'>;
+  readonly limits: Limits;
+  readonly clock: Clock;
+}
+
+export async function sendToStock(hub: StockSendPorts, sender: SessionRecord, target: StockTarget, message: string | null, notifyWhenIdle: boolean): Promise<SendResult> {
   const shown = label(target.name, target.ref);
   const to = { name: target.name, ref: target.ref, address: target.stock.address };
   const msgId = randomUUID();

@@ -6,7 +6,11 @@
 
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { Hub } from '../host/hub.js';
+import type { Clock } from '../kit/clock.js';
+import type { EventSink } from '../delivery/ports.js';
+import type { IdleWatch } from '../idle/idle.js';
+import type { SessionTable } from '../registry/table.js';
+import type { EffectiveSettings } from '../settings/effective.js';
 import type { PeerIdleNotice } from '../protocol/cc-wire.js';
 import { writeLines } from '../transport/outbound.js';
 import { senderClass, type SessionRecord } from '../registry/session.js';
@@ -14,23 +18,35 @@ import { stockName } from '../registry/table.js';
 import { StockDiscovery, type StockSession } from './discovery.js';
 import { readPeerToken } from './entry.js';
 import { Publisher } from './publish.js';
-import { ReplySockets } from './reply.js';
+import { ReplySockets, type ReplyPorts } from './reply.js';
 
 export const IDLE_FEATURE = 'notify_idle';
+
+/** What the stock interop needs from the hub. */
+export interface StockPorts extends ReplyPorts {
+  readonly table: SessionTable;
+  readonly idle: Pick<IdleWatch, 'subscribe' | 'targetIdle' | 'targetExited'>;
+  readonly events: EventSink;
+  readonly clock: Clock;
+  readonly version: string;
+  /** The receiver may be woken now (a Claude Code socket may have appeared: core/wake). */
+  readonly wake: ReplyPorts['wake'] & { poke(sessionId: string): void };
+  adminSettings(): EffectiveSettings;
+}
 
 export class StockInterop {
   readonly replies: ReplySockets;
   readonly root: string;
-  readonly #hub: Hub;
+  readonly #hub: StockPorts;
   readonly #discovery: StockDiscovery;
   readonly #publisher: Publisher;
   /** notify_when_idle msg_id → the idle-watch target id it stands for. */
   readonly #idleRequests = new Map<string, string>();
 
-  constructor(hub: Hub, root: string) {
+  constructor(hub: StockPorts, root: string) {
     this.#hub = hub;
     this.root = root;
-    this.replies = new ReplySockets(hub);
+    this.replies = new ReplySockets(hub, { idleNotice: (line) => this.idleNotice(line), nameOf: (address) => this.nameOf(address) });
     const sessionsDir = path.join(root, 'sessions');
     this.#discovery = new StockDiscovery({
       sessionsDir,

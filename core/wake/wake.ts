@@ -16,8 +16,14 @@ import { userEventLine, type PeerMessageStatus } from '../protocol/cc-wire.js';
 import type { InboxItem, ReceiptStatus } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
 import type { SessionRecord } from '../registry/session.js';
-import type { UserNotice } from '../host/events.js';
-import type { Hub } from '../host/hub.js';
+import type { UserNotice } from '../protocol/events.js';
+import type { Clock } from '../kit/clock.js';
+import type { Logger } from '../kit/logger.js';
+import type { ActivitySink, AdmissionPort, EventSink } from '../delivery/ports.js';
+import type { Mailboxes } from '../delivery/mailboxes.js';
+import type { Limits } from '../protocol/limits.js';
+import type { SessionTable } from '../registry/table.js';
+import type { StockInterop } from '../stock/stock.js';
 import { writeLines } from '../transport/outbound.js';
 import { readPeerToken } from '../stock/entry.js';
 import { randomUUID } from 'node:crypto';
@@ -37,8 +43,21 @@ export type WakeRoute = { kind: 'claude-socket'; socketPath: string; entryPid: n
 /** Claude Code's own registry status when it waits for its user (its entry is rescanned on change, and a change pokes). */
 const CLAUDE_IDLE = new Set(['idle']); // not 'waiting' (a permission dialog): the message would wait, and a hook of that turn would call it delivered
 
+/** What waking needs from the hub. */
+export interface WakePorts extends ActivitySink {
+  readonly table: SessionTable;
+  readonly mailboxes: Mailboxes;
+  readonly admission: Pick<AdmissionPort, 'notifySender'>;
+  readonly stock: Pick<StockInterop, 'replies' | 'root'>;
+  readonly events: EventSink;
+  readonly userNotices: { push(notice: UserNotice): void };
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly limits: Limits;
+}
+
 export class Waker {
-  readonly #hub: Hub;
+  readonly #hub: WakePorts;
   /** item id → the claim waiting for Claude Code's status. */
   readonly #pending = new Map<string, Pending>();
   readonly #written = new Set<string>();
@@ -49,7 +68,7 @@ export class Waker {
   readonly #running = new Set<string>();
   readonly #again = new Set<string>();
 
-  constructor(hub: Hub) {
+  constructor(hub: WakePorts) {
     this.#hub = hub;
   }
 

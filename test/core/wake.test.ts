@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../core/client/client.js';
-import type { HubEvent } from '../../core/host/events.js';
+import type { HubEvent } from '../../core/protocol/events.js';
 import type { InboxItem, Registration } from '../../core/protocol/methods.js';
 import { sleep, startHub, until, type TestHub } from '../helpers/hub.js';
 import { stockPeer, type StockPeer } from './stock/helpers.js';

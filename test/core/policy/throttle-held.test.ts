@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HeldQueue, type HeldEntry } from '../../../core/policy/held.js';
 import { THROTTLE_DEFAULTS } from '../../../core/settings/effective.js';
 import { Throttle } from '../../../core/policy/throttle.js';
-import type { Envelope } from '../../../core/delivery/deliver.js';
+import type { Envelope } from '../../../core/delivery/envelope.js';
 
 function fakeClock() {
   let t = 1000;
