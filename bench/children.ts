@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { currentEndpointEnv } from '../core/transport/endpoint.js';
-import { Hub } from '../core/host/hub.js';
+import { startHub } from '../core/index.js';
 import type { Limits } from '../core/protocol/limits.js';
 import { LineSplitter } from '../core/protocol/ndjson.js';
 
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(dir, 'home', 'settings.json'), JSON.stringify({ throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 } }));
     const base = currentEndpointEnv();
-    const hub = await Hub.start({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') } }, limits, claudeHome: path.join(dir, 'claude'), history: historyArg !== 'off' && process.env.BENCH_HISTORY !== 'off' });
+    const hub = await startHub({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') } }, limits, claudeHome: path.join(dir, 'claude'), history: historyArg !== 'off' && process.env.BENCH_HISTORY !== 'off' });
     process.stdout.write(JSON.stringify({ ready: hub.paths.hubSocket, pid: process.pid, uiToken: hub.uiToken }) + '\n');
     process.on('SIGTERM', () => void hub.close().then(() => process.exit(0)));
     // Memory breakdown on demand, for the memory benchmark's report.

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { HubClient } from '../core/client/client.js';
 import { currentEndpointEnv } from '../core/transport/endpoint.js';
-import { Hub } from '../core/host/hub.js';
+import { startHub, type Hub } from '../core/index.js';
 import { startNats } from '../test/helpers/nats.js';
 import { fmt, percentile, tempDir } from './lib.js';
 
@@ -22,7 +22,7 @@ async function hubOn(url: string, machine: string): Promise<Hub> {
   // Benchmarks measure the pipeline, not loop damping: lift the throttle (a user setting).
   fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ relay: { servers: [url], machine }, throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 } }));
   const base = currentEndpointEnv();
-  return Hub.start({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: home } }, managedSettingsPath: path.join(root, 'managed.json'), claudeHome: path.join(root, 'claude'), limits: { inboxItems: 1_000_000 } });
+  return startHub({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: home } }, managedSettingsPath: path.join(root, 'managed.json'), claudeHome: path.join(root, 'claude'), limits: { inboxItems: 1_000_000 } });
 }
 
 async function bare(url: string): Promise<number[]> {

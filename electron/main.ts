@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BRIDGE_EVENT } from '../core/contract/bridge.js';
 import { IPC_CHANNELS } from '../core/contract/operations.js';
-import { Hub } from '../core/host/hub.js';
+import { startHub, type Hub } from '../core/index.js';
 import { stderrLogger } from '../core/kit/logger.js';
 import type { RpcConnection } from '../core/transport/rpc-server.js';
 import { runBridgeOperation } from '../core/host/ui/ui-bridge.js';
@@ -66,7 +66,7 @@ async function start(): Promise<void> {
   if (process.platform === 'win32') app.setAppUserModelId('dev.switchboard.app'); // Windows shows notifications only for a named app
   let hub: Hub;
   try {
-    hub = await Hub.start({ logger: log, version: app.getVersion() });
+    hub = await startHub({ logger: log, version: app.getVersion() });
   } catch (err) {
     const { title, detail } = startFailureText(err);
     dialog.showErrorBox(title, detail);

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { HubClient } from '../../core/client/client.js';
 import { EndpointError } from '../../core/transport/endpoint.js';
-import { Hub } from '../../core/host/hub.js';
+import { startHub, type Hub } from '../../core/index.js';
 import { HubRunningError } from '../../core/transport/hub-lock.js';
 import { JournalError } from '../../core/journal/journal.js';
 import { stderrLogger, type Logger } from '../../core/kit/logger.js';
@@ -90,7 +90,7 @@ export async function serve(args: string[], ctx: Ctx): Promise<number> {
 async function run(values: { quiet?: boolean; ui?: boolean; port?: string }, port: number, logger: Logger, ctx: Ctx, onStop: (stop: () => void) => void): Promise<number> {
   let hub: Hub;
   try {
-    hub = await Hub.start({ logger, version: VERSION });
+    hub = await startHub({ logger, version: VERSION });
   } catch (err) {
     if (err instanceof HubRunningError) throw await alreadyRunning(err, values.ui === true);
     if (err instanceof EndpointError) throw new CliFailure(`endpoint_${err.code}`, err.message);

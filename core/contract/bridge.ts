@@ -41,8 +41,11 @@ export const BRIDGE_OPERATIONS = {
 export type BridgeOperation = keyof typeof BRIDGE_OPERATIONS;
 export type BridgeResult<O extends BridgeOperation> = MethodResults[(typeof BRIDGE_OPERATIONS)[O]];
 
-/** Methods guarded by the UI token take it in params; the bridge fills it in. */
-const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list', 'settings.set', 'inbound.pause', 'confirmations.list', 'confirmations.allow', 'confirmations.deny', 'user.send', 'user.subscribe', 'setup.detect', 'setup.plan', 'setup.apply']);
+/** Methods the UI token opens (their auth kind in METHODS) take it in params; the bridge fills it in. */
+function needsUiToken(method: MethodName): boolean {
+  const auth = METHODS[method].auth;
+  return auth === 'ui' || auth === 'reader';
+}
 
 export function isBridgeOperation(name: string): name is BridgeOperation {
   return Object.prototype.hasOwnProperty.call(BRIDGE_OPERATIONS, name);
@@ -58,8 +61,8 @@ export function bridgeParams(op: BridgeOperation, input: unknown, uiToken: strin
   if (input !== undefined && (input === null || typeof input !== 'object' || Array.isArray(input))) return { ok: false, issues: ['(input): expected an object'] };
   const given = (input ?? {}) as Record<string, unknown>;
   if ('sessionId' in given || 'token' in given || 'uiToken' in given) return { ok: false, issues: ['(input): credentials are not accepted from a user interface'] };
-  const params = NEEDS_UI_TOKEN.has(method) ? { ...given, uiToken } : given;
-  const parsed = (METHODS[method] as z.ZodType).safeParse(params);
+  const params = needsUiToken(method) ? { ...given, uiToken } : given;
+  const parsed = (METHODS[method].params as z.ZodType).safeParse(params);
   if (!parsed.success) return { ok: false, issues: parsed.error.issues.slice(0, 10).map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`) };
   return { ok: true, method, params: parsed.data };
 }

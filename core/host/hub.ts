@@ -38,7 +38,6 @@ import { Emitter } from '../kit/emitter.js';
 import { Ring } from '../kit/ring.js';
 import { systemClock, type Clock } from '../kit/clock.js';
 import type { ActivityEntry, HubEvent, UserNotice } from '../protocol/events.js';
-import { createHandlers } from './api/handlers.js';
 import { bindHubSocket, HubRunningError } from '../transport/hub-lock.js';
 import { routeIdleNotice } from '../messaging/idle-notices.js';
 import { restoreSessions, retireSession } from '../sessions/lifecycle.js';
@@ -60,6 +59,9 @@ export interface HubOptions {
   /** false turns the history store off (benchmarks); default on where node:sqlite exists. */
   history?: boolean;
 }
+
+/** Builds the method dispatcher for a hub (host/api/handlers.ts createApi); passed in so that hub.ts never imports the API layer above it. */
+export type ApiFactory = (hub: Hub) => Dispatch;
 
 const ACTIVITY_KEPT = 500; // the Activity view's memory
 const USER_NOTICES_KEPT = 100;
@@ -114,7 +116,7 @@ export class Hub {
   #markRestored: () => void = () => undefined;
   readonly #whenRestored = new Promise<void>((r) => (this.#markRestored = r));
 
-  private constructor(opts: HubOptions, paths: EndpointPaths, env: EndpointEnv, journal: Journal, mailboxes: Mailboxes) {
+  private constructor(opts: HubOptions, paths: EndpointPaths, env: EndpointEnv, journal: Journal, mailboxes: Mailboxes, createApi: ApiFactory) {
     this.paths = paths;
     this.limits = withLimits(opts.limits);
     this.clock = opts.clock ?? systemClock;
@@ -139,10 +141,10 @@ export class Hub {
       now: () => this.clock.monotonic(),
       deliver: (sub, text) => routeIdleNotice(this, sub.subscriberId, sub.targetId, text),
     });
-    const handlers = createHandlers(this);
+    const api = createApi(this);
     this.dispatch = (method, params, conn) => {
       this.reclaimer.request();
-      return this.#restored ? handlers[method](params as never, conn) : this.#whenRestored.then(() => handlers[method](params as never, conn));
+      return this.#restored ? api(method, params, conn) : this.#whenRestored.then(() => api(method, params, conn));
     };
     this.#rpc = new RpcServer({
       limits: this.limits,
@@ -162,7 +164,8 @@ export class Hub {
     });
   }
 
-  static async start(opts: HubOptions = {}): Promise<Hub> {
+  /** Starts a hub serving the API `createApi` builds (core/index.ts passes host/api). */
+  static async start(opts: HubOptions, createApi: ApiFactory): Promise<Hub> {
     const env = opts.endpoint ?? currentEndpointEnv();
     const paths = resolveEndpoint(env);
     const limits = withLimits(opts.limits);
@@ -184,7 +187,7 @@ export class Hub {
       throw err;
     }
     const { journal, state } = opened;
-    const hub = new Hub(opts, paths, env, journal, new Mailboxes(journal, limits.inboxItems, state.items));
+    const hub = new Hub(opts, paths, env, journal, new Mailboxes(journal, limits.inboxItems, state.items), createApi);
     hub.#stateLock = stateLock;
     try {
       await bindHubSocket(hub.#rpc.server, paths.hubSocket, { uid: env.uid, windows: paths.windows, probeTimeoutMs: limits.probeTimeoutMs });

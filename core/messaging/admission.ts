@@ -10,13 +10,13 @@
 
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
-import type { InboxItem, InboxReceipt, ReceiptStatus, SendStatus } from '../protocol/methods.js';
+import type { InboxItem, InboxReceipt, ReceiptStatus } from '../protocol/methods.js';
 import { PEER_STATUSES, type PeerStatus } from '../protocol/cc-wire.js';
 import { receiptText } from '../delivery/receipts.js';
 import { HeldQueue, type HeldEntry } from '../policy/held.js';
 import { decideInbound, type Decision } from '../policy/policy.js';
 import { label } from '../registry/names.js';
-import { modeClass, type PersistedSession, type SessionRecord } from '../registry/session.js';
+import { modeClass, type SessionRecord } from '../registry/session.js';
 import { deliver } from '../delivery/deliver.js';
 import type { Envelope } from '../delivery/envelope.js';
 import type { AdmissionPort, ReceiptReceiver, RouteResult } from '../delivery/ports.js';

@@ -133,55 +133,71 @@ export const HistoryDeleteParams = z.union([
   z.strictObject({ ...UiToken, between: z.tuple([Name, Name]) }),
 ]);
 
+/**
+ * Who may call a method, declared once per method below; one dispatcher
+ * (core/host/api/dispatch.ts) checks it and hands the handler the caller:
+ * `none` needs no credentials; `session` a session's id and token; `actor`
+ * either a session's credentials or none (the actor is then the user); `ui`
+ * the hub's UI token; `reader` the UI token (everything) or a session's
+ * credentials (its own records only).
+ */
+export const AUTH_KINDS = ['none', 'session', 'actor', 'ui', 'reader'] as const;
+export type AuthKind = (typeof AUTH_KINDS)[number];
+
+function method<A extends AuthKind, S extends z.ZodType>(auth: A, params: S): { readonly auth: A; readonly params: S } {
+  return { auth, params };
+}
+
 export const METHODS = {
-  'hub.info': InfoParams,
-  'session.register': RegisterParams,
-  'session.state': StateParams,
-  'session.mode': ModeParams,
-  'session.rename': RenameParams,
-  'session.unregister': SessionAuth,
-  'agents.list': ListParams,
-  'message.send': SendParams,
-  'inbox.fetch': FetchParams,
-  'inbox.ack': AckParams,
-  'inbox.subscribe': SubscribeParams,
-  'ui.attach': UiParams,
-  'held.list': UiParams,
-  'held.approve': UiItemParams,
-  'held.deny': UiItemParams,
-  'subscriptions.list': UiParams,
-  'subscriptions.cancel': UiItemParams,
-  'settings.effective': UiSettingsParams,
-  'activity.list': UiParams,
-  'settings.set': UiSetSettingParams,
-  'inbound.pause': z.strictObject({ ...UiToken, paused: z.boolean() }),
-  'confirmations.list': UiParams,
-  'confirmations.allow': UiItemParams,
-  'confirmations.deny': UiItemParams,
-  'setup.detect': UiParams,
-  'setup.plan': z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() }),
-  'setup.apply': z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() }),
-  'user.send': z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096), message: z.string().min(1).max(LIMITS.messageBytes) }),
-  'user.subscribe': z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096) }),
-  'teams.list': TeamsListParams,
-  'teams.show': TeamShowParams,
-  'teams.send': TeamSendParams,
-  'tasks.list': TasksListParams,
-  'tasks.get': TaskGetParams,
-  'tasks.create': TaskCreateParams,
-  'tasks.update': TaskUpdateParams,
-  'tasks.claim': TaskClaimParams,
-  'tasks.assign': TaskAssignParams,
-  'tasks.delete': TaskDeleteParams,
-  'tasks.release': TaskReleaseParams,
-  'history.search': HistorySearchParams,
-  'history.conversation': HistoryConversationParams,
-  'history.delete': HistoryDeleteParams,
-  'history.status': UiParams,
+  'hub.info': method('none', InfoParams),
+  'session.register': method('none', RegisterParams),
+  'session.state': method('session', StateParams),
+  'session.mode': method('session', ModeParams),
+  'session.rename': method('session', RenameParams),
+  'session.unregister': method('session', SessionAuth),
+  'agents.list': method('actor', ListParams),
+  'message.send': method('session', SendParams),
+  'inbox.fetch': method('session', FetchParams),
+  'inbox.ack': method('session', AckParams),
+  'inbox.subscribe': method('session', SubscribeParams),
+  'ui.attach': method('ui', UiParams),
+  'held.list': method('ui', UiParams),
+  'held.approve': method('ui', UiItemParams),
+  'held.deny': method('ui', UiItemParams),
+  'subscriptions.list': method('ui', UiParams),
+  'subscriptions.cancel': method('ui', UiItemParams),
+  'settings.effective': method('ui', UiSettingsParams),
+  'activity.list': method('ui', UiParams),
+  'settings.set': method('ui', UiSetSettingParams),
+  'inbound.pause': method('ui', z.strictObject({ ...UiToken, paused: z.boolean() })),
+  'confirmations.list': method('ui', UiParams),
+  'confirmations.allow': method('ui', UiItemParams),
+  'confirmations.deny': method('ui', UiItemParams),
+  'setup.detect': method('ui', UiParams),
+  'setup.plan': method('ui', z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() })),
+  'setup.apply': method('ui', z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() })),
+  'user.send': method('ui', z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096), message: z.string().min(1).max(LIMITS.messageBytes) })),
+  'user.subscribe': method('ui', z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096) })),
+  'teams.list': method('none', TeamsListParams),
+  'teams.show': method('none', TeamShowParams),
+  'teams.send': method('session', TeamSendParams),
+  'tasks.list': method('none', TasksListParams),
+  'tasks.get': method('none', TaskGetParams),
+  'tasks.create': method('actor', TaskCreateParams),
+  'tasks.update': method('actor', TaskUpdateParams),
+  'tasks.claim': method('actor', TaskClaimParams),
+  'tasks.assign': method('actor', TaskAssignParams),
+  'tasks.delete': method('actor', TaskDeleteParams),
+  'tasks.release': method('actor', TaskReleaseParams),
+  'history.search': method('reader', HistorySearchParams),
+  'history.conversation': method('reader', HistoryConversationParams),
+  'history.delete': method('ui', HistoryDeleteParams),
+  'history.status': method('ui', UiParams),
 } as const;
 export type MethodName = keyof typeof METHODS;
-export type MethodParams<M extends MethodName> = z.output<(typeof METHODS)[M]>;
-export type MethodInput<M extends MethodName> = z.input<(typeof METHODS)[M]>;
+export type MethodParams<M extends MethodName> = z.output<(typeof METHODS)[M]['params']>;
+export type MethodInput<M extends MethodName> = z.input<(typeof METHODS)[M]['params']>;
+export type AuthOf<M extends MethodName> = (typeof METHODS)[M]['auth'];
 
 export function isMethodName(name: string): name is MethodName {
   return Object.prototype.hasOwnProperty.call(METHODS, name);

@@ -171,7 +171,7 @@ export class RpcServer {
       const id = hasId && isId(req.id) ? req.id : null;
       if (req.jsonrpc !== '2.0' || typeof req.method !== 'string' || (hasId && !isId(req.id))) return fail(id, 'invalid_request');
       if (!isMethodName(req.method)) return hasId ? fail(id, 'method_not_found') : undefined;
-      const parsed = METHODS[req.method].safeParse(req.params ?? {});
+      const parsed = METHODS[req.method].params.safeParse(req.params ?? {});
       if (!parsed.success) return hasId ? fail(id, 'invalid_params', issuesOf(parsed.error)) : undefined;
       established();
       const method = req.method;

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { HubClient } from '../../core/client/client.js';
-import { Hub } from '../../core/host/hub.js';
+import { startHub } from '../../core/index.js';
 import { Journal, JournalError } from '../../core/journal/journal.js';
 import { memoryLogger, tempDirs, until } from '../helpers/hub.js';
 import { cliEnv, runCli, serveCli, type Served } from '../helpers/cli.js';
@@ -162,11 +162,11 @@ describe('one hub per state directory', () => {
 
   it('in one process, a second Hub on the same state directory is refused; after close it starts', async () => {
     const dirs = tempDirs();
-    const first = await Hub.start({ endpoint: dirs.env, managedSettingsPath: `${dirs.root}/m.json`, claudeHome: `${dirs.root}/claude` });
+    const first = await startHub({ endpoint: dirs.env, managedSettingsPath: `${dirs.root}/m.json`, claudeHome: `${dirs.root}/claude` });
     const env2 = { ...dirs.env, env: { ...dirs.env.env, SWITCHBOARD_RUNTIME_DIR: path.join(dirs.root, 'run2') } };
-    await expect(Hub.start({ endpoint: env2, managedSettingsPath: `${dirs.root}/m.json`, claudeHome: `${dirs.root}/claude` })).rejects.toMatchObject({ code: 'state_locked' });
+    await expect(startHub({ endpoint: env2, managedSettingsPath: `${dirs.root}/m.json`, claudeHome: `${dirs.root}/claude` })).rejects.toMatchObject({ code: 'state_locked' });
     await first.close();
-    const second = await Hub.start({ endpoint: env2, managedSettingsPath: `${dirs.root}/m.json`, claudeHome: `${dirs.root}/claude` });
+    const second = await startHub({ endpoint: env2, managedSettingsPath: `${dirs.root}/m.json`, claudeHome: `${dirs.root}/claude` });
     await second.close();
   });
 });

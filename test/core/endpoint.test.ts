@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { EndpointError, ensurePrivateDir, MAX_SOCKET_PATH_BYTES, resolveEndpoint, sessionSocketPath, type EndpointEnv } from '../../core/transport/endpoint.js';
-import { Hub } from '../../core/host/hub.js';
+import { startHub as startCoreHub, type Hub } from '../../core/index.js';
 import { HubRunningError } from '../../core/transport/hub-lock.js';
 import { startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
 
@@ -69,7 +69,7 @@ describe('runtime directory safety', () => {
     const real = path.join(d.root, 'real');
     fs.mkdirSync(real, { mode: 0o700 });
     fs.symlinkSync(real, d.runtime);
-    await expect(Hub.start({ endpoint: d.env })).rejects.toBeInstanceOf(EndpointError);
+    await expect(startCoreHub({ endpoint: d.env })).rejects.toBeInstanceOf(EndpointError);
   });
 });
 
@@ -92,7 +92,7 @@ describe('the hub socket', () => {
 
   it('only one of two hubs racing to start wins; the other reports the running one', async () => {
     const d = tempDirs();
-    const results = await Promise.allSettled([Hub.start({ endpoint: d.env }), Hub.start({ endpoint: d.env }), Hub.start({ endpoint: d.env })]);
+    const results = await Promise.allSettled([startCoreHub({ endpoint: d.env }), startCoreHub({ endpoint: d.env }), startCoreHub({ endpoint: d.env })]);
     const won = results.filter((r) => r.status === 'fulfilled');
     const lost = results.filter((r) => r.status === 'rejected');
     expect(won).toHaveLength(1);
@@ -107,16 +107,16 @@ describe('the hub socket', () => {
     // A process that listens on the socket, then dies by SIGKILL: the file stays.
     const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(sock)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise((r) => child.stdout.once('data', r));
-    const live = await Hub.start({ endpoint: d.env }).catch((e: unknown) => e);
+    const live = await startCoreHub({ endpoint: d.env }).catch((e: unknown) => e);
     expect(live).toBeInstanceOf(HubRunningError);
     child.kill('SIGKILL');
     await until(() => child.exitCode !== null || child.signalCode !== null);
     expect(fs.lstatSync(sock).isSocket()).toBe(true);
-    const hub = await Hub.start({ endpoint: d.env });
+    const hub = await startCoreHub({ endpoint: d.env });
     await hub.close();
 
     fs.writeFileSync(sock, 'not a socket');
-    await expect(Hub.start({ endpoint: d.env })).rejects.toMatchObject({ code: 'not_socket' });
+    await expect(startCoreHub({ endpoint: d.env })).rejects.toMatchObject({ code: 'not_socket' });
     expect(fs.readFileSync(sock, 'utf8')).toBe('not a socket');
   });
 
@@ -132,6 +132,6 @@ describe('the hub socket', () => {
     await new Promise<void>((r) => srv.close(() => r()));
     fs.renameSync(sock + '.keep', sock);
     fs.lchownSync(sock, 65534, 65534);
-    await expect(Hub.start({ endpoint: d.env })).rejects.toMatchObject({ code: 'foreign_socket' });
+    await expect(startCoreHub({ endpoint: d.env })).rejects.toMatchObject({ code: 'foreign_socket' });
   });
 });

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { HubClient } from '../../core/client/client.js';
 import { currentEndpointEnv, type EndpointEnv } from '../../core/transport/endpoint.js';
-import { Hub, type HubOptions } from '../../core/host/hub.js';
+import { startHub as startCoreHub, type Hub, type HubOptions } from '../../core/index.js';
 import type { MethodInput, Registration } from '../../core/protocol/methods.js';
 import { tempDir } from './temp.js';
 
@@ -32,7 +32,7 @@ export interface TestHub {
 }
 
 export async function startHub(opts: Omit<HubOptions, 'endpoint'> = {}, dirs = tempDirs()): Promise<TestHub> {
-  const hub = await Hub.start({ managedSettingsPath: `${dirs.root}/managed-settings.json`, claudeHome: `${dirs.root}/claude`, ...opts, endpoint: dirs.env });
+  const hub = await startCoreHub({ managedSettingsPath: `${dirs.root}/managed-settings.json`, claudeHome: `${dirs.root}/claude`, ...opts, endpoint: dirs.env });
   const clients: HubClient[] = [];
   return {
     hub,

@@ -1,43 +1,37 @@
-// One function per hub method, typed from METHODS. Every method that acts
-// for a session checks its credentials first (and renews its lease). The
-// map's type makes a method without a handler a compile error.
+// One function per hub method, typed from METHODS. The dispatcher
+// (dispatch.ts) has already checked the caller by the method's auth kind;
+// a session's handler gets its record. The map's type makes a method without
+// a handler a compile error.
 
 import { HubError } from '../../protocol/errors.js';
-import type { MethodName, MethodParams, MethodResults } from '../../protocol/methods.js';
 import { validName } from '../../registry/names.js';
 import { nameHeldByOther } from '../../registry/resolution.js';
-import type { SessionRecord } from '../../registry/session.js';
 import type { Hub } from '../hub.js';
 import { registerSession } from '../../sessions/lifecycle.js';
 import { createHistoryHandlers } from './history-handlers.js';
 import { createUiHandlers } from './ui-handlers.js';
 import { createTeamHandlers } from './team-handlers.js';
 import { createUserHandlers } from './user-handlers.js';
-import type { RpcConnection } from '../../transport/rpc-server.js';
+import { createDispatch, type Handlers } from './dispatch.js';
+import type { Dispatch } from '../../transport/rpc-server.js';
 import { sendMessage } from '../../messaging/send.js';
 
-export type Handlers = {
-  [M in MethodName]: (params: MethodParams<M>, conn: RpcConnection) => MethodResults[M] | Promise<MethodResults[M]>;
-};
+/** The hub's API: every method's handler behind the one dispatcher. */
+export function createApi(hub: Hub): Dispatch {
+  return createDispatch(hub, createHandlers(hub));
+}
 
 export function createHandlers(hub: Hub): Handlers {
-  const auth = (p: { sessionId: string; token: string }): SessionRecord => {
-    const s = hub.table.auth(p.sessionId, p.token);
-    s.lastSeen = hub.clock.now();
-    return s;
-  };
-
   return {
     'hub.info': () => hub.info(),
 
-    'session.register': async (params, conn) => {
+    'session.register': async (params, { conn }) => {
       const { session, token, resumed } = await registerSession(hub, params, conn);
       if (params.hook === true) session.hooksSeenAt = hub.clock.now();
       return { sessionId: session.id, token, name: session.name, ref: hub.table.refOf(session.id), address: session.address, resumed };
     },
 
-    'session.state': (params) => {
-      const s = auth(params);
+    'session.state': (params, { session: s }) => {
       if (params.hook === true && s.hooksSeenAt === null) hub.events.emit({ type: 'sessions.changed' });
       if (params.hook === true) s.hooksSeenAt = hub.clock.now();
       if (params.hook === true) hub.wake.turnReported(s.id); // before any new wake below
@@ -52,8 +46,7 @@ export function createHandlers(hub: Hub): Handlers {
       return { state: s.state };
     },
 
-    'session.mode': async (params) => {
-      const s = auth(params);
+    'session.mode': async (params, { session: s }) => {
       s.permissionMode = params.permissionMode;
       s.modeKnown = true;
       if (params.bypassAvailable !== undefined) s.bypassAvailable = params.bypassAvailable;
@@ -63,8 +56,7 @@ export function createHandlers(hub: Hub): Handlers {
       return { permissionMode: s.permissionMode };
     },
 
-    'session.rename': async (params) => {
-      const s = auth(params);
+    'session.rename': async (params, { session: s }) => {
       const name = validName(params.name);
       if (name === undefined) throw new HubError('name_invalid');
       if (nameHeldByOther(hub.table, name, s.address)) throw new HubError('name_taken');
@@ -74,16 +66,14 @@ export function createHandlers(hub: Hub): Handlers {
       return { name, ref: hub.table.refOf(s.id) };
     },
 
-    'session.unregister': async (params) => {
-      await hub.retire(auth(params).id, 'final'); // its adapter says it is ending: no resume
+    'session.unregister': async (_params, { session }) => {
+      await hub.retire(session.id, 'final'); // its adapter says it is ending: no resume
       return { ok: true };
     },
 
-    'agents.list': (params) => {
-      let selfId: string | undefined;
-      if (params.sessionId !== undefined && params.token !== undefined) selfId = auth({ sessionId: params.sessionId, token: params.token }).id;
+    'agents.list': (_params, { session }) => {
       return {
-        rows: hub.table.agentRows(selfId, (s) => {
+        rows: hub.table.agentRows(session?.id, (s) => {
           const depth = hub.mailboxes.depth(s.id);
           const inbound = hub.admission.effective(s).inbound;
           return { canReceive: depth < hub.limits.inboxItems && inbound.value !== 'refuse', inboxDepth: depth, inbound: { value: inbound.value, source: inbound.source }, waiting: hub.wake.waitingFor(s.id) };
@@ -91,10 +81,9 @@ export function createHandlers(hub: Hub): Handlers {
       };
     },
 
-    'message.send': (params) => sendMessage(hub, auth(params), params),
+    'message.send': (params, { session }) => sendMessage(hub, session, params),
 
-    'inbox.fetch': async (params) => {
-      const s = auth(params);
+    'inbox.fetch': async (params, { session: s }) => {
       let items = hub.mailboxes.fetch(s.id, params.limit);
       if (items.length === 0 && params.waitMs > 0) {
         await waitForItem(hub, s.id, Math.min(params.waitMs, hub.limits.fetchWaitMs));
@@ -103,8 +92,7 @@ export function createHandlers(hub: Hub): Handlers {
       return { items };
     },
 
-    'inbox.ack': async (params) => {
-      const s = auth(params);
+    'inbox.ack': async (params, { session: s }) => {
       const removed = await hub.mailboxes.ack(s.id, params.ids);
       for (const item of removed) {
         if (item.kind !== 'message') continue;
@@ -114,8 +102,8 @@ export function createHandlers(hub: Hub): Handlers {
       return { acked: removed.length };
     },
 
-    'inbox.subscribe': (params, conn) => {
-      hub.subscribe(auth(params).id, conn);
+    'inbox.subscribe': (_params, { session, conn }) => {
+      hub.subscribe(session.id, conn);
       return { subscribed: true };
     },
 

@@ -4,26 +4,21 @@
 // Neither credential: unauthorized. History off: `history_off`, never a crash.
 
 import { HubError } from '../../protocol/errors.js';
-import type { HistoryPage, MethodParams, MethodResults } from '../../protocol/methods.js';
+import type { HistoryPage, MethodParams } from '../../protocol/methods.js';
 import { HistoryOffError } from '../../history/recorder.js';
 import type { HistoryMessage, HistoryQuery } from '../../protocol/history.js';
 import type { Hub } from '../hub.js';
-import { checkUiToken } from './ui-handlers.js';
+import type { Caller, Handler } from './dispatch.js';
 
 type HistoryMethod = 'history.search' | 'history.conversation' | 'history.delete' | 'history.status';
-export type HistoryHandlers = { [M in HistoryMethod]: (params: MethodParams<M>) => MethodResults[M] };
+export type HistoryHandlers = { [M in HistoryMethod]: Handler<M> };
 
 export function createHistoryHandlers(hub: Hub): HistoryHandlers {
   /** The caller's scope: null for the UI token (everything), else its own session id. */
-  const scopeOf = (p: { sessionId?: string | undefined; token?: string | undefined; uiToken?: string | undefined }): string | null => {
-    if (p.uiToken !== undefined) {
-      checkUiToken(hub, p.uiToken);
-      return null;
-    }
-    if (p.sessionId === undefined || p.token === undefined) throw new HubError('unauthorized');
-    const s = hub.table.auth(p.sessionId, p.token);
-    s.lastSeen = hub.clock.now();
-    return s.id;
+  const scopeOf = (caller: Caller<'reader'>): string | null => {
+    if (caller.ui) return null;
+    if (caller.session === undefined) throw new HubError('unauthorized');
+    return caller.session.id;
   };
   const run = <T>(fn: () => T): T => {
     try {
@@ -50,15 +45,15 @@ export function createHistoryHandlers(hub: Hub): HistoryHandlers {
   });
 
   return {
-    'history.search': (p) => {
-      const scope = scopeOf(p);
+    'history.search': (p, caller) => {
+      const scope = scopeOf(caller);
       if (scope !== null && p.session !== undefined) throw new HubError('unauthorized');
       const own = scope ?? p.session;
       return page({ ...filters(p), ...(own !== undefined ? { scope: own } : {}), order: 'newest' });
     },
 
-    'history.conversation': (p) => {
-      const scope = scopeOf(p);
+    'history.conversation': (p, caller) => {
+      const scope = scopeOf(caller);
       if (scope !== null && p.between !== undefined) throw new HubError('unauthorized');
       if (p.with === undefined && p.between === undefined && p.team === undefined) throw new HubError('invalid_params', { issues: ['give "with", "between" or "team"'] });
       return page({
@@ -68,12 +63,10 @@ export function createHistoryHandlers(hub: Hub): HistoryHandlers {
     },
 
     'history.delete': (p) => {
-      checkUiToken(hub, p.uiToken);
       return run(() => hub.history.delete('all' in p ? { all: true } : { between: p.between }));
     },
 
-    'history.status': (p) => {
-      checkUiToken(hub, p.uiToken);
+    'history.status': () => {
       const admin = hub.adminSettings();
       const stats = hub.history.stats() ?? { messages: 0, events: 0, bytes: 0 };
       return { ...hub.history.status(), ...stats, retention: { days: admin.historyRetentionDays.value, maxMegabytes: admin.historyMaxMegabytes.value } };

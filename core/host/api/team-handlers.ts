@@ -7,16 +7,18 @@
 
 import { UnreadableFileError } from '../../storage/unreadable.js';
 import { HubError, type ErrorReason } from '../../protocol/errors.js';
-import type { MethodName, MethodParams, MethodResults } from '../../protocol/methods.js';
+import type { MethodName } from '../../protocol/methods.js';
 import { TaskError } from '../../tasks/task-list.js';
 import { LockTimeoutError } from '../../teams/lock.js';
 import { RosterError } from '../../teams/roster.js';
 import { TeamSendError } from '../../teams/teams.js';
 import type { Hub } from '../hub.js';
-import type { RpcConnection } from '../../transport/rpc-server.js';
+import type { SessionRecord } from '../../registry/session.js';
+import type { Caller } from './dispatch.js';
+import type { Handler } from './dispatch.js';
 
 type TeamMethod = Extract<MethodName, `teams.${string}` | `tasks.${string}`>;
-export type TeamHandlers = { [M in TeamMethod]: (params: MethodParams<M>, conn: RpcConnection) => Promise<MethodResults[M]> };
+export type TeamHandlers = { [M in TeamMethod]: Handler<M> };
 
 function mapped(err: unknown): never {
   if (err instanceof UnreadableFileError) throw new HubError(err.code, { file: err.file, problem: err.problem }, { cause: err });
@@ -36,12 +38,9 @@ function mapped(err: unknown): never {
 }
 
 export function createTeamHandlers(hub: Hub): TeamHandlers {
-  const actor = (p: { sessionId?: string | undefined; token?: string | undefined }): string => {
-    if (p.sessionId === undefined || p.token === undefined) return 'user';
-    const s = hub.table.auth(p.sessionId, p.token);
-    return s.member ?? s.name;
-  };
-  const guard = <P, R>(fn: (p: P) => Promise<R>) => (p: P): Promise<R> => fn(p).catch(mapped);
+  /** The actor of a change: the calling session's member name, else its name, else the user. */
+  const actor = (s: SessionRecord | undefined): string => (s === undefined ? 'user' : (s.member ?? s.name));
+  const guard = <P, C, R>(fn: (p: P, caller: C) => Promise<R>) => (p: P, caller: C): Promise<R> => fn(p, caller).catch(mapped);
 
   return {
     'teams.list': guard(async () => ({ root: hub.teams.root, teams: await hub.teams.list() })),
@@ -52,8 +51,7 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
       return view;
     }),
 
-    'teams.send': guard(async (p) => {
-      const s = hub.table.auth(p.sessionId, p.token);
+    'teams.send': guard(async (p, { session: s }: Caller<'session'>) => {
       if (s.member === null || s.team === null || s.team !== p.team) throw new HubError('not_a_member');
       await hub.teams.send({ team: p.team, from: { sessionId: s.id, member: s.member }, to: p.to, text: p.text, ...(p.summary ? { summary: p.summary } : {}) });
       return { delivered: 'inbox' as const };
@@ -68,7 +66,6 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
     }),
 
     'tasks.create': guard(async (p) => {
-      actor(p);
       const task = await hub.teams.tasks(p.list).create({
         subject: p.subject, description: p.description, ...(p.activeForm !== undefined ? { activeForm: p.activeForm } : {}),
         ...(p.blockedBy !== undefined ? { blockedBy: p.blockedBy } : {}), ...(p.metadata !== undefined ? { metadata: p.metadata } : {}),
@@ -77,7 +74,6 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
     }),
 
     'tasks.update': guard(async (p) => {
-      actor(p);
       const { list, id, sessionId: _s, token: _t, addBlocks, addBlockedBy, ...patch } = p;
       const tasks = hub.teams.tasks(list);
       // Edges first: they are the part that can be refused (missing task, self-block, cycle).
@@ -86,22 +82,19 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
       return { task: await tasks.update(id, patch) };
     }),
 
-    'tasks.claim': guard(async (p) => ({ task: await hub.teams.tasks(p.list).claim(p.id, p.owner ?? actor(p), { busyCheck: p.busyCheck === true }) })),
+    'tasks.claim': guard(async (p, { session }: Caller<'actor'>) => ({ task: await hub.teams.tasks(p.list).claim(p.id, p.owner ?? actor(session), { busyCheck: p.busyCheck === true }) })),
 
-    'tasks.assign': guard(async (p) => {
+    'tasks.assign': guard(async (p, { session: s }: Caller<'actor'>) => {
       // The frame's author: a member of this team (checked against the roster), else the session's name or "user".
-      const s = p.sessionId !== undefined && p.token !== undefined ? hub.table.auth(p.sessionId, p.token) : undefined;
       const by = s === undefined ? 'user' : s.member !== null && s.team === p.team ? { sessionId: s.id, member: s.member } : s.name;
       return { task: await hub.teams.assign(p.team, p.id, p.owner, by) };
     }),
 
     'tasks.delete': guard(async (p) => {
-      actor(p);
       return { deleted: await hub.teams.tasks(p.list).delete(p.id) };
     }),
 
     'tasks.release': guard(async (p) => {
-      actor(p);
       return { released: await hub.teams.tasks(p.list).release(p.owner) };
     }),
   };

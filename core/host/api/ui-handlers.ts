@@ -1,41 +1,31 @@
 // Handlers for user interfaces: held-message decisions, subscriptions,
-// effective settings, activity. Every one checks the hub's UI token in
-// constant time; a session token never works here.
+// effective settings, activity. The dispatcher checks the hub's UI token in
+// constant time before any of these runs (their auth kind is `ui`); a
+// session token never works here.
 
-import { timingSafeEqual } from 'node:crypto';
 import { HubError } from '../../protocol/errors.js';
-import type { HeldView, MethodName, MethodParams, MethodResults } from '../../protocol/methods.js';
+import type { HeldView, MethodName } from '../../protocol/methods.js';
 import { label } from '../../registry/names.js';
 import { USER_SUBSCRIBER } from '../../idle/idle.js';
 import { setUserSetting, UserSettingsError } from '../../settings/user-file.js';
 import type { Hub } from '../hub.js';
-import type { RpcConnection } from '../../transport/rpc-server.js';
+import type { Handler } from './dispatch.js';
 
 type UiMethod = 'ui.attach' | 'held.list' | 'held.approve' | 'held.deny' | 'subscriptions.list' | 'subscriptions.cancel' | 'settings.effective' | 'activity.list' | 'settings.set' | 'inbound.pause' | 'confirmations.list' | 'confirmations.allow' | 'confirmations.deny';
-export type UiHandlers = { [M in UiMethod & MethodName]: (params: MethodParams<M>, conn: RpcConnection) => MethodResults[M] | Promise<MethodResults[M]> };
+export type UiHandlers = { [M in UiMethod & MethodName]: Handler<M> };
 
 const PREVIEW_CHARS = 200;
 
-export function checkUiToken(hub: Hub, token: string): void {
-  const a = Buffer.from(token);
-  const b = Buffer.from(hub.uiToken);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new HubError('unauthorized');
-}
-
 export function createUiHandlers(hub: Hub): UiHandlers {
-  const ui = <P extends { uiToken: string }, R>(fn: (p: P, conn: RpcConnection) => R) => (p: P, conn: RpcConnection): R => {
-    checkUiToken(hub, p.uiToken);
-    return fn(p, conn);
-  };
   const sessionName = (id: string): string | null => (hub.table.live.get(id) ?? hub.table.dormant.get(id)?.session)?.name ?? null;
 
   return {
-    'ui.attach': ui((_p, conn) => {
+    'ui.attach': ((_p, { conn }) => {
       hub.attachUi(conn);
       return { attached: true, held: hub.admission.held.size };
     }),
 
-    'held.list': ui(() => {
+    'held.list': (() => {
       const monoNow = hub.clock.monotonic();
       const items = hub.admission.held.all().map((e): HeldView => {
         const name = sessionName(e.receiverId) ?? 'a session that has ended';
@@ -55,14 +45,14 @@ export function createUiHandlers(hub: Hub): UiHandlers {
       return { items };
     }),
 
-    'held.approve': ui((p) => hub.admission.approve(p.id)),
+    'held.approve': ((p) => hub.admission.approve(p.id)),
 
-    'held.deny': ui(async (p) => {
+    'held.deny': (async (p) => {
       await hub.admission.deny(p.id);
       return { status: 'denied' as const };
     }),
 
-    'subscriptions.list': ui(() => {
+    'subscriptions.list': (() => {
       const monoNow = hub.clock.monotonic();
       const wallNow = hub.clock.now();
       return {
@@ -76,13 +66,13 @@ export function createUiHandlers(hub: Hub): UiHandlers {
       };
     }),
 
-    'subscriptions.cancel': ui((p) => {
+    'subscriptions.cancel': ((p) => {
       const cancelled = hub.idle.cancel(p.id);
       if (cancelled) hub.events.emit({ type: 'subscriptions.changed' });
       return { cancelled };
     }),
 
-    'settings.effective': ui((p) => {
+    'settings.effective': ((p) => {
       let effective: unknown = redactRelay(hub.adminSettings());
       if (p.sessionId !== undefined) {
         const s = hub.table.live.get(p.sessionId);
@@ -92,9 +82,9 @@ export function createUiHandlers(hub: Hub): UiHandlers {
       return { effective, problems: hub.settings.problems(), paused: hub.admission.paused };
     }),
 
-    'activity.list': ui(() => ({ entries: hub.activity.list(), notices: hub.userNotices.list() })),
+    'activity.list': (() => ({ entries: hub.activity.list(), notices: hub.userNotices.list() })),
 
-    'settings.set': ui(async (p) => {
+    'settings.set': (async (p) => {
       try {
         setUserSetting(hub.settings.userPath, p.key, p.value ?? null);
       } catch (err) {
@@ -105,21 +95,21 @@ export function createUiHandlers(hub: Hub): UiHandlers {
       return { effective: hub.adminSettings() };
     }),
 
-    'confirmations.list': ui(() => {
+    'confirmations.list': (() => {
       const relay = hub.remote.relay;
       return { items: hub.remote.confirmations.list(), relay: { configured: relay !== undefined, connected: relay?.connected ?? false, machine: relay?.machine ?? null } };
     }),
-    'confirmations.allow': ui((p) => {
+    'confirmations.allow': ((p) => {
       if (!hub.remote.confirmations.decide(p.id, 'allow')) throw new HubError('item_not_found');
       return { decided: true as const };
     }),
-    'confirmations.deny': ui((p) => {
+    'confirmations.deny': ((p) => {
       if (!hub.remote.confirmations.decide(p.id, 'deny')) throw new HubError('item_not_found');
       return { decided: true as const };
     }),
 
     // Pausing refuses every new inbound message; held ones stay held for the user to decide.
-    'inbound.pause': ui((p) => {
+    'inbound.pause': ((p) => {
       if (hub.admission.paused !== p.paused) {
         hub.admission.paused = p.paused;
         hub.events.emit({ type: 'inbound.paused', paused: p.paused });

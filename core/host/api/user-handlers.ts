@@ -5,7 +5,6 @@
 
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../../protocol/errors.js';
-import type { MethodParams, MethodResults } from '../../protocol/methods.js';
 import { resolveTo } from '../../registry/resolution.js';
 import type { SessionRecord } from '../../registry/session.js';
 import { escapeBody } from '../../protocol/cc-wire.js';
@@ -13,7 +12,7 @@ import { currentSetupEnv, plan, type SetupAgent } from '../../setup/agents.js';
 import { detectAgents } from '../../setup/detect.js';
 import { applyChanges, describeChange, SetupError } from '../../setup/edit.js';
 import type { Hub } from '../hub.js';
-import { checkUiToken } from './ui-handlers.js';
+import type { Handler } from './dispatch.js';
 import { USER_SUBSCRIBER } from '../../idle/idle.js';
 
 
@@ -24,13 +23,7 @@ function target(hub: Hub, to: string): SessionRecord {
   return r.row.session;
 }
 
-export function createUserHandlers(hub: Hub): {
-  'user.send': (p: MethodParams<'user.send'>) => Promise<MethodResults['user.send']>;
-  'user.subscribe': (p: MethodParams<'user.subscribe'>) => MethodResults['user.subscribe'];
-  'setup.detect': (p: MethodParams<'setup.detect'>) => MethodResults['setup.detect'];
-  'setup.plan': (p: MethodParams<'setup.plan'>) => MethodResults['setup.plan'];
-  'setup.apply': (p: MethodParams<'setup.apply'>) => MethodResults['setup.apply'];
-} {
+export function createUserHandlers(hub: Hub): { [M in 'user.send' | 'user.subscribe' | 'setup.detect' | 'setup.plan' | 'setup.apply']: Handler<M> } {
   /** Agent setup as the user: the same plan `switchboard setup` makes, for the hub's own CLI path. */
   const planFor = (p: { agent: SetupAgent; uninstall?: boolean | undefined }) => {
     try {
@@ -41,21 +34,15 @@ export function createUserHandlers(hub: Hub): {
     }
   };
   return {
-    'setup.detect': (p) => {
-      checkUiToken(hub, p.uiToken);
-      return { agents: detectAgents(currentSetupEnv()) };
-    },
+    'setup.detect': () => ({ agents: detectAgents(currentSetupEnv()) }),
     'setup.plan': (p) => {
-      checkUiToken(hub, p.uiToken);
       return { changes: planFor(p).changes.map((c) => ({ file: c.file, diff: describeChange(c) })) };
     },
     'setup.apply': (p) => {
-      checkUiToken(hub, p.uiToken);
       const changes = planFor(p).changes;
       return { changed: changes.map((c) => c.file), backups: applyChanges(changes, new Date(hub.clock.now())) };
     },
     'user.send': async (p) => {
-      checkUiToken(hub, p.uiToken);
       const s = target(hub, p.to);
       const id = randomUUID();
       const text = `<user-message source="switchboard-ui">\n${escapeBody(p.message).replace(/<\/user-message/gi, '&lt;/user-message')}\n</user-message>`;
@@ -64,7 +51,6 @@ export function createUserHandlers(hub: Hub): {
       return { status: added === 'added' ? 'queued' : 'dropped', msg_id: id, to: { name: s.name, address: s.address } };
     },
     'user.subscribe': (p) => {
-      checkUiToken(hub, p.uiToken);
       const s = target(hub, p.to);
       hub.idle.subscribe({ id: USER_SUBSCRIBER }, s, `${s.name} [${hub.table.refOf(s.id)}]`);
       hub.events.emit({ type: 'subscriptions.changed' });
