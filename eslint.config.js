@@ -16,6 +16,36 @@ const NODE_ONLY_FORBIDDEN = {
   ],
 };
 
+/**
+ * core/ in layers (docs/architecture.md): a folder may import its own layer
+ * and the ones below it, never one above. Each entry names the folders of a
+ * layer and what they may not import. The cycle check (scripts/check-cycles.mjs)
+ * keeps imports inside one layer from forming a circle.
+ */
+const up = (folders) => folders.map((f) => `**/${f}/**`);
+const HOST = ['host'];
+const FEATURES = ['messaging', 'sessions', 'wake'];
+const INTEGRATIONS = ['stock', 'relay'];
+const DOMAIN = ['registry', 'policy', 'delivery', 'journal', 'settings', 'idle', 'teams', 'tasks', 'setup', 'history'];
+const BASE = ['contract', 'transport', 'storage', 'client'];
+const ENTRY = ['**/core/index.js', '../index.js', '../../index.js'];
+const CORE_LAYERS = [
+  { name: 'kit', folders: ['kit'], forbid: [...up(['protocol', ...BASE, ...DOMAIN, ...INTEGRATIONS, ...FEATURES, ...HOST])] },
+  { name: 'protocol', folders: ['protocol'], forbid: up([...BASE, ...DOMAIN, ...INTEGRATIONS, ...FEATURES, ...HOST]) },
+  { name: 'base (contract, transport, storage, client)', folders: BASE, forbid: up([...DOMAIN, ...INTEGRATIONS, ...FEATURES, ...HOST]) },
+  { name: 'domain', folders: DOMAIN, forbid: up([...INTEGRATIONS, ...FEATURES, ...HOST]) },
+  { name: 'integrations', folders: INTEGRATIONS, forbid: up([...FEATURES, ...HOST]) },
+  { name: 'features', folders: FEATURES, forbid: up(HOST) },
+];
+
+const HUB_ONLY_VIA_ENTRY = { group: ['**/core/host/**'], message: 'Reach the hub through core/index.ts, never core/host/.' };
+const CORE_FORBIDDEN = [...NODE_ONLY_FORBIDDEN.patterns, { group: ['**/cli/**'], message: 'core/ never imports cli/.' }];
+const coreRule = (extra) => ['error', { ...NODE_ONLY_FORBIDDEN, patterns: [...CORE_FORBIDDEN, ...extra] }];
+const layerConfigs = CORE_LAYERS.map((layer) => ({
+  files: layer.folders.map((f) => `core/${f}/**/*.ts`),
+  rules: { 'no-restricted-imports': coreRule([{ group: [...layer.forbid, ...ENTRY], message: `core/ in layers: ${layer.name} may import only its own layer and the ones below (docs/architecture.md); take a port instead.` }]) },
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', '.tsbuild/**', 'node_modules/**', 'bench/.out/**', 'test-results/**', '**/*.mjs', '**/*.cjs', 'eslint.config.js'] },
   js.configs.recommended,
@@ -32,14 +62,17 @@ export default tseslint.config(
     },
   },
   { files: ['core/**/*.ts', 'cli/**/*.ts'], rules: { 'no-restricted-imports': ['error', NODE_ONLY_FORBIDDEN] } },
+  { files: ['core/**/*.ts'], rules: { 'no-restricted-imports': coreRule([]) } },
+  ...layerConfigs,
   {
-    files: ['core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { ...NODE_ONLY_FORBIDDEN, patterns: [...NODE_ONLY_FORBIDDEN.patterns, { group: ['**/cli/**'], message: 'core/ never imports cli/.' }] },
-      ],
-    },
+    // The Hub composes; the API above it is handed in by core/index.ts.
+    files: ['core/host/hub.ts'],
+    rules: { 'no-restricted-imports': coreRule([{ group: ['./api/*', './ui/*', ...ENTRY], message: 'host/hub.ts never imports the API layer (host/api, host/ui): core/index.ts passes it in.' }]) },
+  },
+  {
+    // Outside core/, only the composition roots and the public entry's users reach the hub.
+    files: ['cli/**/*.ts', 'bench/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx', 'preload/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [HUB_ONLY_VIA_ENTRY] }] },
   },
   {
     // Everything in electron/ but the composition root is tested under plain Node: Electron types only.
@@ -54,6 +87,7 @@ export default tseslint.config(
             { name: 'electron-store', allowTypeImports: true, message: 'Only electron/main.ts creates the store; take a port instead.' },
             { name: 'react', message: 'The main process never imports react.' },
           ],
+          patterns: [HUB_ONLY_VIA_ENTRY],
         },
       ],
     },

@@ -14,3 +14,7 @@ export { silentLogger, stderrLogger, type Logger } from './kit/logger.js';
 export function startHub(opts: HubOptions = {}): Promise<Hub> {
   return Hub.start(opts, createApi);
 }
+
+/** The HTTP + SSE bridge for `serve --ui` and the runner both bridges share. */
+export { startWebServer, type WebServer } from './host/ui/web.js';
+export { runBridgeOperation } from './host/ui/ui-bridge.js';

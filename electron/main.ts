@@ -15,7 +15,7 @@ import { IPC_CHANNELS } from '../core/contract/operations.js';
 import { startHub, type Hub } from '../core/index.js';
 import { stderrLogger } from '../core/kit/logger.js';
 import type { RpcConnection } from '../core/transport/rpc-server.js';
-import { runBridgeOperation } from '../core/host/ui/ui-bridge.js';
+import { runBridgeOperation } from '../core/index.js';
 import type { ConfirmationView, HeldView } from '../core/protocol/methods.js';
 import { defaultCliLink, createDesktopHandlers } from './desktop-handlers.js';
 import { createIpcServer } from './ipc/server.js';

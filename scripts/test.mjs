@@ -31,7 +31,7 @@ if (process.argv.includes('--prereqs-only')) {
 /** [label, argv] in order; npx resolves the project's own binaries. */
 const steps = [
   ['build', ['npm', 'run', 'build']],
-  ['lint', ['npx', 'eslint', '.']],
+  ['lint', ['npm', 'run', 'lint']],
   ['electron security scan', [process.execPath, 'scripts/scan-electron.mjs']],
   ['unit and integration tests', ['npx', 'vitest', 'run']],
   ...(skipInterop ? [] : [['real Claude Code interop', ['npx', 'vitest', 'run', '--config', 'vitest.interop.config.ts']]]),

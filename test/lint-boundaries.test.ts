@@ -2,6 +2,8 @@
 // on the paths they guard (and stay quiet where imports are allowed).
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
+// @ts-expect-error: a plain .mjs script without types
+import { findCycles, graphOf, importsOf } from '../scripts/check-cycles.mjs';
 
 const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
 
@@ -36,5 +38,52 @@ describe('import boundaries', () => {
 
   it('cli may import core', async () => {
     expect(await ruleIds('cli/main.ts', "import { LIMITS } from '../core/protocol/limits.js';\nvoid LIMITS;")).not.toContain('no-restricted-imports');
+  });
+
+  // core/ in layers (docs/architecture.md): each layer may import only itself and the layers below.
+  it.each([
+    ['core/kit/ring.ts', "import { LIMITS } from '../protocol/limits.js';\nvoid LIMITS;"],
+    ['core/protocol/limits.ts', "import type { SessionRecord } from '../registry/session.js';\nexport type S = SessionRecord;"],
+    ['core/transport/outbound.ts', "import type { SessionTable } from '../registry/table.js';\nexport type T = SessionTable;"],
+    ['core/registry/table.ts', "import type { Admission } from '../messaging/admission.js';\nexport type A = Admission;"],
+    ['core/registry/table.ts', "import type { StockSession } from '../stock/discovery.js';\nexport type S = StockSession;"],
+    ['core/stock/stock.ts', "import type { Hub } from '../host/hub.js';\nexport type H = Hub;"],
+    ['core/stock/stock.ts', "import { sendMessage } from '../messaging/send.js';\nvoid sendMessage;"],
+    ['core/messaging/send.ts', "import type { Hub } from '../host/hub.js';\nexport type H = Hub;"],
+    ['core/sessions/lifecycle.ts', "import { startHub } from '../index.js';\nvoid startHub;"],
+    ['core/host/hub.ts', "import { createApi } from './api/handlers.js';\nvoid createApi;"],
+  ])('%s may not import upward: %s', async (file, code) => {
+    expect(await ruleIds(file, code)).toContain('no-restricted-imports');
+  });
+
+  it.each([
+    ['core/messaging/send.ts', "import { sendToStock } from '../stock/stock-send.js';\nvoid sendToStock;"],
+    ['core/stock/stock.ts', "import type { SessionTable } from '../registry/table.js';\nexport type T = SessionTable;"],
+    ['core/host/api/handlers.ts', "import type { Hub } from '../hub.js';\nexport type H = Hub;"],
+  ])('%s may import down: %s', async (file, code) => {
+    expect(await ruleIds(file, code)).not.toContain('no-restricted-imports');
+  });
+
+  it('cli/ and electron/ reach the hub through core/index.ts only', async () => {
+    expect(await ruleIds('cli/main.ts', "import type { Hub } from '../core/host/hub.js';\nexport type H = Hub;")).toContain('@typescript-eslint/no-restricted-imports');
+    expect(await ruleIds('electron/tray/menu.ts', "import type { Hub } from '../../core/host/hub.js';\nexport type H = Hub;")).toContain('@typescript-eslint/no-restricted-imports');
+    expect(await ruleIds('cli/main.ts', "import type { Hub } from '../core/index.js';\nexport type H = Hub;")).not.toContain('@typescript-eslint/no-restricted-imports');
+  });
+});
+
+describe('the cycle check over core/', () => {
+  it('counts type-only imports and re-exports as edges', () => {
+    const edges = importsOf('/r/core/a/x.ts', "import type { B } from '../b/y.js';\nexport * from './z.js';\nimport fs from 'node:fs';");
+    expect(edges).toEqual(['/r/core/b/y.ts', '/r/core/a/z.ts']);
+  });
+
+  it('finds a circle of type imports, and none in a chain', () => {
+    const circle = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+    expect(findCycles(circle)).toEqual([['a', 'b', 'c']]);
+    expect(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]]))).toEqual([]);
+  });
+
+  it('core/ today has no import circle', () => {
+    expect(findCycles(graphOf(new URL('../core', import.meta.url).pathname))).toEqual([]);
   });
 });

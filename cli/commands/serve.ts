@@ -14,7 +14,7 @@ import { startHub, type Hub } from '../../core/index.js';
 import { HubRunningError } from '../../core/transport/hub-lock.js';
 import { JournalError } from '../../core/journal/journal.js';
 import { stderrLogger, type Logger } from '../../core/kit/logger.js';
-import { startWebServer, type WebServer } from '../../core/host/ui/web.js';
+import { startWebServer, type WebServer } from '../../core/index.js';
 import { CliFailure, intArg, parse, UsageError, type Ctx } from '../common.js';
 import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../process-guards.js';
 import { VERSION } from '../version.js';

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { MethodName, MethodResults } from '../protocol/methods.js';
 import { METHODS } from '../protocol/methods.js';
+import { ERRORS, type ErrorReason } from '../protocol/errors.js';
 import type { BridgeOperationName } from './operations.js';
 
 /** Operation name → the hub method it runs (the UI token is added by the bridge). */
@@ -45,6 +46,13 @@ export type BridgeResult<O extends BridgeOperation> = MethodResults[(typeof BRID
 function needsUiToken(method: MethodName): boolean {
   const auth = METHODS[method].auth;
   return auth === 'ui' || auth === 'reader';
+}
+
+/** What a bridge operation answers: its result, or a fixed reason and text (never an internal error's text). */
+export type BridgeOutcome = { ok: true; result: unknown } | { ok: false; reason: ErrorReason; message: string; data?: unknown };
+
+export function failure(reason: ErrorReason, data?: unknown): BridgeOutcome {
+  return { ok: false, reason, message: ERRORS[reason][1], ...(data === undefined ? {} : { data }) };
 }
 
 export function isBridgeOperation(name: string): name is BridgeOperation {

@@ -11,11 +11,11 @@ export type ItemListener = (sessionId: string, item: InboxItem) => void;
 
 export class Mailboxes {
   readonly #inboxes = new Map<string, Inbox>();
-  readonly #journal: Journal;
+  readonly #journal: Pick<Journal, 'append'>;
   readonly #cap: number;
   readonly #listeners = new Set<ItemListener>();
 
-  constructor(journal: Journal, cap: number, initial: Map<string, Map<string, InboxItem>>) {
+  constructor(journal: Pick<Journal, 'append'>, cap: number, initial: Map<string, Map<string, InboxItem>>) {
     this.#journal = journal;
     this.#cap = cap;
     for (const [id, items] of initial) this.#inboxes.set(id, new Inbox(cap, items.values()));

@@ -24,7 +24,7 @@ export interface RecorderPorts {
 
 /** What recording an admission needs. */
 export interface AdmitRecordPorts {
-  readonly history: HistoryRecorder;
+  readonly history: Pick<HistoryRecorder, 'enabled' | 'message' | 'outcome'>;
   readonly table: SessionTable;
 }
 

@@ -22,7 +22,7 @@ import type { Pins } from '../registry/resolution.js';
 import type { SessionTable } from '../registry/table.js';
 import { writeLines } from '../transport/outbound.js';
 import { sendToStock, type StockSendPorts } from '../stock/stock-send.js';
-import { parsePeerAddress } from '../relay/protocol.js';
+import { parsePeerAddress } from '../protocol/relay-wire.js';
 import { sendRemote, type RemoteSendPorts } from '../relay/remote-send.js';
 
 /** What message.send needs from the hub. */

@@ -9,8 +9,8 @@
 // its address resolves to that row.
 
 import type { AgentRow } from '../protocol/methods.js';
-import type { StockSession } from '../stock/discovery.js';
-import type { PresenceSession } from '../relay/protocol.js';
+import type { StockEntry } from '../protocol/cc-sessions.js';
+import type { PresenceSession } from '../protocol/relay-wire.js';
 import { HubError } from '../protocol/errors.js';
 import { assignRefs, label, normalizeName, validName } from './names.js';
 import type { Row, RowIndex } from './resolution.js';
@@ -22,6 +22,16 @@ export interface RemoteSession {
   address: string;
   refHash: string;
   session: PresenceSession;
+}
+
+/** A stock Claude Code session that discovery found (core/stock/discovery.ts). */
+export interface StockSession {
+  entry: StockEntry;
+  socketPath: string;
+  address: string;
+  refHash: string;
+  /** Claude Code's own status (busy, idle, shell, waiting), if it wrote one. */
+  status: string | undefined;
 }
 
 /** A row of ours (hosted), a stock Claude Code session's, or another machine's. */

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { connect, credsAuthenticator, errors, type Msg, type NatsConnection, type NodeConnectionOptions, type Subscription } from '@nats-io/transport-node';
 import { HubError } from '../protocol/errors.js';
 import type { RelaySettings } from '../settings/schema.js';
-import { decode, encode, Presence, PROTOCOL_VERSION, RelayAnswer, RelayMessage, RelayReceipt, SUBJECTS, type PresenceSession } from './protocol.js';
+import { decode, encode, Presence, PROTOCOL_VERSION, RelayAnswer, RelayMessage, RelayReceipt, SUBJECTS, type PresenceSession } from '../protocol/relay-wire.js';
 
 export const SEND_TIMEOUT_MS = 5000; // a remote hub answers once the message is journaled
 const DEFAULT_PRESENCE_S = 15;

@@ -21,7 +21,7 @@ import { resolveTo } from '../registry/resolution.js';
 import type { RemoteSession } from '../registry/table.js';
 import type { Envelope } from '../delivery/envelope.js';
 import { Confirmations } from './confirmations.js';
-import { parsePeerAddress, peerAddress, PROTOCOL_VERSION, type PresenceSession, type RelayAnswer, type RelayMessage, type RelayReceipt } from './protocol.js';
+import { parsePeerAddress, peerAddress, PROTOCOL_VERSION, type PresenceSession, type RelayAnswer, type RelayMessage, type RelayReceipt } from '../protocol/relay-wire.js';
 import type { Relay } from './relay.js';
 
 /** What the relay's host side needs from the hub. */

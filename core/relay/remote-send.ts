@@ -13,7 +13,7 @@ import { dialogExpiryMs } from '../settings/effective.js';
 import type { AdmissionPort } from '../delivery/ports.js';
 import type { EffectiveSettings } from '../settings/effective.js';
 import type { RemoteMachines } from './remote-machines.js';
-import { peerAddress, PROTOCOL_VERSION } from './protocol.js';
+import { peerAddress, PROTOCOL_VERSION } from '../protocol/relay-wire.js';
 
 export interface RemoteTarget {
   machine: string;

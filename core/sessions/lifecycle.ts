@@ -38,7 +38,7 @@ export interface LifecyclePorts extends RetentionPorts {
   readonly table: SessionTable;
   readonly journal: Pick<Journal, 'append'>;
   readonly settings: Pick<SettingsStore, 'parseFlag' | 'forget'>;
-  readonly admission: Admission;
+  readonly admission: RetentionPorts['admission'] & Pick<Admission, 'reevaluate'>;
   readonly servers: Map<string, net.Server>;
   readonly paths: EndpointPaths;
   readonly limits: Limits;

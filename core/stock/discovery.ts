@@ -10,19 +10,13 @@ import { udsAddress } from '../protocol/cc-wire.js';
 import { refHash } from '../registry/names.js';
 import { RootWatcher } from '../teams/watch.js';
 import { probeSocket } from '../transport/endpoint.js';
-import { isRegistryFileName, PROBE_TIMEOUT_MS, processMatches, readEntry, SWITCHBOARD_ENTRYPOINT, type StockEntry } from './entry.js';
+import type { StockSession } from '../registry/table.js';
+import { isRegistryFileName, PROBE_TIMEOUT_MS, processMatches, readEntry, SWITCHBOARD_ENTRYPOINT } from './entry.js';
 
 const MAX_FILES = 4096; // a registry directory bigger than this is not Claude Code's
 
 /** One live stock session as the hub lists it. */
-export interface StockSession {
-  entry: StockEntry;
-  socketPath: string;
-  address: string;
-  refHash: string;
-  /** Claude Code's own status (busy, idle, shell, waiting), if it wrote one. */
-  status: string | undefined;
-}
+export type { StockSession };
 
 export interface DiscoveryOptions {
   sessionsDir: string;

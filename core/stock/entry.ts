@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { StockEntry } from '../protocol/cc-sessions.js';
 import { readBoundedSync } from '../storage/bounded-read.js';
 import { pidAlive, processStartTime } from '../registry/proc.js';
 
@@ -16,23 +17,6 @@ export const ENTRY_MAX_BYTES = 256 * 1024; // Claude Code ignores larger files t
 export const PROBE_TIMEOUT_MS = 250;
 const KEY_MAX_BYTES = 4096;
 
-export const StockEntry = z.looseObject({
-  pid: z.number().int().positive().max(2 ** 31),
-  sessionId: z.string().min(1).max(128),
-  cwd: z.string().max(4096).default(''),
-  startedAt: z.number().optional(),
-  procStart: z.string().max(128).optional(),
-  version: z.string().max(64).optional(),
-  peerProtocol: z.number().optional(),
-  kind: z.string().max(32).optional(),
-  entrypoint: z.string().max(64).optional(),
-  messagingSocketPath: z.string().min(1).max(1024),
-  name: z.string().max(256).optional(),
-  status: z.string().max(32).optional(),
-  statusUpdatedAt: z.number().optional(),
-  peerFeatures: z.array(z.string().max(64)).max(64).optional(),
-});
-export type StockEntry = z.infer<typeof StockEntry>;
 
 /** Our own entries (publishing) carry this entrypoint, so we never list or keep them as Claude Code's. */
 export const SWITCHBOARD_ENTRYPOINT = 'switchboard';

@@ -8,7 +8,7 @@
 import { isBridgeOperation } from '../../core/contract/bridge.js';
 import { DESKTOP_SCHEMAS, type DesktopResults } from '../../core/contract/desktop.js';
 import { DESKTOP_OPERATION_NAMES, type DesktopOperationName } from '../../core/contract/operations.js';
-import { failure, type BridgeOutcome } from '../../core/host/ui/ui-bridge.js';
+import { failure, type BridgeOutcome } from '../../core/contract/bridge.js';
 import { APP_HOST, APP_SCHEME } from '../security/harden.js';
 import type { z } from 'zod';
 

@@ -4,7 +4,7 @@
 // scheme is registered standard + secure so the page has a real origin.
 
 import path from 'node:path';
-import { CSP } from '../../core/host/ui/web.js';
+import { CSP } from '../../core/contract/csp.js';
 import { APP_HOST, APP_SCHEME } from './harden.js';
 
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.woff2': 'font/woff2' };

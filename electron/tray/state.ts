@@ -1,7 +1,7 @@
 // Reads the tray's state from the hub through the same operations the
 // windows use (never by reaching into the hub's tables).
 
-import type { BridgeOutcome } from '../../core/host/ui/ui-bridge.js';
+import type { BridgeOutcome } from '../../core/contract/bridge.js';
 import type { AgentRow } from '../../core/protocol/methods.js';
 import type { TrayState } from './menu.js';
 

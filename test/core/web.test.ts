@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { CSP, startWebServer, type WebServer, type WebServerOptions } from '../../core/host/ui/web.js';
+import { CSP } from '../../core/contract/csp.js';
+import { startWebServer, type WebServer, type WebServerOptions } from '../../core/host/ui/web.js';
 import { startHub, until, type TestHub } from '../helpers/hub.js';
 
 let th: TestHub | undefined;

@@ -1,7 +1,7 @@
 // The IPC server: the sender check, the contract check and the result
 // envelopes, against a real hub (bridge operations) and fake desktop handlers.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runBridgeOperation } from '../../core/host/ui/ui-bridge.js';
+import { runBridgeOperation } from '../../core/index.js';
 import { createIpcServer, senderProblem, type DesktopHandlers, type IpcSender } from '../../electron/ipc/server.js';
 import { startHub, type TestHub } from '../helpers/hub.js';
 

@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CSP } from '../../core/host/ui/web.js';
+import { CSP } from '../../core/contract/csp.js';
 import { appProtocolHandler, APP_SCHEME_PRIVILEGES, resolveAppPath } from '../../electron/security/app-protocol.js';
 import { hardenContents, hardenSession, safeExternalUrl, type HardenableContents } from '../../electron/security/harden.js';
 import { SECURE_WEB_PREFERENCES, windowWebPreferences } from '../../electron/security/web-preferences.js';

@@ -3,16 +3,10 @@
 // HTTP bridge (core/host/ui/web.ts) and the Electron IPC server, so both
 // validate the same way and neither ever shows an internal error's text.
 
-import { bridgeParams, isBridgeOperation } from '../../contract/bridge.js';
-import { ERRORS, HubError, type ErrorReason } from '../../protocol/errors.js';
+import { bridgeParams, failure, isBridgeOperation, type BridgeOutcome } from '../../contract/bridge.js';
+import { HubError } from '../../protocol/errors.js';
 import type { Hub } from '../hub.js';
 import type { RpcConnection } from '../../transport/rpc-server.js';
-
-export type BridgeOutcome = { ok: true; result: unknown } | { ok: false; reason: ErrorReason; message: string; data?: unknown };
-
-export function failure(reason: ErrorReason, data?: unknown): BridgeOutcome {
-  return { ok: false, reason, message: ERRORS[reason][1], ...(data === undefined ? {} : { data }) };
-}
 
 /** A stand-in connection for operations that take one (no bridge operation pushes through it). */
 const UI_CONNECTION: RpcConnection = { id: -1, notify: () => undefined, closed: false };

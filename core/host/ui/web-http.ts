@@ -36,7 +36,7 @@ export const WEB_LIMITS: WebLimits = {
   requestTimeoutMs: 60_000, // a slow-body client holds a socket no longer
 };
 
-export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
+import { CSP } from '../../contract/csp.js';
 
 /** Every refusal the web server answers with below the bridge operations: fixed status, fixed text. */
 export const HTTP_ERRORS = {

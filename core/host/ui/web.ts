@@ -22,7 +22,6 @@ import { runBridgeOperation } from './ui-bridge.js';
 import { bearerOf, sameSecret, Tickets } from './web-auth.js';
 import { parseTarget, readBody, refuse, send, baseHeaders, WEB_LIMITS, type Target, type WebLimits } from './web-http.js';
 
-export { CSP } from './web-http.js';
 
 const STATUS: Partial<Record<ErrorReason, number>> = { invalid_params: 400, method_not_found: 404, internal: 500 };
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };

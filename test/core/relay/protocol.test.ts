@@ -2,7 +2,7 @@
 // format (unknown keys refused), machine names that keep peer: addresses
 // unambiguous; garbage decodes to nothing.
 import { describe, expect, it } from 'vitest';
-import { decode, encode, machineToken, parsePeerAddress, Presence, RelayMessage } from '../../../core/relay/protocol.js';
+import { decode, encode, machineToken, parsePeerAddress, Presence, RelayMessage } from '../../../core/protocol/relay-wire.js';
 
 const msg = { v: 1, msgId: 'm1', to: 'bob', from: { machine: 'laptop', sessionId: 's1', name: 'alice' }, summary: null, body: 'hi' };
 

@@ -7,7 +7,7 @@ import type { HubClient } from '../../../core/client/client.js';
 import type { InboxItem, Registration } from '../../../core/protocol/methods.js';
 import { startHub, until, type TestHub } from '../../helpers/hub.js';
 import { connect } from '@nats-io/transport-node';
-import { SUBJECTS } from '../../../core/relay/protocol.js';
+import { SUBJECTS } from '../../../core/protocol/relay-wire.js';
 import { machine, startNats, type Nats } from './nats.js';
 
 let nats: Nats;

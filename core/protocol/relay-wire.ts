@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { AGENT_KINDS, SESSION_STATES } from '../protocol/vocabulary.js';
+import { AGENT_KINDS, SESSION_STATES } from './vocabulary.js';
 
 export const PROTOCOL_VERSION = 1;
 export const MACHINE_MAX = 64;

@@ -1,0 +1,23 @@
+// Claude Code's session registry entry (FORMATS.md §5): the JSON in
+// `<claude home>/sessions/<pid>.json`, as we accept it (bounded strings,
+// unknown keys kept). Reading the files is core/stock/entry.ts.
+
+import { z } from 'zod';
+
+export const StockEntry = z.looseObject({
+  pid: z.number().int().positive().max(2 ** 31),
+  sessionId: z.string().min(1).max(128),
+  cwd: z.string().max(4096).default(''),
+  startedAt: z.number().optional(),
+  procStart: z.string().max(128).optional(),
+  version: z.string().max(64).optional(),
+  peerProtocol: z.number().optional(),
+  kind: z.string().max(32).optional(),
+  entrypoint: z.string().max(64).optional(),
+  messagingSocketPath: z.string().min(1).max(1024),
+  name: z.string().max(256).optional(),
+  status: z.string().max(32).optional(),
+  statusUpdatedAt: z.number().optional(),
+  peerFeatures: z.array(z.string().max(64)).max(64).optional(),
+});
+export type StockEntry = z.infer<typeof StockEntry>;
