@@ -2,7 +2,6 @@
 // on the paths they guard (and stay quiet where imports are allowed).
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
-// @ts-expect-error: a plain .mjs script without types
 import { findCycles, graphOf, importsOf } from '../scripts/check-cycles.mjs';
 
 const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
