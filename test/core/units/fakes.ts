@@ -38,7 +38,7 @@ export type FakeJournal = ReturnType<typeof fakeJournal>;
 
 /** Real inboxes over the fake journal (Mailboxes takes the whole Journal class; it only calls append). */
 export function memoryMailboxes(journal: Pick<Journal, 'append'>, cap = LIMITS.inboxItems): Mailboxes {
-  return new Mailboxes(journal as unknown as Journal, cap, new Map());
+  return new Mailboxes(journal, cap, new Map());
 }
 
 /** A session record as the table keeps it; its socket sits in `dir`. */

@@ -12,7 +12,7 @@ import type { SendParams } from '../../../core/protocol/methods.js';
 import { refHash } from '../../../core/registry/names.js';
 import { Pins } from '../../../core/registry/resolution.js';
 import { SessionTable } from '../../../core/registry/table.js';
-import type { RelayMessage } from '../../../core/relay/protocol.js';
+import type { RelayMessage } from '../../../core/protocol/relay-wire.js';
 import type { RemoteMachines } from '../../../core/relay/remote-machines.js';
 import type { StockInterop } from '../../../core/stock/stock.js';
 import { fakeClock, until } from '../../helpers/hub.js';
