@@ -10,7 +10,7 @@ import type { HistoryMessage, HistoryQuery } from '../history/records.js';
 import type { Hub } from './hub.js';
 import { checkUiToken } from './ui-handlers.js';
 
-type HistoryMethod = 'history.search' | 'history.conversation' | 'history.delete' | 'history.status';
+type HistoryMethod = 'history.search' | 'history.conversation' | 'history.delete' | 'history.edges' | 'history.status';
 export type HistoryHandlers = { [M in HistoryMethod]: (params: MethodParams<M>) => MethodResults[M] };
 
 export function createHistoryHandlers(hub: Hub): HistoryHandlers {
@@ -70,6 +70,14 @@ export function createHistoryHandlers(hub: Hub): HistoryHandlers {
     'history.delete': (p) => {
       checkUiToken(hub, p.uiToken);
       return run(() => hub.history.delete('all' in p ? { all: true } : { between: p.between }));
+    },
+
+    'history.edges': (p) => {
+      checkUiToken(hub, p.uiToken);
+      const since = hub.clock.now() - p.windowMs;
+      const rows = run(() => hub.history.edges(since, hub.limits.historyEdgeRows));
+      const addressOf = (id: string): string | null => (hub.table.live.get(id) ?? hub.table.dormant.get(id)?.session)?.address ?? null;
+      return { since, edges: rows.map((e) => ({ ...e, to: { ...e.to, address: addressOf(e.to.sessionId) } })), truncated: rows.length === hub.limits.historyEdgeRows };
     },
 
     'history.status': (p) => {
