@@ -18,7 +18,7 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
   const s = useLoadable(stores.sessions);
   const now = useNow();
   const [filter, setFilter] = useState('');
-  const [open, setOpen] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(() => stores.focus.getState().itemId); // the Picture opens a session by its address
   const table = useRef<HTMLTableElement>(null);
   const f = filter.trim().toLowerCase();
   const rows = f === '' ? s.data : s.data.filter((r) => `${r.label} ${r.cwd} ${r.agent} ${modeView(r).text}`.toLowerCase().includes(f));
