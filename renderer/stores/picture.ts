@@ -1,7 +1,8 @@
 // The picture's edges (history.edges over the bridge) for the chosen window.
 // It loads only while a picture view is open, and reloads when a message
 // moves (activity, held.changed, resync), coalesced: one request in flight,
-// at most one more after it, however many events arrive meanwhile.
+// at most one more after it however many events arrive meanwhile, and no
+// closer than RELOAD_GAP_MS to the one before (a busy hub is not queried flat out).
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { HistoryEdgesView } from '../../core/protocol/methods.js';
 import { BridgeError, type Bridge, type HubEvent } from '../bridge/bridge.js';
@@ -13,6 +14,7 @@ export const PICTURE_WINDOWS = [
   { ms: 24 * 3_600_000, text: 'Last 24 hours' },
 ] as const;
 
+const RELOAD_GAP_MS = 250; // a lone event is fetched at once; a stream of them at most four times a second
 const MOVES: ReadonlySet<string> = new Set(['activity', 'held.changed', 'resync']);
 
 export interface PictureState {
@@ -58,7 +60,9 @@ export function createPictureStore(bridge: Bridge): StoreApi<PictureState> {
       running = (async () => {
         do {
           again = false;
+          const started = performance.now();
           await fetchOnce();
+          if (again) await new Promise((r) => setTimeout(r, Math.max(0, RELOAD_GAP_MS - (performance.now() - started))));
         } while (again);
         running = null;
       })();

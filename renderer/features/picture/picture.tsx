@@ -3,8 +3,9 @@
 // receiver for the chosen window, thicker with more messages, coloured by
 // outcome; held lines pulse until you decide. A dot opens the session, a
 // line its conversation. The list beside it says the same for the keyboard
-// and screen readers. Each applied update notes in `data-update-ms` how long
-// it took from the hub's event reaching the page (the scale test reads it).
+// and screen readers. Each update notes how long it took from the hub's event
+// reaching the page: `data-apply-ms` until the graph has it, `data-update-ms`
+// until the frame that draws it (the scale test reads both).
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { Stores } from '../../stores/stores.js';
@@ -77,6 +78,7 @@ export function PictureView({ stores, onOpenSession, onOpenConversation, graph =
     const timing = stores.picture.getState().timing;
     const at = timing.eventAt;
     timing.eventAt = null;
+    if (at !== null) el.dataset.applyMs = (performance.now() - at).toFixed(1);
     requestAnimationFrame(() => {
       el.dataset.revision = String(Number(el.dataset.revision ?? '0') + 1);
       if (at !== null) el.dataset.updateMs = (performance.now() - at).toFixed(1);

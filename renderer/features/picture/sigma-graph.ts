@@ -2,18 +2,20 @@
 // by graphology-layout's circle packing grouped by machine, then team. An
 // update is a diff: only changed nodes and edges are touched, and the layout
 // runs again only when the set of sessions changed (never for a message).
-// Held edges pulse (not with reduced motion). Loaded on demand (its own chunk).
+// Held lines pulse on an overlay (overlay.ts: no WebGL redraw per beat);
+// edge picking is off (it doubles every render), a click finds its line by
+// distance instead. Loaded on demand (its own chunk).
 import Graph from 'graphology';
 import circlepack from 'graphology-layout/circlepack';
 import Sigma from 'sigma';
 import type { GraphEvents, GraphView, Palette } from './graph.js';
 import type { Picture, PictureEdge, PictureNode } from './model.js';
+import { createPulseLayer, nearestSegment, type Segment } from './overlay.js';
 
 const NODE_SIZE = 5; // px on screen at the fitted zoom; also each session's radius in the packing
-const PULSE_MS = 700; // one beat of a held edge: slow enough not to distract
 const LAYOUT_SEED = 7; // the same sessions always get the same places
 const MAX_EDGE_PX = 10; // the busiest line; 1 message is 2 px, each doubling adds 1.5
-const PULSE_EXTRA_PX = 3; // a held line swells by this on each beat
+const PULSE_EXTRA_PX = 3; // a held line's pulse is this much wider than the line
 const LABEL_GAP_PX = 3; // between a dot and its label
 const GROUP_PAD_PX = 14; // room between a team's outermost dots and its box
 
@@ -30,7 +32,7 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
   const graph = new Graph<NodeAttrs, EdgeAttrs>({ type: 'directed', allowSelfLoops: true });
   let colours = palette;
   const sigma = new Sigma(graph, container, {
-    renderEdgeLabels: false, enableEdgeEvents: true, defaultEdgeType: 'arrow', labelFont: 'system-ui, sans-serif', labelSize: 12,
+    renderEdgeLabels: false, enableEdgeEvents: false, hideEdgesOnMove: true, defaultEdgeType: 'arrow', labelFont: 'system-ui, sans-serif', labelSize: 12,
     labelColor: { color: colours.label },
     // Labels go left of a dot near the right edge, so none is cut off there.
     defaultDrawNodeLabel: (ctx, data, settings) => {
@@ -42,12 +44,24 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
       ctx.fillText(data.label, fits ? data.x + data.size + LABEL_GAP_PX : data.x - data.size - LABEL_GAP_PX - w, data.y + settings.labelSize / 3);
     }, labelRenderedSizeThreshold: 4, zIndex: true, minEdgeThickness: 1, stagePadding: 60, allowInvalidContainer: true,
   });
+  /** Each line's ends in the viewport as last drawn. */
+  const segment = (key: string, width: number): Segment | null => {
+    const from = sigma.getNodeDisplayData(graph.source(key));
+    const to = sigma.getNodeDisplayData(graph.target(key));
+    return from === undefined || to === undefined ? null : { key, from: sigma.framedGraphToViewport(from), to: sigma.framedGraphToViewport(to), width };
+  };
   sigma.on('clickNode', (e) => events.onNode(e.node));
-  sigma.on('clickEdge', (e) => events.onEdge(e.edge));
+  sigma.on('clickStage', (e) => {
+    const lines: Segment[] = [];
+    graph.forEachEdge((key, a) => {
+      const s = segment(key, a.size);
+      if (s !== null) lines.push(s);
+    });
+    const hit = nearestSegment({ x: e.event.x, y: e.event.y }, lines);
+    if (hit !== null) events.onEdge(hit);
+  });
   sigma.on('enterNode', () => container.classList.add('pointing'));
   sigma.on('leaveNode', () => container.classList.remove('pointing'));
-  sigma.on('enterEdge', () => container.classList.add('pointing'));
-  sigma.on('leaveEdge', () => container.classList.remove('pointing'));
 
   // The box changes size with the window and when the empty state gives way.
   const resized = new ResizeObserver(() => sigma.refresh());
@@ -73,7 +87,20 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
       g.el.style.height = `${Math.round(y1 - y0 + 2 * pad)}px`;
     }
   };
-  sigma.on('afterRender', placeCaptions);
+  const pulseLayer = createPulseLayer(container);
+  let heldKeys: string[] = [];
+  const drawPulse = (): void => {
+    const lines: Segment[] = [];
+    for (const key of heldKeys) {
+      const s = graph.hasEdge(key) ? segment(key, graph.getEdgeAttribute(key, 'size') + PULSE_EXTRA_PX) : null;
+      if (s !== null) lines.push(s);
+    }
+    pulseLayer.draw(lines, colours.heldPulse);
+  };
+  sigma.on('afterRender', () => {
+    placeCaptions();
+    drawPulse();
+  });
 
   const nodeColour = (n: PictureNode): string => (!n.live ? colours.ended : n.state === 'busy' ? colours.busy : colours.idle);
   const layout = (): void => {
@@ -102,29 +129,8 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
   };
 
   const edgeSize = (count: number): number => Math.min(MAX_EDGE_PX, 2 + 1.5 * Math.log2(count));
-  const edgeAttrs = (e: PictureEdge, pulseOn: boolean): EdgeAttrs => ({
-    size: edgeSize(e.count) + (e.tone === 'held' && pulseOn ? PULSE_EXTRA_PX : 0), color: e.tone === 'held' && pulseOn ? colours.heldPulse : colours[e.tone], type: 'arrow', tone: e.tone, count: e.count,
-  });
-
-  let pulseOn = false;
-  let pulse: ReturnType<typeof setInterval> | undefined;
+  const edgeAttrs = (e: PictureEdge): EdgeAttrs => ({ size: edgeSize(e.count), color: colours[e.tone], type: 'arrow', tone: e.tone, count: e.count });
   const reduced = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
-  const beat = (): void => {
-    pulseOn = !pulseOn;
-    graph.forEachEdge((key, a) => {
-      if (a.tone === 'held') graph.mergeEdgeAttributes(key, { color: pulseOn ? colours.heldPulse : colours.held, size: edgeSize(a.count) + (pulseOn ? PULSE_EXTRA_PX : 0) });
-    });
-  };
-  const setPulse = (any: boolean): void => {
-    const want = any && reduced?.matches !== true;
-    container.dataset.pulsing = String(want); // a held line is pulsing (tests read it; the canvas cannot be read)
-    if (want && pulse === undefined) pulse = setInterval(beat, PULSE_MS);
-    if (!want && pulse !== undefined) {
-      clearInterval(pulse);
-      pulse = undefined;
-      pulseOn = false;
-    }
-  };
 
   let current: Picture | null = null;
   return {
@@ -151,10 +157,10 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
       graph.forEachEdge((key) => {
         if (!p.edges.has(key)) graph.dropEdge(key);
       });
-      let held = false;
+      const held: string[] = [];
       for (const e of p.edges.values()) {
-        held ||= e.tone === 'held';
-        const attrs = edgeAttrs(e, pulseOn);
+        if (e.tone === 'held') held.push(e.key);
+        const attrs = edgeAttrs(e);
         if (!graph.hasEdge(e.key)) graph.addDirectedEdgeWithKey(e.key, e.from, e.to, attrs);
         else {
           const old = graph.getEdgeAttributes(e.key);
@@ -162,7 +168,9 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
         }
       }
       if (moved) layout();
-      setPulse(held);
+      heldKeys = held;
+      container.dataset.pulsing = String(held.length > 0 && reduced?.matches !== true); // tests read it: the canvas cannot be
+      drawPulse();
     },
     setPalette(next) {
       colours = next;
@@ -175,13 +183,13 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
       });
       graph.forEachEdge((key) => {
         const e = p.edges.get(key);
-        if (e !== undefined) graph.mergeEdgeAttributes(key, edgeAttrs(e, pulseOn));
+        if (e !== undefined) graph.mergeEdgeAttributes(key, edgeAttrs(e));
       });
     },
     dispose() {
-      setPulse(false);
       resized.disconnect();
       sigma.kill();
+      pulseLayer.remove();
       captions.remove();
     },
   };
