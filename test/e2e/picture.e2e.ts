@@ -105,6 +105,29 @@ test('a held message pulses, then turns delivered when approved; a dot opens the
   await expect(page.getByTestId('session-detail')).toContainText(db.address);
 });
 
+test('on the canvas, a dot opens its session and a line its conversation', async ({ page }) => {
+  hub = await serve();
+  const h = hub;
+  const left = await register(h, 'left', { team: 'alpha', member: 'left' });
+  const right = await register(h, 'right', { team: 'beta', member: 'right' });
+  await send(h, left, 'right', 'over here');
+  await openPicture(page, h);
+  await expect(edge(page, 'left', 'right')).toHaveAttribute('data-tone', 'delivered');
+  // Each session is alone in its team: its dot is the centre of the team's box.
+  const centre = async (team: string) => {
+    const b = (await page.locator('.picture-group.team', { hasText: team }).boundingBox())!;
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  const [a, b] = [await centre('alpha'), await centre('beta')];
+  await page.mouse.click((a.x + b.x) / 2, (a.y + b.y) / 2);
+  await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/conversation?a=${left.sessionId}&b=${right.sessionId}`);
+  await page.mouse.move(a.x, a.y);
+  await expect(page.getByTestId('picture-graph')).toHaveClass(/pointing/); // over the dot
+  await page.mouse.click(a.x, a.y);
+  await expect(page.getByTestId('session-detail')).toContainText(left.address);
+  await expect(page.getByTestId('session-detail')).toBeInViewport();
+});
+
 test('an empty hub: the picture says what it will show', async ({ page }) => {
   hub = await serve();
   await page.setViewportSize({ width: 1280, height: 720 });
