@@ -10,6 +10,7 @@ import { BridgeError } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
 import { NoGraphics, type GraphFactory, type GraphView } from '../../renderer/features/picture/graph.js';
 import { buildPicture, conversationHash, countsText, type Picture } from '../../renderer/features/picture/model.js';
+import { boxOf, groupCircles } from '../../renderer/features/picture/groups.js';
 import { nearestSegment } from '../../renderer/features/picture/overlay.js';
 import { PictureView } from '../../renderer/features/picture/picture.js';
 import type { AgentRow, HistoryEdgesView } from '../../core/protocol/methods.js';
@@ -84,6 +85,15 @@ describe('the picture model', () => {
     expect(p.edges.get('session:id-gone>uds:/r/db.sock')!.tone).toBe('refused'); // expired: it did not get through
     expect(p.totals).toEqual({ delivered: 4, held: 1, refused: 3, dropped: 1 });
     expect(conversationHash(ab)).toBe('#/conversation?a=id-api&b=id-db');
+  });
+
+  it('outlines each team, and each machine only once there are two, and frames them all', () => {
+    const one = groupCircles([{ x: 0, y: 0, machine: 'this machine', team: 'a' }, { x: 10, y: 0, machine: 'this machine', team: 'a' }, { x: 30, y: 0, machine: 'this machine', team: 'b' }], 5);
+    expect(one.map((c) => [c.kind, c.label, c.x, c.y, c.r])).toEqual([['team', 'a', 5, 0, 10], ['team', 'b', 30, 0, 5]]);
+    expect(boxOf(one)).toEqual({ x: [-5, 35], y: [-10, 10] });
+    const two = groupCircles([{ x: 0, y: 0, machine: 'here', team: 'a' }, { x: 40, y: 0, machine: 'laptop', team: 'a' }], 5);
+    expect(two.map((c) => `${c.kind} ${c.label} r=${c.r}`)).toEqual(['machine here r=10', 'team a r=5', 'machine laptop r=10', 'team a r=5']);
+    expect(boxOf([])).toBe(null);
   });
 
   it('finds the line under a click, and none when the click is far from every line', () => {

@@ -9,18 +9,21 @@ import Graph from 'graphology';
 import circlepack from 'graphology-layout/circlepack';
 import Sigma from 'sigma';
 import type { GraphEvents, GraphView, Palette } from './graph.js';
-import type { Picture, PictureEdge, PictureNode } from './model.js';
+import { boxOf, groupCircles, type GroupCircle } from './groups.js';
+import type { Picture, PictureEdge, PictureNode, Tone } from './model.js';
 import { createPulseLayer, nearestSegment, type Segment } from './overlay.js';
 
 const NODE_SIZE = 5; // px on screen at the fitted zoom; also each session's radius in the packing
 const LAYOUT_SEED = 7; // the same sessions always get the same places
-const MAX_EDGE_PX = 10; // the busiest line; 1 message is 2 px, each doubling adds 1.5
+const MAX_EDGE_PX = 10; // the busiest line; 1 message is 1.5 px, each doubling adds 1.5
+const CROWDED_LINES = 200; // beyond this many lines, delivered ones are drawn translucent
 const PULSE_EXTRA_PX = 3; // a held line's pulse is this much wider than the line
 const LABEL_GAP_PX = 3; // between a dot and its label
-const GROUP_PAD_PX = 14; // room between a team's outermost dots and its box
 
 interface NodeAttrs { x: number; y: number; size: number; color: string; label: string; machine: string; team: string; state: string; live: boolean }
-interface EdgeAttrs { size: number; color: string; type: string; tone: string; count: number }
+interface EdgeAttrs { size: number; color: string; type: string; tone: string; count: number; zIndex: number }
+/** What a person looks for is drawn on top: held, then stopped, then dropped, then the (translucent) delivered. */
+const Z_INDEX: Record<Tone, number> = { delivered: 0, dropped: 1, refused: 2, held: 3 };
 
 /** A seeded random source so circle packing is stable between layouts. */
 function seeded(seed: number): () => number {
@@ -42,7 +45,7 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
       const w = ctx.measureText(data.label).width;
       const fits = data.x + data.size + LABEL_GAP_PX + w <= ctx.canvas.width / (window.devicePixelRatio || 1);
       ctx.fillText(data.label, fits ? data.x + data.size + LABEL_GAP_PX : data.x - data.size - LABEL_GAP_PX - w, data.y + settings.labelSize / 3);
-    }, labelRenderedSizeThreshold: 4, zIndex: true, minEdgeThickness: 1, stagePadding: 60, allowInvalidContainer: true,
+    }, labelRenderedSizeThreshold: 4, zIndex: true, minEdgeThickness: 1, stagePadding: 24, allowInvalidContainer: true,
   });
   /** Each line's ends in the viewport as last drawn. */
   const segment = (key: string, width: number): Segment | null => {
@@ -50,16 +53,29 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
     const to = sigma.getNodeDisplayData(graph.target(key));
     return from === undefined || to === undefined ? null : { key, from: sigma.framedGraphToViewport(from), to: sigma.framedGraphToViewport(to), width };
   };
-  sigma.on('clickNode', (e) => events.onNode(e.node));
-  sigma.on('clickStage', (e) => {
+  const lineAt = (x: number, y: number): string | null => {
     const lines: Segment[] = [];
     graph.forEachEdge((key, a) => {
       const s = segment(key, a.size);
       if (s !== null) lines.push(s);
     });
-    const hit = nearestSegment({ x: e.event.x, y: e.event.y }, lines);
-    if (hit !== null) events.onEdge(hit);
-  });
+    return nearestSegment({ x, y }, lines);
+  };
+  // A second click soon after the first is a double click to sigma (its zoom): both open what they hit.
+  for (const type of ['clickNode', 'doubleClickNode'] as const) {
+    sigma.on(type, (e) => {
+      e.preventSigmaDefault();
+      events.onNode(e.node);
+    });
+  }
+  for (const type of ['clickStage', 'doubleClickStage'] as const) {
+    sigma.on(type, (e) => {
+      const hit = lineAt(e.event.x, e.event.y);
+      if (hit === null) return;
+      e.preventSigmaDefault();
+      events.onEdge(hit);
+    });
+  }
   sigma.on('enterNode', () => container.classList.add('pointing'));
   sigma.on('leaveNode', () => container.classList.remove('pointing'));
 
@@ -67,24 +83,17 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
   const resized = new ResizeObserver(() => sigma.refresh());
   resized.observe(container);
 
-  // Group captions (machine, team) over the packed circles, placed after each render.
+  // Team (and machine) outlines behind the dots, placed after each render.
   const captions = document.createElement('div');
   captions.className = 'picture-groups';
   container.appendChild(captions);
-  let groups: Array<{ el: HTMLElement; keys: string[] }> = [];
+  let groups: Array<{ el: HTMLElement; circle: GroupCircle }> = [];
   const placeCaptions = (): void => {
-    for (const g of groups) {
-      let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-      for (const key of g.keys) {
-        const d = sigma.getNodeDisplayData(key);
-        if (d === undefined) continue;
-        const v = sigma.framedGraphToViewport(d);
-        [x0, y0, x1, y1] = [Math.min(x0, v.x), Math.min(y0, v.y), Math.max(x1, v.x), Math.max(y1, v.y)];
-      }
-      const pad = g.el.classList.contains('machine') ? GROUP_PAD_PX * 2 : GROUP_PAD_PX;
-      g.el.style.transform = `translate(${Math.round(x0 - pad)}px, ${Math.round(y0 - pad)}px)`;
-      g.el.style.width = `${Math.round(x1 - x0 + 2 * pad)}px`;
-      g.el.style.height = `${Math.round(y1 - y0 + 2 * pad)}px`;
+    for (const { el, circle } of groups) {
+      const c = sigma.graphToViewport(circle);
+      const r = Math.abs(sigma.graphToViewport({ x: circle.x + circle.r, y: circle.y }).x - c.x);
+      el.style.transform = `translate(${Math.round(c.x - r)}px, ${Math.round(c.y - r)}px)`;
+      el.style.width = el.style.height = `${Math.round(2 * r)}px`;
     }
   };
   const pulseLayer = createPulseLayer(container);
@@ -105,31 +114,25 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
   const nodeColour = (n: PictureNode): string => (!n.live ? colours.ended : n.state === 'busy' ? colours.busy : colours.idle);
   const layout = (): void => {
     circlepack.assign(graph, { hierarchyAttributes: ['machine', 'team'], rng: seeded(LAYOUT_SEED) });
-    // A box per team (and per machine once there are several), drawn behind the dots, captioned.
-    const byGroup = new Map<string, { label: string; kind: 'machine' | 'team'; keys: string[] }>();
-    const machines = new Set<string>();
-    graph.forEachNode((key, a) => {
-      machines.add(a.machine);
-      for (const [gkey, label, kind] of [[`m:${a.machine}`, a.machine, 'machine'], [`t:${a.machine}/${a.team}`, a.team, 'team']] as const) {
-        const g = byGroup.get(gkey) ?? { label, kind, keys: [] };
-        g.keys.push(key);
-        byGroup.set(gkey, g);
-      }
-    });
+    const circles = groupCircles(graph.mapNodes((_, a) => a), NODE_SIZE);
     captions.replaceChildren();
-    groups = [...byGroup.values()].filter((g) => g.kind === 'team' || machines.size > 1).map((g) => {
+    groups = circles.map((circle) => {
       const el = document.createElement('div');
-      el.className = `picture-group ${g.kind}`;
+      el.className = `picture-group ${circle.kind}`;
       const caption = document.createElement('span');
-      caption.textContent = g.label;
+      caption.textContent = circle.label;
       el.appendChild(caption);
       captions.appendChild(el);
-      return { el, keys: g.keys };
+      return { el, circle };
     });
+    sigma.setCustomBBox(boxOf(circles)); // the camera fits the outlines, not just the dots
   };
 
-  const edgeSize = (count: number): number => Math.min(MAX_EDGE_PX, 2 + 1.5 * Math.log2(count));
-  const edgeAttrs = (e: PictureEdge): EdgeAttrs => ({ size: edgeSize(e.count), color: colours[e.tone], type: 'arrow', tone: e.tone, count: e.count });
+  const edgeSize = (count: number): number => Math.min(MAX_EDGE_PX, 1.5 + 1.5 * Math.log2(count));
+  let crowded = false; // many lines: delivered ones go translucent so the others show
+  const edgeAttrs = (e: PictureEdge): EdgeAttrs => ({
+    size: edgeSize(e.count), color: e.tone === 'delivered' && crowded ? colours.deliveredLine : colours[e.tone], type: 'arrow', tone: e.tone, count: e.count, zIndex: Z_INDEX[e.tone],
+  });
   const reduced = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
 
   let current: Picture | null = null;
@@ -157,6 +160,7 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
       graph.forEachEdge((key) => {
         if (!p.edges.has(key)) graph.dropEdge(key);
       });
+      crowded = p.edges.size > CROWDED_LINES;
       const held: string[] = [];
       for (const e of p.edges.values()) {
         if (e.tone === 'held') held.push(e.key);
