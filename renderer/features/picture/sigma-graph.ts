@@ -16,13 +16,13 @@ import { createPulseLayer, nearestSegment, type Segment } from './overlay.js';
 const NODE_SIZE = 5; // px on screen at the fitted zoom; also each session's radius in the packing
 const LAYOUT_SEED = 7; // the same sessions always get the same places
 const MAX_EDGE_PX = 10; // the busiest line; 1 message is 1.5 px, each doubling adds 1.5
-const CROWDED_LINES = 200; // beyond this many lines, delivered ones are drawn translucent
+const CROWDED_LINES = 200; // beyond this many lines, delivered ones are drawn faded
 const PULSE_EXTRA_PX = 3; // a held line's pulse is this much wider than the line
 const LABEL_GAP_PX = 3; // between a dot and its label
 
 interface NodeAttrs { x: number; y: number; size: number; color: string; label: string; machine: string; team: string; state: string; live: boolean }
 interface EdgeAttrs { size: number; color: string; type: string; tone: string; count: number; zIndex: number }
-/** What a person looks for is drawn on top: held, then stopped, then dropped, then the (translucent) delivered. */
+/** What a person looks for is drawn on top: held, then stopped, then dropped, then the (faded) delivered. */
 const Z_INDEX: Record<Tone, number> = { delivered: 0, dropped: 1, refused: 2, held: 3 };
 
 /** A seeded random source so circle packing is stable between layouts. */
@@ -45,7 +45,7 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
       const w = ctx.measureText(data.label).width;
       const fits = data.x + data.size + LABEL_GAP_PX + w <= ctx.canvas.width / (window.devicePixelRatio || 1);
       ctx.fillText(data.label, fits ? data.x + data.size + LABEL_GAP_PX : data.x - data.size - LABEL_GAP_PX - w, data.y + settings.labelSize / 3);
-    }, labelRenderedSizeThreshold: 4, zIndex: true, minEdgeThickness: 1, stagePadding: 24, allowInvalidContainer: true,
+    }, labelRenderedSizeThreshold: 4, labelGridCellSize: 160, labelDensity: 0.7, zIndex: true, minEdgeThickness: 1, stagePadding: 24, allowInvalidContainer: true,
   });
   /** Each line's ends in the viewport as last drawn. */
   const segment = (key: string, width: number): Segment | null => {
@@ -129,7 +129,7 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
   };
 
   const edgeSize = (count: number): number => Math.min(MAX_EDGE_PX, 1.5 + 1.5 * Math.log2(count));
-  let crowded = false; // many lines: delivered ones go translucent so the others show
+  let crowded = false; // many lines: delivered ones fade so the others show
   const edgeAttrs = (e: PictureEdge): EdgeAttrs => ({
     size: edgeSize(e.count), color: e.tone === 'delivered' && crowded ? colours.deliveredLine : colours[e.tone], type: 'arrow', tone: e.tone, count: e.count, zIndex: Z_INDEX[e.tone],
   });
