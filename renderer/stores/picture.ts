@@ -1,5 +1,6 @@
 // The picture's edges (history.edges over the bridge) for the chosen window.
-// It loads only while a picture view is open, and reloads when a message
+// It loads only while a picture view is open (and once a minute there, as
+// the window slides), and reloads when a message
 // moves (activity, held.changed, resync), coalesced: one request in flight,
 // at most one more after it however many events arrive meanwhile, and no
 // closer than RELOAD_GAP_MS to the one before (a busy hub is not queried flat out).
@@ -14,6 +15,7 @@ export const PICTURE_WINDOWS = [
   { ms: 24 * 3_600_000, text: 'Last 24 hours' },
 ] as const;
 
+const REFRESH_MS = 60_000; // with nothing moving, lines older than the window still leave within a minute
 const RELOAD_GAP_MS = 250; // a lone event is fetched at once; a stream of them at most four times a second
 const MOVES: ReadonlySet<string> = new Set(['activity', 'held.changed', 'resync']);
 
@@ -75,7 +77,11 @@ export function createPictureStore(bridge: Bridge): StoreApi<PictureState> {
     activate() {
       active++;
       void store.getState().load();
-      return () => void active--;
+      const refresh = setInterval(() => void store.getState().load(), REFRESH_MS);
+      return () => {
+        clearInterval(refresh);
+        active--;
+      };
     },
   }));
   bridge.onEvent((e: HubEvent) => {

@@ -3,11 +3,12 @@
 // tones and grouping, the list, live updates (held → approved), opening a
 // session or a conversation, the empty, no-WebGL and history-off states, and
 // the line under a click.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { Bridge, ConnectionState, HubEvent } from '../../renderer/bridge/bridge.js';
 import { BridgeError } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
+import { createPictureStore } from '../../renderer/stores/picture.js';
 import { NoGraphics, type GraphFactory, type GraphView } from '../../renderer/features/picture/graph.js';
 import { buildPicture, conversationHash, countsText, type Picture } from '../../renderer/features/picture/model.js';
 import { boxOf, groupCircles } from '../../renderer/features/picture/groups.js';
@@ -168,5 +169,40 @@ describe('Picture view', () => {
     expect(screen.getByText(/WebGL is off/)).toBeTruthy();
     expect(screen.getByText(/message history is off/)).toBeTruthy();
     expect(screen.getByTestId('picture-summary').textContent).toBe('2 sessions, 0 messages in the last hour');
+  });
+
+  it('loads only while shown, once a minute as the window slides, and coalesces a burst of events', async () => {
+    vi.useFakeTimers();
+    try {
+      let pending: Array<() => void> = [];
+      const f = fakeBridge({ 'picture.edges': () => new Promise((r) => pending.push(() => r({ since: 0, edges: [], truncated: false }))) });
+      const store = createPictureStore(f.bridge);
+      const count = () => f.calls.filter(([op]) => op === 'picture.edges').length;
+      f.emit({ type: 'activity' });
+      expect(count()).toBe(0); // nothing is shown: no query
+      const stop = store.getState().activate();
+      expect(count()).toBe(1);
+      for (let i = 0; i < 50; i++) f.emit({ type: 'activity' });
+      expect(count()).toBe(1); // one in flight…
+      const answer = async () => {
+        const p = pending;
+        pending = [];
+        p.forEach((r) => r());
+        await vi.advanceTimersByTimeAsync(300);
+      };
+      await answer();
+      expect(count()).toBe(2); // …and one more for all fifty
+      await answer();
+      expect(count()).toBe(2);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(count()).toBe(3); // the window slid
+      await answer();
+      stop();
+      await vi.advanceTimersByTimeAsync(120_000);
+      f.emit({ type: 'held.changed' });
+      expect(count()).toBe(3); // closed: no more queries
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
