@@ -7,12 +7,14 @@ import type { ConnectionState } from './bridge/bridge.js';
 import type { Stores } from './stores/stores.js';
 import { ActivityView } from './features/activity.js';
 import { ApprovalsView } from './features/approvals.js';
+import { conversationHash } from './features/picture/model.js';
+import { PictureView } from './features/picture/picture.js';
 import { PreferencesView } from './features/preferences.js';
 import { SessionsView } from './features/sessions.js';
 import { SubscriptionsView } from './features/subscriptions.js';
 import { TeamsView } from './features/teams.js';
 
-const VIEWS = ['sessions', 'approvals', 'subscriptions', 'teams', 'activity', 'preferences'] as const;
+const VIEWS = ['sessions', 'approvals', 'picture', 'subscriptions', 'teams', 'activity', 'preferences'] as const;
 type View = (typeof VIEWS)[number];
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
   connected: 'Connected',
@@ -67,6 +69,17 @@ export function App({ stores }: { stores: Stores }): ReactNode {
       <main>
         {view === 'sessions' && <SessionsView stores={stores} />}
         {view === 'approvals' && <ApprovalsView stores={stores} />}
+        {view === 'picture' && (
+          <PictureView
+            stores={stores}
+            onOpenSession={(address) => {
+              stores.focus.setState({ itemId: address }); // Sessions opens its detail
+              setView('sessions');
+            }}
+            // The conversation view (built in parallel) takes over this route; with it: stores.history.getState().open({ kind: 'pair', a, b }).
+            onOpenConversation={(between) => (location.hash = conversationHash({ between }))}
+          />
+        )}
         {view === 'subscriptions' && <SubscriptionsView stores={stores} />}
         {view === 'teams' && <TeamsView stores={stores} />}
         {view === 'activity' && <ActivityView stores={stores} />}

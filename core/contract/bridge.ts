@@ -37,6 +37,7 @@ export const BRIDGE_OPERATIONS = {
   'confirmations.list': 'confirmations.list',
   'confirmations.allow': 'confirmations.allow',
   'confirmations.deny': 'confirmations.deny',
+  'picture.edges': 'history.edges',
 } as const satisfies Record<BridgeOperationName, MethodName>;
 
 export type BridgeOperation = keyof typeof BRIDGE_OPERATIONS;

@@ -9,7 +9,7 @@ export const BRIDGE_OPERATION_NAMES = [
   'sessions.list', 'held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel',
   'settings.effective', 'settings.set', 'inbound.pause', 'user.send', 'setup.detect', 'setup.plan', 'setup.apply', 'user.subscribe',
   'activity.list', 'teams.list', 'teams.show', 'tasks.list', 'tasks.create', 'tasks.update', 'tasks.assign',
-  'confirmations.list', 'confirmations.allow', 'confirmations.deny',
+  'confirmations.list', 'confirmations.allow', 'confirmations.deny', 'picture.edges',
 ] as const;
 
 /** Operations only the desktop app serves (launch at login, the CLI link). */

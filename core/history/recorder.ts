@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { InboxItem } from '../protocol/methods.js';
-import type { HistoryMessage, HistoryQuery, HistoryRecord, HistoryStatus, RetentionPolicy } from '../protocol/history.js';
+import type { HistoryEdge, HistoryMessage, HistoryQuery, HistoryRecord, HistoryStatus, RetentionPolicy } from '../protocol/history.js';
 import { HistoryStore } from './store.js';
 
 export const HISTORY_FILE = 'history.sqlite';
@@ -163,6 +163,11 @@ export class HistoryRecorder {
   query(q: HistoryQuery): HistoryMessage[] {
     this.flush(true);
     return this.#open().query(q);
+  }
+
+  edges(since: number, limit: number): HistoryEdge[] {
+    this.flush(true);
+    return this.#open().edges(since, limit);
   }
 
   delete(what: { all: true } | { between: readonly [string, string] }): { deleted: number } {

@@ -6,7 +6,7 @@
 // sqlite module passed in): the writer thread runs this class's source.
 
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { HistoryEvent, HistoryMessage, HistoryQuery, HistoryRecord, HistoryStats, RetentionPolicy } from '../protocol/history.js';
+import type { HistoryEdge, HistoryEvent, HistoryMessage, HistoryQuery, HistoryRecord, HistoryStats, RetentionPolicy } from '../protocol/history.js';
 
 type SqliteModule = typeof import('node:sqlite');
 type Row = Record<string, string | number | null>;
@@ -166,6 +166,19 @@ export class HistoryStore {
     args.push(q.limit);
     const rows = this.#db.prepare(sql).all(...args) as Row[];
     return this.#withTrails(rows);
+  }
+
+  /** Messages since `since` counted per (sender, receiver, outcome), newest first, at most `limit` rows (uses the `at` index). */
+  edges(since: number, limit: number): HistoryEdge[] {
+    const rows = this.#db.prepare(`SELECT sender_session, max(sender_name) AS sender_name, sender_address, max(sender_team) AS sender_team,
+      receiver_session, max(receiver_name) AS receiver_name, max(receiver_team) AS receiver_team, outcome, count(*) AS n, max(at) AS last
+      FROM messages WHERE at >= ? GROUP BY sender_session, sender_address, receiver_session, outcome ORDER BY last DESC LIMIT ?`).all(since, limit) as Row[];
+    const str = (v: string | number | null | undefined): string | null => (v === null || v === undefined ? null : String(v));
+    return rows.map((r) => ({
+      from: { sessionId: str(r.sender_session), name: str(r.sender_name), address: String(r.sender_address), team: str(r.sender_team) },
+      to: { sessionId: String(r.receiver_session), name: String(r.receiver_name), team: str(r.receiver_team) },
+      outcome: String(r.outcome), count: Number(r.n), last: Number(r.last),
+    }));
   }
 
   /** Deletes everything, or the messages between two sessions (either direction) and their events. */

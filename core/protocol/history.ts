@@ -44,6 +44,16 @@ export interface HistoryMessage {
   trail: HistoryEvent[];
 }
 
+/** Messages in a window counted per sender, receiver and outcome: one edge of the picture (issue 18). */
+export interface HistoryEdge {
+  from: { sessionId: string | null; name: string | null; address: string; team: string | null };
+  to: { sessionId: string; name: string; team: string | null };
+  outcome: string;
+  count: number;
+  /** The newest message's time. */
+  last: number;
+}
+
 /** One query; every field narrows. Sessions are matched by id or by name. */
 export interface HistoryQuery {
   /** Full-text search over text, summary and names (words, all must match). */

@@ -76,6 +76,8 @@ export interface Limits {
   readonly historyPruneMs: number;
   /** Most messages one history query returns. */
   readonly historyQueryRows: number;
+  /** Most (sender, receiver, outcome) rows one picture query returns (`history.edges`). */
+  readonly historyEdgeRows: number;
   /** Messages written to an idle Claude Code session's own socket per wake; the rest follow through its hooks during the turn. */
   readonly wakeBatch: number;
 }
@@ -118,6 +120,7 @@ export const LIMITS: Limits = {
   historyIdleFlushBudgetMs: 15, // an idle hub drains a burst's backlog three times faster; a send waits ≤ 15 ms
   historyPruneMs: 60_000, // retention once a minute
   historyQueryRows: 500, // one page of a view or of `switchboard history`
+  historyEdgeRows: 10_000, // 5 000 messages between distinct pairs, each with two outcomes: ~1 MB of JSON at most
   wakeBatch: 20, // as many as one hook hands over
 };
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { BoundedJsonValue, boundedJsonObject } from './bounded-json.js';
 import { LIMITS } from './limits.js';
-import type { HistoryMessage, HistoryStatus } from './history.js';
+import type { HistoryEdge, HistoryMessage, HistoryStatus } from './history.js';
 import { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
 
 export { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES };
@@ -128,6 +128,9 @@ export const HistoryConversationParams = z.strictObject({
   between: z.tuple([Name, Name]).optional(),
   team: Name.optional(),
 });
+/** The picture (issue 18): messages of the last `windowMs` counted per sender, receiver and outcome; UI token only. */
+export const HISTORY_EDGE_WINDOW_MAX_MS = 7 * 24 * 3_600_000; // a week: beyond it the picture is history, not "recent"
+export const HistoryEdgesParams = z.strictObject({ ...UiToken, windowMs: z.number().int().min(1000).max(HISTORY_EDGE_WINDOW_MAX_MS).default(3_600_000) });
 export const HistoryDeleteParams = z.union([
   z.strictObject({ ...UiToken, all: z.literal(true) }),
   z.strictObject({ ...UiToken, between: z.tuple([Name, Name]) }),
@@ -192,6 +195,7 @@ export const METHODS = {
   'history.search': method('reader', HistorySearchParams),
   'history.conversation': method('reader', HistoryConversationParams),
   'history.delete': method('ui', HistoryDeleteParams),
+  'history.edges': method('ui', HistoryEdgesParams),
   'history.status': method('ui', UiParams),
 } as const;
 export type MethodName = keyof typeof METHODS;
@@ -252,6 +256,8 @@ export interface AgentRow {
   inbound: { value: 'accept' | 'hold' | 'refuse' | null; source: string };
   /** Its class under mode parity (DESIGN.md §6.3); 'unknown' receives as bypass and sends unclassed; absent where `mode` is null. */
   modeClass?: 'prompting' | 'bypass' | 'unknown';
+  /** The team it registered as a member of (the picture groups by it); absent where not ours. */
+  team?: string | null;
 }
 
 export const SEND_STATUSES = ['queued', 'held', 'refused', 'dropped', 'sent', 'subscribed', 'confirm-denied', 'confirm-expired'] as const;
@@ -388,6 +394,7 @@ export interface MethodResults {
   'history.search': HistoryPage;
   'history.conversation': HistoryPage;
   'history.delete': { deleted: number };
+  'history.edges': HistoryEdgesView;
   'history.status': HistoryStatusView;
 }
 
@@ -395,6 +402,12 @@ export interface MethodResults {
 export interface HistoryPage {
   messages: HistoryMessage[];
   next: number | null;
+}
+/** The picture's edges: `address` is the receiver's while the hub knows it (null once forgotten); `truncated` when rows were left out. */
+export interface HistoryEdgesView {
+  since: number;
+  edges: Array<HistoryEdge & { to: HistoryEdge['to'] & { address: string | null } }>;
+  truncated: boolean;
 }
 export interface HistoryStatusView extends HistoryStatus {
   messages: number;

@@ -220,6 +220,7 @@ export class SessionTable implements RowIndex<ListedSession> {
       state: s.state,
       stateSince: s.stateSince,
       modeClass: modeClass(s),
+      team: s.team,
       ...extra(s),
       self: s.id === selfId,
       };

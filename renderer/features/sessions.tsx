@@ -5,7 +5,7 @@
 // user, clearly framed as such), and an idle notice for you. With no
 // session at all it shows the first-run page. An idle session that cannot
 // be woken while messages wait for it carries a "waiting" badge (issue 16).
-import { useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { AgentRow } from '../../core/protocol/methods.js';
 import type { Stores } from '../stores/stores.js';
 import { ago, useLoadable, useNow } from '../ui/hooks.js';
@@ -18,7 +18,15 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
   const s = useLoadable(stores.sessions);
   const now = useNow();
   const [filter, setFilter] = useState('');
-  const [open, setOpen] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(() => stores.focus.getState().itemId); // the Picture opens a session by its address
+  // Opened from elsewhere (the Picture): its detail, scrolled into view, once.
+  const revealed = useRef(open !== null);
+  useEffect(() => {
+    if (!revealed.current || open === null || !s.data.some((r) => r.address === open)) return;
+    revealed.current = false;
+    if (stores.focus.getState().itemId === open) stores.focus.setState({ itemId: null });
+    document.querySelector('[data-testid=session-detail]')?.scrollIntoView?.({ block: 'nearest' });
+  }, [open, s.data, stores]);
   const table = useRef<HTMLTableElement>(null);
   const f = filter.trim().toLowerCase();
   const rows = f === '' ? s.data : s.data.filter((r) => `${r.label} ${r.cwd} ${r.agent} ${modeView(r).text}`.toLowerCase().includes(f));

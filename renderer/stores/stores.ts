@@ -5,6 +5,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AgentRow, ConfirmationView, HeldView, MethodResults, SubscriptionView, TaskView } from '../../core/protocol/methods.js';
 import type { Bridge, ConnectionState, HubEvent } from '../bridge/bridge.js';
+import { createPictureStore, type PictureState } from './picture.js';
 
 export interface Loadable<T> {
   data: T;
@@ -58,10 +59,12 @@ export interface Stores {
   teams: StoreApi<Loadable<TeamsData> & { select(team: string | null): Promise<void> }>;
   /** The item a notification asked to show (Approvals highlights it). */
   focus: StoreApi<{ itemId: string | null }>;
+  /** The picture's edges (issue 18); loads only while the Picture view shows. */
+  picture: StoreApi<PictureState>;
   bridge: Bridge;
 }
 
-const RELOADS: Record<string, Array<keyof Omit<Stores, 'connection' | 'bridge' | 'focus'>>> = {
+const RELOADS: Record<string, Array<keyof Omit<Stores, 'connection' | 'bridge' | 'focus' | 'picture'>>> = {
   'sessions.changed': ['sessions'],
   'held.changed': ['held'],
   'confirmations.changed': ['confirmations'],
@@ -109,8 +112,8 @@ export function createStores(bridge: Bridge): Stores {
   });
 
   const focus = createStore<{ itemId: string | null }>(() => ({ itemId: null }));
-  const stores: Stores = { connection, sessions, held, confirmations, subscriptions, activity, settings, teams, focus, bridge };
-  const pending = new Set<keyof Omit<Stores, 'connection' | 'bridge' | 'focus'>>();
+  const stores: Stores = { connection, sessions, held, confirmations, subscriptions, activity, settings, teams, focus, picture: createPictureStore(bridge), bridge };
+  const pending = new Set<keyof Omit<Stores, 'connection' | 'bridge' | 'focus' | 'picture'>>();
   let scheduled = false;
   bridge.onState((state) => connection.setState({ state }));
   bridge.onEvent((e: HubEvent) => {

@@ -87,6 +87,7 @@ test('every view has an empty state that says what will appear there', async ({ 
   await page.goto(ctx.url);
   const expectations: Array<[string, RegExp]> = [
     ['Approvals', /Nothing waits for you/],
+    ['Picture', /Nothing to draw yet/],
     ['Subscriptions', /No idle subscriptions/],
     ['Teams', /No teams/],
     ['Activity', /No messages yet/],

@@ -10,7 +10,7 @@ import type { HistoryMessage, HistoryQuery } from '../../protocol/history.js';
 import type { Hub } from '../hub.js';
 import type { Caller, Handler } from './dispatch.js';
 
-type HistoryMethod = 'history.search' | 'history.conversation' | 'history.delete' | 'history.status';
+type HistoryMethod = 'history.search' | 'history.conversation' | 'history.delete' | 'history.edges' | 'history.status';
 export type HistoryHandlers = { [M in HistoryMethod]: Handler<M> };
 
 export function createHistoryHandlers(hub: Hub): HistoryHandlers {
@@ -64,6 +64,13 @@ export function createHistoryHandlers(hub: Hub): HistoryHandlers {
 
     'history.delete': (p) => {
       return run(() => hub.history.delete('all' in p ? { all: true } : { between: p.between }));
+    },
+
+    'history.edges': (p) => {
+      const since = hub.clock.now() - p.windowMs;
+      const rows = run(() => hub.history.edges(since, hub.limits.historyEdgeRows));
+      const addressOf = (id: string): string | null => (hub.table.live.get(id) ?? hub.table.dormant.get(id)?.session)?.address ?? null;
+      return { since, edges: rows.map((e) => ({ ...e, to: { ...e.to, address: addressOf(e.to.sessionId) } })), truncated: rows.length === hub.limits.historyEdgeRows };
     },
 
     'history.status': () => {

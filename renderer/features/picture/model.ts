@@ -1,0 +1,111 @@
+// The picture's data, pure: sessions (agents.list rows) and the recent
+// window's edge counts (history.edges) become nodes grouped by machine and
+// team, and one edge per sender → receiver with its counts by outcome and a
+// tone. No DOM, no graph library: the graph adapter and the list render it.
+import type { AgentRow, HistoryEdgesView } from '../../../core/protocol/methods.js';
+
+/** What an edge says, in the four words of the legend. */
+export const TONES = ['delivered', 'held', 'refused', 'dropped'] as const;
+export type Tone = (typeof TONES)[number];
+
+/** History outcome → tone: approved and queued got through; denied and expired did not (like refused). */
+const TONE_OF: Record<string, Tone> = {
+  queued: 'delivered', delivered: 'delivered', approved: 'delivered', held: 'held',
+  refused: 'refused', denied: 'refused', expired: 'refused', dropped: 'dropped',
+};
+/** An edge takes the most pressing tone present: something waiting for you, then stopped, then dropped. */
+const PRECEDENCE: readonly Tone[] = ['held', 'refused', 'dropped', 'delivered'];
+
+export const THIS_MACHINE = 'this machine';
+export const NO_TEAM = 'no team';
+
+export interface PictureNode {
+  /** Its address (or `session:<id>` once the hub has forgotten it). */
+  key: string;
+  label: string;
+  machine: string;
+  team: string;
+  agent: string;
+  state: string;
+  /** False for a session that has ended but still has messages in the window. */
+  live: boolean;
+  /** The address the Sessions view opens (null when it has ended). */
+  address: string | null;
+}
+
+export interface PictureEdge {
+  key: string;
+  from: string;
+  to: string;
+  fromLabel: string;
+  toLabel: string;
+  count: number;
+  counts: Record<Tone, number>;
+  tone: Tone;
+  last: number;
+  /** The two sides as history.conversation's `between` takes them (session id, else name or address). */
+  between: readonly [string, string];
+}
+
+export interface Picture {
+  nodes: Map<string, PictureNode>;
+  edges: Map<string, PictureEdge>;
+  messages: number;
+  totals: Record<Tone, number>;
+}
+
+type EdgeRow = HistoryEdgesView['edges'][number];
+
+export function toneOf(outcome: string): Tone {
+  return Object.prototype.hasOwnProperty.call(TONE_OF, outcome) ? TONE_OF[outcome]! : 'delivered';
+}
+
+const zero = (): Record<Tone, number> => ({ delivered: 0, held: 0, refused: 0, dropped: 0 });
+
+export function buildPicture(rows: readonly AgentRow[], edgeRows: readonly EdgeRow[]): Picture {
+  const nodes = new Map<string, PictureNode>();
+  for (const r of rows) {
+    nodes.set(r.address, { key: r.address, label: r.label, machine: r.machine ?? THIS_MACHINE, team: r.team ?? NO_TEAM, agent: r.kind === 'claude-code' ? 'claude-code' : r.agent, state: r.state, live: true, address: r.address });
+  }
+  const ended = (key: string, name: string, team: string | null): string => {
+    if (!nodes.has(key)) nodes.set(key, { key, label: `${name} (ended)`, machine: THIS_MACHINE, team: team ?? NO_TEAM, agent: 'other', state: 'ended', live: false, address: null });
+    return key;
+  };
+  const edges = new Map<string, PictureEdge>();
+  const totals = zero();
+  let messages = 0;
+  for (const e of edgeRows) {
+    const from = nodes.has(e.from.address) ? e.from.address : ended(e.from.sessionId !== null ? `session:${e.from.sessionId}` : e.from.address, e.from.name ?? e.from.address, e.from.team);
+    const to = e.to.address !== null && nodes.has(e.to.address) ? e.to.address : ended(`session:${e.to.sessionId}`, e.to.name, e.to.team);
+    const key = `${from}>${to}`;
+    let edge = edges.get(key);
+    if (edge === undefined) {
+      edge = { key, from, to, fromLabel: nodes.get(from)!.label, toLabel: nodes.get(to)!.label, count: 0, counts: zero(), tone: 'delivered', last: 0, between: [e.from.sessionId ?? e.from.name ?? e.from.address, e.to.sessionId] };
+      edges.set(key, edge);
+    }
+    const tone = toneOf(e.outcome);
+    edge.counts[tone] += e.count;
+    edge.count += e.count;
+    edge.last = Math.max(edge.last, e.last);
+    totals[tone] += e.count;
+    messages += e.count;
+  }
+  for (const edge of edges.values()) edge.tone = PRECEDENCE.find((t) => edge.counts[t] > 0) ?? 'delivered';
+  return { nodes, edges, messages, totals };
+}
+
+/** The list beside the graph: held first, then stopped, then the busiest and newest. */
+export function edgeOrder(a: PictureEdge, b: PictureEdge): number {
+  return PRECEDENCE.indexOf(a.tone) - PRECEDENCE.indexOf(b.tone) || b.count - a.count || b.last - a.last;
+}
+
+/** "12 messages: 10 delivered, 1 held, 1 dropped" */
+export function countsText(e: Pick<PictureEdge, 'count' | 'counts'>): string {
+  const parts = TONES.filter((t) => e.counts[t] > 0).map((t) => `${e.counts[t]} ${t === 'refused' ? 'refused or denied' : t}`);
+  return `${e.count} message${e.count === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
+
+/** The conversation view's route (built in parallel, issue 18): both sides, either direction. */
+export function conversationHash(e: Pick<PictureEdge, 'between'>): string {
+  return `#/conversation?a=${encodeURIComponent(e.between[0])}&b=${encodeURIComponent(e.between[1])}`;
+}

@@ -1,0 +1,208 @@
+// @vitest-environment happy-dom
+// The picture (issue 18) with a fake bridge and a fake graph: the model's
+// tones and grouping, the list, live updates (held → approved), opening a
+// session or a conversation, the empty, no-WebGL and history-off states, and
+// the line under a click.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import type { Bridge, ConnectionState, HubEvent } from '../../renderer/bridge/bridge.js';
+import { BridgeError } from '../../renderer/bridge/bridge.js';
+import { createStores } from '../../renderer/stores/stores.js';
+import { createPictureStore } from '../../renderer/stores/picture.js';
+import { NoGraphics, type GraphFactory, type GraphView } from '../../renderer/features/picture/graph.js';
+import { buildPicture, conversationHash, countsText, type Picture } from '../../renderer/features/picture/model.js';
+import { boxOf, groupCircles } from '../../renderer/features/picture/groups.js';
+import { nearestSegment } from '../../renderer/features/picture/overlay.js';
+import { PictureView } from '../../renderer/features/picture/picture.js';
+import type { AgentRow, HistoryEdgesView } from '../../core/protocol/methods.js';
+
+afterEach(cleanup);
+
+const row = (name: string, extra: Partial<AgentRow> = {}): AgentRow => ({
+  name, ref: 'abc123', label: `${name} [abc123]`, address: `uds:/r/${name}.sock`, machine: null, cwd: `/w/${name}`, agent: 'claude', kind: 'switchboard', mode: 'default', hooks: 'reported',
+  state: 'idle', stateSince: 0, canReceive: true, self: false, inboxDepth: 0, inbound: { value: null, source: 'parity' }, ...extra,
+});
+type EdgeRow = HistoryEdgesView['edges'][number];
+const edgeRow = (from: string, to: string, outcome: string, count: number, last = 1): EdgeRow => ({
+  from: { sessionId: `id-${from}`, name: from, address: `uds:/r/${from}.sock`, team: null },
+  to: { sessionId: `id-${to}`, name: to, team: null, address: `uds:/r/${to}.sock` }, outcome, count, last,
+});
+
+function fakeBridge(answers: Record<string, unknown>) {
+  const calls: Array<[string, Record<string, unknown>]> = [];
+  const events = new Set<(e: HubEvent) => void>();
+  const bridge: Bridge = {
+    call: (async (op: string, input: Record<string, unknown> = {}) => {
+      calls.push([op, input]);
+      const a = answers[op];
+      if (a instanceof Error) throw a;
+      return typeof a === 'function' ? (a as (i: Record<string, unknown>) => unknown)(input) : a;
+    }) as Bridge['call'],
+    onEvent: (l) => {
+      events.add(l);
+      return () => events.delete(l);
+    },
+    onState: (l: (s: ConnectionState) => void) => {
+      l('connected');
+      return () => undefined;
+    },
+  };
+  return { bridge, calls, emit: (e: HubEvent) => events.forEach((l) => l(e)) };
+}
+
+/** A graph that keeps what it was given. */
+function fakeGraph(): { factory: GraphFactory; applied: Picture[]; events: { onNode(k: string): void; onEdge(k: string): void } | null } {
+  const out = { applied: [] as Picture[], events: null as { onNode(k: string): void; onEdge(k: string): void } | null, factory: null as unknown as GraphFactory };
+  out.factory = async (_el, events) => {
+    out.events = events;
+    const view: GraphView = { apply: (p) => void out.applied.push(p), setPalette: () => undefined, dispose: () => undefined };
+    return view;
+  };
+  return out;
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 0));
+    });
+  }
+}
+
+describe('the picture model', () => {
+  it('groups by machine and team, folds outcomes into four tones, and an edge takes the most pressing one', () => {
+    const p = buildPicture(
+      [row('api', { team: 'backend' }), row('db', { team: 'backend', state: 'busy' }), row('far', { machine: 'laptop' })],
+      [edgeRow('api', 'db', 'queued', 3), edgeRow('api', 'db', 'approved', 1), edgeRow('api', 'db', 'dropped', 1), edgeRow('db', 'api', 'denied', 2), edgeRow('db', 'api', 'held', 1), edgeRow('gone', 'db', 'expired', 1)],
+    );
+    expect([...p.nodes.values()].map((n) => [n.label, n.machine, n.team, n.state, n.live])).toEqual([
+      ['api [abc123]', 'this machine', 'backend', 'idle', true], ['db [abc123]', 'this machine', 'backend', 'busy', true], ['far [abc123]', 'laptop', 'no team', 'idle', true],
+      ['gone (ended)', 'this machine', 'no team', 'ended', false],
+    ]);
+    const ab = p.edges.get('uds:/r/api.sock>uds:/r/db.sock')!;
+    expect([ab.tone, ab.count, ab.counts]).toEqual(['dropped', 5, { delivered: 4, held: 0, refused: 0, dropped: 1 }]);
+    expect(countsText(ab)).toBe('5 messages: 4 delivered, 1 dropped');
+    expect(p.edges.get('uds:/r/db.sock>uds:/r/api.sock')!.tone).toBe('held'); // held beats refused
+    expect(p.edges.get('session:id-gone>uds:/r/db.sock')!.tone).toBe('refused'); // expired: it did not get through
+    expect(p.totals).toEqual({ delivered: 4, held: 1, refused: 3, dropped: 1 });
+    expect(conversationHash(ab)).toBe('#/conversation?a=id-api&b=id-db');
+  });
+
+  it('outlines each team, and each machine only once there are two, and frames them all', () => {
+    const one = groupCircles([{ x: 0, y: 0, machine: 'this machine', team: 'a' }, { x: 10, y: 0, machine: 'this machine', team: 'a' }, { x: 30, y: 0, machine: 'this machine', team: 'b' }], 5);
+    expect(one.map((c) => [c.kind, c.label, c.x, c.y, c.r])).toEqual([['team', 'a', 5, 0, 10], ['team', 'b', 30, 0, 5]]);
+    expect(boxOf(one)).toEqual({ x: [-5, 35], y: [-10, 10] });
+    const two = groupCircles([{ x: 0, y: 0, machine: 'here', team: 'a' }, { x: 40, y: 0, machine: 'laptop', team: 'a' }], 5);
+    expect(two.map((c) => `${c.kind} ${c.label} r=${c.r}`)).toEqual(['machine here r=10', 'team a r=5', 'machine laptop r=10', 'team a r=5']);
+    expect(boxOf([])).toBe(null);
+  });
+
+  it('finds the line under a click, and none when the click is far from every line', () => {
+    const lines = [
+      { key: 'a', from: { x: 0, y: 0 }, to: { x: 100, y: 0 }, width: 2 },
+      { key: 'b', from: { x: 0, y: 20 }, to: { x: 100, y: 20 }, width: 2 },
+    ];
+    expect(nearestSegment({ x: 50, y: 3 }, lines)).toBe('a');
+    expect(nearestSegment({ x: 50, y: 16 }, lines)).toBe('b');
+    expect(nearestSegment({ x: 50, y: 10 }, lines)).toBe(null);
+    expect(nearestSegment({ x: 130, y: 0 }, lines)).toBe(null); // past the end of the line
+  });
+});
+
+describe('Picture view', () => {
+  it('shows a useful empty state with no sessions', async () => {
+    const f = fakeBridge({ 'sessions.list': { rows: [] }, 'picture.edges': { since: 0, edges: [], truncated: false } });
+    const stores = createStores(f.bridge);
+    const g = fakeGraph();
+    render(<PictureView stores={stores} graph={g.factory} onOpenSession={() => undefined} onOpenConversation={() => undefined} />);
+    await act(() => stores.sessions.getState().load());
+    await settle();
+    expect(screen.getByTestId('picture-empty').textContent).toContain('Nothing to draw yet');
+  });
+
+  it('draws sessions and lines, follows a held message to its approval, and opens sessions and conversations', async () => {
+    let edges: EdgeRow[] = [edgeRow('api', 'db', 'queued', 6), edgeRow('api', 'yolo', 'held', 1)];
+    const f = fakeBridge({ 'sessions.list': { rows: [row('api'), row('db'), row('yolo')] }, 'picture.edges': () => ({ since: 0, edges, truncated: false }) });
+    const stores = createStores(f.bridge);
+    const g = fakeGraph();
+    const opened: string[] = [];
+    render(<PictureView stores={stores} graph={g.factory} onOpenSession={(a) => opened.push(`session ${a}`)} onOpenConversation={(b) => opened.push(`conversation ${b.join(' ')}`)} />);
+    await act(() => stores.sessions.getState().load());
+    await settle();
+    expect(screen.getByTestId('picture-summary').textContent).toBe('3 sessions, 7 messages in the last hour');
+    const items = () => screen.getAllByTestId('picture-edge').map((li) => `${li.dataset.tone} ${li.textContent}`);
+    expect(items()).toEqual(['held api [abc123] → yolo [abc123]1 message: 1 held', 'delivered api [abc123] → db [abc123]6 messages: 6 delivered']);
+    expect(screen.getByTestId('total-held').textContent).toBe('1');
+    const last = () => g.applied[g.applied.length - 1]!;
+    expect([last().nodes.size, [...last().edges.values()].map((e) => e.tone)]).toEqual([3, ['delivered', 'held']]);
+
+    // The user approves: the hub says so, the picture reloads and the line turns delivered.
+    edges = [edgeRow('api', 'db', 'queued', 6), edgeRow('api', 'yolo', 'approved', 1)];
+    act(() => f.emit({ type: 'held.changed', count: 0 }));
+    await settle();
+    expect(items()[1]).toBe('delivered api [abc123] → yolo [abc123]1 message: 1 delivered');
+    expect([...last().edges.values()].map((e) => e.tone)).toEqual(['delivered', 'delivered']);
+    expect(screen.getByTestId('total-held').textContent).toBe('0');
+
+    // A name opens its session; the counts open the conversation; so do the graph's dot and line.
+    fireEvent.click(screen.getAllByRole('button', { name: 'db [abc123]' })[0]!);
+    fireEvent.click(screen.getByRole('button', { name: 'Open the conversation of api [abc123] and db [abc123]' }));
+    g.events!.onNode('uds:/r/yolo.sock');
+    g.events!.onEdge('uds:/r/api.sock>uds:/r/yolo.sock');
+    expect(opened).toEqual(['session uds:/r/db.sock', 'conversation id-api id-db', 'session uds:/r/yolo.sock', 'conversation id-api id-yolo']);
+
+    // Another window asks the hub again; the filter narrows the list.
+    fireEvent.change(screen.getByLabelText('Messages of'), { target: { value: String(24 * 3_600_000) } });
+    await settle();
+    expect(f.calls.filter(([op]) => op === 'picture.edges').at(-1)![1]).toEqual({ windowMs: 24 * 3_600_000 });
+    fireEvent.change(screen.getByLabelText('Filter conversations by session'), { target: { value: 'yolo' } });
+    expect(screen.getAllByTestId('picture-edge')).toHaveLength(1);
+  });
+
+  it('keeps the list when the window cannot draw, and says when history is off', async () => {
+    const f = fakeBridge({ 'sessions.list': { rows: [row('api'), row('db')] }, 'picture.edges': new BridgeError('history_off', 'History is off on this hub') });
+    const stores = createStores(f.bridge);
+    const noGl: GraphFactory = () => Promise.reject(new NoGraphics());
+    render(<PictureView stores={stores} graph={noGl} onOpenSession={() => undefined} onOpenConversation={() => undefined} />);
+    await act(() => stores.sessions.getState().load());
+    await settle();
+    expect(screen.getByText(/WebGL is off/)).toBeTruthy();
+    expect(screen.getByText(/message history is off/)).toBeTruthy();
+    expect(screen.getByTestId('picture-summary').textContent).toBe('2 sessions, 0 messages in the last hour');
+  });
+
+  it('loads only while shown, once a minute as the window slides, and coalesces a burst of events', async () => {
+    vi.useFakeTimers();
+    try {
+      let pending: Array<() => void> = [];
+      const f = fakeBridge({ 'picture.edges': () => new Promise((r) => pending.push(() => r({ since: 0, edges: [], truncated: false }))) });
+      const store = createPictureStore(f.bridge);
+      const count = () => f.calls.filter(([op]) => op === 'picture.edges').length;
+      f.emit({ type: 'activity' });
+      expect(count()).toBe(0); // nothing is shown: no query
+      const stop = store.getState().activate();
+      expect(count()).toBe(1);
+      for (let i = 0; i < 50; i++) f.emit({ type: 'activity' });
+      expect(count()).toBe(1); // one in flight…
+      const answer = async () => {
+        const p = pending;
+        pending = [];
+        p.forEach((r) => r());
+        await vi.advanceTimersByTimeAsync(300);
+      };
+      await answer();
+      expect(count()).toBe(2); // …and one more for all fifty
+      await answer();
+      expect(count()).toBe(2);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(count()).toBe(3); // the window slid
+      await answer();
+      stop();
+      await vi.advanceTimersByTimeAsync(120_000);
+      f.emit({ type: 'held.changed' });
+      expect(count()).toBe(3); // closed: no more queries
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
