@@ -7,12 +7,13 @@ import type { ConnectionState } from './bridge/bridge.js';
 import type { Stores } from './stores/stores.js';
 import { ActivityView } from './features/activity.js';
 import { ApprovalsView } from './features/approvals.js';
+import { HistoryView } from './features/history.js';
 import { PreferencesView } from './features/preferences.js';
 import { SessionsView } from './features/sessions.js';
 import { SubscriptionsView } from './features/subscriptions.js';
 import { TeamsView } from './features/teams.js';
 
-const VIEWS = ['sessions', 'approvals', 'subscriptions', 'teams', 'activity', 'preferences'] as const;
+const VIEWS = ['sessions', 'approvals', 'subscriptions', 'teams', 'activity', 'history', 'preferences'] as const;
 type View = (typeof VIEWS)[number];
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
   connected: 'Connected',
@@ -40,6 +41,14 @@ export function App({ stores }: { stores: Stores }): ReactNode {
   useEffect(() => {
     location.hash = view;
   }, [view]);
+  // Another view opened a conversation or a search (stores/history.ts): show it.
+  useEffect(
+    () =>
+      stores.history.subscribe((s, prev) => {
+        if (s.shown !== prev.shown) setView('history');
+      }),
+    [stores],
+  );
   // The desktop shell (tray, notifications) asks for a view: { type: 'ui.focus', view, itemId? }.
   useEffect(
     () =>
@@ -70,6 +79,7 @@ export function App({ stores }: { stores: Stores }): ReactNode {
         {view === 'subscriptions' && <SubscriptionsView stores={stores} />}
         {view === 'teams' && <TeamsView stores={stores} />}
         {view === 'activity' && <ActivityView stores={stores} />}
+        {view === 'history' && <HistoryView stores={stores} />}
         {view === 'preferences' && <PreferencesView stores={stores} />}
       </main>
     </div>

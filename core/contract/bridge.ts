@@ -36,13 +36,17 @@ export const BRIDGE_OPERATIONS = {
   'confirmations.list': 'confirmations.list',
   'confirmations.allow': 'confirmations.allow',
   'confirmations.deny': 'confirmations.deny',
+  'history.search': 'history.search',
+  'history.conversation': 'history.conversation',
+  'history.status': 'history.status',
+  'history.delete': 'history.delete',
 } as const satisfies Record<BridgeOperationName, MethodName>;
 
 export type BridgeOperation = keyof typeof BRIDGE_OPERATIONS;
 export type BridgeResult<O extends BridgeOperation> = MethodResults[(typeof BRIDGE_OPERATIONS)[O]];
 
 /** Methods guarded by the UI token take it in params; the bridge fills it in. */
-const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list', 'settings.set', 'inbound.pause', 'confirmations.list', 'confirmations.allow', 'confirmations.deny', 'user.send', 'user.subscribe', 'setup.detect', 'setup.plan', 'setup.apply']);
+const NEEDS_UI_TOKEN: ReadonlySet<MethodName> = new Set(['held.list', 'held.approve', 'held.deny', 'subscriptions.list', 'subscriptions.cancel', 'settings.effective', 'activity.list', 'settings.set', 'inbound.pause', 'confirmations.list', 'confirmations.allow', 'confirmations.deny', 'user.send', 'user.subscribe', 'setup.detect', 'setup.plan', 'setup.apply', 'history.search', 'history.conversation', 'history.status', 'history.delete']);
 
 export function isBridgeOperation(name: string): name is BridgeOperation {
   return Object.prototype.hasOwnProperty.call(BRIDGE_OPERATIONS, name);

@@ -5,6 +5,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AgentRow, ConfirmationView, HeldView, MethodResults, SubscriptionView, TaskView } from '../../core/protocol/methods.js';
 import type { Bridge, ConnectionState, HubEvent } from '../bridge/bridge.js';
+import { createHistoryStore, type HistoryState } from './history.js';
 
 export interface Loadable<T> {
   data: T;
@@ -58,10 +59,12 @@ export interface Stores {
   teams: StoreApi<Loadable<TeamsData> & { select(team: string | null): Promise<void> }>;
   /** The item a notification asked to show (Approvals highlights it). */
   focus: StoreApi<{ itemId: string | null }>;
+  /** Search results and conversations (issue 18); loaded when the History view shows. */
+  history: StoreApi<HistoryState>;
   bridge: Bridge;
 }
 
-const RELOADS: Record<string, Array<keyof Omit<Stores, 'connection' | 'bridge' | 'focus'>>> = {
+const RELOADS: Record<string, Array<keyof Omit<Stores, 'connection' | 'bridge' | 'focus' | 'history'>>> = {
   'sessions.changed': ['sessions'],
   'held.changed': ['held'],
   'confirmations.changed': ['confirmations'],
@@ -109,8 +112,8 @@ export function createStores(bridge: Bridge): Stores {
   });
 
   const focus = createStore<{ itemId: string | null }>(() => ({ itemId: null }));
-  const stores: Stores = { connection, sessions, held, confirmations, subscriptions, activity, settings, teams, focus, bridge };
-  const pending = new Set<keyof Omit<Stores, 'connection' | 'bridge' | 'focus'>>();
+  const stores: Stores = { connection, sessions, held, confirmations, subscriptions, activity, settings, teams, focus, history: createHistoryStore(bridge), bridge };
+  const pending = new Set<keyof Omit<Stores, 'connection' | 'bridge' | 'focus' | 'history'>>();
   let scheduled = false;
   bridge.onState((state) => connection.setState({ state }));
   bridge.onEvent((e: HubEvent) => {
