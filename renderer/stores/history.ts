@@ -53,7 +53,8 @@ export function createHistoryStore(bridge: Bridge, now: () => number = Date.now)
       ...(since > 0 ? { since: Math.max(0, now() - since) } : {}),
     };
     const t = s.target;
-    if (t.kind === 'search') return { ...common, ...(f.session.trim() !== '' ? { session: f.session.trim() } : {}), ...(cursor !== null ? { before: cursor } : {}) };
+    // `with` matches the session by name or id on either side (`session` is a scope by id only).
+    if (t.kind === 'search') return { ...common, ...(f.session.trim() !== '' ? { with: f.session.trim() } : {}), ...(cursor !== null ? { before: cursor } : {}) };
     return { ...common, ...(t.kind === 'pair' ? { between: [t.a, t.b] } : { team: t.team }), ...(cursor !== null ? { after: cursor } : {}) };
   };
   const fetchPage = async (s: HistoryState, cursor: number | null): Promise<{ messages: HistoryMessage[]; next: number | null }> =>

@@ -9,12 +9,17 @@ export const SPARK_BUCKET_MS = 2 * 60_000; // 15 × 2 min: the last half hour
 const W = 64;
 const H = 16;
 
-/** Messages per bucket for each session name: one per admission decision, plus sends to stock sessions ('sent'). */
+/** Messages per bucket for each session name: each message once (its entries share a msgId), at its first entry. */
 export function traffic(entries: readonly ActivityEntry[], now: number, buckets = SPARK_BUCKETS, bucketMs = SPARK_BUCKET_MS): Map<string, number[]> {
-  const out = new Map<string, number[]>();
   const start = now - buckets * bucketMs;
+  const first = new Map<string, ActivityEntry>();
   for (const e of entries) {
-    if (e.at < start || e.at > now || !(e.kind === 'decision' || e.status === 'sent')) continue;
+    if (e.at < start || e.at > now) continue;
+    const seen = first.get(e.msgId);
+    if (seen === undefined || e.at < seen.at) first.set(e.msgId, e);
+  }
+  const out = new Map<string, number[]>();
+  for (const e of first.values()) {
     const i = Math.min(buckets - 1, Math.floor((e.at - start) / bucketMs));
     for (const name of new Set([e.sender, e.receiver])) {
       let row = out.get(name);

@@ -107,7 +107,7 @@ describe('History view', () => {
     await settle();
     const [op, params] = f.calls.at(-1)!;
     expect(op).toBe('history.search');
-    expect(params).toMatchObject({ text: 'migrate', session: 'web', limit: 100 });
+    expect(params).toMatchObject({ text: 'migrate', with: 'web', limit: 100 });
     expect(Math.abs((params.since as number) - (Date.now() - 3_600_000))).toBeLessThan(5000);
     fireEvent.click(screen.getByRole('button', { name: 'Older messages' }));
     await settle();
@@ -188,19 +188,23 @@ describe('Sessions → History', () => {
     fireEvent.click(screen.getByRole('button', { name: 'api [aaaaaa]' }));
     fireEvent.click(screen.getByRole('button', { name: 'Open its history' }));
     await settle();
-    expect(f.calls.filter(([op]) => op === 'history.search').at(-1)).toEqual(['history.search', { limit: 100, session: 'api' }]);
+    expect(f.calls.filter(([op]) => op === 'history.search').at(-1)).toEqual(['history.search', { limit: 100, with: 'api' }]);
     expect(screen.getByRole('button', { name: 'History' }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByLabelText<HTMLInputElement>('Filter by session').value).toBe('api');
     expect(screen.getAllByTestId('history-msg')).toHaveLength(1);
   });
 
-  it('counts traffic per bucket, oldest left, only inside the window', () => {
+  it('counts each message once per bucket (decision, receipts and drops share its id), oldest left, only inside the window', () => {
     const now = 1_000_000_000;
-    const e = (at: number, sender: string, receiver: string, kind = 'decision', status = 'deliver') => ({ at, kind, status, sender, receiver, msgId: String(at), reason: '' });
-    const t = traffic([e(now - 10, 'a', 'b'), e(now - 10, 'a', 'c'), e(now - 29 * 60_000, 'b', 'a'), e(now - 31 * 60_000, 'a', 'b'), e(now - 5, 'a', 'stock', 'receipt', 'sent'), e(now - 5, 'a', 'b', 'receipt', 'delivered')], now);
-    expect(t.get('a')!.reduce((x, y) => x + y, 0)).toBe(4);
-    expect(t.get('a')![14]).toBe(3);
+    const e = (msgId: string, at: number, sender: string, receiver: string, kind = 'decision', status = 'deliver') => ({ at, kind, status, sender, receiver, msgId, reason: '' });
+    const t = traffic([
+      e('1', now - 10, 'a', 'b'), e('1', now - 5, 'a', 'b', 'receipt', 'delivered'), e('2', now - 10, 'a', 'c'),
+      e('3', now - 29 * 60_000, 'b', 'a'), e('4', now - 31 * 60_000, 'a', 'b'),
+      e('5', now - 5, 'a', 'stock', 'receipt', 'sent'), e('6', now - 3, 'a', 'b', 'receipt', 'dropped'),
+    ], now);
+    expect(t.get('a')!.reduce((x, y) => x + y, 0)).toBe(5);
+    expect(t.get('a')![14]).toBe(4);
     expect(t.get('a')![0]).toBe(1);
-    expect(t.get('b')!.reduce((x, y) => x + y, 0)).toBe(2);
+    expect(t.get('b')!.reduce((x, y) => x + y, 0)).toBe(3);
   });
 });
