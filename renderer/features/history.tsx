@@ -82,6 +82,7 @@ export function HistoryView({ stores }: { stores: Stores }): ReactNode {
       <header className="view-head">
         {!search && <button onClick={back} title="Back to all history (Escape)">← All history</button>}
         <h2 id="history-h">{title(h.target)} {!h.loading && h.error === null && <span className="count">{h.messages.length}{h.next !== null ? '+' : ''}</span>}</h2>
+        {h.target.kind === 'pair' && h.messages.length > 0 && <DeletePair stores={stores} a={h.target.a} b={h.target.b} />}
       </header>
       <div className="history-filters" role="search">
         <input type="search" className="filter" placeholder="Search words in messages" aria-label="Search messages" value={text} onChange={(e) => setText(e.target.value)} />
@@ -122,5 +123,31 @@ export function HistoryView({ stores }: { stores: Stores }): ReactNode {
           </>
         )}
     </section>
+  );
+}
+
+/** Deletes this pair's conversation (both directions) from the history; a second click confirms. */
+function DeletePair({ stores, a, b }: { stores: Stores; a: string; b: string }): ReactNode {
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const remove = async (): Promise<void> => {
+    setConfirming(false);
+    try {
+      await stores.bridge.call('history.delete', { between: [a, b] });
+      await stores.history.getState().load();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <span className="actions">
+      {!confirming ? <button className="deny" onClick={() => setConfirming(true)}>Delete this conversation…</button> : (
+        <>
+          <button className="deny" onClick={() => void remove()}>Delete it for good</button>
+          <button onClick={() => setConfirming(false)}>Cancel</button>
+        </>
+      )}
+      {error !== null && <span className="error" role="alert">{error}</span>}
+    </span>
   );
 }

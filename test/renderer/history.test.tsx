@@ -9,6 +9,7 @@ import type { Bridge, ConnectionState, HubEvent } from '../../renderer/bridge/br
 import { createStores } from '../../renderer/stores/stores.js';
 import { App } from '../../renderer/app.js';
 import { HistoryView } from '../../renderer/features/history.js';
+import { HistoryPrefs } from '../../renderer/features/history-prefs.js';
 import { bodyOf, outcomePath } from '../../renderer/features/history-message.js';
 import { traffic } from '../../renderer/ui/sparkline.js';
 import type { HistoryMessage } from '../../core/history/records.js';
@@ -206,5 +207,44 @@ describe('Sessions → History', () => {
     expect(t.get('a')![14]).toBe(4);
     expect(t.get('a')![0]).toBe(1);
     expect(t.get('b')!.reduce((x, y) => x + y, 0)).toBe(3);
+  });
+});
+
+describe('deleting history', () => {
+  it('Preferences: says what is kept, deletes all after a second click; says why history is off', async () => {
+    let messages = 3;
+    const status = () => ({ enabled: true, reason: null, file: '/h/.switchboard/history.sqlite', queued: 0, written: 9, gap: { records: 0, since: null }, lastError: null, writeMs: 1, messages, events: 4, bytes: 3 * 1024 * 1024, retention: { days: 30, maxMegabytes: 512 } });
+    const f = fakeBridge({ 'history.status': status, 'history.delete': () => ((messages = 0), { deleted: 3 }), 'history.search': { messages: [], next: null } });
+    const stores = createStores(f.bridge);
+    render(<HistoryPrefs stores={stores} />);
+    await settle();
+    expect(screen.getByTestId('history-prefs').textContent).toContain('3 messages kept, 3.0 MB');
+    fireEvent.click(screen.getByRole('button', { name: 'Delete all history…' }));
+    expect(f.calls.some(([op]) => op === 'history.delete')).toBe(false); // one click only asks
+    fireEvent.click(screen.getByRole('button', { name: 'Delete 3 messages for good' }));
+    await settle();
+    expect(f.calls.find(([op]) => op === 'history.delete')).toEqual(['history.delete', { all: true }]);
+    expect(screen.getByRole('status').textContent).toBe('Deleted 3 messages from the history.');
+    expect(screen.getByRole('button', { name: 'Delete all history…' }).hasAttribute('disabled')).toBe(true);
+
+    cleanup();
+    const off = createStores(fakeBridge({ 'history.status': { ...status(), enabled: false, reason: 'this runtime (Node 20.0.0) has no node:sqlite' } }).bridge);
+    render(<HistoryPrefs stores={off} />);
+    await settle();
+    expect(screen.getByTestId('history-prefs').textContent).toContain('History is off: this runtime (Node 20.0.0) has no node:sqlite.');
+  });
+
+  it('a conversation deletes itself (both directions) after a second click, then shows it is empty', async () => {
+    let conv = [approved, denied];
+    const f = fakeBridge({ 'history.search': { messages: [], next: null }, 'history.conversation': () => ({ messages: conv, next: null }), 'history.delete': () => ((conv = []), { deleted: 2 }) });
+    const stores = createStores(f.bridge);
+    render(<HistoryView stores={stores} />);
+    await act(() => stores.history.getState().open({ kind: 'pair', a: 'api', b: 'web' }));
+    expect(screen.getAllByTestId('history-msg')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete this conversation…' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete it for good' }));
+    await settle();
+    expect(f.calls.find(([op]) => op === 'history.delete')).toEqual(['history.delete', { between: ['api', 'web'] }]);
+    expect(screen.getByTestId('history-empty').textContent).toContain('No messages in this conversation yet');
   });
 });
