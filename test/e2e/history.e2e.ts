@@ -169,4 +169,16 @@ test('a conversation shows each outcome: queued → delivered, held → approved
 
   await nav(page, 'Sessions');
   await shoot(page, 'sessions-traffic');
+
+  // Preferences says what the history holds, and deletes it only on a second click.
+  await nav(page, 'Preferences');
+  const prefs = page.getByTestId('history-prefs');
+  await expect(prefs).toContainText('5 messages kept');
+  await prefs.scrollIntoViewIfNeeded();
+  await shoot(page, 'history-prefs');
+  await prefs.getByRole('button', { name: 'Delete all history…' }).click();
+  await prefs.getByRole('button', { name: 'Delete 5 messages for good' }).click();
+  await expect(prefs.getByRole('status')).toHaveText('Deleted 5 messages from the history.');
+  await nav(page, 'History');
+  await expect(page.getByTestId('history-empty')).toContainText('No messages yet');
 });
