@@ -6,7 +6,7 @@
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { HistoryMessage, Outcome } from '../../core/history/records.js';
-import type { Bridge } from '../bridge/bridge.js';
+import { BridgeError, type Bridge } from '../bridge/bridge.js';
 
 export type HistoryTarget = { kind: 'search' } | { kind: 'pair'; a: string; b: string } | { kind: 'team'; team: string };
 
@@ -75,7 +75,7 @@ export function createHistoryStore(bridge: Bridge, now: () => number = Date.now)
         const r = await fetchPage(get(), null);
         if (gen === generation) set({ messages: r.messages, next: r.next, loading: false, error: null });
       } catch (err) {
-        if (gen === generation) set({ loading: false, error: err instanceof Error ? err.message : String(err) });
+        if (gen === generation) set({ loading: false, error: describe(err) });
       }
     },
     async more() {
@@ -86,7 +86,7 @@ export function createHistoryStore(bridge: Bridge, now: () => number = Date.now)
         const r = await fetchPage(s, s.next);
         if (gen === generation) set((cur) => ({ messages: [...cur.messages, ...r.messages], next: r.next }));
       } catch (err) {
-        if (gen === generation) set({ error: err instanceof Error ? err.message : String(err) });
+        if (gen === generation) set({ error: describe(err) });
       }
     },
     async open(target, filters = {}) {
@@ -99,4 +99,10 @@ export function createHistoryStore(bridge: Bridge, now: () => number = Date.now)
     },
   }));
   return store;
+}
+
+/** An error as a person reads it; history being off points to where it says why. */
+function describe(err: unknown): string {
+  if (err instanceof BridgeError && err.reason === 'history_off') return 'history is off on this hub (Preferences → Message history says why)';
+  return err instanceof Error ? err.message : String(err);
 }

@@ -5,7 +5,7 @@
 // Sessions row opening its history, and traffic counted per session.
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import type { Bridge, ConnectionState, HubEvent } from '../../renderer/bridge/bridge.js';
+import { BridgeError, type Bridge, type ConnectionState, type HubEvent } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
 import { App } from '../../renderer/app.js';
 import { HistoryView } from '../../renderer/features/history.js';
@@ -14,7 +14,10 @@ import { bodyOf, outcomePath } from '../../renderer/features/history-message.js'
 import { traffic } from '../../renderer/ui/sparkline.js';
 import type { HistoryMessage } from '../../core/history/records.js';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  location.hash = ''; // the shell opens the view named in the hash
+});
 
 function fakeBridge(answers: Record<string, unknown>) {
   const calls: Array<[string, Record<string, unknown>]> = [];
@@ -116,10 +119,10 @@ describe('History view', () => {
     expect(screen.getAllByTestId('history-msg')).toHaveLength(8);
 
     cleanup();
-    const off = createStores(fakeBridge({ 'history.search': new Error('History is off on this hub') }).bridge);
+    const off = createStores(fakeBridge({ 'history.search': new BridgeError('history_off', 'History is off on this hub; history.status says why') }).bridge);
     render(<HistoryView stores={off} />);
     await settle();
-    expect(screen.getByRole('alert').textContent).toContain('History is off on this hub');
+    expect(screen.getByRole('alert').textContent).toBe('Could not load the history: history is off on this hub (Preferences → Message history says why)');
   });
 
   it('moves through results with the arrow keys, opens a conversation with Enter and goes back with Escape', async () => {
@@ -164,6 +167,23 @@ describe('History view', () => {
     act(() => f.emit({ type: 'activity', entry: {} }));
     await settle(600);
     expect(f.calls.slice(before).filter(([op]) => op === 'history.conversation')).toHaveLength(1); // coalesced
+  });
+
+  it('the Teams view opens its team conversation', async () => {
+    const f = fakeBridge({
+      'sessions.list': { rows: [] }, 'held.list': { items: [] }, 'subscriptions.list': { items: [] }, 'activity.list': { entries: [], notices: [] },
+      'settings.effective': { effective: {}, problems: [], paused: false }, 'confirmations.list': { items: [] }, 'setup.detect': { agents: [] },
+      'teams.list': { root: '/c', teams: [{ name: 'crew', members: 2, createdAt: 0 }] }, 'teams.show': { config: { name: 'crew', members: [] }, inboxes: [] }, 'tasks.list': { tasks: [] },
+      'history.conversation': { messages: [delivered], next: null }, 'history.search': { messages: [], next: null },
+    });
+    const stores = createStores(f.bridge);
+    render(<App stores={stores} />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Teams' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Its conversation' }));
+    await settle();
+    expect(f.calls.filter(([op]) => op === 'history.conversation').at(-1)).toEqual(['history.conversation', { limit: 100, team: 'crew' }]);
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toContain('Team conversation: crew');
   });
 });
 
