@@ -12,7 +12,7 @@ import { useLoadable, useNow } from '../ui/hooks.js';
 import { MessageBody, senderName } from './history-message.js';
 
 const TYPE_DELAY_MS = 250; // words are searched once typing pauses
-const LIVE_RELOAD_MS = 500; // new messages show within half a second, coalesced
+const LIVE_RELOAD_MS = 1500; // new messages show within 1.5 s, coalesced: each query makes the hub write its queued history at once
 const SINCE_TEXT: Record<SinceWindow, string> = { any: 'Any time', '1h': 'Last hour', '24h': 'Last 24 hours', '7d': 'Last 7 days' };
 
 /** The pair a message belongs to, by the names (or ids) the history matches. */

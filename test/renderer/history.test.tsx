@@ -165,7 +165,7 @@ describe('History view', () => {
     const before = f.calls.length;
     act(() => f.emit({ type: 'activity', entry: {} }));
     act(() => f.emit({ type: 'activity', entry: {} }));
-    await settle(600);
+    await settle(1600);
     expect(f.calls.slice(before).filter(([op]) => op === 'history.conversation')).toHaveLength(1); // coalesced
   });
 
