@@ -10,7 +10,8 @@ import { OUTCOMES, type HistoryMessage, type Outcome } from '../../core/history/
 import type { MethodInput } from '../../core/protocol/methods.js';
 import type { Credentials } from './identity.js';
 
-const PREVIEW_CHARS = 400; // per message: a page of 20 stays well inside every agent's tool budget
+const PREVIEW_CHARS = 400; // per message: enough to recognise it; the full text is the receiver's to read
+const TEXT_BYTES = 6000; // one result stays inside the smallest tool budget (Codex cuts at 10 000 bytes) with room for inbox items
 const DEFAULT_ROWS = 20; // newest first; the agent pages with `before`
 const MAX_ROWS = 50;
 const AGE_UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -45,8 +46,19 @@ export async function historyTool(client: HubClient, creds: Credentials, a: Args
   };
   const page = await client.call('history.search', params);
   if (page.messages.length === 0) return 'No messages of yours in the history match.';
-  const lines = page.messages.map((m) => renderOne(m, creds.sessionId));
-  if (page.next !== null) lines.push(`more: pass before=${page.next} for older messages`);
+  const lines: string[] = [];
+  let bytes = 0;
+  let cursor = page.next;
+  for (const m of page.messages) {
+    const line = renderOne(m, creds.sessionId);
+    bytes += Buffer.byteLength(line, 'utf8') + 2;
+    if (bytes > TEXT_BYTES && lines.length > 0) {
+      cursor = page.messages[lines.length - 1]!.seq; // older than the last one shown
+      break;
+    }
+    lines.push(line);
+  }
+  if (cursor !== null) lines.push(`more: pass before=${cursor} for older messages`);
   return lines.join('\n\n');
 }
 
