@@ -1,8 +1,9 @@
 // Sessions: every live session with name [ref], agent, where, state and for
 // how long, its permission mode and class, what its inbound policy means for
-// it, cwd, and whether its inbox accepts messages. Filterable. A row opens
+// it, cwd, whether its inbox accepts messages, and a sparkline of its
+// recent traffic. Filterable. A row opens
 // its detail (Escape closes it): recent activity, a message from you (the
-// user, clearly framed as such), and an idle notice for you. With no
+// user, clearly framed as such), an idle notice for you, and its history. With no
 // session at all it shows the first-run page. An idle session that cannot
 // be woken while messages wait for it carries a "waiting" badge (issue 16).
 import { useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
