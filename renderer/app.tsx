@@ -7,14 +7,14 @@ import type { ConnectionState } from './bridge/bridge.js';
 import type { Stores } from './stores/stores.js';
 import { ActivityView } from './features/activity.js';
 import { ApprovalsView } from './features/approvals.js';
-import { conversationHash } from './features/picture/model.js';
 import { PictureView } from './features/picture/picture.js';
+import { HistoryView } from './features/history.js';
 import { PreferencesView } from './features/preferences.js';
 import { SessionsView } from './features/sessions.js';
 import { SubscriptionsView } from './features/subscriptions.js';
 import { TeamsView } from './features/teams.js';
 
-const VIEWS = ['sessions', 'approvals', 'picture', 'subscriptions', 'teams', 'activity', 'preferences'] as const;
+const VIEWS = ['sessions', 'approvals', 'picture', 'subscriptions', 'teams', 'activity', 'history', 'preferences'] as const;
 type View = (typeof VIEWS)[number];
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
   connected: 'Connected',
@@ -42,6 +42,14 @@ export function App({ stores }: { stores: Stores }): ReactNode {
   useEffect(() => {
     location.hash = view;
   }, [view]);
+  // Another view opened a conversation or a search (stores/history.ts): show it.
+  useEffect(
+    () =>
+      stores.history.subscribe((s, prev) => {
+        if (s.shown !== prev.shown) setView('history');
+      }),
+    [stores],
+  );
   // The desktop shell (tray, notifications) asks for a view: { type: 'ui.focus', view, itemId? }.
   useEffect(
     () =>
@@ -76,13 +84,13 @@ export function App({ stores }: { stores: Stores }): ReactNode {
               stores.focus.setState({ itemId: address }); // Sessions opens its detail
               setView('sessions');
             }}
-            // The conversation view (built in parallel) takes over this route; with it: stores.history.getState().open({ kind: 'pair', a, b }).
-            onOpenConversation={(between) => (location.hash = conversationHash({ between }))}
+            onOpenConversation={(between) => void stores.history.getState().open({ kind: 'pair', a: between[0], b: between[1] })}
           />
         )}
         {view === 'subscriptions' && <SubscriptionsView stores={stores} />}
         {view === 'teams' && <TeamsView stores={stores} />}
         {view === 'activity' && <ActivityView stores={stores} />}
+        {view === 'history' && <HistoryView stores={stores} />}
         {view === 'preferences' && <PreferencesView stores={stores} />}
       </main>
     </div>

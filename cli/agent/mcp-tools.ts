@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { RpcError, SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
 import { boundary, BOUNDARY_EVENTS } from './boundary.js';
+import { HISTORY_TOOL, HISTORY_TOOL_DESCRIPTION, HISTORY_TOOL_INPUT, historyTool } from './history-tool.js';
 import type { AgentKind, Credentials } from './identity.js';
 import { InboxPager, TOOL_TEXT_BUDGET } from './pager.js';
 
@@ -107,6 +108,9 @@ export function registerTools(server: McpServer, deps: Deps): void {
     },
     () => run(async () => 'Checked the inbox.'),
   );
+
+  // Its own history only: the hub scopes a session's credentials to that session (issue 18).
+  server.registerTool(HISTORY_TOOL, { description: HISTORY_TOOL_DESCRIPTION, inputSchema: HISTORY_TOOL_INPUT }, (a) => run(() => historyTool(client, creds, a, Date.now())));
 
   const Team = z.string().min(1).max(256).optional().describe('Team / task list id; defaults to this session\'s list');
   const Id = z.string().regex(/^\d{1,15}$/).describe('Task id, e.g. "3"');

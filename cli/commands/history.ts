@@ -12,7 +12,8 @@ export const HISTORY_HELP = `switchboard history [--with NAME] [--search TEXT] [
                     [--outcome O] [--limit N] [--ui-token-file PATH|- | --session ID [--token-file PATH|-]]
   Messages from the history store (oldest first), with their outcome.
   WHEN: an ISO date or time, or an age such as 30m, 2h, 7d. O: queued, delivered,
-  held, approved, denied, expired, refused or dropped. With the UI token (or
+  held, approved, denied, expired, refused, dropped, sent (left this hub),
+  confirm-denied or confirm-expired. With the UI token (or
   SWITCHBOARD_UI_TOKEN) every session's messages; with a session only its own.`;
 
 const OPTIONS = {
@@ -26,7 +27,7 @@ const OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-const OUTCOMES = ['queued', 'delivered', 'held', 'approved', 'denied', 'expired', 'refused', 'dropped'] as const;
+const OUTCOMES = ['queued', 'delivered', 'held', 'approved', 'denied', 'expired', 'refused', 'dropped', 'sent', 'confirm-denied', 'confirm-expired'] as const;
 const AGE_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** An ISO date/time or an age (`90s`, `30m`, `2h`, `7d`) as wall-clock milliseconds. */

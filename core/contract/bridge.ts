@@ -38,6 +38,10 @@ export const BRIDGE_OPERATIONS = {
   'confirmations.allow': 'confirmations.allow',
   'confirmations.deny': 'confirmations.deny',
   'picture.edges': 'history.edges',
+  'history.search': 'history.search',
+  'history.conversation': 'history.conversation',
+  'history.status': 'history.status',
+  'history.delete': 'history.delete',
 } as const satisfies Record<BridgeOperationName, MethodName>;
 
 export type BridgeOperation = keyof typeof BRIDGE_OPERATIONS;

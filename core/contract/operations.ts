@@ -10,6 +10,7 @@ export const BRIDGE_OPERATION_NAMES = [
   'settings.effective', 'settings.set', 'inbound.pause', 'user.send', 'setup.detect', 'setup.plan', 'setup.apply', 'user.subscribe',
   'activity.list', 'teams.list', 'teams.show', 'tasks.list', 'tasks.create', 'tasks.update', 'tasks.assign',
   'confirmations.list', 'confirmations.allow', 'confirmations.deny', 'picture.edges',
+  'history.search', 'history.conversation', 'history.status', 'history.delete',
 ] as const;
 
 /** Operations only the desktop app serves (launch at login, the CLI link). */

@@ -32,9 +32,9 @@ export class HistoryStore {
     CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF text ON messages BEGIN
       INSERT INTO messages_fts(messages_fts, rowid, text, summary, sender_name, receiver_name) VALUES ('delete', old.seq, old.text, old.summary, old.sender_name, old.receiver_name);
       INSERT INTO messages_fts(rowid, text, summary, sender_name, receiver_name) VALUES (new.seq, new.text, new.summary, new.sender_name, new.receiver_name); END;`;
-  /** Receipts that change where a message stands (decisions and `held` only record). */
+  /** Receipts that change where a message stands (decisions only record; `held` moves a message that left this hub, e.g. `sent` → held by a stock Claude Code session's user). */
   // New rows are indexed by write() itself (three times faster than an insert trigger); deletes and text updates by triggers.
-  static readonly MOVES = ['delivered', 'approved', 'denied', 'expired', 'refused', 'dropped'];
+  static readonly MOVES = ['held', 'delivered', 'approved', 'denied', 'expired', 'refused', 'dropped'];
   static readonly PRUNE_ROUNDS = 64; // bounds one size-cap pass
   static readonly QUERY_TERMS = 16; // words of one full-text query
   // No busy wait: the hub's event loop must not sleep on another connection's lock (a write is retried on the next flush).

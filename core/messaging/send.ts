@@ -24,9 +24,12 @@ import { writeLines } from '../transport/outbound.js';
 import { sendToStock, type StockSendPorts } from '../stock/stock-send.js';
 import { parsePeerAddress } from '../protocol/relay-wire.js';
 import { sendRemote, type RemoteSendPorts } from '../relay/remote-send.js';
+import { recordOutbound, type OutboundHistory, type OutboundMessage } from '../history/outbound.js';
 
 /** What message.send needs from the hub. */
 export interface SendPorts extends StockSendPorts, RemoteSendPorts {
+  /** Where messages that leave this hub are recorded (core/history/outbound.ts). */
+  readonly history: OutboundHistory;
   readonly table: SessionTable;
   readonly pins: Pins;
   readonly idle: Pick<IdleWatch, 'subscribe'>;
@@ -42,26 +45,32 @@ export async function sendMessage(hub: SendPorts, sender: SessionRecord, params:
 
   if (resolved.kind === 'address') {
     const peer = parsePeerAddress(resolved.address);
-    if (peer !== undefined) return sendRemote(hub, sender, { ...peer, label: resolved.address }, input.summary, input.message, input.notifyWhenIdle);
+    const leaving = outbound(hub, sender, msgId, { id: resolved.address, name: resolved.address, team: null }, input);
+    if (peer !== undefined) return recordOutbound(hub.history, leaving, () => sendRemote(hub, sender, { ...peer, label: resolved.address }, input.summary, input.message, input.notifyWhenIdle, msgId));
     if (input.to.startsWith('peer:')) throw new HubError('target_not_found', { candidates: [] });
     const target = socketPathOf(resolved.address);
     if (target === undefined) throw new HubError('target_not_found', { candidates: [] });
     if (input.notifyWhenIdle) throw new HubError('idle_not_local');
     const fromMode = senderClass(sender);
     const content = wrapMessage(input.message ?? '', { from: sender.address, fromName: sender.name, ...(fromMode !== null ? { fromMode } : {}) });
-    await writeLines(target, [userEventLine({ msgId, content, from: sender.address })], hub.limits.outboundTimeoutMs);
-    return { status: 'sent', msg_id: msgId, to: { name: null, ref: null, address: resolved.address }, note: sendNote('sent', resolved.address) };
+    return recordOutbound(hub.history, leaving, async (): Promise<SendResult> => {
+      await writeLines(target, [userEventLine({ msgId, content, from: sender.address })], hub.limits.outboundTimeoutMs);
+      return { status: 'sent', msg_id: msgId, to: { name: null, ref: null, address: resolved.address }, note: sendNote('sent', resolved.address) };
+    }, 'written to the socket at that address');
   }
 
   const row = resolved.row;
   if (resolved.byName) hub.pins.check(sender.id, input.to, row);
   if (row.remote !== undefined) {
-    const result = await sendRemote(hub, sender, { machine: row.remote.machine, session: row.remote.session.sessionId, label: `${label(row.name, row.ref)} on ${row.remote.machine}` }, input.summary, input.message, input.notifyWhenIdle);
+    const remote = row.remote;
+    const leaving = outbound(hub, sender, msgId, { id: row.address, name: `${row.name} on ${remote.machine}`, team: null }, input);
+    const result = await recordOutbound(hub.history, leaving, () => sendRemote(hub, sender, { machine: remote.machine, session: remote.session.sessionId, label: `${label(row.name, row.ref)} on ${remote.machine}` }, input.summary, input.message, input.notifyWhenIdle, msgId));
     if (resolved.byName && (result.status === 'queued' || result.status === 'held')) hub.pins.pin(sender.id, row);
     return result;
   }
   if (row.stock !== undefined) {
-    const result = await sendToStock(hub, sender, { name: row.name, ref: row.ref, stock: row.stock }, input.message, input.notifyWhenIdle);
+    const stock = row.stock;
+    const result = await recordOutbound(hub.history, outbound(hub, sender, msgId, { id: stock.address, name: row.name, team: null }, input), () => sendToStock(hub, sender, { name: row.name, ref: row.ref, stock }, input.message, input.notifyWhenIdle, msgId), 'written to the Claude Code session’s socket');
     if (resolved.byName) hub.pins.pin(sender.id, row);
     return result;
   }
@@ -88,4 +97,10 @@ export async function sendMessage(hub: SendPorts, sender: SessionRecord, params:
     status: result.status, msg_id: msgId, to, ...(result.reason !== undefined ? { reason: result.reason } : {}),
     note: sendNote(result.status, shown, result.reason),
   };
+}
+
+/** A message leaving this hub, for its history (null for a pure idle subscription: no message). */
+function outbound(hub: Pick<SendPorts, 'clock'>, sender: SessionRecord, msgId: string, receiver: OutboundMessage['receiver'], input: { summary: string | null; message: string | null }): OutboundMessage | null {
+  if (input.message === null) return null;
+  return { msgId, at: hub.clock.now(), sender: { id: sender.id, name: sender.name, address: sender.address, team: sender.team }, receiver, summary: input.summary, text: input.message };
 }

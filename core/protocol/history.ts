@@ -3,7 +3,8 @@
 // Types only, plus the outcome vocabulary; no I/O.
 
 /** Where a message stands: its route result, then the latest receipt. */
-export const OUTCOMES = ['queued', 'delivered', 'held', 'approved', 'denied', 'expired', 'refused', 'dropped'] as const;
+export const OUTCOMES = ['queued', 'delivered', 'held', 'approved', 'denied', 'expired', 'refused', 'dropped', 'sent', 'confirm-denied', 'confirm-expired'] as const;
+// 'sent': it left this hub (a stock Claude Code session's socket, a team mailbox, another program's socket); confirm-*: a send to another machine the user did not allow.
 export type Outcome = (typeof OUTCOMES)[number];
 
 export type HistoryRecord =

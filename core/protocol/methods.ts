@@ -106,7 +106,7 @@ export const TaskReleaseParams = z.strictObject({ ...Actor, list: TeamName, owne
 export const TeamSendParams = z.strictObject({ ...Auth, team: TeamName, to: z.string().min(1).max(256), text: z.string().min(1).max(1_000_000), summary: z.string().max(LIMITS.summaryChars).optional() });
 
 /** History (issue 18): a session's token reads its own messages only; the UI token reads and deletes all. */
-const HISTORY_OUTCOMES = ['queued', 'delivered', 'held', 'approved', 'denied', 'expired', 'refused', 'dropped'] as const;
+const HISTORY_OUTCOMES = ['queued', 'delivered', 'held', 'approved', 'denied', 'expired', 'refused', 'dropped', 'sent', 'confirm-denied', 'confirm-expired'] as const;
 const HistoryAuth = { sessionId: Id.optional(), token: Token.optional(), uiToken: z.string().min(1).max(128).optional() };
 const HistoryFilter = {
   /** Words to find in the text, summary or names (all must match). */

@@ -30,11 +30,10 @@ export interface RemoteSendPorts {
   adminSettings(): EffectiveSettings;
 }
 
-export async function sendRemote(hub: RemoteSendPorts, sender: SessionRecord, target: RemoteTarget, summary: string | null, message: string | null, notifyWhenIdle: boolean): Promise<SendResult> {
+export async function sendRemote(hub: RemoteSendPorts, sender: SessionRecord, target: RemoteTarget, summary: string | null, message: string | null, notifyWhenIdle: boolean, msgId: string = randomUUID()): Promise<SendResult> {
   if (message === null || notifyWhenIdle) throw new HubError('idle_not_local');
   const relay = hub.remote.relay;
   if (relay === undefined) throw new HubError('unreachable', { detail: 'no relay is configured (the relay setting)' });
-  const msgId = randomUUID();
   const to = { name: null, ref: null, address: peerAddress(target.machine, target.session) };
   if (hub.admission.effective(sender).isolatePeerMachines.value) {
     const decision = await hub.remote.confirmations.park(

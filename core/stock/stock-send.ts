@@ -34,10 +34,9 @@ export interface StockSendPorts extends ActivitySink {
   readonly clock: Clock;
 }
 
-export async function sendToStock(hub: StockSendPorts, sender: SessionRecord, target: StockTarget, message: string | null, notifyWhenIdle: boolean): Promise<SendResult> {
+export async function sendToStock(hub: StockSendPorts, sender: SessionRecord, target: StockTarget, message: string | null, notifyWhenIdle: boolean, msgId: string = randomUUID()): Promise<SendResult> {
   const shown = label(target.name, target.ref);
   const to = { name: target.name, ref: target.ref, address: target.stock.address };
-  const msgId = randomUUID();
   if (notifyWhenIdle && !hub.stock.supportsIdle(target.stock)) throw new HubError('idle_not_local', { detail: `${shown} is a Claude Code session without idle notices (2.1.332 and later have them)` });
   const from = (await hub.stock.replies.addressFor(sender, target.stock.socketPath)) ?? sender.address;
   if (message === null) {

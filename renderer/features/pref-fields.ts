@@ -19,6 +19,8 @@ export const PREF_FIELDS = {
   isolatePeerMachines: { key: 'isolatePeerMachines', label: 'Confirm every send to another machine', help: 'A message to a session on another machine waits for your Allow in Approvals.' },
   publishToClaudeCode: { key: 'publishToClaudeCode', label: 'List my sessions in Claude Code', help: "Claude Code's own /peers and SendMessage then see your Switchboard sessions; their messages arrive unverified and pass your inbound policy." },
   idleSubscriptionMinutes: { key: 'idleSubscriptionMinutes', label: '“Tell me when idle” requests last', unit: 'minutes', help: 'A request to be told when a session goes idle is dropped after this long if the session never does.' },
+  historyRetentionDays: { key: 'historyRetentionDays', label: 'Keep message history for', unit: 'days', help: 'Messages, receipts and decisions older than this are removed from the history (History view, switchboard history).' },
+  historyMaxMegabytes: { key: 'historyMaxMegabytes', label: 'Largest history size', unit: 'MB', help: 'Above this the oldest messages are removed first, whatever their age.' },
 } as const satisfies Record<string, PrefField>;
 
 export const THROTTLE_FIELDS = [

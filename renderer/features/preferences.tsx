@@ -9,6 +9,7 @@ import { useLoadable } from '../ui/hooks.js';
 import { Status } from '../ui/state.js';
 import { AgentSetupPanel } from './agent-setup.js';
 import { DesktopPrefs } from './desktop-prefs.js';
+import { HistoryPrefs } from './history-prefs.js';
 import { PREF_FIELDS, sourceText, THROTTLE_FIELDS, throttleName, type PrefField } from './pref-fields.js';
 import { RelayPrefs } from './relay-prefs.js';
 
@@ -59,6 +60,8 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
   const idle = e.idleSubscriptionMinutes as Sourced<number> | undefined;
   const publish = e.publishToClaudeCode as Sourced<boolean> | undefined;
   const relay = e.relay as Sourced<{ servers: string[]; machine?: string } | null> | undefined;
+  const keepDays = e.historyRetentionDays as Sourced<number> | undefined;
+  const keepMb = e.historyMaxMegabytes as Sourced<number> | undefined;
   const F = PREF_FIELDS;
   const described = (f: PrefField) => ({ 'aria-label': f.label, 'aria-describedby': `help-${f.key.replace(/\W/g, '-')}` });
   return (
@@ -90,6 +93,12 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
             <PrefRow field={F.idleSubscriptionMinutes} source={idle}>
               <NumberField field={F.idleSubscriptionMinutes} value={idle?.value ?? 60} disabled={idle?.source === 'managed'} onSave={(v) => void set('idleSubscriptionMinutes', v)} />
             </PrefRow>
+            <PrefRow field={F.historyRetentionDays} source={keepDays}>
+              <NumberField field={F.historyRetentionDays} value={keepDays?.value ?? 30} disabled={keepDays?.source === 'managed'} onSave={(v) => void set('historyRetentionDays', v)} />
+            </PrefRow>
+            <PrefRow field={F.historyMaxMegabytes} source={keepMb}>
+              <NumberField field={F.historyMaxMegabytes} value={keepMb?.value ?? 512} disabled={keepMb?.source === 'managed'} onSave={(v) => void set('historyMaxMegabytes', v)} />
+            </PrefRow>
             {THROTTLE_FIELDS.map((f) => (
               <PrefRow key={f.key} field={f} source={throttle}>
                 <NumberField field={f} value={throttle?.value[throttleName(f)] ?? 0} disabled={throttle?.source === 'managed'} onSave={(v) => void set('throttle', { ...(throttle?.source === 'user' ? throttle.value : {}), [throttleName(f)]: v })} />
@@ -98,6 +107,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
           </tbody>
         </table>
         <p className="dim">Saved to the hub's user settings (<code>~/.switchboard/settings.json</code>) and applied at once. A repository's <code>.switchboard/settings.json</code> or <code>.claude/settings.json</code> can only make the inbound policy stricter. Hover a setting to see its key in that file.</p>
+        <HistoryPrefs stores={stores} />
         <RelayPrefs stores={stores} value={relay?.value ?? null} source={relay?.source ?? 'default'} save={(v) => set('relay', v)} />
         <div className="agent-setup" data-testid="agent-setup">
           <h3>Agent setup</h3>

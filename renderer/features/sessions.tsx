@@ -1,8 +1,9 @@
 // Sessions: every live session with name [ref], agent, where, state and for
 // how long, its permission mode and class, what its inbound policy means for
-// it, cwd, and whether its inbox accepts messages. Filterable. A row opens
+// it, cwd, whether its inbox accepts messages, and a sparkline of its
+// recent traffic. Filterable. A row opens
 // its detail (Escape closes it): recent activity, a message from you (the
-// user, clearly framed as such), and an idle notice for you. With no
+// user, clearly framed as such), an idle notice for you, and its history. With no
 // session at all it shows the first-run page. An idle session that cannot
 // be woken while messages wait for it carries a "waiting" badge (issue 16).
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
@@ -10,6 +11,7 @@ import type { AgentRow } from '../../core/protocol/methods.js';
 import type { Stores } from '../stores/stores.js';
 import { ago, useLoadable, useNow } from '../ui/hooks.js';
 import { StatusPill } from '../ui/pill.js';
+import { Sparkline, traffic } from '../ui/sparkline.js';
 import { Status } from '../ui/state.js';
 import { FirstRun } from './first-run.js';
 import { inboundText, modeView } from './session-mode.js';
@@ -28,6 +30,7 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
     document.querySelector('[data-testid=session-detail]')?.scrollIntoView?.({ block: 'nearest' });
   }, [open, s.data, stores]);
   const table = useRef<HTMLTableElement>(null);
+  const spark = traffic(useLoadable(stores.activity).data.entries, now);
   const f = filter.trim().toLowerCase();
   const rows = f === '' ? s.data : s.data.filter((r) => `${r.label} ${r.cwd} ${r.agent} ${modeView(r).text}`.toLowerCase().includes(f));
   const close = (): void => {
@@ -48,7 +51,7 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
         {rows.length === 0 && <p className="empty">No session matches “{filter.trim()}”. <button className="link" onClick={() => setFilter('')}>Clear the filter</button></p>}
         <table className="grid" data-testid="sessions" ref={table} hidden={rows.length === 0}>
           <thead>
-            <tr><th>Name [ref]</th><th>Agent</th><th>Where</th><th>State</th><th>Permissions</th><th>Inbound</th><th>Inbox</th><th>Cwd</th></tr>
+            <tr><th>Name [ref]</th><th>Agent</th><th>Where</th><th>State</th><th>Permissions</th><th>Inbound</th><th>Inbox</th><th>Traffic</th><th>Cwd</th></tr>
           </thead>
           <tbody>
             {rows.map((r) => {
@@ -65,6 +68,7 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
                 <td title={mode.title} data-testid="mode">{mode.classText !== null && <span className={`pill mode-${mode.tone}`}>{mode.tone === 'unknown' ? 'mode unknown' : mode.classText}</span>}{mode.tone !== 'unknown' && <> <span className={mode.tone === 'none' ? 'dim' : ''}>{mode.text}</span></>}</td>
                 <td title={inbound.title} data-testid="inbound">{inbound.text}</td>
                 <td>{r.inboxDepth}{r.canReceive ? '' : ' (not receiving)'}</td>
+                <td><Sparkline counts={spark.get(r.name)} label={r.name} /></td>
                 <td className="mono dim">{r.cwd}</td>
               </tr>
               );
@@ -122,6 +126,7 @@ function SessionDetail({ stores, row }: { stores: Stores; row: AgentRow }): Reac
           <button type="button" onClick={() => void subscribe()}>Notify me when idle</button>
         </div>
       </form>}
+      <p><button type="button" onClick={() => void stores.history.getState().open({ kind: 'search' }, { session: row.name })}>Open its history</button> <span className="dim">every kept message to or from {row.name}, with its outcome; open any one's conversation from there</span></p>
       {note && <p role="status">{note}</p>}
       <h4>Recent activity</h4>
       {recent.length === 0 ? <p className="dim">Nothing yet.</p> : (

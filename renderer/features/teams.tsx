@@ -41,6 +41,7 @@ export function TeamsView({ stores }: { stores: Stores }): ReactNode {
             {s.data.teams.map((t) => <option key={t.name} value={t.name}>{t.name}</option>)}
           </select>
         )}
+        {team !== null && <button onClick={() => void stores.history.getState().open({ kind: 'team', team })}>Its conversation</button>}
       </header>
       {error && <p className="error" role="alert">{error}</p>}
       <Status loading={s.loading} error={s.error} empty={s.data.teams.length === 0} emptyText={<p>No teams. Claude Code Agent Teams (<code>~/.claude/teams</code>) show up here as soon as they exist.</p>}>

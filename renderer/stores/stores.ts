@@ -6,6 +6,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AgentRow, ConfirmationView, HeldView, MethodResults, SubscriptionView, TaskView } from '../../core/protocol/methods.js';
 import type { Bridge, ConnectionState, HubEvent } from '../bridge/bridge.js';
 import { createPictureStore, type PictureState } from './picture.js';
+import { createHistoryStore, type HistoryState } from './history.js';
 
 export interface Loadable<T> {
   data: T;
@@ -61,10 +62,12 @@ export interface Stores {
   focus: StoreApi<{ itemId: string | null }>;
   /** The picture's edges (issue 18); loads only while the Picture view shows. */
   picture: StoreApi<PictureState>;
+  /** Search results and conversations (issue 18); loaded when the History view shows. */
+  history: StoreApi<HistoryState>;
   bridge: Bridge;
 }
 
-const RELOADS: Record<string, Array<keyof Omit<Stores, 'connection' | 'bridge' | 'focus' | 'picture'>>> = {
+const RELOADS: Record<string, Array<keyof Omit<Stores, 'connection' | 'bridge' | 'focus' | 'picture' | 'history'>>> = {
   'sessions.changed': ['sessions'],
   'held.changed': ['held'],
   'confirmations.changed': ['confirmations'],
@@ -112,8 +115,8 @@ export function createStores(bridge: Bridge): Stores {
   });
 
   const focus = createStore<{ itemId: string | null }>(() => ({ itemId: null }));
-  const stores: Stores = { connection, sessions, held, confirmations, subscriptions, activity, settings, teams, focus, picture: createPictureStore(bridge), bridge };
-  const pending = new Set<keyof Omit<Stores, 'connection' | 'bridge' | 'focus' | 'picture'>>();
+  const stores: Stores = { connection, sessions, held, confirmations, subscriptions, activity, settings, teams, focus, picture: createPictureStore(bridge), history: createHistoryStore(bridge), bridge };
+  const pending = new Set<keyof Omit<Stores, 'connection' | 'bridge' | 'focus' | 'picture' | 'history'>>();
   let scheduled = false;
   bridge.onState((state) => connection.setState({ state }));
   bridge.onEvent((e: HubEvent) => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { RpcError } from '../../core/client/client.js';
 import { CLI, cliEnv } from '../helpers/cli.js';
 import { sleep, startHub, until, type TestHub } from '../helpers/hub.js';
 
@@ -44,7 +45,7 @@ describe('switchboard mcp', () => {
     const alice = await agent(th, 'alice');
     const bob = await agent(th, 'bob');
     const tools = (await alice.listTools()).tools.map((t) => t.name).sort();
-    expect(tools).toEqual(['switchboard_check_inbox', 'switchboard_hook', 'switchboard_list_peers', 'switchboard_send', 'switchboard_task_claim', 'switchboard_task_create', 'switchboard_task_get', 'switchboard_task_update', 'switchboard_tasks']);
+    expect(tools).toEqual(['switchboard_check_inbox', 'switchboard_history', 'switchboard_hook', 'switchboard_list_peers', 'switchboard_send', 'switchboard_task_claim', 'switchboard_task_create', 'switchboard_task_get', 'switchboard_task_update', 'switchboard_tasks']);
     // switchboard_hook: Claude Code's mcp_tool hooks call it (issue 16); other agents are not offered it.
     expect(tools.some((t) => /^(SendMessage|ListAgents)$/.test(t))).toBe(false);
 
@@ -91,6 +92,40 @@ describe('switchboard mcp', () => {
     expect(claimed.owner).toBe('alice');
     const listed = JSON.parse(text(await alice.callTool({ name: 'switchboard_tasks', arguments: { team: 'crew' } })).split('\n\n')[0]!) as unknown[];
     expect(listed).toHaveLength(1);
+  });
+});
+
+describe('switchboard_history (issue 18)', () => {
+  it("returns the agent's own history only: never another session's private conversation with a third, whatever it passes", async () => {
+    th = await startHub();
+    const c = await th.client();
+    const alice = await th.register(c, { name: 'alice' });
+    const bob = await th.register(c, { name: 'bob' });
+    const carol = await agent(th, 'carol');
+    const send = (from: { sessionId: string; token: string }, to: string, summary: string, message: string) => c.call('message.send', { sessionId: from.sessionId, token: from.token, to, summary, message });
+    await send(alice, 'bob', 'private plan', 'the merger codeword is zanzibar');
+    await send(bob, 'alice', 'private reply', 'zanzibar acknowledged');
+    await send(bob, 'carol', 'for carol', 'carol please review zanzibar-free docs');
+    const carolSent = text(await carol.callTool({ name: 'switchboard_send', arguments: { to: 'bob', summary: 'carol to bob', message: 'reviewed, all good' } }));
+    expect(carolSent).toMatch(/^queued:/);
+
+    const own = text(await carol.callTool({ name: 'switchboard_history', arguments: {} }));
+    expect(own).toContain('you → bob  [queued]  carol to bob');
+    expect(own).toContain('bob → you');
+    expect(own).toContain('for carol');
+    for (const args of [{}, { text: 'zanzibar' }, { with: 'bob' }, { with: 'alice' }, { text: 'merger codeword' }, { session: alice.sessionId }, { sessionId: alice.sessionId, token: alice.token }]) {
+      const r = text(await carol.callTool({ name: 'switchboard_history', arguments: args }));
+      expect(r, JSON.stringify(args)).not.toContain('merger');
+      expect(r, JSON.stringify(args)).not.toContain('private plan');
+      expect(r, JSON.stringify(args)).not.toContain('acknowledged');
+    }
+    expect(text(await carol.callTool({ name: 'switchboard_history', arguments: { with: 'alice' } }))).toContain('No messages of yours');
+    // The method behind it: a session's token with a foreign session id (or a foreign scope) is refused.
+    const refused = async (p: Promise<unknown>): Promise<string> => p.then(() => 'answered', (err: unknown) => (err instanceof RpcError ? err.reason : String(err)));
+    expect(await refused(c.call('history.search', { sessionId: alice.sessionId, token: bob.token }))).toBe('unauthorized');
+    expect(await refused(c.call('history.search', { sessionId: bob.sessionId, token: bob.token, session: alice.sessionId }))).toBe('unauthorized');
+    // Alice's own tool view (the same method and credentials) does see it: the scope is per session, not a blanket refusal.
+    expect((await c.call('history.search', { sessionId: alice.sessionId, token: alice.token, text: 'zanzibar' })).messages.map((m) => m.summary).sort()).toEqual(['private plan', 'private reply']);
   });
 });
 

@@ -96,10 +96,11 @@ test('a held message pulses, then turns delivered when approved; a dot opens the
   const ms = await drawnMs(page);
   console.log(`picture: approve → line recoloured, applied/drawn ${ms} ms after the hub's event reached the page (5 sessions)`);
 
-  // Keyboard: the line's entry opens the conversation route; a session's name opens it in Sessions.
+  // Keyboard: the line's entry opens the conversation (History view); a session's name opens it in Sessions.
   await edge(page, 'api', 'db').getByRole('button', { name: /Open the conversation/ }).focus();
   await page.keyboard.press('Enter');
-  await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/conversation?a=${api.sessionId}&b=${db.sessionId}`);
+  await expect(page.getByRole('button', { name: /^History/ })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('conversation').getByTestId('history-msg').first()).toBeVisible(); // the pair's conversation
   await page.getByRole('button', { name: /^Picture/ }).click();
   await edge(page, 'api', 'db').getByRole('button', { name: /^db \[/ }).click();
   await expect(page.getByTestId('session-detail')).toContainText(db.address);
@@ -109,7 +110,7 @@ test('on the canvas, a dot opens its session and a line its conversation', async
   hub = await serve();
   const h = hub;
   const left = await register(h, 'left', { team: 'alpha', member: 'left' });
-  const right = await register(h, 'right', { team: 'beta', member: 'right' });
+  await register(h, 'right', { team: 'beta', member: 'right' });
   await send(h, left, 'right', 'over here');
   await openPicture(page, h);
   await expect(edge(page, 'left', 'right')).toHaveAttribute('data-tone', 'delivered');
@@ -120,10 +121,14 @@ test('on the canvas, a dot opens its session and a line its conversation', async
   };
   const [a, b] = [await centre('alpha'), await centre('beta')];
   await page.mouse.click((a.x + b.x) / 2, (a.y + b.y) / 2);
-  await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#/conversation?a=${left.sessionId}&b=${right.sessionId}`);
-  await page.mouse.move(a.x, a.y);
+  await expect(page.getByRole('button', { name: /^History/ })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('conversation').getByTestId('history-msg')).toContainText('over here');
+  await page.getByRole('button', { name: /^Picture/ }).click();
+  await expect(edge(page, 'left', 'right')).toHaveAttribute('data-tone', 'delivered');
+  const dot = await centre('alpha');
+  await page.mouse.move(dot.x, dot.y);
   await expect(page.getByTestId('picture-graph')).toHaveClass(/pointing/); // over the dot
-  await page.mouse.click(a.x, a.y);
+  await page.mouse.click(dot.x, dot.y);
   await expect(page.getByTestId('session-detail')).toContainText(left.address);
   await expect(page.getByTestId('session-detail')).toBeInViewport();
 });

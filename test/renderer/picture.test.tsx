@@ -10,7 +10,7 @@ import { BridgeError } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
 import { createPictureStore } from '../../renderer/stores/picture.js';
 import { NoGraphics, type GraphFactory, type GraphView } from '../../renderer/features/picture/graph.js';
-import { buildPicture, conversationHash, countsText, type Picture } from '../../renderer/features/picture/model.js';
+import { buildPicture, countsText, type Picture } from '../../renderer/features/picture/model.js';
 import { boxOf, groupCircles } from '../../renderer/features/picture/groups.js';
 import { nearestSegment } from '../../renderer/features/picture/overlay.js';
 import { PictureView } from '../../renderer/features/picture/picture.js';
@@ -85,7 +85,6 @@ describe('the picture model', () => {
     expect(p.edges.get('uds:/r/db.sock>uds:/r/api.sock')!.tone).toBe('held'); // held beats refused
     expect(p.edges.get('session:id-gone>uds:/r/db.sock')!.tone).toBe('refused'); // expired: it did not get through
     expect(p.totals).toEqual({ delivered: 4, held: 1, refused: 3, dropped: 1 });
-    expect(conversationHash(ab)).toBe('#/conversation?a=id-api&b=id-db');
   });
 
   it('outlines each team, and each machine only once there are two, and frames them all', () => {

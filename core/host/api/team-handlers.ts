@@ -5,6 +5,8 @@
 // failures map to fixed error reasons (an unreadable file names itself and is
 // never written); a lock timeout is an error, never a silent drop.
 
+import { randomUUID } from 'node:crypto';
+import { recordOutbound } from '../../history/outbound.js';
 import { UnreadableFileError } from '../../storage/unreadable.js';
 import { HubError, type ErrorReason } from '../../protocol/errors.js';
 import type { MethodName } from '../../protocol/methods.js';
@@ -53,7 +55,12 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
 
     'teams.send': guard(async (p, { session: s }: Caller<'session'>) => {
       if (s.member === null || s.team === null || s.team !== p.team) throw new HubError('not_a_member');
-      await hub.teams.send({ team: p.team, from: { sessionId: s.id, member: s.member }, to: p.to, text: p.text, ...(p.summary ? { summary: p.summary } : {}) });
+      const member = s.member;
+      const leaving = { msgId: randomUUID(), at: hub.clock.now(), sender: { id: s.id, name: s.name, address: s.address, team: s.team }, receiver: { id: `team:${p.team}/${p.to}`, name: p.to, team: p.team }, summary: p.summary ?? null, text: p.text };
+      await recordOutbound(hub.history, leaving, async () => {
+        await hub.teams.send({ team: p.team, from: { sessionId: s.id, member }, to: p.to, text: p.text, ...(p.summary ? { summary: p.summary } : {}) });
+        return { status: 'sent', reason: `in ${p.to}'s mailbox of team ${p.team}` };
+      });
       return { delivered: 'inbox' as const };
     }),
 

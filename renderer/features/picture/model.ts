@@ -104,8 +104,3 @@ export function countsText(e: Pick<PictureEdge, 'count' | 'counts'>): string {
   const parts = TONES.filter((t) => e.counts[t] > 0).map((t) => `${e.counts[t]} ${t === 'refused' ? 'refused or denied' : t}`);
   return `${e.count} message${e.count === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
-
-/** The conversation view's route (built in parallel, issue 18): both sides, either direction. */
-export function conversationHash(e: Pick<PictureEdge, 'between'>): string {
-  return `#/conversation?a=${encodeURIComponent(e.between[0])}&b=${encodeURIComponent(e.between[1])}`;
-}

@@ -42,7 +42,7 @@ function harness() {
   const replies = { addressFor: () => Promise.resolve(null), sent: (msgId: string, name: string, address: string) => void stockSent.push({ msgId, name, address }) };
   const relay = { machine: 'here', send: (machine: string, msg: RelayMessage) => (relayed.push({ machine, msg }), Promise.resolve({ v: 1 as const, status: 'held' as const, to: { name: 'far', sessionId: 'far-id' } })) };
   const ports: SendPorts = {
-    table, pins: new Pins(), admission, limits: LIMITS, clock: fakeClock(),
+    table, pins: new Pins(), admission, limits: LIMITS, clock: fakeClock(), history: { enabled: false, message: () => undefined, outcome: () => undefined },
     idle: { subscribe: (s, t, label = t.name) => (subscribed.push({ subscriber: s.id, target: t.id, label }), { id: 'sub', subscriberId: s.id, targetId: t.id, targetLabel: label, createdAt: 0, expiresAt: 0 }) },
     stock: { root: tempDir('sb-units-'), supportsIdle: () => false, subscribeIdle: () => Promise.resolve(), replies: replies as unknown as StockInterop['replies'] },
     remote: { relay: relay as unknown as RemoteMachines['relay'], confirmations: undefined as unknown as RemoteMachines['confirmations'] },
