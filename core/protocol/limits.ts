@@ -78,6 +78,12 @@ export interface Limits {
   readonly historyQueryRows: number;
   /** Messages written to an idle Claude Code session's own socket per wake; the rest follow through its hooks during the turn. */
   readonly wakeBatch: number;
+  /** One wake of an idle Codex thread through its app-server daemon: connect, read the thread, start the turn. */
+  readonly codexWakeTimeoutMs: number;
+  /** Message text per woken Codex turn (at least one message always goes); the rest follow through its hooks. */
+  readonly codexWakeBytes: number;
+  /** Largest WebSocket message taken from a Codex app-server. */
+  readonly codexFrameBytes: number;
 }
 
 export const LIMITS: Limits = {
@@ -119,6 +125,9 @@ export const LIMITS: Limits = {
   historyPruneMs: 60_000, // retention once a minute
   historyQueryRows: 500, // one page of a view or of `switchboard history`
   wakeBatch: 20, // as many as one hook hands over
+  codexWakeTimeoutMs: 5000, // the daemon answers in ~20 ms; as long as Claude Code's socket write
+  codexWakeBytes: 64 * 1024, // a few long messages; the model's context is the real budget
+  codexFrameBytes: 16 * 1024 * 1024, // what codex 0.171.0 announces (x-codex-websocket-max-unfragmented-message-bytes)
 };
 
 export function withLimits(overrides: Partial<Limits> | undefined): Limits {
