@@ -14,11 +14,14 @@ import path from 'node:path';
 import { connectCodex, CodexRpcError, type CodexRpc } from './codex-rpc.js';
 
 const MAX_PROC_BYTES = 256 * 1024; // a process's environment or command line
+const IDLE_POLL_MS = 50; // its Stop hook runs inside the turn: the thread turns idle just after
 const THREAD_ID = /^[0-9A-Za-z_-]{1,128}$/;
 
 export interface CodexWakePorts {
   /** The whole wake (connect, read the thread, start the turn). */
   timeoutMs: number;
+  /** How long an active thread may take to turn idle (the end of the turn its Stop hook reported). */
+  idleWaitMs: number;
   maxFrameBytes: number;
   /** Most bytes of message text per woken turn (at least one message always goes). */
   turnBytes: number;
@@ -35,6 +38,9 @@ export interface CodexTarget {
   /** The Codex thread id its own hooks reported. */
   agentThreadId?: string | undefined;
 }
+
+/** The thread is running a turn (its user's, or the end of the last one): its hooks hand the messages over. */
+export class CodexThreadBusy extends CodexRpcError {}
 
 export type CodexRoute = { kind: 'codex-app-server'; socketPath: string; threadId: string } | { kind: 'none'; why: string };
 
@@ -127,8 +133,14 @@ export async function startCodexTurn(route: Extract<CodexRoute, { kind: 'codex-a
       capabilities: { experimentalApi: true, requestAttestation: false },
     });
     rpc.notify('initialized');
-    const thread = obj(obj(await rpc.request('thread/read', { threadId: route.threadId, includeTurns: false })).thread);
+    const readThread = async (): Promise<Record<string, unknown>> => obj(obj(await rpc!.request('thread/read', { threadId: route.threadId, includeTurns: false })).thread);
+    let thread = await readThread();
+    for (const until = Date.now() + ports.idleWaitMs; obj(thread.status).type === 'active' && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
+      thread = await readThread();
+    }
     const status = obj(thread.status).type;
+    if (status === 'active') throw new CodexThreadBusy('its Codex thread is running a turn');
     if (status !== 'idle') throw new CodexRpcError(status === 'notLoaded' || status === undefined ? 'its Codex thread is not loaded in the app-server (its window was closed)' : `its Codex thread is ${typeof status === 'string' ? status : 'in an unknown state'}, not idle`);
     if (typeof thread.cwd === 'string' && path.resolve(thread.cwd) !== path.resolve(cwd)) throw new CodexRpcError('its Codex thread works in another folder than the session');
     const turn = obj(obj(await rpc.request('turn/start', { threadId: route.threadId, ...codexTurnInput(texts) })).turn);

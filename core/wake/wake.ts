@@ -26,7 +26,7 @@ import { readPeerToken } from '../stock/entry.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { codexRoute, fitTurn, startCodexTurn, type CodexWakePorts } from './codex.js';
+import { CodexThreadBusy, codexRoute, fitTurn, startCodexTurn, type CodexWakePorts } from './codex.js';
 
 const WRITTEN_KEPT = 10_000; // ids written once (never written twice), bounded
 
@@ -66,7 +66,7 @@ export class Waker {
   #codexPorts(): CodexWakePorts {
     const l = this.#hub.limits;
     const home = process.env.CODEX_HOME ? path.resolve(process.env.CODEX_HOME) : path.join(os.homedir(), '.codex');
-    return { timeoutMs: l.codexWakeTimeoutMs, maxFrameBytes: l.codexFrameBytes, turnBytes: l.codexWakeBytes, codexHome: home, version: this.#hub.version };
+    return { timeoutMs: l.codexWakeTimeoutMs, idleWaitMs: l.codexIdleWaitMs, maxFrameBytes: l.codexFrameBytes, turnBytes: l.codexWakeBytes, codexHome: home, version: this.#hub.version };
   }
 
   routeFor(s: SessionRecord): WakeRoute {
@@ -158,6 +158,7 @@ export class Waker {
       await startCodexTurn(route, s.cwd, batch.map((i) => i.text), ports);
     } catch (err) {
       for (const i of batch) hub.mailboxes.release(s.id, i.id);
+      if (err instanceof CodexThreadBusy) return; // a turn runs: its hooks hand them over
       const why = err instanceof Error ? err.message : String(err);
       hub.log.warn('wake: the Codex app-server started no turn; its hooks hand the messages over', { id: s.id, error: why });
       if (!this.#turnEnded.has(s.id)) return;
