@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startModelServer, type Step } from '../model/server.js';
 import { agentCommand } from './binaries.js';
-import { alive, MODEL_PORT } from './launch.js';
+import { alive, markedPids, MODEL_PORT } from './launch.js';
 import type { Pane } from './interactive.js';
 import { PROFILES, FAKE_KEYS } from './profiles.js';
 import type { World } from './world.js';
@@ -21,6 +21,8 @@ const READY_MS = 60_000;
 const q = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
 
 const TRUST_MS = 30_000;
+/** Where codex 0.171.0 puts its daemon's control socket (a symlink in CODEX_HOME points there), whatever TMPDIR says. */
+const DAEMON_DIR = `/tmp/codex-daemon-${process.getuid?.() ?? 0}`;
 
 /**
  * What a person does once in the TUI's /hooks: trusts the hooks `switchboard
@@ -86,6 +88,7 @@ export async function startInteractiveCodex(w: World, o: { name: string; steps: 
   tmux('new-session', '-d', '-s', o.name, '-x', '200', '-y', '50', `exec ${unshare} ${launcher}`);
   tmux('set-option', '-t', o.name, 'remain-on-exit', 'on');
   const pid = Number(tmux('list-panes', '-t', o.name, '-F', '#{pane_pid}').trim());
+  const hadDaemonDir = fs.existsSync(DAEMON_DIR);
   const pane: Pane = {
     name: o.name, pid, cwd, model,
     screen: () => tmux('capture-pane', '-p', '-t', o.name),
@@ -96,10 +99,14 @@ export async function startInteractiveCodex(w: World, o: { name: string; steps: 
       } catch {
         // already gone
       }
-      for (const p of [pid, ...pidsIn(pidfile)]) {
+      // The daemon this TUI started (it outlives the TUI): stopped by pid, so it removes its socket.
+      const daemons = markedPids(w.root, w.home).filter((p) => readArgv(p).includes('app-server'));
+      for (const p of daemons) signal(p, 'SIGTERM');
+      for (const p of [pid, ...pidsIn(pidfile), ...daemons]) {
         for (let i = 0; i < 30 && alive(p); i++) await new Promise((r) => setTimeout(r, 100));
-        if (alive(p)) process.kill(p, 'SIGKILL');
+        if (alive(p)) signal(p, 'SIGKILL');
       }
+      if (!hadDaemonDir) removeIfEmpty(DAEMON_DIR); // only when this run made it
       await model.close();
     },
   };
@@ -113,6 +120,30 @@ export async function startInteractiveCodex(w: World, o: { name: string; steps: 
       throw new Error(`codex not ready in ${READY_MS} ms:\n${screen}`);
     }
     await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // gone, or another daemon's socket is in it
+  }
+}
+
+function readArgv(pid: number): string[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
   }
 }
 
