@@ -50,14 +50,14 @@ export function connectCodex(socketPath: string, o: { maxFrameBytes: number }): 
     const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
     let serial = 0;
     let upgraded = false;
-    let closed = false;
+    let closed: Error | undefined; // why, once closed
     let buf: Buffer = Buffer.alloc(0);
     let parts: Buffer[] = [];
     let partsBytes = 0;
 
     const fail = (err: Error): void => {
       if (closed) return;
-      closed = true;
+      closed = err;
       sock.destroy();
       for (const p of pending.values()) p.reject(err);
       pending.clear();
@@ -65,7 +65,7 @@ export function connectCodex(socketPath: string, o: { maxFrameBytes: number }): 
     };
     const rpc: CodexRpc = {
       request(method, params) {
-        if (closed) return Promise.reject(new CodexRpcError('the Codex app-server connection is closed'));
+        if (closed) return Promise.reject(closed);
         const id = ++serial;
         return new Promise((res, rej) => {
           pending.set(id, { resolve: res, reject: rej });
