@@ -3,13 +3,16 @@
 // 1. Idle wake: a message to an idle interactive session until the model
 //    request that carries it, against the user's own typed prompt (tmux
 //    keys) until its model request, alternated in the same run.
+//    The same with the real Codex CLI 0.171.0 TUI (its thread in its
+//    app-server daemon, woken through the daemon's control socket).
 // 2. Boundary cost: per tool call of a headless turn of Read calls, the time
 //    from one model request to the next, with Switchboard's hooks removed
 //    (baseline), with the mcp_tool hooks, and with the command hooks.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ModelRequest, Step } from '../test/agents/model/server.js';
-import { startInteractiveClaude } from '../test/agents/harness/interactive.js';
+import { startInteractiveClaude, type Pane } from '../test/agents/harness/interactive.js';
+import { startInteractiveCodex } from '../test/agents/harness/interactive-codex.js';
 import { sessionsOf, switchboardRow } from '../test/agents/harness/observe.js';
 import { PROFILES } from '../test/agents/harness/profiles.js';
 import { startWorld, type World } from '../test/agents/harness/world.js';
@@ -20,6 +23,8 @@ import { fmt, percentile } from './lib.js';
 
 const WAKES = Number(process.env.BENCH_WAKE_RUNS ?? 8);
 const TOOLS = Number(process.env.BENCH_WAKE_TOOLS ?? 20);
+/** Which parts run: `claude`, `codex`, `boundary` (comma-separated). */
+const PARTS = new Set((process.env.BENCH_WAKE_PARTS ?? 'claude,codex,boundary').split(','));
 
 const p50 = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
 
@@ -65,6 +70,57 @@ async function idleWake(): Promise<void> {
       await pane.stop();
     }
   } finally {
+    await w.close();
+  }
+}
+
+/** Idle wake of an interactive Codex thread against its user typing, alternated. */
+async function codexIdleWake(): Promise<void> {
+  const w = await startWorld();
+  let pane: Pane | undefined;
+  try {
+    await w.setup('codex');
+    const arrivals: Array<{ at: number; req: ModelRequest }> = [];
+    const step = (req: ModelRequest) => (arrivals.push({ at: Date.now(), req }), { text: 'Noted.' });
+    pane = await startInteractiveCodex(w, { name: 'bench', steps: Array.from({ length: 2 * WAKES + 2 }, () => step) });
+    const p = pane;
+    const s = () => sessionsOf(w, p.cwd)[0];
+    const reached = async (text: string, t0: number): Promise<number> => {
+      await until(() => arrivals.some((a) => a.req.context.includes(text)), 30_000);
+      return arrivals.find((a) => a.req.context.includes(text))!.at - t0;
+    };
+    const type = async (text: string): Promise<number> => {
+      p.keys('-l', text);
+      await until(() => p.screen().includes(text), 10_000);
+      await new Promise((r) => setTimeout(r, 200));
+      const t1 = Date.now();
+      p.keys('Enter');
+      return reached(text, t1);
+    };
+    const idle = () => until(() => s()?.state === 'idle' && s()?.hooksSeenAt !== null, 30_000);
+    await type('hello there');
+    const row = await switchboardRow(w, p.cwd, 30_000);
+    await idle();
+    const alice = await w.register('alice');
+    const wake: number[] = [];
+    const typed: number[] = [];
+    for (let i = 0; i < WAKES; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      await idle();
+      const m = `wake ${i} ${Date.now()}`;
+      const t0 = Date.now();
+      await w.client.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: row.label, summary: 'bench', message: m });
+      wake.push(await reached(m, t0));
+      await new Promise((r) => setTimeout(r, 500));
+      await idle();
+      typed.push(await type(`typed ${i}`));
+    }
+    console.log(`idle wake, Codex CLI 0.171.0 interactive (n=${WAKES}, ms)        p50      max`);
+    console.log(`  typed prompt (Enter) → model request         ${fmt(p50(typed)).padStart(7)}  ${fmt(Math.max(...typed)).padStart(7)}`);
+    console.log(`  message.send (idle) → model request           ${fmt(p50(wake)).padStart(7)}  ${fmt(Math.max(...wake)).padStart(7)}`);
+    console.log(`  ratio wake/typed p50: ${fmt(p50(wake) / p50(typed), 2)}× (target: wake p50 ≤ 2000 ms)`);
+  } finally {
+    await pane?.stop();
     await w.close();
   }
 }
@@ -118,6 +174,7 @@ async function boundaryCost(): Promise<void> {
 export async function run(): Promise<void> {
   // The harness finds its forwarder beside its module: bundled, that is bench/.out/.
   fs.copyFileSync(path.resolve('test/agents/harness/forward.mjs'), new URL('./forward.mjs', import.meta.url));
-  await idleWake();
-  await boundaryCost();
+  if (PARTS.has('claude')) await idleWake();
+  if (PARTS.has('codex')) await codexIdleWake();
+  if (PARTS.has('boundary')) await boundaryCost();
 }

@@ -54,3 +54,22 @@ const entry = 'dist/cli/switchboard.mjs';
 const { writeFileSync } = await import('node:fs');
 writeFileSync(entry, '#!/usr/bin/env node\n' + readFileSync(entry, 'utf8'));
 chmodSync(entry, 0o755);
+
+// The command hooks' own entry: one CommonJS file with only the hook path
+// (cli/hook-bin.ts), so a hook does not start Node's ES module loader nor
+// the CLI dispatcher. import.meta.url (createRequire in lazy loads) becomes
+// the file's own URL.
+await build({
+  entryPoints: ['cli/hook-bin.ts'],
+  outfile: 'dist/cli/switchboard-hook.cjs', // core/setup/agents.ts HOOK_ENTRY
+  bundle: true,
+  platform: 'node',
+  mainFields: ['module', 'main'],
+  format: 'cjs',
+  target: 'node22',
+  minify: true,
+  banner: { js: "const __sbUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { SWITCHBOARD_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__sbUrl' },
+  legalComments: 'none',
+  logLevel: 'warning',
+});

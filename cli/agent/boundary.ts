@@ -19,6 +19,8 @@ const MAX_ITEMS = 20; // per hook output; the rest come at the next boundary
 
 export interface BoundaryInput {
   permissionMode?: string | undefined;
+  /** The agent's own session (Codex: thread) id from the hook input: the hub wakes that thread when idle. */
+  sessionId?: string | undefined;
   stopHookActive?: boolean;
 }
 
@@ -32,7 +34,7 @@ export async function boundary(client: HubClient, c: Credentials, agent: AgentKi
   switch (event) {
     case 'prompt-submit': {
       // Messages that waited while the session was idle go in at the start of the turn.
-      await client.call('session.state', { ...c, state: 'busy', hook: true });
+      await client.call('session.state', { ...c, state: 'busy', hook: true, ...threadOf(input) });
       if (input.permissionMode) await setMode(client, c, input.permissionMode);
       const text = await handOver('prompt');
       return text === undefined ? undefined : promptOutput(agent, text);
@@ -45,7 +47,7 @@ export async function boundary(client: HubClient, c: Credentials, agent: AgentKi
       // The agent's loop guard: when a stop hook already kept it going, let it stop.
       const text = input.stopHookActive === true ? undefined : await handOver('stop');
       if (text === undefined) {
-        await client.call('session.state', { ...c, state: 'idle', hook: true });
+        await client.call('session.state', { ...c, state: 'idle', hook: true, ...threadOf(input) });
         return undefined;
       }
       return stopOutput(agent, text);
@@ -55,6 +57,12 @@ export async function boundary(client: HubClient, c: Credentials, agent: AgentKi
       return never;
     }
   }
+}
+
+const THREAD_ID = /^[0-9A-Za-z_-]{1,128}$/;
+/** The agent session id, when it is one the hub takes. */
+function threadOf(input: BoundaryInput): { agentSessionId?: string } {
+  return input.sessionId !== undefined && THREAD_ID.test(input.sessionId) ? { agentSessionId: input.sessionId } : {};
 }
 
 export async function setMode(client: HubClient, c: Credentials, mode: string): Promise<void> {

@@ -80,6 +80,14 @@ export interface Limits {
   readonly historyEdgeRows: number;
   /** Messages written to an idle Claude Code session's own socket per wake; the rest follow through its hooks during the turn. */
   readonly wakeBatch: number;
+  /** One wake of an idle Codex thread through its app-server daemon: connect, read the thread, start the turn. */
+  readonly codexWakeTimeoutMs: number;
+  /** How long a wake waits for a Codex thread to finish the turn whose Stop hook said idle. */
+  readonly codexIdleWaitMs: number;
+  /** Message text per woken Codex turn (at least one message always goes); the rest follow through its hooks. */
+  readonly codexWakeBytes: number;
+  /** Largest WebSocket message taken from a Codex app-server. */
+  readonly codexFrameBytes: number;
 }
 
 export const LIMITS: Limits = {
@@ -122,6 +130,10 @@ export const LIMITS: Limits = {
   historyQueryRows: 500, // one page of a view or of `switchboard history`
   historyEdgeRows: 10_000, // 5 000 messages between distinct pairs, each with two outcomes: ~1 MB of JSON at most
   wakeBatch: 20, // as many as one hook hands over
+  codexWakeTimeoutMs: 5000, // the daemon answers in ~20 ms; as long as Claude Code's socket write
+  codexIdleWaitMs: 3000, // measured: the turn ends tens of ms after its Stop hook
+  codexWakeBytes: 64 * 1024, // a few long messages; the model's context is the real budget
+  codexFrameBytes: 16 * 1024 * 1024, // what codex 0.171.0 announces (x-codex-websocket-max-unfragmented-message-bytes)
 };
 
 export function withLimits(overrides: Partial<Limits> | undefined): Limits {

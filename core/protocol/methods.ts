@@ -39,7 +39,13 @@ export const RegisterParams = z.strictObject({
 export type RegisterParams = z.input<typeof RegisterParams>;
 
 export const SessionAuth = z.strictObject(Auth);
-export const StateParams = z.strictObject({ ...Auth, state: z.enum(SESSION_STATES), hook: z.boolean().optional() });
+export const StateParams = z.strictObject({
+  ...Auth,
+  state: z.enum(SESSION_STATES),
+  hook: z.boolean().optional(),
+  /** The agent's own session (Codex: thread) id from the hook input; with `hook` only. */
+  agentSessionId: z.string().regex(/^[0-9A-Za-z_-]{1,128}$/).optional(),
+});
 export const ModeParams = z.strictObject({
   ...Auth,
   permissionMode: z.enum(PERMISSION_MODES),

@@ -47,6 +47,8 @@ export interface SessionRecord extends PersistedSession {
   flag: ParsedSettings;
   /** When one of its agent's hook commands last reached the hub (not journaled), or null. */
   hooksSeenAt: number | null;
+  /** The agent's own session (Codex: thread) id, as its hooks reported it (not journaled). */
+  agentThreadId?: string;
 }
 
 export function newToken(): string {

@@ -7,6 +7,7 @@
 // process per tool call; SessionStart/SessionEnd stay commands: the MCP
 // server is not connected yet at start, and gone at the end).
 
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseTree, findNodeAtLocation } from 'jsonc-parser';
@@ -23,10 +24,17 @@ export interface SetupEnv {
   script: string;
   /** The agent's version when known (`claude --version`, or `--agent-version`): decides the hook form. */
   agentVersion?: string | undefined;
+  /** The command hooks' own small entry (HOOK_ENTRY beside the bundle), when built: hooks start faster through it. */
+  hookEntry?: string | undefined;
 }
 
+/** cli/hook-bin.ts bundled as one CommonJS file (cli/build.mjs). */
+export const HOOK_ENTRY = 'switchboard-hook.cjs';
+
 export function currentSetupEnv(): SetupEnv {
-  return { home: os.homedir(), env: process.env, node: process.execPath, script: path.resolve(process.argv[1] as string) };
+  const script = path.resolve(process.argv[1] as string);
+  const entry = path.join(path.dirname(script), HOOK_ENTRY);
+  return { home: os.homedir(), env: process.env, node: process.execPath, script, ...(fs.existsSync(entry) ? { hookEntry: entry } : {}) };
 }
 
 /** Claude Code runs `mcp_tool` hooks since 2.1.118. */
@@ -49,13 +57,14 @@ export function versionAtLeast(a: string, b: string): boolean {
 }
 
 /** Recognises a hook command that setup wrote (any install location). */
-const OURS = /switchboard[^\s"']*["']?\s+hook\s+(session-start|prompt-submit|post-tool|stop|session-end)\b/;
+const OURS = /(?:switchboard[^\s"']*["']?\s+hook|switchboard-hook\.cjs["']?)\s+(session-start|prompt-submit|post-tool|stop|session-end)\b/;
 
 function quote(p: string): string {
   return `"${p.replace(/"/g, '\\"')}"`;
 }
 
 function hookCommand(e: SetupEnv, event: string, agent: string): string {
+  if (e.hookEntry !== undefined) return `${quote(e.node)} ${quote(e.hookEntry)} ${event} --agent ${agent}`;
   return `${quote(e.node)} ${quote(e.script)} hook ${event} --agent ${agent}`;
 }
 

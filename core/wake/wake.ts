@@ -9,7 +9,10 @@
 // acknowledges it as delivered; a status line settles it instead (held keeps
 // the claim; delivered, denied, refused, dropped end it). With no way in, the user is
 // told once per message (a user notice, the row's `waiting` count) and the
-// sender gets a `waiting` receipt. Keystrokes are never injected.
+// sender gets a `waiting` receipt. Keystrokes are never injected. An idle
+// interactive Codex thread is woken through its app-server daemon (codex.ts):
+// the claimed messages start a turn there and are `delivered` when the daemon
+// started it; if it cannot, they go back to the inbox and the user is told.
 
 import { USER_SUBSCRIBER } from '../idle/idle.js';
 import { userEventLine, type PeerMessageStatus } from '../protocol/cc-wire.js';
@@ -27,7 +30,9 @@ import type { StockInterop } from '../stock/stock.js';
 import { writeLines } from '../transport/outbound.js';
 import { readPeerToken } from '../stock/entry.js';
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
+import { CodexThreadBusy, codexRoute, fitTurn, startCodexTurn, type CodexWakePorts } from './codex.js';
 
 const WRITTEN_KEPT = 10_000; // ids written once (never written twice), bounded
 
@@ -38,13 +43,18 @@ interface Pending {
 }
 
 /** How a session can be woken: its agent process's Claude Code socket, or not at all (and why). */
-export type WakeRoute = { kind: 'claude-socket'; socketPath: string; entryPid: number } | { kind: 'none'; why: string } | { kind: 'not-yet'; why: string };
+export type WakeRoute =
+  | { kind: 'claude-socket'; socketPath: string; entryPid: number }
+  | { kind: 'codex-app-server'; socketPath: string; threadId: string }
+  | { kind: 'none'; why: string }
+  | { kind: 'not-yet'; why: string };
 
 /** Claude Code's own registry status when it waits for its user (its entry is rescanned on change, and a change pokes). */
 const CLAUDE_IDLE = new Set(['idle']); // not 'waiting' (a permission dialog): the message would wait, and a hook of that turn would call it delivered
 
 /** What waking needs from the hub. */
 export interface WakePorts extends ActivitySink {
+  readonly version: string;
   readonly table: SessionTable;
   readonly mailboxes: Mailboxes;
   readonly admission: Pick<AdmissionPort, 'notifySender'>;
@@ -72,7 +82,15 @@ export class Waker {
     this.#hub = hub;
   }
 
+  /** What codex.ts needs of the hub (read when used: the hub's limits are set after this object). */
+  #codexPorts(): CodexWakePorts {
+    const l = this.#hub.limits;
+    const home = process.env.CODEX_HOME ? path.resolve(process.env.CODEX_HOME) : path.join(os.homedir(), '.codex');
+    return { timeoutMs: l.codexWakeTimeoutMs, idleWaitMs: l.codexIdleWaitMs, maxFrameBytes: l.codexFrameBytes, turnBytes: l.codexWakeBytes, codexHome: home, version: this.#hub.version };
+  }
+
   routeFor(s: SessionRecord): WakeRoute {
+    if (s.agent === 'codex') return codexRoute(s, this.#codexPorts());
     if (s.agent !== 'claude') return { kind: 'none', why: `${s.agent === 'other' ? 'this agent' : s.agent} offers no way to start a turn from outside` };
     const stock = this.#hub.table.stockOf(s);
     if (stock === undefined) return { kind: 'none', why: 'this Claude Code has no messaging socket (2.1.332 binds one by default; 2.1.231 needs CLAUDE_CODE_HARBOR_KITE=1)' };
@@ -122,6 +140,7 @@ export class Waker {
     const route = this.routeFor(s);
     // Our hooks say idle but Claude Code not yet (e.g. a headless run between its hooks): its registry change pokes again.
     if (route.kind === 'not-yet') return;
+    if (route.kind === 'codex-app-server') return this.#wakeCodex(s, items, route);
     const from = route.kind === 'claude-socket' ? await hub.stock.replies.addressFor(s, route.socketPath) : null;
     if (route.kind === 'none' || from === null) {
       // Idle since it started (no turn yet, e.g. a headless run between its SessionStart and prompt hooks): nobody to tell.
@@ -146,6 +165,29 @@ export class Waker {
       this.#setState(s, 'busy'); // its turn starts; its Stop hook reports idle again
       hub.recordActivity({ at: hub.clock.now(), kind: 'receipt', status: 'sent', sender: item.kind === 'message' ? (item.from.name ?? item.from.address) : '', receiver: s.name, msgId: item.id, reason: 'written to the idle Claude Code session’s own socket to start a turn' });
     }
+  }
+
+  /** Starts a turn in the idle Codex thread with what fits; on failure the messages go back and its user is told. */
+  async #wakeCodex(s: SessionRecord, items: InboxItem[], route: Extract<WakeRoute, { kind: 'codex-app-server' }>): Promise<void> {
+    const hub = this.#hub;
+    const ports = this.#codexPorts();
+    const batch = fitTurn(items, ports.turnBytes).filter((i) => hub.mailboxes.claim(s.id, i.id));
+    if (batch.length === 0) return;
+    for (const i of batch) this.#remember(i.id); // written once: a failed wake is not retried, its hooks hand them over
+    try {
+      await startCodexTurn(route, s.cwd, batch.map((i) => i.text), ports);
+    } catch (err) {
+      for (const i of batch) hub.mailboxes.release(s.id, i.id);
+      if (err instanceof CodexThreadBusy) return; // a turn runs: its hooks hand them over
+      const why = err instanceof Error ? err.message : String(err);
+      hub.log.warn('wake: the Codex app-server started no turn; its hooks hand the messages over', { id: s.id, error: why });
+      if (!this.#turnEnded.has(s.id)) return;
+      return this.#tell(s, batch, `its Codex app-server started no turn: ${why}`);
+    }
+    this.#setState(s, 'busy'); // its turn runs; its Stop hook reports idle again
+    const ids = batch.map((i) => i.id);
+    const removed = await hub.mailboxes.ack(s.id, ids);
+    for (const i of removed) if (i.kind === 'message') this.#notify(i, s, 'delivered', 'woken while idle: its Codex app-server started a turn with it');
   }
 
   /** A peer_message_status on a reply socket: true when it answers a wake (then it is handled here). */

@@ -93,6 +93,8 @@ describe('secrets never on the command line', () => {
         v.forEach(walk);
       } else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
       else if (typeof v === 'string' && v.includes('switchboard.mjs" ')) commands.push(v.slice(v.indexOf('switchboard.mjs" ') + 17));
+      // The hooks' own entry (cli/hook-bin.ts) takes the same arguments after `hook`.
+      else if (typeof v === 'string' && v.includes('switchboard-hook.cjs" ')) commands.push('hook ' + v.slice(v.indexOf('switchboard-hook.cjs" ') + 22));
     };
     for (const f of written) {
       const text = fs.readFileSync(path.join(dirs.root, f), 'utf8');

@@ -78,7 +78,7 @@ describe('switchboard setup', () => {
     expect(Object.keys(hooks)).toEqual(['PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd']);
     expect(hooks.PostToolUse).toHaveLength(2);
     expect(hooks.PostToolUse![0]!.matcher).toBe('Edit|Write');
-    expect(hooks.PostToolUse![1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: `"${process.execPath}" "${CLI}" hook post-tool --agent claude`, timeout: 10 }] });
+    expect(hooks.PostToolUse![1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: `"${process.execPath}" "${path.join(path.dirname(CLI), 'switchboard-hook.cjs')}" post-tool --agent claude`, timeout: 10 }] });
     expect(backups(h.dir)).toHaveLength(2);
 
     const again = await runCli(['setup', 'claude-code'], h.env);

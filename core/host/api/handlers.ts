@@ -34,6 +34,7 @@ export function createHandlers(hub: Hub): Handlers {
     'session.state': (params, { session: s }) => {
       if (params.hook === true && s.hooksSeenAt === null) hub.events.emit({ type: 'sessions.changed' });
       if (params.hook === true) s.hooksSeenAt = hub.clock.now();
+      if (params.hook === true && params.agentSessionId !== undefined) s.agentThreadId = params.agentSessionId;
       if (params.hook === true) hub.wake.turnReported(s.id); // before any new wake below
       if (s.state !== params.state) {
         s.state = params.state;

@@ -69,8 +69,12 @@ export async function startWorld(): Promise<World> {
   const env = { HOME: home, XDG_RUNTIME_DIR: xdg, TMPDIR: tmp };
   const base = currentEndpointEnv();
   const dirs: TestDirs = { root, runtime: path.join(xdg, 'switchboard'), home: path.join(home, '.switchboard'), env: { ...base, env, home, tmpdir: tmp } };
-  const hub = await startHub({ claudeHome: path.join(home, '.claude') }, dirs);
+  // SWITCHBOARD_AGENTS_LOG=1 prints the hub's warnings and errors (e.g. why a wake failed).
+  const say = (level: string) => (msg: string, fields?: Record<string, unknown>): void => console.log(`hub ${level}: ${msg} ${fields ? JSON.stringify(fields) : ''}`);
+  const logger = process.env.SWITCHBOARD_AGENTS_LOG === '1' ? { info: () => undefined, warn: say('warn'), error: say('error') } : undefined;
+  const hub = await startHub({ claudeHome: path.join(home, '.claude'), ...(logger ? { logger } : {}) }, dirs);
   const client = await hub.client();
+  await client.call('agents.list', {}); // its first request now: the hub closes a connection silent for firstRequestMs
   const agents: RunningAgent[] = [];
   const servers: ModelServer[] = [];
   const holders: Array<{ kill(): void }> = [];
