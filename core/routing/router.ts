@@ -29,11 +29,25 @@ export interface Envelope {
 
 export type DeliverResult = { status: 'queued' } | { status: 'dropped'; reason: 'duplicate' | 'queue-full' };
 
+type From = InboxMessage['from'];
+/** Senders' `from` objects, shared by their queued items (one object per sender, not per message; never mutated). */
+const senders = new Map<string, From>();
+const SENDERS_KEPT = 1024; // then forgotten all at once: a cache, not a registry
+
+function fromOf(env: Envelope): From {
+  const known = senders.get(env.fromAddress);
+  if (known !== undefined && known.name === env.fromName && known.sessionId === env.fromSessionId) return known;
+  if (senders.size >= SENDERS_KEPT) senders.clear();
+  const from: From = Object.freeze({ address: env.fromAddress, name: env.fromName, sessionId: env.fromSessionId });
+  senders.set(env.fromAddress, from);
+  return from;
+}
+
 export function frameMessage(env: Envelope, approvedAfterHold: boolean): InboxMessage {
   return {
     kind: 'message',
     id: env.msgId,
-    from: { address: env.fromAddress, name: env.fromName, sessionId: env.fromSessionId },
+    from: fromOf(env),
     summary: env.summary,
     text: wrapMessage(env.body, {
       from: env.fromAddress,
