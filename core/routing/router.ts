@@ -3,8 +3,8 @@
 // `dropped` (duplicate msg_id, inbox at its hard cap) otherwise. Admission
 // (throttle, policy, held messages) happens before, in core/host/admission.
 
-import { randomUUID } from 'node:crypto';
 import { wrapMessage } from '../protocol/cc-wire.js';
+import { randomId } from './msg-id.js';
 import type { InboxMessage } from '../protocol/methods.js';
 import type { Mailboxes } from '../delivery/mailboxes.js';
 import type { ModeClass } from '../registry/session.js';
@@ -78,5 +78,5 @@ export function deliver(mailboxes: Mailboxes, receiverId: string, env: Envelope,
 }
 
 export function newMsgId(): string {
-  return randomUUID();
+  return randomId();
 }
