@@ -3,7 +3,7 @@
 // `dropped` (duplicate msg_id, inbox at its hard cap) otherwise. Admission
 // (throttle, policy, held messages) happens before, in core/host/admission.
 
-import { wrapMessage } from '../protocol/cc-wire.js';
+import { wrapMessage, type WrapperAttrs } from '../protocol/cc-wire.js';
 import { randomId } from './msg-id.js';
 import type { InboxMessage } from '../protocol/methods.js';
 import type { Mailboxes } from '../delivery/mailboxes.js';
@@ -43,18 +43,22 @@ function fromOf(env: Envelope): From {
   return from;
 }
 
+/** The wrapper's attributes of a message (no spread objects: this runs for every message). */
+function wrapperAttrs(env: Envelope, approvedAfterHold: boolean): WrapperAttrs {
+  const attrs: WrapperAttrs = { from: env.fromAddress };
+  if (env.fromName !== null) attrs.fromName = env.fromName;
+  if (env.fromClass !== null) attrs.fromMode = env.fromClass;
+  if (approvedAfterHold) attrs.approved = 'after-hold';
+  return attrs;
+}
+
 export function frameMessage(env: Envelope, approvedAfterHold: boolean): InboxMessage {
   return {
     kind: 'message',
     id: env.msgId,
     from: fromOf(env),
     summary: env.summary,
-    text: wrapMessage(env.body, {
-      from: env.fromAddress,
-      ...(env.fromName !== null ? { fromName: env.fromName } : {}),
-      ...(env.fromClass !== null ? { fromMode: env.fromClass } : {}),
-      ...(approvedAfterHold ? { approved: 'after-hold' as const } : {}),
-    }),
+    text: wrapMessage(env.body, wrapperAttrs(env, approvedAfterHold)),
     at: env.at,
     approvedAfterHold,
   };
