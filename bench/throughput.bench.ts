@@ -118,7 +118,7 @@ export async function run(): Promise<void> {
   const show = (k: 'raw' | 'hub' | 'base'): string => {
     const xs = rows[k];
     const rates = xs.map((x) => x.rate / 1000);
-    return `${fmt(median(rates), 0).padStart(5)}k/s (${xs.map((x) => fmt(x.rate / 1000, 0)).join(' ')}), CPU ${fmt(median(xs.map((x) => x.cpuUs)), 2)} µs each`;
+    return `${fmt(median(rates), 0).padStart(5)}k/s (${xs.map((x) => fmt(x.rate / 1000, 0)).join(' ')}), CPU µs each ${fmt(median(xs.map((x) => x.cpuUs)), 2)} (${xs.map((x) => fmt(x.cpuUs, 1)).join(' ')})`;
   };
   const ratio = (k: 'hub' | 'base'): string => {
     const wall = rows[k].map((x, i) => x.rate / (rows.raw[i]?.rate ?? NaN));
@@ -130,5 +130,9 @@ export async function run(): Promise<void> {
   console.log(`  hub message.send → queued   ${show('hub')}`);
   if (BASE) console.log(`  base hub (BENCH_BASE)       ${show('base')}`);
   console.log(`  ratio hub/raw: ${ratio('hub')} (target ≥ 0.15)`);
-  if (BASE) console.log(`  ratio base/raw: ${ratio('base')}; CPU per message this/base ${fmt(median(rows.hub.map((x, i) => x.cpuUs / (rows.base[i]?.cpuUs ?? NaN))), 3)}`);
+  if (BASE) {
+    const paired = rows.hub.map((x, i) => x.cpuUs / (rows.base[i]?.cpuUs ?? NaN));
+    console.log(`  ratio base/raw: ${ratio('base')}`);
+    console.log(`  CPU per message this/base, paired rounds: median ${fmt(median(paired), 3)} (${paired.map((x) => fmt(x, 2)).join(' ')})`);
+  }
 }
