@@ -1,6 +1,7 @@
 // The send path's shortcuts (issue 17) give the same results as the long
 // way: journal offsets of a batch with multi-byte text (compaction copies
-// exactly the live records by those offsets), message ids of the same form
+// exactly the live records by those offsets), the live index's offsets
+// across two compactions, message ids of the same form
 // as randomUUID, shared `from` objects, and settings shared only by
 // sessions whose files are the same.
 import fs from 'node:fs';
@@ -42,6 +43,39 @@ describe('journal batch offsets', () => {
     again.close();
     expect(items(state)).toEqual(items(expected));
     expect(Object.keys(items(state).s0 ?? {})).toContain('ascii-only');
+  });
+});
+
+describe('journal live index without entry objects', () => {
+  it('two compactions in a row (sessions, held and queued records replaced and removed between them) keep exactly the live records', async () => {
+    const dir = tempDir();
+    const { journal } = await Journal.open(dir, OPTS);
+    const session = (id: string, name: string): JournalRecord => ({ t: 's', s: { id, name } as never });
+    const held = (sid: string, id: string): JournalRecord => ({ t: 'h', id: sid, held: { id, env: { msgId: id } as never, reason: 'r', heldAt: 1 } });
+    for (const sid of ['s0', 's1', 's2']) await journal.append(session(sid, `${sid}-a`));
+    for (let i = 0; i < 30; i++) await journal.append({ t: 'i', id: `s${i % 3}`, item: notice(`m${i}`, `text ${i} ✓`) });
+    for (let i = 0; i < 6; i++) await journal.append(held(`s${i % 3}`, `h${i}`));
+    await journal.append({ t: 'a', id: 's0', ids: ['m0', 'm3', 'm6'] });
+    await journal.append(session('s1', 's1-b'));
+    expect(await journal.compact()).toBe(true);
+    expect(journal.liveBytes).toBe(journal.size);
+    await journal.append({ t: 'a', id: 's1', ids: ['m1', 'm4'] });
+    await journal.append({ t: 'hx', id: 's2', ids: ['h2'] });
+    await journal.append(session('s0', 's0-b'));
+    await journal.append({ t: 'd', id: 's2' });
+    await journal.append({ t: 'i', id: 's1', item: notice('late', 'after the first compaction') });
+    expect(await journal.compact()).toBe(true);
+    expect(journal.liveBytes).toBe(journal.size); // stale offsets after the first remap would miscount here
+    const expected: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
+    for (const line of fs.readFileSync(journal.file, 'utf8').split('\n').filter(Boolean)) applyRecord(expected, JSON.parse(line) as JournalRecord);
+    journal.close();
+    const { journal: again, state } = await Journal.open(dir, OPTS);
+    again.close();
+    expect(items(state)).toEqual(items(expected));
+    expect([...state.sessions.values()].map((x) => x.name).sort()).toEqual(['s0-b', 's1-b']);
+    expect(Object.keys(items(state).s1 ?? {}).sort()).toEqual(['late', 'm10', 'm13', 'm16', 'm19', 'm22', 'm25', 'm28', 'm7']);
+    expect([...(state.held.get('s0')?.keys() ?? [])].sort()).toEqual(['h0', 'h3']);
+    expect(state.held.has('s2')).toBe(false);
   });
 });
 
