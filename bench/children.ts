@@ -2,6 +2,7 @@
 //   hub  <dir> <limits-json> [off] — a Hub with the given limits, journal on (history off with `off` or BENCH_HISTORY=off)
 //   echo <socket>             — raw NDJSON echo: JSON.parse each line, write one JSON line back
 //   sink <socket>             — raw NDJSON sink: JSON.parse each line, report the count on "end"
+//   sendpath <dir> <total>    — the send path in this process, no sockets (sendpath-child.ts): prints its result
 //   flood <socket> <conns> <frames> — storm: <conns> connections write <frames> malformed
 //                               frames in total at once, read every answer, then print {"done":ms}
 // Each prints one JSON line {"ready":…} on stdout when listening.
@@ -13,6 +14,7 @@ import { currentEndpointEnv } from '../core/transport/endpoint.js';
 import { startHub } from '../core/index.js';
 import type { Limits } from '../core/protocol/limits.js';
 import { LineSplitter } from '../core/protocol/ndjson.js';
+import { sendPath } from './sendpath-child.js';
 
 const [mode, target, extra, historyArg] = process.argv.slice(2);
 
@@ -35,6 +37,10 @@ async function main(): Promise<void> {
       process.stderr.write(JSON.stringify({ memory: process.memoryUsage() }) + '\n');
     });
     return;
+  }
+  if (mode === 'sendpath') {
+    process.stdout.write(JSON.stringify({ ready: '', pid: process.pid, ...(await sendPath(target as string, Number(extra))) }) + '\n');
+    process.exit(0);
   }
   if (mode === 'flood') return flood(target as string, Number(extra), Number(process.argv[5]));
   const socket = target as string;

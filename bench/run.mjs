@@ -3,8 +3,9 @@
 import { build } from 'esbuild';
 
 const all = ['latency', 'throughput', 'history', 'memory', 'teams', 'hook', 'relay', 'files', 'storm', 'journal', 'churn'];
-// Only when named: real agents (needs unshare, tmux, the pinned Claude Code; `npm run bench -- wake`).
-const optional = ['wake'];
+// Only when named: real agents (needs unshare, tmux, the pinned Claude Code; `npm run bench -- wake`);
+// the in-process send path (`npm run bench -- sendpath`, an A/B tool with BENCH_BASE).
+const optional = ['wake', 'sendpath'];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a) || optional.includes(a));
 const names = chosen.length > 0 ? chosen : all;
 await build({

@@ -12,9 +12,11 @@ const TOTAL_DEFAULT = Number(process.env.BENCH_TOTAL ?? 200_000);
 const TOTAL = TOTAL_DEFAULT;
 const WINDOW = 2_000; // requests in flight per connection
 
-async function rawLinesPerSecond(): Promise<number> {
+/** Raw lines per second, and the sink's CPU milliseconds for them. */
+async function rawLinesPerSecond(): Promise<{ rate: number; cpuMs: number }> {
   const dir = tempDir();
   const sink = await startChild(['sink', path.join(dir, 'sink.sock')]);
+  const cpu0 = cpuMsOf(sink.pid);
   const conn = await LineConn.connect(sink.socket);
   const line = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message.send', params: { sessionId: 'x'.repeat(36), token: 'y'.repeat(48), to: 'session-42', summary: 'bench', message: 'message 123456' } }) + '\n';
   const batch = line.repeat(1000);
@@ -24,16 +26,17 @@ async function rawLinesPerSecond(): Promise<number> {
   conn.write(JSON.stringify({ end: true }) + '\n');
   await done;
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpuMs = cpuMsOf(sink.pid) - cpu0;
   conn.close();
   await sink.stop();
-  return TOTAL / secs;
+  return { rate: TOTAL / secs, cpuMs };
 }
 
 /** `history: false` starts the hub with its history store off; `after` runs on one connection before it stops. */
-export async function hubMessagesPerSecond(opts: { history?: boolean; total?: number; after?: (conn: LineConn, uiToken: string) => Promise<void> } = {}): Promise<{ rate: number; queued: number; cpuMs: number }> {
+export async function hubMessagesPerSecond(opts: { history?: boolean; total?: number; script?: string; after?: (conn: LineConn, uiToken: string) => Promise<void> } = {}): Promise<{ rate: number; queued: number; cpuMs: number }> {
   const TOTAL = opts.total ?? TOTAL_DEFAULT;
   const dir = tempDir();
-  const hub = await startChild(['hub', dir, JSON.stringify({ inboxItems: TOTAL }), ...(opts.history === false ? ['off'] : [])]);
+  const hub = await startChild(['hub', dir, JSON.stringify({ inboxItems: TOTAL }), ...(opts.history === false ? ['off'] : [])], opts.script);
   const conns = await Promise.all(Array.from({ length: CONNECTIONS }, () => LineConn.connect(hub.socket)));
   const sessions: Array<{ sessionId: string; token: string; conn: LineConn }> = [];
   for (let i = 0; i < SESSIONS; i++) {
@@ -92,11 +95,44 @@ function cpuMsOf(pid: number): number {
 }
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
+/** BENCH_BASE=<children.mjs>: another build's hub (e.g. the commit before a change) in turns with this one. */
+const BASE = process.env.BENCH_BASE;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (BASE ? 4 : 1));
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)] ?? NaN;
+}
+
 export async function run(): Promise<void> {
-  const raw = await rawLinesPerSecond();
-  const hub = await hubMessagesPerSecond();
-  console.log(`throughput (${TOTAL} messages, ${SESSIONS} sessions, ${CONNECTIONS} pipelined connections, journal on, history on)`);
-  console.log(`  raw one-way NDJSON parse   ${fmt(raw / 1000, 0).padStart(6)}k lines/s`);
-  console.log(`  hub message.send → queued  ${fmt(hub.rate / 1000, 0).padStart(6)}k msg/s (${hub.queued} queued)`);
-  console.log(`  ratio hub/raw: ${fmt(hub.rate / raw, 3)} (target ≥ 100k msg/s)`);
+  const rows: Record<'raw' | 'hub' | 'base', Array<{ rate: number; cpuUs: number }>> = { raw: [], hub: [], base: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    const raw = await rawLinesPerSecond();
+    rows.raw.push({ rate: raw.rate, cpuUs: (raw.cpuMs * 1000) / TOTAL });
+    for (const which of BASE && r % 2 === 1 ? (['base', 'hub'] as const) : BASE ? (['hub', 'base'] as const) : (['hub'] as const)) {
+      const hub = await hubMessagesPerSecond(which === 'base' ? { script: BASE } : {});
+      if (hub.queued !== TOTAL) throw new Error(`${which}: ${hub.queued} of ${TOTAL} queued`);
+      rows[which].push({ rate: hub.rate, cpuUs: (hub.cpuMs * 1000) / TOTAL });
+    }
+  }
+  const show = (k: 'raw' | 'hub' | 'base'): string => {
+    const xs = rows[k];
+    const rates = xs.map((x) => x.rate / 1000);
+    return `${fmt(median(rates), 0).padStart(5)}k/s (${xs.map((x) => fmt(x.rate / 1000, 0)).join(' ')}), CPU µs each ${fmt(median(xs.map((x) => x.cpuUs)), 2)} (${xs.map((x) => fmt(x.cpuUs, 1)).join(' ')})`;
+  };
+  const ratio = (k: 'hub' | 'base'): string => {
+    const wall = rows[k].map((x, i) => x.rate / (rows.raw[i]?.rate ?? NaN));
+    const cpu = rows[k].map((x, i) => (rows.raw[i]?.cpuUs ?? NaN) / x.cpuUs);
+    return `wall ${fmt(median(wall), 3)} (${wall.map((x) => fmt(x, 3)).join(' ')}), CPU ${fmt(median(cpu), 3)}`;
+  };
+  console.log(`throughput (${TOTAL} messages, ${SESSIONS} sessions, ${CONNECTIONS} pipelined connections, journal on, history on${ROUNDS > 1 ? `, ${ROUNDS} rounds, medians` : ''})`);
+  console.log(`  raw one-way NDJSON parse    ${show('raw')}`);
+  console.log(`  hub message.send → queued   ${show('hub')}`);
+  if (BASE) console.log(`  base hub (BENCH_BASE)       ${show('base')}`);
+  console.log(`  ratio hub/raw: ${ratio('hub')} (target ≥ 0.15)`);
+  if (BASE) {
+    const paired = rows.hub.map((x, i) => x.cpuUs / (rows.base[i]?.cpuUs ?? NaN));
+    console.log(`  ratio base/raw: ${ratio('base')}`);
+    console.log(`  CPU per message this/base, paired rounds: median ${fmt(median(paired), 3)} (${paired.map((x) => fmt(x, 2)).join(' ')})`);
+  }
 }

@@ -3,26 +3,44 @@
 // `dropped` (duplicate msg_id, inbox at its hard cap) otherwise. Admission
 // (throttle, policy, held messages) happens before, in core/messaging/admission.
 
-import { randomUUID } from 'node:crypto';
-import { wrapMessage } from '../protocol/cc-wire.js';
+import { wrapMessage, type WrapperAttrs } from '../protocol/cc-wire.js';
+import { randomId } from './msg-id.js';
 import type { InboxMessage } from '../protocol/methods.js';
 import type { Mailboxes } from './mailboxes.js';
 import type { Envelope } from './envelope.js';
 
 export type DeliverResult = { status: 'queued' } | { status: 'dropped'; reason: 'duplicate' | 'queue-full' };
 
+type From = InboxMessage['from'];
+/** Senders' `from` objects, shared by their queued items (one object per sender, not per message; never mutated). */
+const senders = new Map<string, From>();
+const SENDERS_KEPT = 1024; // then forgotten all at once: a cache, not a registry
+
+function fromOf(env: Envelope): From {
+  const known = senders.get(env.fromAddress);
+  if (known !== undefined && known.name === env.fromName && known.sessionId === env.fromSessionId) return known;
+  if (senders.size >= SENDERS_KEPT) senders.clear();
+  const from: From = Object.freeze({ address: env.fromAddress, name: env.fromName, sessionId: env.fromSessionId });
+  senders.set(env.fromAddress, from);
+  return from;
+}
+
+/** The wrapper's attributes of a message (no spread objects: this runs for every message). */
+function wrapperAttrs(env: Envelope, approvedAfterHold: boolean): WrapperAttrs {
+  const attrs: WrapperAttrs = { from: env.fromAddress };
+  if (env.fromName !== null) attrs.fromName = env.fromName;
+  if (env.fromClass !== null) attrs.fromMode = env.fromClass;
+  if (approvedAfterHold) attrs.approved = 'after-hold';
+  return attrs;
+}
+
 export function frameMessage(env: Envelope, approvedAfterHold: boolean): InboxMessage {
   return {
     kind: 'message',
     id: env.msgId,
-    from: { address: env.fromAddress, name: env.fromName, sessionId: env.fromSessionId },
+    from: fromOf(env),
     summary: env.summary,
-    text: wrapMessage(env.body, {
-      from: env.fromAddress,
-      ...(env.fromName !== null ? { fromName: env.fromName } : {}),
-      ...(env.fromClass !== null ? { fromMode: env.fromClass } : {}),
-      ...(approvedAfterHold ? { approved: 'after-hold' as const } : {}),
-    }),
+    text: wrapMessage(env.body, wrapperAttrs(env, approvedAfterHold)),
     at: env.at,
     approvedAfterHold,
   };
@@ -46,5 +64,5 @@ export function deliver(mailboxes: Mailboxes, receiverId: string, env: Envelope,
 }
 
 export function newMsgId(): string {
-  return randomUUID();
+  return randomId();
 }

@@ -82,28 +82,28 @@ export async function compactFile(host: CompactHost): Promise<number> {
     // 1. Live records below the snapshot point, read in windows of file order.
     let win = winBuf.subarray(0, 0);
     let winStart = 0;
-    for (const e of host.index.entries()) {
-      if (e.off >= snapshotEnd) break;
-      if (e.off < winStart || e.off + e.len > winStart + win.length) {
-        const big = e.len > COMPACT_CHUNK_BYTES;
-        const target = big ? Buffer.allocUnsafe(e.len) : winBuf.subarray(0, Math.min(COMPACT_CHUNK_BYTES, snapshotEnd - e.off));
-        const n = await readAt(rfd, target, e.off);
+    for (const [off, len] of host.index.entries()) {
+      if (off >= snapshotEnd) break;
+      if (off < winStart || off + len > winStart + win.length) {
+        const big = len > COMPACT_CHUNK_BYTES;
+        const target = big ? Buffer.allocUnsafe(len) : winBuf.subarray(0, Math.min(COMPACT_CHUNK_BYTES, snapshotEnd - off));
+        const n = await readAt(rfd, target, off);
         check();
-        if (n < e.len) throw new Error(`journal shorter than its index at ${e.off}`);
+        if (n < len) throw new Error(`journal shorter than its index at ${off}`);
         win = target.subarray(0, n);
-        winStart = e.off;
+        winStart = off;
       }
-      const rec = win.subarray(e.off - winStart, e.off - winStart + e.len);
-      if (outLen + e.len > outBuf.length) await drain();
-      if (e.len > outBuf.length) {
+      const rec = win.subarray(off - winStart, off - winStart + len);
+      if (outLen + len > outBuf.length) await drain();
+      if (len > outBuf.length) {
         await write(out, rec);
         check();
       } else {
         rec.copy(outBuf, outLen);
-        outLen += e.len;
+        outLen += len;
       }
-      e.moved = written;
-      written += e.len;
+      host.index.moved(off, written);
+      written += len;
     }
     await drain();
     const shift = written - snapshotEnd;

@@ -55,7 +55,9 @@ export class Journal {
   #size: number;
   /** A failed write may have left a partial line: the next write starts a new one. */
   #torn: boolean;
-  #pending: { rec: JournalRecord; line: string; bytes: number }[] = [];
+  /** Records queued for the next group commit, and their lines (same order). */
+  #pending: JournalRecord[] = [];
+  #lines: string[] = [];
   /** One promise per group commit, shared by every record of the batch. */
   #batch: { promise: Promise<void>; resolve: () => void; reject: (e: Error) => void } | undefined;
   #dirty = false;
@@ -123,12 +125,16 @@ export class Journal {
       this.#log.error('journal: record not serializable, not written', { type: record.t, error: String(err) });
       return Promise.reject(new Error('journal record not serializable', { cause: err }));
     }
-    const bytes = Buffer.byteLength(line, 'utf8') + 1;
-    if (bytes > this.#opts.lineBytes) {
-      this.#log.error('journal: record over the line limit, not written', { type: record.t, bytes, limit: this.#opts.lineBytes });
-      return Promise.reject(new Error('journal record over the line limit'));
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: only a long line needs its bytes counted here.
+    if (line.length * 3 + 1 > this.#opts.lineBytes) {
+      const bytes = Buffer.byteLength(line, 'utf8') + 1;
+      if (bytes > this.#opts.lineBytes) {
+        this.#log.error('journal: record over the line limit, not written', { type: record.t, bytes, limit: this.#opts.lineBytes });
+        return Promise.reject(new Error('journal record over the line limit'));
+      }
     }
-    this.#pending.push({ rec: record, line, bytes });
+    this.#pending.push(record);
+    this.#lines.push(line);
     if (this.#batch === undefined) {
       let resolve!: () => void;
       let reject!: (e: Error) => void;
@@ -146,10 +152,13 @@ export class Journal {
     const batch = this.#batch;
     this.#batch = undefined;
     const pending = this.#pending;
+    const lines = this.#lines;
     this.#pending = [];
+    this.#lines = [];
     if (batch === undefined || pending.length === 0) return;
     const lead = this.#torn ? '\n' : '';
-    const buf = Buffer.from(lead + pending.map((p) => p.line).join('\n') + '\n', 'utf8');
+    const text = lead + lines.join('\n') + '\n';
+    const buf = Buffer.from(text, 'utf8');
     try {
       let off = 0;
       while (off < buf.length) off += fs.writeSync(this.#fd, buf, off, buf.length - off, null);
@@ -165,10 +174,14 @@ export class Journal {
       return;
     }
     this.#torn = false;
+    // Each record's bytes: its line's length when the batch is all ASCII (as many bytes as characters),
+    // else up to its newline (JSON.stringify escapes every newline inside a record).
+    const ascii = buf.length === text.length;
     let at = this.#size + lead.length;
-    for (const p of pending) {
-      this.#index.apply(p.rec, at, p.bytes);
-      at += p.bytes;
+    for (let i = 0; i < pending.length; i++) {
+      const bytes = ascii ? (lines[i] as string).length + 1 : buf.indexOf(0x0a, at - this.#size) + 1 - (at - this.#size);
+      this.#index.apply(pending[i] as JournalRecord, at, bytes);
+      at += bytes;
     }
     this.#size += buf.length;
     this.#dirty = true;

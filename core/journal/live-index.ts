@@ -2,24 +2,23 @@
 // each session, item and held message that no later record replaced or
 // deleted. It follows applyRecord exactly, so copying the live ranges in
 // file order replays to the same state as the whole file. It never reads
-// the file and never holds record text: one small entry per live record.
+// the file and never holds record text: an offset and a length per live record.
 
 import type { JournalRecord } from './records.js';
 
-/** One live record's bytes in the file (its line and the newline). */
-export interface Entry {
-  off: number;
-  len: number;
-  /** Where a compaction copied it (set while one runs). */
-  moved?: number;
-}
-
+/**
+ * Offsets and lengths only, no object per record (one per queued message
+ * was ~40 bytes and a young-generation survivor): keys map to the offset of
+ * their live record, offsets to its length (line and newline).
+ */
 export class LiveIndex {
-  /** Live entries by offset; insertion order is file order. */
-  #byOff = new Map<number, Entry>();
-  readonly #sessions = new Map<string, Entry>();
-  readonly #items = new Map<string, Map<string, Entry>>();
-  readonly #held = new Map<string, Map<string, Entry>>();
+  /** Live records: offset → length; insertion order is file order. */
+  #byOff = new Map<number, number>();
+  readonly #sessions = new Map<string, number>();
+  readonly #items = new Map<string, Map<string, number>>();
+  readonly #held = new Map<string, Map<string, number>>();
+  /** Where a running compaction copied records (offset → new offset). */
+  #moved: Map<number, number> | undefined;
   #bytes = 0;
 
   /** Bytes of live records. */
@@ -31,9 +30,14 @@ export class LiveIndex {
     return this.#byOff.size;
   }
 
-  /** Live entries in file order (safe to iterate while records are added or killed). */
-  entries(): IterableIterator<Entry> {
-    return this.#byOff.values();
+  /** Live records as [offset, length] in file order (safe to iterate while records are added or killed). */
+  entries(): IterableIterator<[number, number]> {
+    return this.#byOff.entries();
+  }
+
+  /** A compaction copied the record at `off` to `to` in the new file. */
+  moved(off: number, to: number): void {
+    (this.#moved ??= new Map()).set(off, to);
   }
 
   /** Accounts for `rec`, written at [off, off + len). */
@@ -47,7 +51,7 @@ export class LiveIndex {
         this.#kill(this.#sessions.get(rec.id));
         this.#sessions.delete(rec.id);
         for (const map of [this.#items, this.#held]) {
-          for (const e of map.get(rec.id)?.values() ?? []) this.#kill(e);
+          for (const o of map.get(rec.id)?.values() ?? []) this.#kill(o);
           map.delete(rec.id);
         }
         break;
@@ -75,44 +79,49 @@ export class LiveIndex {
   }
 
   /**
-   * After a compaction: entries below `snapshotEnd` moved to `moved`, the
-   * rest (appended while it ran, copied verbatim) shift by `shift`.
+   * After a compaction: records below `snapshotEnd` moved where moved() said,
+   * the rest (appended while it ran, copied verbatim) shift by `shift`.
    */
   remap(snapshotEnd: number, shift: number): void {
-    const next = new Map<number, Entry>();
-    for (const e of this.#byOff.values()) {
-      if (e.off < snapshotEnd) {
-        if (e.moved === undefined) throw new Error(`journal compaction missed a live record at ${e.off}`);
-        e.off = e.moved;
-      } else e.off += shift;
-      e.moved = undefined;
-      next.set(e.off, e);
-    }
+    const moved = this.#moved ?? new Map<number, number>();
+    const where = (off: number): number => {
+      if (off >= snapshotEnd) return off + shift;
+      const to = moved.get(off);
+      if (to === undefined) throw new Error(`journal compaction missed a live record at ${off}`);
+      return to;
+    };
+    const next = new Map<number, number>();
+    for (const [off, len] of this.#byOff) next.set(where(off), len);
+    for (const [k, off] of this.#sessions) this.#sessions.set(k, where(off));
+    for (const maps of [this.#items, this.#held]) for (const map of maps.values()) for (const [k, off] of map) map.set(k, where(off));
     this.#byOff = next;
+    this.#moved = undefined;
   }
 
-  /** Forgets where a failed compaction copied entries. */
+  /** Forgets where a failed compaction copied records. */
   clearMoved(): void {
-    for (const e of this.#byOff.values()) e.moved = undefined;
+    this.#moved = undefined;
   }
 
-  #set(maps: Map<string, Map<string, Entry>>, sessionId: string, key: string, off: number, len: number): void {
+  #set(maps: Map<string, Map<string, number>>, sessionId: string, key: string, off: number, len: number): void {
     let map = maps.get(sessionId);
-    if (map === undefined) maps.set(sessionId, (map = new Map<string, Entry>()));
+    if (map === undefined) maps.set(sessionId, (map = new Map<string, number>()));
     this.#kill(map.get(key));
     map.set(key, this.#add(off, len));
   }
 
-  #add(off: number, len: number): Entry {
-    const e: Entry = { off, len };
-    this.#byOff.set(off, e);
+  #add(off: number, len: number): number {
+    this.#byOff.set(off, len);
     this.#bytes += len;
-    return e;
+    return off;
   }
 
-  #kill(e: Entry | undefined): void {
-    if (e === undefined || this.#byOff.get(e.off) !== e) return;
-    this.#byOff.delete(e.off);
-    this.#bytes -= e.len;
+  /** Per-key maps hold only live offsets, and an offset is never reused within one numbering. */
+  #kill(off: number | undefined): void {
+    if (off === undefined) return;
+    const len = this.#byOff.get(off);
+    if (len === undefined) return;
+    this.#byOff.delete(off);
+    this.#bytes -= len;
   }
 }

@@ -12,8 +12,12 @@ const REF_MIN = 6; // Claude Code's ref length
 const REF_MAX = 12; // lengthened one character at a time up to this
 const NAME_MAX = 64; // Claude Code's from-name bound
 
+/** Names every step below leaves as they are (most names): checked with one cheap test. */
+const ALREADY_NORMAL = /^[a-z0-9._-]*$/;
+
 /** NFKC, control/format characters removed, trimmed, lowercased, whitespace to `-`. */
 export function normalizeName(name: string): string {
+  if (ALREADY_NORMAL.test(name)) return name;
   return name
     .normalize('NFKC')
     .replace(/[\p{Cc}\p{Cf}]/gu, '')
@@ -69,6 +73,7 @@ export function label(name: string, ref: string): string {
 
 /** Parses `name [ref]`; undefined when `to` has no trailing ref. */
 export function parseLabel(to: string): { name: string; ref: string } | undefined {
+  if (!to.includes(']')) return undefined; // no ref: skips the backtracking pattern on every send by name
   const m = /^(.*?)\s*\[([0-9a-fA-F]{4,64})\]\s*$/.exec(to);
   if (m === null) return undefined;
   return { name: m[1] ?? '', ref: (m[2] ?? '').toLowerCase() };

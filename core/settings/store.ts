@@ -21,6 +21,11 @@ export function defaultManagedPath(platform: NodeJS.Platform, env: NodeJS.Proces
   return '/etc/switchboard/managed-settings.json';
 }
 
+/** What every missing file (and absent flag settings) parses to: one shared object, never mutated. */
+const NOTHING: ParsedSettings = emptyParsed();
+Object.freeze(NOTHING.problems);
+Object.freeze(NOTHING);
+
 interface CachedFile {
   sig: string;
   parsed: ParsedSettings;
@@ -39,6 +44,10 @@ export class SettingsStore {
   readonly #log: Logger;
   readonly #files = new Map<string, CachedFile>();
   readonly #effective = new Map<string, EffectiveSettings>();
+  /** Effective settings by the identity of their layers: sessions whose files are the same (often all missing) share one. */
+  readonly #byLayers = new Map<string, EffectiveSettings>();
+  readonly #layerIds = new WeakMap<ParsedSettings, number>();
+  #nextLayerId = 1;
   #generation = 0;
 
   constructor(opts: SettingsStoreOptions) {
@@ -54,7 +63,7 @@ export class SettingsStore {
 
   /** Parses per-session ("flag") settings given at registration. */
   parseFlag(value: Record<string, unknown> | null, sessionName: string): ParsedSettings {
-    if (value === null) return emptyParsed();
+    if (value === null) return NOTHING;
     const parsed = parseSettingsValue(value, `flag settings of ${sessionName}`, { strict: true });
     this.#report(parsed.problems);
     return parsed;
@@ -77,10 +86,19 @@ export class SettingsStore {
   effective(cwd: string, flag: ParsedSettings, cacheKey: string): EffectiveSettings {
     let e = this.#effective.get(cacheKey);
     if (e === undefined) {
-      e = resolveSettings(this.layers(cwd, flag));
+      const layers = this.layers(cwd, flag);
+      const key = [layers.managed, layers.flag, layers.user, layers.project, layers.local].map((scope) => scope.map((p) => this.#layerId(p)).join(',')).join('/');
+      e = this.#byLayers.get(key);
+      if (e === undefined) this.#byLayers.set(key, (e = resolveSettings(layers)));
       this.#effective.set(cacheKey, e);
     }
     return e;
+  }
+
+  #layerId(parsed: ParsedSettings): number {
+    let id = this.#layerIds.get(parsed);
+    if (id === undefined) this.#layerIds.set(parsed, (id = this.#nextLayerId++));
+    return id;
   }
 
   /** Settings no session is involved in (managed and user scopes only). */
@@ -90,6 +108,7 @@ export class SettingsStore {
 
   forget(cacheKey: string): void {
     this.#effective.delete(cacheKey);
+    if (this.#effective.size === 0) this.#byLayers.clear();
   }
 
   /** Every problem currently known, for user interfaces. */
@@ -108,6 +127,7 @@ export class SettingsStore {
     if (changed) {
       this.#generation++;
       this.#effective.clear();
+      this.#byLayers.clear();
     }
     return changed;
   }
@@ -123,7 +143,7 @@ export class SettingsStore {
 
   #read(file: string, claude: boolean): CachedFile {
     const sig = signature(file);
-    if (sig === 'missing') return { sig, parsed: emptyParsed(), claude };
+    if (sig === 'missing') return { sig, parsed: NOTHING, claude };
     const r = readBoundedSync(file, MAX_SETTINGS_BYTES);
     let parsed: ParsedSettings;
     if (r.state === 'text') parsed = parseSettingsText(r.text, file, claude ? { keys: CLAUDE_KEYS, strict: false } : { strict: true });

@@ -132,6 +132,12 @@ export class RpcServer {
       out.push(line);
     };
     const send = (msg: unknown): void => sendLine(JSON.stringify(msg) + '\n');
+    /** A result line, the same bytes as send({ jsonrpc, id, result }) without walking the envelope. */
+    const answer = (id: RpcId, result: unknown): void => {
+      const json = JSON.stringify(result) as string | undefined;
+      if (json === undefined) send({ jsonrpc: '2.0', id, result });
+      else sendLine(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}\n`);
+    };
     const fail = (id: RpcId, reason: ErrorReason, data?: unknown): void =>
       id === null && data === undefined ? sendLine(anonymousError(reason)) : send({ jsonrpc: '2.0', id, error: errorObject(reason, data) });
     /** Closes this connection with one last error line. */
@@ -182,7 +188,7 @@ export class RpcServer {
         return hasId ? this.#failWith(fail, id, method, err) : undefined;
       }
       if (!(result instanceof Promise)) {
-        if (hasId) send({ jsonrpc: '2.0', id, result });
+        if (hasId) answer(id, result);
         return;
       }
       inFlight++;
@@ -193,7 +199,7 @@ export class RpcServer {
       result.then(
         (value: unknown) => {
           settle();
-          if (hasId) send({ jsonrpc: '2.0', id, result: value });
+          if (hasId) answer(id, value);
         },
         (err: unknown) => {
           settle();

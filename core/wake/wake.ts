@@ -119,6 +119,10 @@ export class Waker {
       this.#again.add(receiverId);
       return;
     }
+    // What #wake checks first, without its promises: a busy receiver (every send in a burst) costs a lookup.
+    const s = this.#hub.table.live.get(receiverId);
+    if (s === undefined) return;
+    if (s.state !== 'idle' || s.hooksSeenAt === null) return this.#prune(s);
     this.#running.add(receiverId);
     this.#wake(receiverId)
       .catch((err: unknown) => this.#hub.log.warn('wake failed', { id: receiverId, error: String(err) }))
