@@ -12,7 +12,10 @@ const NODE_ONLY_FORBIDDEN = {
   ],
   patterns: [
     { group: ['electron/*', 'react/*', 'react-dom/*'], message: 'core/ and cli/ never import Electron or React.' },
-    { group: ['**/electron/**', '**/preload/**', '**/renderer/**'], message: 'core/ and cli/ never import the desktop or renderer trees.' },
+    {
+      group: ['**/electron/**', '**/preload/**', '**/renderer/**'],
+      message: 'core/ and cli/ never import the desktop or renderer trees.',
+    },
   ],
 };
 
@@ -30,24 +33,56 @@ const DOMAIN = ['registry', 'policy', 'delivery', 'journal', 'settings', 'idle',
 const BASE = ['contract', 'transport', 'storage', 'client'];
 const ENTRY = ['**/core/index.js', '../index.js', '../../index.js'];
 const CORE_LAYERS = [
-  { name: 'kit', folders: ['kit'], forbid: [...up(['protocol', ...BASE, ...DOMAIN, ...INTEGRATIONS, ...FEATURES, ...HOST])] },
+  {
+    name: 'kit',
+    folders: ['kit'],
+    forbid: [...up(['protocol', ...BASE, ...DOMAIN, ...INTEGRATIONS, ...FEATURES, ...HOST])],
+  },
   { name: 'protocol', folders: ['protocol'], forbid: up([...BASE, ...DOMAIN, ...INTEGRATIONS, ...FEATURES, ...HOST]) },
-  { name: 'base (contract, transport, storage, client)', folders: BASE, forbid: up([...DOMAIN, ...INTEGRATIONS, ...FEATURES, ...HOST]) },
+  {
+    name: 'base (contract, transport, storage, client)',
+    folders: BASE,
+    forbid: up([...DOMAIN, ...INTEGRATIONS, ...FEATURES, ...HOST]),
+  },
   { name: 'domain', folders: DOMAIN, forbid: up([...INTEGRATIONS, ...FEATURES, ...HOST]) },
   { name: 'integrations', folders: INTEGRATIONS, forbid: up([...FEATURES, ...HOST]) },
   { name: 'features', folders: FEATURES, forbid: up(HOST) },
 ];
 
-const HUB_ONLY_VIA_ENTRY = { group: ['**/core/host/**'], message: 'Reach the hub through core/index.ts, never core/host/.' };
-const CORE_FORBIDDEN = [...NODE_ONLY_FORBIDDEN.patterns, { group: ['**/cli/**'], message: 'core/ never imports cli/.' }];
+const HUB_ONLY_VIA_ENTRY = {
+  group: ['**/core/host/**'],
+  message: 'Reach the hub through core/index.ts, never core/host/.',
+};
+const CORE_FORBIDDEN = [
+  ...NODE_ONLY_FORBIDDEN.patterns,
+  { group: ['**/cli/**'], message: 'core/ never imports cli/.' },
+];
 const coreRule = (extra) => ['error', { ...NODE_ONLY_FORBIDDEN, patterns: [...CORE_FORBIDDEN, ...extra] }];
 const layerConfigs = CORE_LAYERS.map((layer) => ({
   files: layer.folders.map((f) => `core/${f}/**/*.ts`),
-  rules: { 'no-restricted-imports': coreRule([{ group: [...layer.forbid, ...ENTRY], message: `core/ in layers: ${layer.name} may import only its own layer and the ones below (docs/architecture.md); take a port instead.` }]) },
+  rules: {
+    'no-restricted-imports': coreRule([
+      {
+        group: [...layer.forbid, ...ENTRY],
+        message: `core/ in layers: ${layer.name} may import only its own layer and the ones below (docs/architecture.md); take a port instead.`,
+      },
+    ]),
+  },
 }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.tsbuild/**', 'node_modules/**', 'bench/.out/**', 'test-results/**', '**/*.mjs', '**/*.cjs', 'eslint.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      '.tsbuild/**',
+      'node_modules/**',
+      'bench/.out/**',
+      'test-results/**',
+      '**/*.mjs',
+      '**/*.cjs',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -58,7 +93,10 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/only-throw-error': 'error',
-      'no-restricted-syntax': ['error', { selector: 'CallExpression[callee.name="require"]', message: 'Use ES imports.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'CallExpression[callee.name="require"]', message: 'Use ES imports.' },
+      ],
     },
   },
   { files: ['core/**/*.ts', 'cli/**/*.ts'], rules: { 'no-restricted-imports': ['error', NODE_ONLY_FORBIDDEN] } },
@@ -67,7 +105,14 @@ export default tseslint.config(
   {
     // The Hub composes; the API above it is handed in by core/index.ts.
     files: ['core/host/hub.ts'],
-    rules: { 'no-restricted-imports': coreRule([{ group: ['./api/*', './ui/*', ...ENTRY], message: 'host/hub.ts never imports the API layer (host/api, host/ui): core/index.ts passes it in.' }]) },
+    rules: {
+      'no-restricted-imports': coreRule([
+        {
+          group: ['./api/*', './ui/*', ...ENTRY],
+          message: 'host/hub.ts never imports the API layer (host/api, host/ui): core/index.ts passes it in.',
+        },
+      ]),
+    },
   },
   {
     // Outside core/, only the composition roots and the public entry's users reach the hub.
@@ -83,8 +128,16 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            { name: 'electron', allowTypeImports: true, message: 'Only electron/main.ts imports Electron values; take a port instead.' },
-            { name: 'electron-store', allowTypeImports: true, message: 'Only electron/main.ts creates the store; take a port instead.' },
+            {
+              name: 'electron',
+              allowTypeImports: true,
+              message: 'Only electron/main.ts imports Electron values; take a port instead.',
+            },
+            {
+              name: 'electron-store',
+              allowTypeImports: true,
+              message: 'Only electron/main.ts creates the store; take a port instead.',
+            },
             { name: 'react', message: 'The main process never imports react.' },
           ],
           patterns: [HUB_ONLY_VIA_ENTRY],
@@ -95,16 +148,39 @@ export default tseslint.config(
   {
     // The preload runs sandboxed: Electron and our own zod-free files only, never an npm package.
     files: ['preload/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\.|electron$)', message: 'The preload imports no npm code.' }, { group: ['**/core/contract/bridge*', '**/core/protocol/**'], message: 'Only the zod-free core/contract/operations names.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!\\.|electron$)', message: 'The preload imports no npm code.' },
+            {
+              group: ['**/core/contract/bridge*', '**/core/protocol/**'],
+              message: 'Only the zod-free core/contract/operations names.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'The renderer reaches Electron only through the preload bridge.' }], patterns: [{ group: ['node:*'], message: 'The renderer runs in a browser: no Node built-ins.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer reaches Electron only through the preload bridge.' }],
+          patterns: [{ group: ['node:*'], message: 'The renderer runs in a browser: no Node built-ins.' }],
+        },
+      ],
     },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-unsafe-assignment': 'off', '@typescript-eslint/no-unsafe-member-access': 'off' },
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+    },
   },
 );

@@ -3,5 +3,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['test/interop/**/*.interop.ts'], testTimeout: 60_000, hookTimeout: 240_000, fileParallelism: false },
+  test: {
+    include: ['test/interop/**/*.interop.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 240_000,
+    fileParallelism: false,
+  },
 });

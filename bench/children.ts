@@ -24,9 +24,22 @@ async function main(): Promise<void> {
     const limits = JSON.parse(extra ?? '{}') as Partial<Limits>;
     // Benchmarks measure the pipeline, not loop damping: lift the throttle (a user setting).
     fs.mkdirSync(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(dir, 'home', 'settings.json'), JSON.stringify({ throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 } }));
+    fs.writeFileSync(
+      path.join(dir, 'home', 'settings.json'),
+      JSON.stringify({
+        throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 },
+      }),
+    );
     const base = currentEndpointEnv();
-    const hub = await startHub({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') } }, limits, claudeHome: path.join(dir, 'claude'), history: historyArg !== 'off' && process.env.BENCH_HISTORY !== 'off' });
+    const hub = await startHub({
+      endpoint: {
+        ...base,
+        env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') },
+      },
+      limits,
+      claudeHome: path.join(dir, 'claude'),
+      history: historyArg !== 'off' && process.env.BENCH_HISTORY !== 'off',
+    });
     process.stdout.write(JSON.stringify({ ready: hub.paths.hubSocket, pid: process.pid, uiToken: hub.uiToken }) + '\n');
     process.on('SIGTERM', () => void hub.close().then(() => process.exit(0)));
     // Memory breakdown on demand, for the memory benchmark's report.
@@ -39,7 +52,9 @@ async function main(): Promise<void> {
     return;
   }
   if (mode === 'sendpath') {
-    process.stdout.write(JSON.stringify({ ready: '', pid: process.pid, ...(await sendPath(target as string, Number(extra))) }) + '\n');
+    process.stdout.write(
+      JSON.stringify({ ready: '', pid: process.pid, ...(await sendPath(target as string, Number(extra))) }) + '\n',
+    );
     process.exit(0);
   }
   if (mode === 'flood') return flood(target as string, Number(extra), Number(process.argv[5]));
@@ -73,10 +88,16 @@ const MALFORMED = [
 async function flood(socket: string, conns: number, frames: number): Promise<void> {
   const per = Math.ceil(frames / conns);
   const payload = Array.from({ length: per }, (_, i) => MALFORMED[i % MALFORMED.length]).join('\n') + '\n';
-  const socks = await Promise.all(Array.from({ length: conns }, () => new Promise<net.Socket>((resolve, reject) => {
-    const s = net.connect(socket, () => resolve(s));
-    s.once('error', reject);
-  })));
+  const socks = await Promise.all(
+    Array.from(
+      { length: conns },
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const s = net.connect(socket, () => resolve(s));
+          s.once('error', reject);
+        }),
+    ),
+  );
   process.stdout.write(JSON.stringify({ ready: socket, pid: process.pid }) + '\n');
   const t0 = process.hrtime.bigint();
   let open = conns;
@@ -87,7 +108,8 @@ async function flood(socket: string, conns: number, frames: number): Promise<voi
       if (answers < per) return;
       s.removeAllListeners('data');
       s.destroy();
-      if (--open === 0) process.stdout.write(JSON.stringify({ done: Number(process.hrtime.bigint() - t0) / 1e6 }) + '\n');
+      if (--open === 0)
+        process.stdout.write(JSON.stringify({ done: Number(process.hrtime.bigint() - t0) / 1e6 }) + '\n');
     });
     s.write(payload);
   }

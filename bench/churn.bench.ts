@@ -33,7 +33,13 @@ async function storm(socket: string, sender: { sessionId: string; token: string 
       const conn = await LineConn.connect(socket);
       const reg = await rpc(conn, id++, 'session.register', { cwd: `/bench/churn-${i % 20}`, name: `churn-${i}` });
       if (i % WITH_MESSAGE_EVERY === 0) {
-        await rpc(senderConn, id++, 'message.send', { sessionId: sender.sessionId, token: sender.token, to: reg.address, summary: 'churn', message: `for ${i}` });
+        await rpc(senderConn, id++, 'message.send', {
+          sessionId: sender.sessionId,
+          token: sender.token,
+          to: reg.address,
+          summary: 'churn',
+          message: `for ${i}`,
+        });
         dormant++;
       }
       conn.close();
@@ -71,11 +77,17 @@ export async function run(): Promise<void> {
   const journal = fs.statSync(path.join(dir, 'home', 'journal.ndjson')).size / (1024 * 1024);
   conn.close();
   await hub.stop();
-  console.log(`churn (${STORMS} storms of ${CYCLES} register/exit cycles, ${PARALLEL} in parallel; ${dormant} ended with an unread message)`);
+  console.log(
+    `churn (${STORMS} storms of ${CYCLES} register/exit cycles, ${PARALLEL} in parallel; ${dormant} ended with an unread message)`,
+  );
   console.log(`  idle serve RSS        ${fmt(idle).padStart(7)} MB`);
   after.forEach(({ quick, settled }, k) => {
-    console.log(`  storm ${k + 1}, after ${QUICK_MS / 1000} s    ${fmt(quick).padStart(7)} MB (+${fmt(quick - idle)} MB)`);
-    console.log(`  storm ${k + 1}, after ${SETTLE_MS / 1000} s   ${fmt(settled).padStart(7)} MB (+${fmt(settled - idle)} MB; goal ≤ +${GOAL_MB} MB: ${settled - idle <= GOAL_MB ? 'met' : 'NOT met'})`);
+    console.log(
+      `  storm ${k + 1}, after ${QUICK_MS / 1000} s    ${fmt(quick).padStart(7)} MB (+${fmt(quick - idle)} MB)`,
+    );
+    console.log(
+      `  storm ${k + 1}, after ${SETTLE_MS / 1000} s   ${fmt(settled).padStart(7)} MB (+${fmt(settled - idle)} MB; goal ≤ +${GOAL_MB} MB: ${settled - idle <= GOAL_MB ? 'met' : 'NOT met'})`,
+    );
   });
   console.log(`  ${fmt((STORMS * CYCLES) / seconds, 0)} cycles/s; journal ${fmt(journal)} MB`);
 }

@@ -26,12 +26,42 @@ function median(xs: number[]): number {
 function hookCost(): { room: number; full: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sbh-'));
   const n = 20_000;
-  const envs = Array.from({ length: n }, (_, i) => ({ msgId: `m-${i}`, at: i, fromSessionId: 'sa', fromName: 's-1', fromAddress: 'uds:/a', summary: 'bench', body: `message ${i}` }));
-  const acts = envs.map((e) => ({ at: e.at, kind: 'decision' as const, status: 'deliver', msgId: e.msgId, sender: 's-1', receiver: 's-2', reason: 'accept' }));
-  const items = envs.map((e) => ({ kind: 'message' as const, id: e.msgId, from: { address: 'uds:/a', name: 's-1', sessionId: 'sa' }, summary: 'bench', text: e.body, at: e.at, approvedAfterHold: false }));
+  const envs = Array.from({ length: n }, (_, i) => ({
+    msgId: `m-${i}`,
+    at: i,
+    fromSessionId: 'sa',
+    fromName: 's-1',
+    fromAddress: 'uds:/a',
+    summary: 'bench',
+    body: `message ${i}`,
+  }));
+  const acts = envs.map((e) => ({
+    at: e.at,
+    kind: 'decision' as const,
+    status: 'deliver',
+    msgId: e.msgId,
+    sender: 's-1',
+    receiver: 's-2',
+    reason: 'accept',
+  }));
+  const items = envs.map((e) => ({
+    kind: 'message' as const,
+    id: e.msgId,
+    from: { address: 'uds:/a', name: 's-1', sessionId: 'sa' },
+    summary: 'bench',
+    text: e.body,
+    at: e.at,
+    approvedAfterHold: false,
+  }));
   const bob = { id: 'sb', name: 's-2', team: null };
   const time = (queueRecords: number): number => {
-    const r = new HistoryRecorder({ stateDir: dir, limits: { ...LIMITS, historyQueueRecords: queueRecords, historyFlushMs: 3_600_000 }, now: () => 0, policy: () => ({ maxAgeMs: 1e12, maxBytes: 1e12 }), onError: () => undefined });
+    const r = new HistoryRecorder({
+      stateDir: dir,
+      limits: { ...LIMITS, historyQueueRecords: queueRecords, historyFlushMs: 3_600_000 },
+      now: () => 0,
+      policy: () => ({ maxAgeMs: 1e12, maxBytes: 1e12 }),
+      onError: () => undefined,
+    });
     r.open();
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < n; i++) {
@@ -63,7 +93,12 @@ export async function run(): Promise<void> {
     const r = await hubMessagesPerSecond({
       total: TOTAL,
       after: async (conn, uiToken) => {
-        const s = (await rpc(conn, 1, 'history.status', { uiToken })) as { written: number; queued: number; gap: { records: number }; writeMs: number };
+        const s = (await rpc(conn, 1, 'history.status', { uiToken })) as {
+          written: number;
+          queued: number;
+          gap: { records: number };
+          writeMs: number;
+        };
         kept = { written: s.written, gap: s.gap.records, queued: s.queued, writeMs: s.writeMs };
       },
     });
@@ -75,15 +110,35 @@ export async function run(): Promise<void> {
   const paired = median(on.map((x, i) => x / off[i]!));
   const pairedCpu = median(onCpu.map((x, i) => x / offCpu[i]!));
   const ratio = median(on) / median(off);
-  console.log(`history on vs off (${TOTAL} messages per run, ${ROUNDS} alternated rounds, throughput benchmark's hub run)`);
-  console.log(`  history off  ${off.map((x) => fmt(x / 1000, 0) + 'k').join(' ')} msg/s (median ${fmt(median(off) / 1000, 0)}k)`);
-  console.log(`  history on   ${on.map((x) => fmt(x / 1000, 0) + 'k').join(' ')} msg/s (median ${fmt(median(on) / 1000, 0)}k)`);
-  console.log(`  ratio on/off: ${fmt(ratio, 3)} of the medians, ${fmt(paired, 3)} median of the paired rounds (target ≥ 0.95)`);
-  console.log(`  hub CPU per 1000 messages: off ${offCpu.map((x) => fmt(x, 1)).join(' ')} ms, on ${onCpu.map((x) => fmt(x, 1)).join(' ')} ms`);
-  console.log(`  CPU ratio on/off: ${fmt(cpuRatio, 3)} of the medians, ${fmt(pairedCpu, 3)} median of the paired rounds (target ≤ 1.05)`);
-  console.log(`  last run kept: ${kept.written} records written, ${kept.queued} still queued, ${kept.gap} counted as a gap`);
-  console.log(`  last run: ${kept.writeMs} ms of the hub's event loop writing history in a ${fmt(runMs, 0)} ms run (${fmt((100 * kept.writeMs) / runMs, 2)} %)`);
+  console.log(
+    `history on vs off (${TOTAL} messages per run, ${ROUNDS} alternated rounds, throughput benchmark's hub run)`,
+  );
+  console.log(
+    `  history off  ${off.map((x) => fmt(x / 1000, 0) + 'k').join(' ')} msg/s (median ${fmt(median(off) / 1000, 0)}k)`,
+  );
+  console.log(
+    `  history on   ${on.map((x) => fmt(x / 1000, 0) + 'k').join(' ')} msg/s (median ${fmt(median(on) / 1000, 0)}k)`,
+  );
+  console.log(
+    `  ratio on/off: ${fmt(ratio, 3)} of the medians, ${fmt(paired, 3)} median of the paired rounds (target ≥ 0.95)`,
+  );
+  console.log(
+    `  hub CPU per 1000 messages: off ${offCpu.map((x) => fmt(x, 1)).join(' ')} ms, on ${onCpu.map((x) => fmt(x, 1)).join(' ')} ms`,
+  );
+  console.log(
+    `  CPU ratio on/off: ${fmt(cpuRatio, 3)} of the medians, ${fmt(pairedCpu, 3)} median of the paired rounds (target ≤ 1.05)`,
+  );
+  console.log(
+    `  last run kept: ${kept.written} records written, ${kept.queued} still queued, ${kept.gap} counted as a gap`,
+  );
+  console.log(
+    `  last run: ${kept.writeMs} ms of the hub's event loop writing history in a ${fmt(runMs, 0)} ms run (${fmt((100 * kept.writeMs) / runMs, 2)} %)`,
+  );
   const hooks = hookCost();
-  console.log(`  send-path hooks per message (4 records, in process): ${fmt(hooks.room, 0)} ns while the queue fills (GC of retained records included), ${fmt(hooks.full, 0)} ns with it full`);
-  console.log(`    = ${fmt((100 * hooks.room) / (median(onCpu) * 1000), 2)} % / ${fmt((100 * hooks.full) / (median(onCpu) * 1000), 2)} % of the hub's CPU per message`);
+  console.log(
+    `  send-path hooks per message (4 records, in process): ${fmt(hooks.room, 0)} ns while the queue fills (GC of retained records included), ${fmt(hooks.full, 0)} ns with it full`,
+  );
+  console.log(
+    `    = ${fmt((100 * hooks.room) / (median(onCpu) * 1000), 2)} % / ${fmt((100 * hooks.full) / (median(onCpu) * 1000), 2)} % of the hub's CPU per message`,
+  );
 }

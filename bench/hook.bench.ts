@@ -19,33 +19,63 @@ function timeRun(cmd: string[], input: string, env: NodeJS.ProcessEnv): number {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, cmd, { input, env, encoding: 'utf8' });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0 || r.stdout !== '' || r.stderr !== '') throw new Error(`unexpected hook result: ${r.status} ${r.stdout} ${r.stderr}`);
+  if (r.status !== 0 || r.stdout !== '' || r.stderr !== '')
+    throw new Error(`unexpected hook result: ${r.status} ${r.stdout} ${r.stderr}`);
   return ms;
 }
 
-const REPORTER = "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').appendFileSync(process.env.BENCH_CPU_OUT, `${(u.user + u.system) / 1000}\\n`); });\n";
+const REPORTER =
+  "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').appendFileSync(process.env.BENCH_CPU_OUT, `${(u.user + u.system) / 1000}\\n`); });\n";
 
 /** CPU ms p50 of each command, alternated RUNS times. */
-function cpuPass(dir: string, cmds: Record<string, { argv: string[]; input: string }>, env: NodeJS.ProcessEnv): Record<string, number> {
+function cpuPass(
+  dir: string,
+  cmds: Record<string, { argv: string[]; input: string }>,
+  env: NodeJS.ProcessEnv,
+): Record<string, number> {
   const reporter = path.join(dir, 'cpu-reporter.cjs');
   fs.writeFileSync(reporter, REPORTER);
   const out = (k: string): string => path.join(dir, `cpu-${k}.txt`);
   for (let i = 0; i < RUNS + 3; i++) {
     for (const [k, c] of Object.entries(cmds)) {
-      const r = spawnSync(process.execPath, ['--require', reporter, ...c.argv], { input: c.input, env: { ...env, BENCH_CPU_OUT: i < 3 ? path.join(dir, 'cpu-warm.txt') : out(k) }, encoding: 'utf8' });
-      if (r.status !== 0 || r.stdout !== '' || r.stderr !== '') throw new Error(`unexpected result of ${k}: ${r.status} ${r.stdout} ${r.stderr}`);
+      const r = spawnSync(process.execPath, ['--require', reporter, ...c.argv], {
+        input: c.input,
+        env: { ...env, BENCH_CPU_OUT: i < 3 ? path.join(dir, 'cpu-warm.txt') : out(k) },
+        encoding: 'utf8',
+      });
+      if (r.status !== 0 || r.stdout !== '' || r.stderr !== '')
+        throw new Error(`unexpected result of ${k}: ${r.status} ${r.stdout} ${r.stderr}`);
     }
   }
   const res: Record<string, number> = {};
-  for (const k of Object.keys(cmds)) res[k] = percentile(fs.readFileSync(out(k), 'utf8').trim().split('\n').map(Number).sort((a, b) => a - b), 50);
+  for (const k of Object.keys(cmds))
+    res[k] = percentile(
+      fs
+        .readFileSync(out(k), 'utf8')
+        .trim()
+        .split('\n')
+        .map(Number)
+        .sort((a, b) => a - b),
+      50,
+    );
   return res;
 }
 
 export async function run(): Promise<void> {
   const dir = tempDir();
   const hub = await startChild(['hub', dir, '{}']);
-  const env = { PATH: process.env.PATH, HOME: dir, SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') };
-  const input = JSON.stringify({ session_id: 'bench-session', cwd: dir, hook_event_name: 'PostToolUse', tool_name: 'Bash' });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'),
+    SWITCHBOARD_HOME: path.join(dir, 'home'),
+  };
+  const input = JSON.stringify({
+    session_id: 'bench-session',
+    cwd: dir,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Bash',
+  });
   try {
     timeRun([CLI, 'hook', 'session-start', '--agent', 'claude'], input, env); // registers this process as the agent
   } catch (err) {
@@ -68,11 +98,15 @@ export async function run(): Promise<void> {
         if (hasEntry) small.push(e);
       }
     }
-    cpu = cpuPass(dir, {
-      bare: { argv: ['-e', '0'], input: '' },
-      cli: { argv: [CLI, 'hook', 'post-tool', '--agent', 'claude'], input },
-      ...(hasEntry ? { entry: { argv: [HOOK_ENTRY, 'post-tool', '--agent', 'claude'], input } } : {}),
-    }, env);
+    cpu = cpuPass(
+      dir,
+      {
+        bare: { argv: ['-e', '0'], input: '' },
+        cli: { argv: [CLI, 'hook', 'post-tool', '--agent', 'claude'], input },
+        ...(hasEntry ? { entry: { argv: [HOOK_ENTRY, 'post-tool', '--agent', 'claude'], input } } : {}),
+      },
+      env,
+    );
   } finally {
     await hub.stop();
   }
@@ -82,13 +116,19 @@ export async function run(): Promise<void> {
   const h50 = percentile(hook, 50);
   console.log(`hook start-up (${RUNS} alternating runs, ms)   p50     p90`);
   console.log(`  node -e 0                        ${fmt(b50).padStart(6)}  ${fmt(percentile(bare, 90)).padStart(6)}`);
-  console.log(`  switchboard hook post-tool       ${fmt(h50).padStart(6)}  ${fmt(percentile(hook, 90)).padStart(6)}  (hub running, nothing pending)`);
+  console.log(
+    `  switchboard hook post-tool       ${fmt(h50).padStart(6)}  ${fmt(percentile(hook, 90)).padStart(6)}  (hub running, nothing pending)`,
+  );
   console.log(`  ratio p50: ${fmt(h50 / b50, 2)}× (target ≤ 1.5×)`);
   if (hasEntry) {
     small.sort((a, b) => a - b);
     const s50 = percentile(small, 50);
-    console.log(`  switchboard-hook.cjs post-tool  ${fmt(s50).padStart(6)}  ${fmt(percentile(small, 90)).padStart(6)}  ratio p50: ${fmt(s50 / b50, 2)}× (target ≤ 1.5×)`);
+    console.log(
+      `  switchboard-hook.cjs post-tool  ${fmt(s50).padStart(6)}  ${fmt(percentile(small, 90)).padStart(6)}  ratio p50: ${fmt(s50 / b50, 2)}× (target ≤ 1.5×)`,
+    );
   }
   const c = (k: string): string => `${fmt(cpu[k]!).padStart(6)} ms  ${fmt(cpu[k]! / cpu.bare!, 2)}×`;
-  console.log(`CPU time per process (user + system, p50 of ${RUNS} alternated): node -e 0 ${fmt(cpu.bare!)} ms; switchboard hook ${c('cli')}${hasEntry ? `; switchboard-hook.cjs ${c('entry')}` : ''}`);
+  console.log(
+    `CPU time per process (user + system, p50 of ${RUNS} alternated): node -e 0 ${fmt(cpu.bare!)} ms; switchboard hook ${c('cli')}${hasEntry ? `; switchboard-hook.cjs ${c('entry')}` : ''}`,
+  );
 }

@@ -74,7 +74,8 @@ export async function run(): Promise<void> {
   // Live and dead interleaved, as acknowledgements arrive in a real inbox.
   for (let i = 0; i < 2 * LIVE; i += 1000) {
     const batch: Promise<void>[] = [];
-    for (let j = i; j < i + 1000; j++) batch.push(put({ t: 'i', id: `s${j % 100}`, item: { kind: 'notice', id: `k${j}`, text, at: j } }));
+    for (let j = i; j < i + 1000; j++)
+      batch.push(put({ t: 'i', id: `s${j % 100}`, item: { kind: 'notice', id: `k${j}`, text, at: j } }));
     for (let j = i; j < i + 1000; j += 2) batch.push(put({ t: 'a', id: `s${j % 100}`, ids: [`k${j}`] }));
     await Promise.all(batch);
   }
@@ -113,14 +114,21 @@ export async function run(): Promise<void> {
   // Baseline for replay: the old whole-file read (fails past 512 MiB; here it fits).
   const t = performance.now();
   const oldState: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
-  for (const line of fs.readFileSync(journal.file, 'utf8').split('\n')) if (line !== '') applyRecord(oldState, JSON.parse(line) as JournalRecord);
+  for (const line of fs.readFileSync(journal.file, 'utf8').split('\n'))
+    if (line !== '') applyRecord(oldState, JSON.parse(line) as JournalRecord);
   const oldReplayMs = performance.now() - t;
 
   console.log(`journal compaction (${mib(before)} MiB file, ${mib(live)} MiB live, ${LIVE} live records of ${BODY} B)`);
-  console.log(`  baseline sync rewrite      worst stall ${fmt(base.stallMs)} ms (total ${fmt(base.totalMs)} ms, ${mib(base.result)} MiB)`);
-  console.log(`  chunked live-byte copy     worst stall ${fmt(ours.stallMs)} ms (total ${fmt(ours.totalMs)} ms, ${mib(after)} MiB, ok=${String(ours.result)})`);
+  console.log(
+    `  baseline sync rewrite      worst stall ${fmt(base.stallMs)} ms (total ${fmt(base.totalMs)} ms, ${mib(base.result)} MiB)`,
+  );
+  console.log(
+    `  chunked live-byte copy     worst stall ${fmt(ours.stallMs)} ms (total ${fmt(ours.totalMs)} ms, ${mib(after)} MiB, ok=${String(ours.result)})`,
+  );
   console.log(`  ratio worst stall ours/baseline: ${(ours.stallMs / base.stallMs).toFixed(3)}`);
   console.log(`  appends during compaction: ${appends}, slowest ${fmt(appendWorst)} ms`);
-  console.log(`  replay of the compacted ${mib(after)} MiB: streaming ${fmt(replayMs)} ms, baseline readFileSync ${fmt(oldReplayMs)} ms (ratio ${(replayMs / oldReplayMs).toFixed(2)})`);
+  console.log(
+    `  replay of the compacted ${mib(after)} MiB: streaming ${fmt(replayMs)} ms, baseline readFileSync ${fmt(oldReplayMs)} ms (ratio ${(replayMs / oldReplayMs).toFixed(2)})`,
+  );
   fs.rmSync(path.dirname(dir), { recursive: true, force: true });
 }

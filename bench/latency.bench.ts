@@ -33,7 +33,12 @@ async function hubSendToNotify(): Promise<number[]> {
   await rpc(b, 2, 'inbox.subscribe', { sessionId: rb.sessionId, token: rb.token });
   const samples: number[] = [];
   for (let i = 0; i < N + WARMUP; i++) {
-    const line = JSON.stringify({ jsonrpc: '2.0', id: i + 10, method: 'message.send', params: { sessionId: ra.sessionId, token: ra.token, to: 'b', summary: 'bench', message: `message ${i}` } });
+    const line = JSON.stringify({
+      jsonrpc: '2.0',
+      id: i + 10,
+      method: 'message.send',
+      params: { sessionId: ra.sessionId, token: ra.token, to: 'b', summary: 'bench', message: `message ${i}` },
+    });
     const t0 = process.hrtime.bigint();
     let notified = 0n;
     const answered = new Promise<void>((resolve, reject) =>
@@ -63,5 +68,7 @@ export async function run(): Promise<void> {
   console.log(`latency (n=${N}, µs)            p50      p99`);
   console.log(`  raw UDS NDJSON round trip  ${fmt(rawP50).padStart(7)}  ${fmt(percentile(raw, 99)).padStart(7)}`);
   console.log(`  hub send → notified        ${fmt(hubP50).padStart(7)}  ${fmt(percentile(hub, 99)).padStart(7)}`);
-  console.log(`  ratio hub/raw p50: ${fmt(hubP50 / rawP50, 2)}× (target ≤ 3×); hub p99 ${fmt(percentile(hub, 99) / 1000, 3)} ms (target ≤ 0.5 ms)`);
+  console.log(
+    `  ratio hub/raw p50: ${fmt(hubP50 / rawP50, 2)}× (target ≤ 3×); hub p99 ${fmt(percentile(hub, 99) / 1000, 3)} ms (target ≤ 0.5 ms)`,
+  );
 }

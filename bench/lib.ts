@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-const CHILDREN = new URL("./children.mjs", import.meta.url).pathname;
+const CHILDREN = new URL('./children.mjs', import.meta.url).pathname;
 /** BENCH_CLI: another build's CLI (an older commit, for A/B runs). */
 const CLI = process.env.BENCH_CLI ?? new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname; // from bench/.out/
 
@@ -33,9 +33,22 @@ export function tempDir(): string {
 }
 
 /** `script`: another build of children.ts (an older commit's hub, for A/B runs); BENCH_HUB_SCRIPT sets it for every hub. */
-export async function startChild(args: string[], script = args[0] === 'hub' ? (process.env.BENCH_HUB_SCRIPT ?? CHILDREN) : CHILDREN): Promise<Child> {
+export async function startChild(
+  args: string[],
+  script = args[0] === 'hub' ? (process.env.BENCH_HUB_SCRIPT ?? CHILDREN) : CHILDREN,
+): Promise<Child> {
   const flags = args[0] === 'hub' && process.env.BENCH_HUB_FLAGS ? process.env.BENCH_HUB_FLAGS.split(' ') : [];
-  const proc = spawn(process.execPath, [...flags, ...(process.env.BENCH_GC ? ['--expose-gc'] : []), ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []), script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(
+    process.execPath,
+    [
+      ...flags,
+      ...(process.env.BENCH_GC ? ['--expose-gc'] : []),
+      ...(process.env.BENCH_PROF && args[0] === 'hub' ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF] : []),
+      script,
+      ...args,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const ready = await new Promise<{ ready: string; pid: number; uiToken?: string }>((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d: Buffer) => {
@@ -46,11 +59,15 @@ export async function startChild(args: string[], script = args[0] === 'hub' ? (p
     proc.once('exit', (code) => reject(new Error(`child ${args[0]} exited ${code}`)));
   });
   return {
-    proc, socket: ready.ready, pid: ready.pid, uiToken: ready.uiToken ?? '',
-    stop: () => new Promise<void>((r) => {
-      proc.once('exit', () => r());
-      proc.kill('SIGTERM');
-    }),
+    proc,
+    socket: ready.ready,
+    pid: ready.pid,
+    uiToken: ready.uiToken ?? '',
+    stop: () =>
+      new Promise<void>((r) => {
+        proc.once('exit', () => r());
+        proc.kill('SIGTERM');
+      }),
   };
 }
 
@@ -58,14 +75,31 @@ export async function startChild(args: string[], script = args[0] === 'hub' ? (p
  * A real `switchboard serve` (the bundled CLI, as users run it) in `dir`.
  * `liftThrottle`: the user settings lift the throttle, as the benchmark hub's do.
  */
-export async function startServe(dir: string, liftThrottle = false): Promise<{ socket: string; pid: number; stop(): Promise<void> }> {
+export async function startServe(
+  dir: string,
+  liftThrottle = false,
+): Promise<{ socket: string; pid: number; stop(): Promise<void> }> {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\``);
   if (liftThrottle) {
     fs.mkdirSync(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(dir, 'home', 'settings.json'), JSON.stringify({ throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 } }));
+    fs.writeFileSync(
+      path.join(dir, 'home', 'settings.json'),
+      JSON.stringify({
+        throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 },
+      }),
+    );
   }
-  const env = { PATH: process.env.PATH, HOME: dir, SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home'), CLAUDE_CONFIG_DIR: path.join(dir, 'claude') };
-  const proc = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'),
+    SWITCHBOARD_HOME: path.join(dir, 'home'),
+    CLAUDE_CONFIG_DIR: path.join(dir, 'claude'),
+  };
+  const proc = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const ready = await new Promise<{ socket: string; pid: number }>((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d: Buffer) => {
@@ -141,8 +175,16 @@ export function fmt(n: number, digits = 1): string {
   return n.toFixed(digits);
 }
 
-export async function rpc(conn: LineConn, id: number, method: string, params: unknown): Promise<Record<string, unknown>> {
-  const res = JSON.parse(await conn.request(JSON.stringify({ jsonrpc: '2.0', id, method, params }))) as { result?: Record<string, unknown>; error?: unknown };
+export async function rpc(
+  conn: LineConn,
+  id: number,
+  method: string,
+  params: unknown,
+): Promise<Record<string, unknown>> {
+  const res = JSON.parse(await conn.request(JSON.stringify({ jsonrpc: '2.0', id, method, params }))) as {
+    result?: Record<string, unknown>;
+    error?: unknown;
+  };
   if (res.error) throw new Error(`${method}: ${JSON.stringify(res.error)}`);
   return res.result!;
 }

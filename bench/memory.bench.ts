@@ -12,7 +12,9 @@ const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 3000);
 
 export async function run(): Promise<void> {
   const dir = tempDir();
-  const hub = SERVE ? await startServe(dir, true) : await startChild(['hub', dir, JSON.stringify({ inboxItems: 1000 })]);
+  const hub = SERVE
+    ? await startServe(dir, true)
+    : await startChild(['hub', dir, JSON.stringify({ inboxItems: 1000 })]);
   // serve has no SIGUSR2 handler (the signal would end it): the heap report is the benchmark child's.
   const report = (): void => {
     if (!SERVE) process.kill(hub.pid, 'SIGUSR2');
@@ -21,7 +23,10 @@ export async function run(): Promise<void> {
   const conns = await Promise.all(Array.from({ length: 10 }, () => LineConn.connect(hub.socket)));
   const sessions: Array<{ sessionId: string; token: string }> = [];
   for (let i = 0; i < SESSIONS; i++) {
-    const r = await rpc(conns[i % 10]!, i + 1, 'session.register', { cwd: `/bench/project-${i}`, name: `session-${i}` });
+    const r = await rpc(conns[i % 10]!, i + 1, 'session.register', {
+      cwd: `/bench/project-${i}`,
+      name: `session-${i}`,
+    });
     sessions.push({ sessionId: r.sessionId as string, token: r.token as string });
   }
   await new Promise((r) => setTimeout(r, 300));
@@ -73,7 +78,9 @@ export async function run(): Promise<void> {
   console.log(`  idle hub RSS     ${fmt(idle).padStart(7)} MB`);
   console.log(`  1000 sessions    ${fmt(withSessions).padStart(7)} MB`);
   console.log(`  loaded hub RSS   ${fmt(loaded).padStart(7)} MB (0.5 s after the burst)`);
-  console.log(`  settled          ${fmt(settled).padStart(7)} MB (${SETTLE_MS / 1000} s later; target ≤ 100 MB); ratio settled/idle ${fmt(settled / idle, 2)}×`);
+  console.log(
+    `  settled          ${fmt(settled).padStart(7)} MB (${SETTLE_MS / 1000} s later; target ≤ 100 MB); ratio settled/idle ${fmt(settled / idle, 2)}×`,
+  );
   console.log(`  slowest hub.info while settling: ${fmt(worstMs)} ms`);
   if (process.env.BENCH_GC) console.log(`  after a forced GC ${fmt(afterSignal).padStart(6)} MB`);
 }

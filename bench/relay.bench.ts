@@ -20,9 +20,20 @@ async function hubOn(url: string, machine: string): Promise<Hub> {
   const home = path.join(root, 'home');
   fs.mkdirSync(home, { recursive: true, mode: 0o700 });
   // Benchmarks measure the pipeline, not loop damping: lift the throttle (a user setting).
-  fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ relay: { servers: [url], machine }, throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 } }));
+  fs.writeFileSync(
+    path.join(home, 'settings.json'),
+    JSON.stringify({
+      relay: { servers: [url], machine },
+      throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 },
+    }),
+  );
   const base = currentEndpointEnv();
-  return startHub({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: home } }, managedSettingsPath: path.join(root, 'managed.json'), claudeHome: path.join(root, 'claude'), limits: { inboxItems: 1_000_000 } });
+  return startHub({
+    endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: home } },
+    managedSettingsPath: path.join(root, 'managed.json'),
+    claudeHome: path.join(root, 'claude'),
+    limits: { inboxItems: 1_000_000 },
+  });
 }
 
 async function bare(url: string): Promise<number[]> {
@@ -33,7 +44,9 @@ async function bare(url: string): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < N + WARMUP; i++) {
     const t0 = process.hrtime.bigint();
-    await a.request('bench.echo', new TextEncoder().encode(JSON.stringify({ i, text: `message ${i}` })), { timeout: 5000 });
+    await a.request('bench.echo', new TextEncoder().encode(JSON.stringify({ i, text: `message ${i}` })), {
+      timeout: 5000,
+    });
     if (i >= WARMUP) samples.push(Number(process.hrtime.bigint() - t0) / 1000);
   }
   await a.close();
@@ -51,12 +64,19 @@ async function hubs(url: string): Promise<number[]> {
   let notified: (() => void) | undefined;
   cb.on('inbox.item', () => notified?.());
   await cb.call('inbox.subscribe', { sessionId: bob.sessionId, token: bob.token });
-  while (!(await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob')) await new Promise((r) => setTimeout(r, 50));
+  while (!(await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'))
+    await new Promise((r) => setTimeout(r, 50));
   const samples: number[] = [];
   for (let i = 0; i < N + WARMUP; i++) {
     const t0 = process.hrtime.bigint();
     const pushed = new Promise<void>((r) => (notified = r));
-    const r = await ca.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: 'bob', summary: 'bench', message: `message ${i}` });
+    const r = await ca.call('message.send', {
+      sessionId: alice.sessionId,
+      token: alice.token,
+      to: 'bob',
+      summary: 'bench',
+      message: `message ${i}`,
+    });
     if (r.status !== 'queued') throw new Error(`not queued: ${r.status}`);
     await pushed;
     if (i >= WARMUP) samples.push(Number(process.hrtime.bigint() - t0) / 1000);
@@ -74,8 +94,12 @@ export async function run(): Promise<void> {
     const raw = (await bare(nats.url)).sort((x, y) => x - y);
     const relayed = (await hubs(nats.url)).sort((x, y) => x - y);
     console.log(`relay (n=${N}, µs)                      p50      p99`);
-    console.log(`  bare NATS request/reply          ${fmt(percentile(raw, 50)).padStart(7)}  ${fmt(percentile(raw, 99)).padStart(7)}`);
-    console.log(`  cross-hub send → remote notified ${fmt(percentile(relayed, 50)).padStart(7)}  ${fmt(percentile(relayed, 99)).padStart(7)}`);
+    console.log(
+      `  bare NATS request/reply          ${fmt(percentile(raw, 50)).padStart(7)}  ${fmt(percentile(raw, 99)).padStart(7)}`,
+    );
+    console.log(
+      `  cross-hub send → remote notified ${fmt(percentile(relayed, 50)).padStart(7)}  ${fmt(percentile(relayed, 99)).padStart(7)}`,
+    );
     console.log(`  ratio relayed/bare p50: ${fmt(percentile(relayed, 50) / percentile(raw, 50), 2)}×`);
   } finally {
     await nats.stop();

@@ -2,7 +2,19 @@
 // `npm run bench` (all) or `npm run bench -- latency` (one, e.g. storm).
 import { build } from 'esbuild';
 
-const all = ['latency', 'throughput', 'history', 'memory', 'teams', 'hook', 'relay', 'files', 'storm', 'journal', 'churn'];
+const all = [
+  'latency',
+  'throughput',
+  'history',
+  'memory',
+  'teams',
+  'hook',
+  'relay',
+  'files',
+  'storm',
+  'journal',
+  'churn',
+];
 // Only when named: real agents (needs unshare, tmux, the pinned Claude Code; `npm run bench -- wake`);
 // the in-process send path (`npm run bench -- sendpath`, an A/B tool with BENCH_BASE).
 const optional = ['wake', 'sendpath'];
@@ -19,7 +31,9 @@ await build({
   format: 'esm',
   target: 'node22',
   logLevel: 'warning',
-  banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);",
+  },
 });
 console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cores, ${new Date().toISOString()}`);
 for (const name of names) {

@@ -12,18 +12,40 @@ import { METHODS } from '../core/protocol/methods.js';
 
 export async function sendPath(dir: string, total: number): Promise<{ cpuUs: number; wallUs: number; queued: number }> {
   fs.mkdirSync(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(dir, 'home', 'settings.json'), JSON.stringify({ throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 } }));
+  fs.writeFileSync(
+    path.join(dir, 'home', 'settings.json'),
+    JSON.stringify({
+      throttle: { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 },
+    }),
+  );
   const base = currentEndpointEnv();
-  const hub = await startHub({ endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') } }, limits: { inboxItems: total }, claudeHome: path.join(dir, 'claude'), history: process.env.BENCH_HISTORY !== 'off' });
+  const hub = await startHub({
+    endpoint: {
+      ...base,
+      env: { SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home') },
+    },
+    limits: { inboxItems: total },
+    claudeHome: path.join(dir, 'claude'),
+    history: process.env.BENCH_HISTORY !== 'off',
+  });
   const conn = { id: 1, notify: () => undefined, closed: false };
   const sessions: Array<{ sessionId: string; token: string }> = [];
-  for (let i = 0; i < 100; i++) sessions.push((await hub.dispatch('session.register', METHODS['session.register'].params.parse({ cwd: '/bench', name: `s-${i}` }), conn)) as { sessionId: string; token: string });
+  for (let i = 0; i < 100; i++)
+    sessions.push(
+      (await hub.dispatch(
+        'session.register',
+        METHODS['session.register'].params.parse({ cwd: '/bench', name: `s-${i}` }),
+        conn,
+      )) as { sessionId: string; token: string },
+    );
   const lines: string[] = [];
   for (let sent = 0; sent < total; sent++) {
     const s = sessions[sent % 100]!;
-    let to = (sent % 4 + sent * 7) % 100;
+    let to = ((sent % 4) + sent * 7) % 100;
     if (to === sent % 100) to = (to + 1) % 100;
-    lines.push(`{"jsonrpc":"2.0","id":${sent + 1000},"method":"message.send","params":{"sessionId":"${s.sessionId}","token":"${s.token}","to":"s-${to}","summary":"bench","message":"message ${sent % 4}-${sent}"}}`);
+    lines.push(
+      `{"jsonrpc":"2.0","id":${sent + 1000},"method":"message.send","params":{"sessionId":"${s.sessionId}","token":"${s.token}","to":"s-${to}","summary":"bench","message":"message ${sent % 4}-${sent}"}}`,
+    );
   }
   let bytes = 0;
   const one = (line: string): Promise<void> => {

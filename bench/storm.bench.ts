@@ -54,8 +54,14 @@ export async function run(): Promise<void> {
   storm.sort((a, b) => a - b);
   const q99 = percentile(quiet, 99);
   const s99 = percentile(storm, 99);
-  console.log(`storm (${CONNS} connections, ${FRAMES} malformed frames, hub.info round trips, µs)   n      p50      p99      max`);
-  console.log(`  quiet baseline                ${String(quiet.length).padStart(6)}  ${fmt(percentile(quiet, 50)).padStart(7)}  ${fmt(q99).padStart(7)}  ${fmt(quiet.at(-1) ?? NaN).padStart(7)}`);
-  console.log(`  during the storm              ${String(storm.length).padStart(6)}  ${fmt(percentile(storm, 50)).padStart(7)}  ${fmt(s99).padStart(7)}  ${fmt(storm.at(-1) ?? NaN).padStart(7)}`);
+  console.log(
+    `storm (${CONNS} connections, ${FRAMES} malformed frames, hub.info round trips, µs)   n      p50      p99      max`,
+  );
+  console.log(
+    `  quiet baseline                ${String(quiet.length).padStart(6)}  ${fmt(percentile(quiet, 50)).padStart(7)}  ${fmt(q99).padStart(7)}  ${fmt(quiet.at(-1) ?? NaN).padStart(7)}`,
+  );
+  console.log(
+    `  during the storm              ${String(storm.length).padStart(6)}  ${fmt(percentile(storm, 50)).padStart(7)}  ${fmt(s99).padStart(7)}  ${fmt(storm.at(-1) ?? NaN).padStart(7)}`,
+  );
   console.log(`  storm answered in ${fmt(floodMs, 0)} ms; ratio storm/quiet p99: ${fmt(s99 / q99, 2)}× (goal ≤ 5×)`);
 }

@@ -18,7 +18,19 @@ async function rawLinesPerSecond(): Promise<{ rate: number; cpuMs: number }> {
   const sink = await startChild(['sink', path.join(dir, 'sink.sock')]);
   const cpu0 = cpuMsOf(sink.pid);
   const conn = await LineConn.connect(sink.socket);
-  const line = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message.send', params: { sessionId: 'x'.repeat(36), token: 'y'.repeat(48), to: 'session-42', summary: 'bench', message: 'message 123456' } }) + '\n';
+  const line =
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message.send',
+      params: {
+        sessionId: 'x'.repeat(36),
+        token: 'y'.repeat(48),
+        to: 'session-42',
+        summary: 'bench',
+        message: 'message 123456',
+      },
+    }) + '\n';
   const batch = line.repeat(1000);
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < TOTAL / 1000; i++) conn.write(batch);
@@ -33,10 +45,20 @@ async function rawLinesPerSecond(): Promise<{ rate: number; cpuMs: number }> {
 }
 
 /** `history: false` starts the hub with its history store off; `after` runs on one connection before it stops. */
-export async function hubMessagesPerSecond(opts: { history?: boolean; total?: number; script?: string; after?: (conn: LineConn, uiToken: string) => Promise<void> } = {}): Promise<{ rate: number; queued: number; cpuMs: number }> {
+export async function hubMessagesPerSecond(
+  opts: {
+    history?: boolean;
+    total?: number;
+    script?: string;
+    after?: (conn: LineConn, uiToken: string) => Promise<void>;
+  } = {},
+): Promise<{ rate: number; queued: number; cpuMs: number }> {
   const TOTAL = opts.total ?? TOTAL_DEFAULT;
   const dir = tempDir();
-  const hub = await startChild(['hub', dir, JSON.stringify({ inboxItems: TOTAL }), ...(opts.history === false ? ['off'] : [])], opts.script);
+  const hub = await startChild(
+    ['hub', dir, JSON.stringify({ inboxItems: TOTAL }), ...(opts.history === false ? ['off'] : [])],
+    opts.script,
+  );
   const conns = await Promise.all(Array.from({ length: CONNECTIONS }, () => LineConn.connect(hub.socket)));
   const sessions: Array<{ sessionId: string; token: string; conn: LineConn }> = [];
   for (let i = 0; i < SESSIONS; i++) {
@@ -109,7 +131,11 @@ export async function run(): Promise<void> {
   for (let r = 0; r < ROUNDS; r++) {
     const raw = await rawLinesPerSecond();
     rows.raw.push({ rate: raw.rate, cpuUs: (raw.cpuMs * 1000) / TOTAL });
-    for (const which of BASE && r % 2 === 1 ? (['base', 'hub'] as const) : BASE ? (['hub', 'base'] as const) : (['hub'] as const)) {
+    for (const which of BASE && r % 2 === 1
+      ? (['base', 'hub'] as const)
+      : BASE
+        ? (['hub', 'base'] as const)
+        : (['hub'] as const)) {
       const hub = await hubMessagesPerSecond(which === 'base' ? { script: BASE } : {});
       if (hub.queued !== TOTAL) throw new Error(`${which}: ${hub.queued} of ${TOTAL} queued`);
       rows[which].push({ rate: hub.rate, cpuUs: (hub.cpuMs * 1000) / TOTAL });
@@ -125,7 +151,9 @@ export async function run(): Promise<void> {
     const cpu = rows[k].map((x, i) => (rows.raw[i]?.cpuUs ?? NaN) / x.cpuUs);
     return `wall ${fmt(median(wall), 3)} (${wall.map((x) => fmt(x, 3)).join(' ')}), CPU ${fmt(median(cpu), 3)}`;
   };
-  console.log(`throughput (${TOTAL} messages, ${SESSIONS} sessions, ${CONNECTIONS} pipelined connections, journal on, history on${ROUNDS > 1 ? `, ${ROUNDS} rounds, medians` : ''})`);
+  console.log(
+    `throughput (${TOTAL} messages, ${SESSIONS} sessions, ${CONNECTIONS} pipelined connections, journal on, history on${ROUNDS > 1 ? `, ${ROUNDS} rounds, medians` : ''})`,
+  );
   console.log(`  raw one-way NDJSON parse    ${show('raw')}`);
   console.log(`  hub message.send → queued   ${show('hub')}`);
   if (BASE) console.log(`  base hub (BENCH_BASE)       ${show('base')}`);
@@ -133,6 +161,8 @@ export async function run(): Promise<void> {
   if (BASE) {
     const paired = rows.hub.map((x, i) => x.cpuUs / (rows.base[i]?.cpuUs ?? NaN));
     console.log(`  ratio base/raw: ${ratio('base')}`);
-    console.log(`  CPU per message this/base, paired rounds: median ${fmt(median(paired), 3)} (${paired.map((x) => fmt(x, 2)).join(' ')})`);
+    console.log(
+      `  CPU per message this/base, paired rounds: median ${fmt(median(paired), 3)} (${paired.map((x) => fmt(x, 2)).join(' ')})`,
+    );
   }
 }

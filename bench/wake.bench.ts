@@ -26,7 +26,11 @@ const TOOLS = Number(process.env.BENCH_WAKE_TOOLS ?? 20);
 /** Which parts run: `claude`, `codex`, `boundary` (comma-separated). */
 const PARTS = new Set((process.env.BENCH_WAKE_PARTS ?? 'claude,codex,boundary').split(','));
 
-const p50 = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50);
+const p50 = (xs: number[]): number =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 async function idleWake(): Promise<void> {
   const w = await startWorld();
@@ -34,7 +38,10 @@ async function idleWake(): Promise<void> {
     await w.setup('claude');
     const arrivals: Array<{ at: number; req: ModelRequest }> = [];
     const step = (req: ModelRequest) => (arrivals.push({ at: Date.now(), req }), { text: 'Noted.' });
-    const pane = await startInteractiveClaude(w, { name: 'bench', steps: Array.from({ length: 2 * WAKES + 2 }, () => step) });
+    const pane = await startInteractiveClaude(w, {
+      name: 'bench',
+      steps: Array.from({ length: 2 * WAKES + 2 }, () => step),
+    });
     try {
       const row = await switchboardRow(w, pane.cwd, 30_000);
       const s = () => sessionsOf(w, pane.cwd)[0]!;
@@ -50,7 +57,13 @@ async function idleWake(): Promise<void> {
       for (let i = 0; i < WAKES; i++) {
         const m = `wake ${i} ${Date.now()}`;
         const t0 = Date.now();
-        await w.client.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: row.label, summary: 'bench', message: m });
+        await w.client.call('message.send', {
+          sessionId: alice.sessionId,
+          token: alice.token,
+          to: row.label,
+          summary: 'bench',
+          message: m,
+        });
         wake.push(await reached(m, t0));
         await new Promise((r) => setTimeout(r, 500));
         await idle();
@@ -63,8 +76,12 @@ async function idleWake(): Promise<void> {
         await idle();
       }
       console.log(`idle wake, Claude Code 2.1.332 interactive (n=${WAKES}, ms)      p50      max`);
-      console.log(`  typed prompt (Enter) → model request         ${fmt(p50(typed)).padStart(7)}  ${fmt(Math.max(...typed)).padStart(7)}`);
-      console.log(`  message.send (idle) → model request           ${fmt(p50(wake)).padStart(7)}  ${fmt(Math.max(...wake)).padStart(7)}`);
+      console.log(
+        `  typed prompt (Enter) → model request         ${fmt(p50(typed)).padStart(7)}  ${fmt(Math.max(...typed)).padStart(7)}`,
+      );
+      console.log(
+        `  message.send (idle) → model request           ${fmt(p50(wake)).padStart(7)}  ${fmt(Math.max(...wake)).padStart(7)}`,
+      );
       console.log(`  ratio wake/typed p50: ${fmt(p50(wake) / p50(typed), 2)}× (target: wake p50 ≤ 2000 ms)`);
     } finally {
       await pane.stop();
@@ -109,15 +126,25 @@ async function codexIdleWake(): Promise<void> {
       await idle();
       const m = `wake ${i} ${Date.now()}`;
       const t0 = Date.now();
-      await w.client.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: row.label, summary: 'bench', message: m });
+      await w.client.call('message.send', {
+        sessionId: alice.sessionId,
+        token: alice.token,
+        to: row.label,
+        summary: 'bench',
+        message: m,
+      });
       wake.push(await reached(m, t0));
       await new Promise((r) => setTimeout(r, 500));
       await idle();
       typed.push(await type(`typed ${i}`));
     }
     console.log(`idle wake, Codex CLI 0.171.0 interactive (n=${WAKES}, ms)        p50      max`);
-    console.log(`  typed prompt (Enter) → model request         ${fmt(p50(typed)).padStart(7)}  ${fmt(Math.max(...typed)).padStart(7)}`);
-    console.log(`  message.send (idle) → model request           ${fmt(p50(wake)).padStart(7)}  ${fmt(Math.max(...wake)).padStart(7)}`);
+    console.log(
+      `  typed prompt (Enter) → model request         ${fmt(p50(typed)).padStart(7)}  ${fmt(Math.max(...typed)).padStart(7)}`,
+    );
+    console.log(
+      `  message.send (idle) → model request           ${fmt(p50(wake)).padStart(7)}  ${fmt(Math.max(...wake)).padStart(7)}`,
+    );
     console.log(`  ratio wake/typed p50: ${fmt(p50(wake) / p50(typed), 2)}× (target: wake p50 ≤ 2000 ms)`);
   } finally {
     await pane?.stop();
@@ -132,7 +159,10 @@ async function boundaryRun(form: HookForm): Promise<number[]> {
   try {
     PROFILES.claude.seed(w.home);
     const binDir = path.dirname(agentCommand('claude')[0]!);
-    const r = await runCli(['setup', 'claude-code', '--agent-version', form === 'command' ? '2.1.117' : '2.1.332'], { ...w.env, PATH: `${binDir}:${process.env.PATH ?? ''}` });
+    const r = await runCli(['setup', 'claude-code', '--agent-version', form === 'command' ? '2.1.117' : '2.1.332'], {
+      ...w.env,
+      PATH: `${binDir}:${process.env.PATH ?? ''}`,
+    });
     if (r.code !== 0) throw new Error(r.stderr);
     if (form === 'none') {
       const file = path.join(w.home, '.claude', 'settings.json');
@@ -144,7 +174,10 @@ async function boundaryRun(form: HookForm): Promise<number[]> {
     fs.mkdirSync(cwd, { recursive: true });
     fs.writeFileSync(path.join(cwd, 'notes.txt'), 'x\n');
     const at: number[] = [];
-    const steps: Step[] = Array.from({ length: TOOLS }, () => () => (at.push(Date.now()), { tool: 'Read', input: { file_path: path.join(cwd, 'notes.txt') } }));
+    const steps: Step[] = Array.from(
+      { length: TOOLS },
+      () => () => (at.push(Date.now()), { tool: 'Read', input: { file_path: path.join(cwd, 'notes.txt') } }),
+    );
     steps.push(() => (at.push(Date.now()), { text: 'Done.' }));
     const a = await w.start('claude', { prompt: 'Read it many times.', steps, cwd, name: 'b' });
     const code = await a.waitExit(120_000);
@@ -165,10 +198,16 @@ async function boundaryCost(): Promise<void> {
   const med = (f: HookForm): number => p50(p50s[f]);
   const base = med('none');
   const rounds = (f: HookForm): string => p50s[f].map((x) => fmt(x, 0)).join(' ');
-  console.log(`boundary cost, Claude Code 2.1.332 headless (${TOOLS} Read calls per run, ${ROUNDS} alternated rounds; ms between model requests, median of per-run p50)`);
+  console.log(
+    `boundary cost, Claude Code 2.1.332 headless (${TOOLS} Read calls per run, ${ROUNDS} alternated rounds; ms between model requests, median of per-run p50)`,
+  );
   console.log(`  no Switchboard hooks (baseline)         ${fmt(base).padStart(7)}          rounds: ${rounds('none')}`);
-  console.log(`  mcp_tool hooks (0 processes per call)   ${fmt(med('mcp_tool')).padStart(7)}  ${fmt(med('mcp_tool') - base).padStart(6)}  rounds: ${rounds('mcp_tool')}  (target added ≤ 2 ms)`);
-  console.log(`  command hooks (sh + node per call)      ${fmt(med('command')).padStart(7)}  ${fmt(med('command') - base).padStart(6)}  rounds: ${rounds('command')}`);
+  console.log(
+    `  mcp_tool hooks (0 processes per call)   ${fmt(med('mcp_tool')).padStart(7)}  ${fmt(med('mcp_tool') - base).padStart(6)}  rounds: ${rounds('mcp_tool')}  (target added ≤ 2 ms)`,
+  );
+  console.log(
+    `  command hooks (sh + node per call)      ${fmt(med('command')).padStart(7)}  ${fmt(med('command') - base).padStart(6)}  rounds: ${rounds('command')}`,
+  );
 }
 
 export async function run(): Promise<void> {

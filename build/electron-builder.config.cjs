@@ -45,9 +45,20 @@ module.exports = {
     target: ['nsis'],
     icon: 'build/icons/icon.png',
     // Signing: WIN_CSC_LINK / WIN_CSC_KEY_PASSWORD, or a signtool certificate named here by environment.
-    signtoolOptions: process.env.WIN_CERT_SUBJECT ? { certificateSubjectName: process.env.WIN_CERT_SUBJECT, signingHashAlgorithms: ['sha256'], rfc3161TimeStampServer: 'http://timestamp.digicert.com' } : undefined,
+    signtoolOptions: process.env.WIN_CERT_SUBJECT
+      ? {
+          certificateSubjectName: process.env.WIN_CERT_SUBJECT,
+          signingHashAlgorithms: ['sha256'],
+          rfc3161TimeStampServer: 'http://timestamp.digicert.com',
+        }
+      : undefined,
   },
   nsis: { oneClick: false, perMachine: false, allowToChangeInstallationDirectory: true },
-  linux: { target: ['AppImage', 'deb'], category: 'Development', icon: 'build/icons/icon.png', maintainer: 'Switchboard contributors <switchboard@users.noreply.github.com>' },
+  linux: {
+    target: ['AppImage', 'deb'],
+    category: 'Development',
+    icon: 'build/icons/icon.png',
+    maintainer: 'Switchboard contributors <switchboard@users.noreply.github.com>',
+  },
   deb: { depends: ['libnotify4', 'libxtst6', 'libnss3'] },
 };

@@ -24,16 +24,23 @@ function png(size, pixel) {
   const raw = Buffer.alloc(size * (size * 4 + 1));
   for (let y = 0; y < size; y++) {
     raw[y * (size * 4 + 1)] = 0;
-    for (let x = 0; x < size; x++) raw.set(pixel((x + 0.5) / size, (y + 0.5) / size, 1 / size), y * (size * 4 + 1) + 1 + x * 4);
+    for (let x = 0; x < size; x++)
+      raw.set(pixel((x + 0.5) / size, (y + 0.5) / size, 1 / size), y * (size * 4 + 1) + 1 + x * 4);
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);
   ihdr.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 const seg = (px, py, ax, ay, bx, by) => {
-  const dx = bx - ax, dy = by - ay;
+  const dx = bx - ax,
+    dy = by - ay;
   const t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)));
   return Math.hypot(px - ax - t * dx, py - ay - t * dy);
 };
@@ -47,7 +54,12 @@ function cover(x, y, px) {
 const template = (x, y, px) => [0, 0, 0, Math.round(255 * cover(x, y, px))];
 // "Something waits for you": the same glyph with a filled dot in the top-right corner.
 const dot = (x, y, px) => Math.max(0, Math.min(1, 0.5 - (Math.hypot(x - 0.8, y - 0.2) - 0.17) / px));
-const alertTemplate = (x, y, px) => [0, 0, 0, Math.round(255 * Math.max(cover(x, y, px) * (Math.hypot(x - 0.8, y - 0.2) < 0.24 ? 0 : 1), dot(x, y, px)))];
+const alertTemplate = (x, y, px) => [
+  0,
+  0,
+  0,
+  Math.round(255 * Math.max(cover(x, y, px) * (Math.hypot(x - 0.8, y - 0.2) < 0.24 ? 0 : 1), dot(x, y, px))),
+];
 const alertColour = (x, y, px) => {
   const d = dot(x, y, px);
   const g = Math.hypot(x - 0.8, y - 0.2) < 0.24 ? 0 : cover(x, y, px);
@@ -58,8 +70,10 @@ const colour = (x, y, px) => {
   return [37, 99, 235, Math.round(255 * a)];
 };
 const app = (x, y, px) => {
-  const r = 0.22, m = 0.04;
-  const qx = Math.max(Math.abs(x - 0.5) - (0.5 - m - r), 0), qy = Math.max(Math.abs(y - 0.5) - (0.5 - m - r), 0);
+  const r = 0.22,
+    m = 0.04;
+  const qx = Math.max(Math.abs(x - 0.5) - (0.5 - m - r), 0),
+    qy = Math.max(Math.abs(y - 0.5) - (0.5 - m - r), 0);
   const bg = Math.max(0, Math.min(1, 0.5 - (Math.hypot(qx, qy) - r) / px));
   const fg = cover(0.5 + (x - 0.5) * 1.35, 0.5 + (y - 0.5) * 1.35, px * 1.35);
   const c = [37 + (255 - 37) * fg, 99 + (255 - 99) * fg, 235 + (255 - 235) * fg].map(Math.round);

@@ -15,7 +15,12 @@ function enableCompileCache(): void {
     const dir = path.join(base, 'switchboard', 'node-compile-cache');
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = fs.lstatSync(dir);
-    if (!st.isDirectory() || (typeof process.getuid === 'function' && st.uid !== process.getuid()) || (st.mode & 0o077) !== 0) return;
+    if (
+      !st.isDirectory() ||
+      (typeof process.getuid === 'function' && st.uid !== process.getuid()) ||
+      (st.mode & 0o077) !== 0
+    )
+      return;
     module.enableCompileCache(dir);
   } catch {
     // No cache is only slower.

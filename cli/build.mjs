@@ -17,11 +17,22 @@ const builtinsByRequire = {
   setup(b) {
     const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
     const req = createRequire(import.meta.url);
-    b.onResolve({ filter: /^[a-z:/_]+$/ }, (args) => (args.kind === 'import-statement' && builtins.has(args.path) ? { path: args.path, namespace: 'builtin' } : undefined));
+    b.onResolve({ filter: /^[a-z:/_]+$/ }, (args) =>
+      args.kind === 'import-statement' && builtins.has(args.path)
+        ? { path: args.path, namespace: 'builtin' }
+        : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
       const mod = req(args.path);
-      const names = Object.keys(mod).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default' && 'value' in (Object.getOwnPropertyDescriptor(mod, k) ?? {}));
-      const lines = [`const m = require(${JSON.stringify(args.path)});`, 'export default m;', ...names.map((n) => `export const ${n} = m.${n};`)];
+      const names = Object.keys(mod).filter(
+        (k) =>
+          /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default' && 'value' in (Object.getOwnPropertyDescriptor(mod, k) ?? {}),
+      );
+      const lines = [
+        `const m = require(${JSON.stringify(args.path)});`,
+        'export default m;',
+        ...names.map((n) => `export const ${n} = m.${n};`),
+      ];
       return { contents: lines.join('\n'), loader: 'js' };
     });
   },
@@ -43,7 +54,9 @@ await build({
   target: 'node22',
   minify: true,
   // proper-lockfile is CommonJS and requires Node built-ins at run time.
-  banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);",
+  },
   define: { SWITCHBOARD_VERSION: JSON.stringify(pkg.version) },
   legalComments: 'none',
   plugins: [builtinsByRequire],

@@ -24,7 +24,9 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** The flags a table accepts, for error messages: `--team, --as, …`. */
 function flagList(options: Options): string {
-  return Object.keys(options).map((k) => `--${k}`).join(', ');
+  return Object.keys(options)
+    .map((k) => `--${k}`)
+    .join(', ');
 }
 
 /**
@@ -42,11 +44,14 @@ export function parse<T extends Options>(args: string[], options: T, allowPositi
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const { tokens } = parseArgs({ args, options: all, strict: false, allowPositionals: true, tokens: true });
       const unknown = tokens.find((t) => t.kind === 'option' && !Object.prototype.hasOwnProperty.call(all, t.name));
-      if (unknown?.kind === 'option') throw new UsageError(`${what} does not take ${unknown.rawName}; it takes ${flagList(all)}`);
+      if (unknown?.kind === 'option')
+        throw new UsageError(`${what} does not take ${unknown.rawName}; it takes ${flagList(all)}`);
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
       const { positionals } = parseArgs({ args, options: all, strict: false, allowPositionals: true });
-      throw new UsageError(`${what} takes no arguments (got ${JSON.stringify(positionals[0] ?? '')}), only ${flagList(all)}`);
+      throw new UsageError(
+        `${what} takes no arguments (got ${JSON.stringify(positionals[0] ?? '')}), only ${flagList(all)}`,
+      );
     }
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
@@ -54,7 +59,8 @@ export function parse<T extends Options>(args: string[], options: T, allowPositi
 
 /** Refuses positionals beyond `max` (parseArgs only knows none or any). */
 export function atMost(positionals: string[], max: number, usage: string): void {
-  if (positionals.length > max) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[max])}; usage: ${usage}`);
+  if (positionals.length > max)
+    throw new UsageError(`unexpected argument ${JSON.stringify(positionals[max])}; usage: ${usage}`);
 }
 
 export function hubSocketPath(): string {
@@ -66,14 +72,18 @@ export async function withHub<T>(fn: (client: HubClient) => Promise<T>): Promise
   try {
     client = await HubClient.connect(hubSocketPath(), { timeoutMs: 5000 });
   } catch (err) {
-    if (err instanceof HubNotRunningError) throw new CliFailure('hub_not_running', `${err.message}. Start it with: switchboard serve`, EXIT.noHub);
+    if (err instanceof HubNotRunningError)
+      throw new CliFailure('hub_not_running', `${err.message}. Start it with: switchboard serve`, EXIT.noHub);
     throw err;
   }
   try {
     return await fn(client);
   } catch (err) {
     if (err instanceof RpcError) {
-      const extra = Array.isArray(err.data.candidates) && err.data.candidates.length > 0 ? ` Candidates: ${err.data.candidates.join(', ')}` : '';
+      const extra =
+        Array.isArray(err.data.candidates) && err.data.candidates.length > 0
+          ? ` Candidates: ${err.data.candidates.join(', ')}`
+          : '';
       const issues = Array.isArray(err.data.issues) ? ` (${err.data.issues.join('; ')})` : '';
       throw new CliFailure(err.reason, `${err.message}${issues}${extra}`);
     }
@@ -93,15 +103,22 @@ type SessionValues = { session?: string | undefined; 'token-file'?: string | und
 /** The acting session: --session or SWITCHBOARD_SESSION, and --token-file or SWITCHBOARD_TOKEN. */
 export async function optionalCredentials(values: SessionValues): Promise<Credentials | undefined> {
   const sessionId = values.session ?? process.env.SWITCHBOARD_SESSION;
-  const token = values['token-file'] !== undefined ? await readSecret('--token-file', values['token-file']) : process.env.SWITCHBOARD_TOKEN;
-  if (values.session !== undefined && !token) throw new UsageError('--session needs its token: set SWITCHBOARD_TOKEN or pass --token-file PATH (or - for stdin)');
+  const token =
+    values['token-file'] !== undefined
+      ? await readSecret('--token-file', values['token-file'])
+      : process.env.SWITCHBOARD_TOKEN;
+  if (values.session !== undefined && !token)
+    throw new UsageError('--session needs its token: set SWITCHBOARD_TOKEN or pass --token-file PATH (or - for stdin)');
   return sessionId && token ? { sessionId, token } : undefined;
 }
 
 /** The acting session; a usage error when none is given. */
 export async function credentials(values: SessionValues): Promise<Credentials> {
   const creds = await optionalCredentials(values);
-  if (creds === undefined) throw new UsageError('No session: set SWITCHBOARD_SESSION and SWITCHBOARD_TOKEN (from `switchboard session start --shell`), or pass --session ID with --token-file PATH');
+  if (creds === undefined)
+    throw new UsageError(
+      'No session: set SWITCHBOARD_SESSION and SWITCHBOARD_TOKEN (from `switchboard session start --shell`), or pass --session ID with --token-file PATH',
+    );
   return creds;
 }
 
@@ -118,7 +135,8 @@ export function intArg(name: string, raw: string | undefined, min: number, max: 
 
 export function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
   if (raw === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(raw)) throw new UsageError(`${name} must be one of: ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new UsageError(`${name} must be one of: ${allowed.join(', ')}`);
   return raw as T;
 }
 

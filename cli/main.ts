@@ -30,8 +30,13 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 async function help(): Promise<string> {
   const [serve, session, messaging, ui, teams, adapters, hist] = await Promise.all([
-    import('./commands/serve.js'), import('./commands/session.js'), import('./commands/messaging.js'), import('./commands/ui.js'),
-    import('./commands/teams.js'), import('./commands/adapters-help.js'), import('./commands/history.js'),
+    import('./commands/serve.js'),
+    import('./commands/session.js'),
+    import('./commands/messaging.js'),
+    import('./commands/ui.js'),
+    import('./commands/teams.js'),
+    import('./commands/adapters-help.js'),
+    import('./commands/history.js'),
   ]);
   return `switchboard ${VERSION} — let coding agents on this machine find and message each other safely
 
@@ -77,7 +82,9 @@ export async function main(argv: string[]): Promise<number> {
       ctx.out(await help());
       return EXIT.ok;
     }
-    return await (await load())(rest, ctx);
+    return await (
+      await load()
+    )(rest, ctx);
   } catch (err) {
     if (err instanceof UsageError) return report(ctx, 'usage', err.message, EXIT.usage);
     if (err instanceof CliFailure) return report(ctx, err.reason, err.message, err.code);

@@ -29,7 +29,10 @@ function described(value: unknown): Record<string, unknown> {
 export function installProcessGuards(proc: GuardedProcess, log: Logger, onFatal: (err: Error) => void): () => void {
   let fatal = false;
   const onRejection = (reason: unknown): void => {
-    log.error('unhandled promise rejection (the hub keeps running; please report this)', { origin: 'unhandledRejection', ...described(reason) });
+    log.error('unhandled promise rejection (the hub keeps running; please report this)', {
+      origin: 'unhandledRejection',
+      ...described(reason),
+    });
   };
   const onException = (err: Error, origin: string): void => {
     log.error('uncaught exception: the hub shuts down (please report this)', { origin, ...described(err) });

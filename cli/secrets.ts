@@ -13,7 +13,8 @@ export const MAX_SECRET_BYTES = 4096;
 /** Flags that used to carry a secret in argv, and what replaces each. */
 export const REMOVED_SECRET_FLAGS: Record<string, string> = {
   token: 'set SWITCHBOARD_TOKEN, or pass --token-file PATH (a file only you can read) or --token-file - (stdin)',
-  'ui-token': 'set SWITCHBOARD_UI_TOKEN, or pass --ui-token-file PATH (a file only you can read) or --ui-token-file - (stdin)',
+  'ui-token':
+    'set SWITCHBOARD_UI_TOKEN, or pass --ui-token-file PATH (a file only you can read) or --ui-token-file - (stdin)',
 };
 
 /** Refuses any removed secret-bearing flag before parsing; stops at `--`. */
@@ -22,9 +23,13 @@ export function refuseSecretFlags(args: readonly string[]): void {
     if (arg === '--') return;
     if (!arg.startsWith('--')) continue;
     const name = arg.slice(2).split('=', 1)[0] as string;
-    const instead = Object.prototype.hasOwnProperty.call(REMOVED_SECRET_FLAGS, name) ? REMOVED_SECRET_FLAGS[name] : undefined;
+    const instead = Object.prototype.hasOwnProperty.call(REMOVED_SECRET_FLAGS, name)
+      ? REMOVED_SECRET_FLAGS[name]
+      : undefined;
     if (instead !== undefined) {
-      throw new UsageError(`--${name} is not accepted: a secret on the command line is visible to every user of this machine (ps). Instead ${instead}`);
+      throw new UsageError(
+        `--${name} is not accepted: a secret on the command line is visible to every user of this machine (ps). Instead ${instead}`,
+      );
     }
   }
 }
@@ -35,7 +40,8 @@ async function readStdin(flag: string): Promise<string> {
   for await (const chunk of process.stdin) {
     const b = chunk as Buffer;
     size += b.length;
-    if (size > MAX_SECRET_BYTES) throw new UsageError(`${flag} -: more than ${MAX_SECRET_BYTES} bytes on stdin; expected one token`);
+    if (size > MAX_SECRET_BYTES)
+      throw new UsageError(`${flag} -: more than ${MAX_SECRET_BYTES} bytes on stdin; expected one token`);
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -52,9 +58,12 @@ function readFile(flag: string, source: string): string {
     const st = fs.fstatSync(fd);
     if (!st.isFile() && !st.isFIFO()) throw new UsageError(`${flag} ${source}: not a regular file`);
     const uid = process.getuid?.();
-    if (uid !== undefined && st.uid !== uid) throw new UsageError(`${flag} ${source}: owned by another user; use a file of your own`);
+    if (uid !== undefined && st.uid !== uid)
+      throw new UsageError(`${flag} ${source}: owned by another user; use a file of your own`);
     if (uid !== undefined && (st.mode & 0o077) !== 0) {
-      throw new UsageError(`${flag} ${source}: readable by other users (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}); chmod 600 it first`);
+      throw new UsageError(
+        `${flag} ${source}: readable by other users (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}); chmod 600 it first`,
+      );
     }
     const buf = Buffer.alloc(MAX_SECRET_BYTES + 1);
     let size = 0;
@@ -63,7 +72,8 @@ function readFile(flag: string, source: string): string {
       if (n === 0) break;
       size += n;
     }
-    if (size > MAX_SECRET_BYTES) throw new UsageError(`${flag} ${source}: more than ${MAX_SECRET_BYTES} bytes; expected one token`);
+    if (size > MAX_SECRET_BYTES)
+      throw new UsageError(`${flag} ${source}: more than ${MAX_SECRET_BYTES} bytes; expected one token`);
     return buf.subarray(0, size).toString('utf8');
   } finally {
     fs.closeSync(fd);

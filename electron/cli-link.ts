@@ -19,13 +19,29 @@ export function packagedCliPath(resourcesPath: string): string {
   return path.join(resourcesPath, 'app.asar.unpacked', 'dist', 'cli', 'switchboard.mjs');
 }
 
-export function cliLinkPlan(platform: NodeJS.Platform, env: { HOME?: string; LOCALAPPDATA?: string }, cliPath: string): CliLinkPlan {
+export function cliLinkPlan(
+  platform: NodeJS.Platform,
+  env: { HOME?: string; LOCALAPPDATA?: string },
+  cliPath: string,
+): CliLinkPlan {
   if (platform === 'win32') {
-    const dir = path.win32.join(env.LOCALAPPDATA ?? path.win32.join(env.HOME ?? 'C:\\', 'AppData', 'Local'), 'Switchboard', 'bin');
-    return { path: path.win32.join(dir, 'switchboard.cmd'), content: `@echo off\r\nnode "${cliPath}" %*\r\n`, mode: 0o644 };
+    const dir = path.win32.join(
+      env.LOCALAPPDATA ?? path.win32.join(env.HOME ?? 'C:\\', 'AppData', 'Local'),
+      'Switchboard',
+      'bin',
+    );
+    return {
+      path: path.win32.join(dir, 'switchboard.cmd'),
+      content: `@echo off\r\nnode "${cliPath}" %*\r\n`,
+      mode: 0o644,
+    };
   }
   const quoted = `'${cliPath.replaceAll("'", "'\\''")}'`;
-  return { path: path.join(env.HOME ?? '/', '.local', 'bin', 'switchboard'), content: `#!/bin/sh\n# Written by Switchboard (Preferences → Install command-line tool).\nexec node ${quoted} "$@"\n`, mode: 0o755 };
+  return {
+    path: path.join(env.HOME ?? '/', '.local', 'bin', 'switchboard'),
+    content: `#!/bin/sh\n# Written by Switchboard (Preferences → Install command-line tool).\nexec node ${quoted} "$@"\n`,
+    mode: 0o755,
+  };
 }
 
 /** Writes the launcher atomically; true when it already had this content. */

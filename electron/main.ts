@@ -6,7 +6,19 @@
 // journaled for the next start). Everything else lives in small modules
 // with ports and is tested under Node.
 
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeImage, Notification, protocol, session, shell, Tray } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  nativeImage,
+  Notification,
+  protocol,
+  session,
+  shell,
+  Tray,
+} from 'electron';
 import Store from 'electron-store';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,7 +32,16 @@ import type { ConfirmationView, HeldView } from '../core/protocol/methods.js';
 import { defaultCliLink, createDesktopHandlers } from './desktop-handlers.js';
 import { createIpcServer } from './ipc/server.js';
 import { packagedCliPath } from './cli-link.js';
-import { confirmationNotification, heldNotification, newHeldItems, onAction, onClick, waitingNotification, type NotificationDecision, type NotificationSpec } from './notifications/route.js';
+import {
+  confirmationNotification,
+  heldNotification,
+  newHeldItems,
+  onAction,
+  onClick,
+  waitingNotification,
+  type NotificationDecision,
+  type NotificationSpec,
+} from './notifications/route.js';
 import type { UserNotice } from '../core/protocol/events.js';
 import { APP_SCHEME_PRIVILEGES, appProtocolHandler } from './security/app-protocol.js';
 import { APP_SCHEME, hardenContents, hardenSession } from './security/harden.js';
@@ -56,7 +77,12 @@ function openPrefsStore(): KeyValueStore {
     // A broken file is kept for the person to fix; this run uses defaults.
     log.warn('preferences file unreadable; using defaults for this run', { error: String(err) });
     const mem: Record<string, unknown> = {};
-    return { get store() { return mem; }, set: (k, v) => void (mem[k] = v) };
+    return {
+      get store() {
+        return mem;
+      },
+      set: (k, v) => void (mem[k] = v),
+    };
   }
 }
 
@@ -76,15 +102,35 @@ async function start(): Promise<void> {
   const run = (op: string, input: unknown) => runBridgeOperation(hub, op, input);
 
   hardenSession(session.defaultSession);
-  app.on('web-contents-created', (_e, contents) => hardenContents(contents, (url) => void shell.openExternal(url), (why, url) => log.warn(why, { url })));
-  protocol.handle(APP_SCHEME, appProtocolHandler(RENDERER_DIR, (f) => readFile(f)));
+  app.on('web-contents-created', (_e, contents) =>
+    hardenContents(
+      contents,
+      (url) => void shell.openExternal(url),
+      (why, url) => log.warn(why, { url }),
+    ),
+  );
+  protocol.handle(
+    APP_SCHEME,
+    appProtocolHandler(RENDERER_DIR, (f) => readFile(f)),
+  );
 
   let quitting = false;
   const windows = new Windows(
     {
       // The call restates the flags that must never loosen, where reviewers and the scanner see them.
-      create: (options) => new BrowserWindow({ ...options, webPreferences: { ...options.webPreferences, contextIsolation: true, sandbox: true, nodeIntegration: false, disableBlinkFeatures: 'Auxclick' } }),
-      setDockVisible: (visible) => void (process.platform === 'darwin' && (visible ? app.dock?.show() : app.dock?.hide())),
+      create: (options) =>
+        new BrowserWindow({
+          ...options,
+          webPreferences: {
+            ...options.webPreferences,
+            contextIsolation: true,
+            sandbox: true,
+            nodeIntegration: false,
+            disableBlinkFeatures: 'Auxclick',
+          },
+        }),
+      setDockVisible: (visible) =>
+        void (process.platform === 'darwin' && (visible ? app.dock?.show() : app.dock?.hide())),
       isQuitting: () => quitting,
     },
     PRELOAD,
@@ -101,14 +147,28 @@ async function start(): Promise<void> {
   for (const problem of prefs.read().problems) log.warn('preferences', { problem });
   const setLoginItem = (s: { openAtLogin: boolean; openAsHidden: boolean }): void => app.setLoginItemSettings(s);
   setLoginItem(loginItemSettings(prefs.read().prefs));
-  const cliPath = app.isPackaged ? packagedCliPath(process.resourcesPath) : path.join(HERE, '..', 'cli', 'switchboard.mjs');
-  const desktop = createDesktopHandlers({ prefs, setLoginItem, cliLink: defaultCliLink(process.platform, process.env, cliPath), paused: () => hub.admission.paused });
-  const ipc = createIpcServer({ trusted: () => windows.trustedIds(), bridge: run, desktop, log: (m, f) => log.warn(m, f) });
+  const cliPath = app.isPackaged
+    ? packagedCliPath(process.resourcesPath)
+    : path.join(HERE, '..', 'cli', 'switchboard.mjs');
+  const desktop = createDesktopHandlers({
+    prefs,
+    setLoginItem,
+    cliLink: defaultCliLink(process.platform, process.env, cliPath),
+    paused: () => hub.admission.paused,
+  });
+  const ipc = createIpcServer({
+    trusted: () => windows.trustedIds(),
+    bridge: run,
+    desktop,
+    log: (m, f) => log.warn(m, f),
+  });
   ipcMain.handle(IPC_CHANNELS.call, (e, op: unknown, input: unknown) => ipc(e, op, input));
 
   // Tray: rebuilt from hub state, debounced.
   const icon = (file: string) => nativeImage.createFromPath(path.join(HERE, 'icons', file));
-  const tray = new Tray(icon(trayIconFile({ sessions: [], held: 0, confirmations: 0, paused: false }, process.platform)));
+  const tray = new Tray(
+    icon(trayIconFile({ sessions: [], held: 0, confirmations: 0, paused: false }, process.platform)),
+  );
   const dispatch = (a: TrayAction): void => {
     if (a.kind === 'quit') app.quit();
     else if (a.kind === 'pause') void run('inbound.pause', { paused: a.paused });
@@ -133,7 +193,11 @@ async function start(): Promise<void> {
     else void run(d.kind === 'approve' ? 'confirmations.allow' : 'confirmations.deny', { id: d.itemId });
   };
   const show = (spec: NotificationSpec): void => {
-    const n = new Notification({ title: spec.title, body: spec.body, actions: spec.actions.map((text) => ({ type: 'button' as const, text })) });
+    const n = new Notification({
+      title: spec.title,
+      body: spec.body,
+      actions: spec.actions.map((text) => ({ type: 'button' as const, text })),
+    });
     n.on('action', (_e, index) => decide(onAction(spec, index)));
     n.on('click', () => decide(onClick(spec)));
     n.show();
@@ -141,8 +205,12 @@ async function start(): Promise<void> {
   const notifyNew = async (kind: 'held' | 'confirmation'): Promise<void> => {
     const r = await run(kind === 'held' ? 'held.list' : 'confirmations.list', {});
     if (!r.ok || !Notification.isSupported()) return;
-    if (kind === 'held') for (const item of newHeldItems((r.result as { items: HeldView[] }).items, announced.held)) show(heldNotification(item, process.platform));
-    else for (const c of newHeldItems((r.result as { items: ConfirmationView[] }).items, announced.confirmation)) show(confirmationNotification(c, process.platform));
+    if (kind === 'held')
+      for (const item of newHeldItems((r.result as { items: HeldView[] }).items, announced.held))
+        show(heldNotification(item, process.platform));
+    else
+      for (const c of newHeldItems((r.result as { items: ConfirmationView[] }).items, announced.confirmation))
+        show(confirmationNotification(c, process.platform));
   };
 
   // The desktop is a user interface for the whole run: held countdowns run, events flow.

@@ -14,12 +14,19 @@ export interface IpcPort {
 }
 
 /** Every operation the page may ask for: the contract's names, nothing else. */
-export const ALLOWED_OPERATIONS: ReadonlySet<string> = new Set<string>([...BRIDGE_OPERATION_NAMES, ...DESKTOP_OPERATION_NAMES]);
+export const ALLOWED_OPERATIONS: ReadonlySet<string> = new Set<string>([
+  ...BRIDGE_OPERATION_NAMES,
+  ...DESKTOP_OPERATION_NAMES,
+]);
 
-export function exposedApi(ipc: IpcPort): { call(op: string, input?: unknown): Promise<CallResult>; onEvent(listener: (e: unknown) => void): () => void } {
+export function exposedApi(ipc: IpcPort): {
+  call(op: string, input?: unknown): Promise<CallResult>;
+  onEvent(listener: (e: unknown) => void): () => void;
+} {
   return Object.freeze({
     async call(op: string, input?: unknown): Promise<CallResult> {
-      if (typeof op !== 'string' || !ALLOWED_OPERATIONS.has(op)) return { ok: false, reason: 'method_not_found', message: 'Method not found' };
+      if (typeof op !== 'string' || !ALLOWED_OPERATIONS.has(op))
+        return { ok: false, reason: 'method_not_found', message: 'Method not found' };
       return (await ipc.invoke(IPC_CHANNELS.call, op, input ?? {})) as CallResult;
     },
     onEvent(listener: (e: unknown) => void): () => void {

@@ -14,7 +14,16 @@ import { SessionsView } from './features/sessions.js';
 import { SubscriptionsView } from './features/subscriptions.js';
 import { TeamsView } from './features/teams.js';
 
-const VIEWS = ['sessions', 'approvals', 'picture', 'subscriptions', 'teams', 'activity', 'history', 'preferences'] as const;
+const VIEWS = [
+  'sessions',
+  'approvals',
+  'picture',
+  'subscriptions',
+  'teams',
+  'activity',
+  'history',
+  'preferences',
+] as const;
 type View = (typeof VIEWS)[number];
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
   connected: 'Connected',
@@ -24,20 +33,33 @@ const CONNECTION_TEXT: Record<ConnectionState, string> = {
 };
 
 export function App({ stores }: { stores: Stores }): ReactNode {
-  const [view, setView] = useState<View>(() => (VIEWS as readonly string[]).includes(location.hash.slice(1)) ? (location.hash.slice(1) as View) : 'sessions');
+  const [view, setView] = useState<View>(() =>
+    (VIEWS as readonly string[]).includes(location.hash.slice(1)) ? (location.hash.slice(1) as View) : 'sessions',
+  );
   const connection = useStore(stores.connection, (s) => s.state);
   const navRef = useRef<HTMLElement>(null);
   const onNavKey = (e: KeyboardEvent): void => {
     const i = VIEWS.indexOf(view);
-    const next = e.key === 'ArrowDown' || e.key === 'ArrowRight' ? (i + 1) % VIEWS.length : e.key === 'ArrowUp' || e.key === 'ArrowLeft' ? (i + VIEWS.length - 1) % VIEWS.length : e.key === 'Home' ? 0 : e.key === 'End' ? VIEWS.length - 1 : -1;
+    const next =
+      e.key === 'ArrowDown' || e.key === 'ArrowRight'
+        ? (i + 1) % VIEWS.length
+        : e.key === 'ArrowUp' || e.key === 'ArrowLeft'
+          ? (i + VIEWS.length - 1) % VIEWS.length
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? VIEWS.length - 1
+              : -1;
     if (next < 0 || !(e.target instanceof HTMLButtonElement) || e.target.dataset.view === undefined) return;
     e.preventDefault();
     setView(VIEWS[next]!);
     navRef.current?.querySelector<HTMLButtonElement>(`button[data-view="${VIEWS[next]!}"]`)?.focus();
   };
-  const heldCount = useStore(stores.held, (s) => s.data.length) + useStore(stores.confirmations, (s) => s.data.items.length);
+  const heldCount =
+    useStore(stores.held, (s) => s.data.length) + useStore(stores.confirmations, (s) => s.data.items.length);
   useEffect(() => {
-    for (const name of ['sessions', 'held', 'confirmations', 'subscriptions', 'activity', 'settings', 'teams'] as const) void stores[name].getState().load();
+    for (const name of ['sessions', 'held', 'confirmations', 'subscriptions', 'activity', 'settings', 'teams'] as const)
+      void stores[name].getState().load();
   }, [stores]);
   useEffect(() => {
     location.hash = view;
@@ -66,13 +88,22 @@ export function App({ stores }: { stores: Stores }): ReactNode {
       <nav aria-label="Views" ref={navRef} onKeyDown={onNavKey}>
         <h1>Switchboard</h1>
         {VIEWS.map((v) => (
-          <button key={v} data-view={v} tabIndex={v === view ? 0 : -1} className={v === view ? 'active' : ''} aria-current={v === view ? 'page' : undefined} onClick={() => setView(v)}>
+          <button
+            key={v}
+            data-view={v}
+            tabIndex={v === view ? 0 : -1}
+            className={v === view ? 'active' : ''}
+            aria-current={v === view ? 'page' : undefined}
+            onClick={() => setView(v)}
+          >
             {v[0]!.toUpperCase() + v.slice(1)}
             {v === 'approvals' && heldCount > 0 && <span className="badge alert">{heldCount}</span>}
           </button>
         ))}
         <PauseToggle stores={stores} />
-        <div className={`conn ${connection}`} role="status">{CONNECTION_TEXT[connection]}</div>
+        <div className={`conn ${connection}`} role="status">
+          {CONNECTION_TEXT[connection]}
+        </div>
       </nav>
       <main>
         {view === 'sessions' && <SessionsView stores={stores} />}
@@ -84,7 +115,9 @@ export function App({ stores }: { stores: Stores }): ReactNode {
               stores.focus.setState({ itemId: address }); // Sessions opens its detail
               setView('sessions');
             }}
-            onOpenConversation={(between) => void stores.history.getState().open({ kind: 'pair', a: between[0], b: between[1] })}
+            onOpenConversation={(between) =>
+              void stores.history.getState().open({ kind: 'pair', a: between[0], b: between[1] })
+            }
           />
         )}
         {view === 'subscriptions' && <SubscriptionsView stores={stores} />}
@@ -105,7 +138,10 @@ function PauseToggle({ stores }: { stores: Stores }): ReactNode {
     await stores.settings.getState().load();
   };
   return (
-    <label className={`pause ${paused ? 'on' : ''}`} title="Refuse every new inbound message until you resume; held messages stay held">
+    <label
+      className={`pause ${paused ? 'on' : ''}`}
+      title="Refuse every new inbound message until you resume; held messages stay held"
+    >
       <input type="checkbox" checked={paused} onChange={() => void toggle()} /> Pause inbound
     </label>
   );

@@ -5,6 +5,11 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: new URL('.', import.meta.url).pathname,
   base: './',
-  build: { outDir: new URL('../dist/renderer', import.meta.url).pathname, emptyOutDir: true, modulePreload: { polyfill: false }, assetsInlineLimit: 0 },
+  build: {
+    outDir: new URL('../dist/renderer', import.meta.url).pathname,
+    emptyOutDir: true,
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+  },
   logLevel: 'warn',
 });

@@ -68,7 +68,8 @@ export function graphOf(root) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const root = path.resolve(process.argv[2] ?? 'core');
   const cycles = findCycles(graphOf(root));
-  for (const c of cycles) console.error(`import circle (${c.length} files): ${c.map((f) => path.relative(process.cwd(), f)).join(' → ')}`);
+  for (const c of cycles)
+    console.error(`import circle (${c.length} files): ${c.map((f) => path.relative(process.cwd(), f)).join(' → ')}`);
   if (cycles.length > 0) process.exit(1);
   console.log(`no import circle in ${path.relative(process.cwd(), root) || '.'}/`);
 }

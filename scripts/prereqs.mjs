@@ -9,11 +9,51 @@ import { existsSync } from 'node:fs';
 
 /** What each suite needs, how to find it, and its package per manager. */
 export const TOOLS = [
-  { name: 'chromium', why: 'the browser tests', env: 'CHROMIUM_PATH', paths: ['/usr/bin/chromium', '/Applications/Chromium.app/Contents/MacOS/Chromium'], command: 'chromium', apt: 'chromium', brew: '--cask chromium' },
-  { name: 'nats-server', why: 'the relay tests', env: 'NATS_SERVER', paths: ['/usr/sbin/nats-server', '/usr/bin/nats-server'], command: 'nats-server', apt: 'nats-server', brew: 'nats-server' },
-  { name: 'tmux', why: 'the real-agent and interop tests', paths: [], command: 'tmux', apt: 'tmux', brew: 'tmux', interop: true },
-  { name: 'ip', why: 'the real-agent tests (loopback inside the namespace)', paths: ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip'], command: 'ip', apt: 'iproute2', brew: null, interop: true },
-  { name: 'unshare', why: 'the real-agent and interop tests (a private network namespace)', paths: [], command: 'unshare', apt: 'util-linux', brew: null, interop: true },
+  {
+    name: 'chromium',
+    why: 'the browser tests',
+    env: 'CHROMIUM_PATH',
+    paths: ['/usr/bin/chromium', '/Applications/Chromium.app/Contents/MacOS/Chromium'],
+    command: 'chromium',
+    apt: 'chromium',
+    brew: '--cask chromium',
+  },
+  {
+    name: 'nats-server',
+    why: 'the relay tests',
+    env: 'NATS_SERVER',
+    paths: ['/usr/sbin/nats-server', '/usr/bin/nats-server'],
+    command: 'nats-server',
+    apt: 'nats-server',
+    brew: 'nats-server',
+  },
+  {
+    name: 'tmux',
+    why: 'the real-agent and interop tests',
+    paths: [],
+    command: 'tmux',
+    apt: 'tmux',
+    brew: 'tmux',
+    interop: true,
+  },
+  {
+    name: 'ip',
+    why: 'the real-agent tests (loopback inside the namespace)',
+    paths: ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip'],
+    command: 'ip',
+    apt: 'iproute2',
+    brew: null,
+    interop: true,
+  },
+  {
+    name: 'unshare',
+    why: 'the real-agent and interop tests (a private network namespace)',
+    paths: [],
+    command: 'unshare',
+    apt: 'util-linux',
+    brew: null,
+    interop: true,
+  },
 ];
 
 function onPath(command, env) {
@@ -43,7 +83,8 @@ export function installer(env = process.env, platform = process.platform) {
   if (platform === 'linux' && onPath('apt-get', env)) {
     const root = typeof process.getuid === 'function' && process.getuid() === 0;
     if (root) return { manager: 'apt', sudo: [] };
-    if (onPath('sudo', env) && spawnSync('sudo', ['-n', 'true'], { env, stdio: 'ignore' }).status === 0) return { manager: 'apt', sudo: ['sudo', '-n'] };
+    if (onPath('sudo', env) && spawnSync('sudo', ['-n', 'true'], { env, stdio: 'ignore' }).status === 0)
+      return { manager: 'apt', sudo: ['sudo', '-n'] };
     return { manager: null, why: 'apt-get needs root and sudo asks for a password' };
   }
   if (platform === 'darwin' && onPath('brew', env)) return { manager: 'brew', sudo: [] };
@@ -70,30 +111,47 @@ function installHint(tools, platform) {
  * Makes sure every needed tool is there. Returns null when all are, else the
  * one message to print (and the caller exits 1 before running anything).
  */
-export function ensureTools({ env = process.env, platform = process.platform, log = console.error, run = spawnSync } = {}) {
+export function ensureTools({
+  env = process.env,
+  platform = process.platform,
+  log = console.error,
+  run = spawnSync,
+} = {}) {
   let missing = needed(env).filter((t) => !present(t, env));
   if (missing.length === 0) return null;
   // unshare has no macOS port: the real-agent suites are Linux-only.
   if (platform === 'darwin') {
     const linuxOnly = missing.filter((t) => t.brew === null);
-    if (linuxOnly.length) return `npm test: the real-agent and interop tests need Linux (unshare -n); set SWITCHBOARD_SKIP_INTEROP=1 to run the rest here.`;
+    if (linuxOnly.length)
+      return `npm test: the real-agent and interop tests need Linux (unshare -n); set SWITCHBOARD_SKIP_INTEROP=1 to run the rest here.`;
   }
   const how = installer(env, platform);
   const list = missing.map((t) => `${t.name} (${t.why})`).join(', ');
   if (how.manager === null) {
     return `npm test needs ${list}, and cannot install ${missing.length > 1 ? 'them' : 'it'} here (${how.why}). Install:\n${installHint(missing, platform)}\nthen run npm test again.${missing.some((t) => t.interop) ? ' (SWITCHBOARD_SKIP_INTEROP=1 skips the suites that need tmux and unshare.)' : ''} CHROMIUM_PATH and NATS_SERVER may point at binaries elsewhere.`;
   }
-  const sh = (argv) => run(argv[0], argv.slice(1), { stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  const sh = (argv) =>
+    run(argv[0], argv.slice(1), {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status === 0;
   if (how.manager === 'apt') {
     const pkgs = [...new Set(missing.map((t) => t.apt))];
     log(`npm test: installing ${pkgs.join(' ')} with apt-get (needed for ${whyList(missing)})…`);
-    const ok = sh([...how.sudo, 'apt-get', 'update', '-qq']) && sh([...how.sudo, 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...pkgs]);
-    if (!ok) return `npm test: apt-get could not install ${pkgs.join(' ')}. Install them by hand:\n${installHint(missing, platform)}`;
+    const ok =
+      sh([...how.sudo, 'apt-get', 'update', '-qq']) &&
+      sh([...how.sudo, 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...pkgs]);
+    if (!ok)
+      return `npm test: apt-get could not install ${pkgs.join(' ')}. Install them by hand:\n${installHint(missing, platform)}`;
   } else {
     const pkgs = missing.map((t) => t.brew);
     log(`npm test: installing ${pkgs.join(' ')} with Homebrew (needed for ${whyList(missing)})…`);
-    for (const p of pkgs) if (!sh(['brew', 'install', ...p.split(' ')])) return `npm test: Homebrew could not install ${p}. Install it by hand:\n  brew install ${p}`;
+    for (const p of pkgs)
+      if (!sh(['brew', 'install', ...p.split(' ')]))
+        return `npm test: Homebrew could not install ${p}. Install it by hand:\n  brew install ${p}`;
   }
   missing = missing.filter((t) => !present(t, env));
-  return missing.length === 0 ? null : `npm test: after installing, still missing: ${missing.map((t) => t.name).join(', ')}.`;
+  return missing.length === 0
+    ? null
+    : `npm test: after installing, still missing: ${missing.map((t) => t.name).join(', ')}.`;
 }

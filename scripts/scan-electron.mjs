@@ -15,8 +15,10 @@ const root = path.resolve(import.meta.dirname, '..');
 
 /** Accepted lower-severity findings: check id → why (also in docs/security.md). */
 export const ACCEPTED = {
-  OPEN_EXTERNAL_JS_CHECK: 'openExternal is reached only through safeExternalUrl (https only, no credentials) from the window-open handler; never with a value from IPC',
-  CSP_GLOBAL_CHECK: "the scanner's evaluator flags script-src 'self' as possibly bypassable (JSONP-style hosting); app:// serves only our built files, so 'self' is just them",
+  OPEN_EXTERNAL_JS_CHECK:
+    'openExternal is reached only through safeExternalUrl (https only, no credentials) from the window-open handler; never with a value from IPC',
+  CSP_GLOBAL_CHECK:
+    "the scanner's evaluator flags script-src 'self' as possibly bypassable (JSONP-style hosting); app:// serves only our built files, so 'self' is just them",
 };
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'sb-scan-'));
@@ -24,17 +26,26 @@ try {
   cpSync(path.join(root, 'dist/electron/main.mjs'), path.join(dir, 'main.js'));
   cpSync(path.join(root, 'dist/electron/preload.cjs'), path.join(dir, 'preload.js'));
   cpSync(path.join(root, 'dist/renderer/index.html'), path.join(dir, 'index.html'));
-  const electronVersion = JSON.parse(readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8')).version;
+  const electronVersion = JSON.parse(
+    readFileSync(path.join(root, 'node_modules/electron/package.json'), 'utf8'),
+  ).version;
   const log = console.log;
   console.log = () => undefined; // the scanner prints a line when its translation download fails offline
   let result;
   try {
-    result = await run({ input: dir, electronVersionOverride: electronVersion, excludeFromScan: ['AvailableSecurityFixesGlobalCheck'], isRelative: true });
+    result = await run({
+      input: dir,
+      electronVersionOverride: electronVersion,
+      excludeFromScan: ['AvailableSecurityFixesGlobalCheck'],
+      isRelative: true,
+    });
   } finally {
     console.log = log;
   }
   if (result.errors.length > 0) {
-    console.error(`electronegativity could not parse: ${result.errors.map((e) => `${e.file}: ${e.message}`).join('; ')}`);
+    console.error(
+      `electronegativity could not parse: ${result.errors.map((e) => `${e.file}: ${e.message}`).join('; ')}`,
+    );
     process.exit(1);
   }
   const bad = [];
@@ -43,7 +54,9 @@ try {
     if (issue.severity.name === 'HIGH' || !(issue.id in ACCEPTED)) bad.push(line);
     else console.log(`accepted: ${line}\n  because ${ACCEPTED[issue.id]}`);
   }
-  console.log(`electronegativity: ${result.globalChecks} global and ${result.atomicChecks} atomic checks over main, preload and index.html; ${result.issues.length} finding(s), ${bad.length} not accepted`);
+  console.log(
+    `electronegativity: ${result.globalChecks} global and ${result.atomicChecks} atomic checks over main, preload and index.html; ${result.issues.length} finding(s), ${bad.length} not accepted`,
+  );
   if (bad.length > 0) {
     console.error(bad.join('\n'));
     process.exit(1);

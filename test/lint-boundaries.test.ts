@@ -26,26 +26,51 @@ describe('import boundaries', () => {
   });
 
   it('only electron/main.ts takes Electron values; the rest of electron/ takes types', async () => {
-    expect(await ruleIds('electron/tray/menu.ts', "import { Menu } from 'electron';\nvoid Menu;")).toContain('@typescript-eslint/no-restricted-imports');
-    expect(await ruleIds('electron/tray/menu.ts', "import type { Menu } from 'electron';\nexport type M = Menu;")).not.toContain('@typescript-eslint/no-restricted-imports');
-    expect(await ruleIds('electron/main.ts', "import { Menu } from 'electron';\nvoid Menu;")).not.toContain('@typescript-eslint/no-restricted-imports');
+    expect(await ruleIds('electron/tray/menu.ts', "import { Menu } from 'electron';\nvoid Menu;")).toContain(
+      '@typescript-eslint/no-restricted-imports',
+    );
+    expect(
+      await ruleIds('electron/tray/menu.ts', "import type { Menu } from 'electron';\nexport type M = Menu;"),
+    ).not.toContain('@typescript-eslint/no-restricted-imports');
+    expect(await ruleIds('electron/main.ts', "import { Menu } from 'electron';\nvoid Menu;")).not.toContain(
+      '@typescript-eslint/no-restricted-imports',
+    );
   });
 
   it('the preload may import electron and the contract names', async () => {
-    expect(await ruleIds('preload/index.ts', "import { ipcRenderer } from 'electron';\nimport { IPC_CHANNELS } from '../core/contract/operations.js';\nvoid ipcRenderer; void IPC_CHANNELS;")).not.toContain('no-restricted-imports');
+    expect(
+      await ruleIds(
+        'preload/index.ts',
+        "import { ipcRenderer } from 'electron';\nimport { IPC_CHANNELS } from '../core/contract/operations.js';\nvoid ipcRenderer; void IPC_CHANNELS;",
+      ),
+    ).not.toContain('no-restricted-imports');
   });
 
   it('cli may import core', async () => {
-    expect(await ruleIds('cli/main.ts', "import { LIMITS } from '../core/protocol/limits.js';\nvoid LIMITS;")).not.toContain('no-restricted-imports');
+    expect(
+      await ruleIds('cli/main.ts', "import { LIMITS } from '../core/protocol/limits.js';\nvoid LIMITS;"),
+    ).not.toContain('no-restricted-imports');
   });
 
   // core/ in layers (docs/architecture.md): each layer may import only itself and the layers below.
   it.each([
     ['core/kit/ring.ts', "import { LIMITS } from '../protocol/limits.js';\nvoid LIMITS;"],
-    ['core/protocol/limits.ts', "import type { SessionRecord } from '../registry/session.js';\nexport type S = SessionRecord;"],
-    ['core/transport/outbound.ts', "import type { SessionTable } from '../registry/table.js';\nexport type T = SessionTable;"],
-    ['core/registry/table.ts', "import type { Admission } from '../messaging/admission.js';\nexport type A = Admission;"],
-    ['core/registry/table.ts', "import type { StockSession } from '../stock/discovery.js';\nexport type S = StockSession;"],
+    [
+      'core/protocol/limits.ts',
+      "import type { SessionRecord } from '../registry/session.js';\nexport type S = SessionRecord;",
+    ],
+    [
+      'core/transport/outbound.ts',
+      "import type { SessionTable } from '../registry/table.js';\nexport type T = SessionTable;",
+    ],
+    [
+      'core/registry/table.ts',
+      "import type { Admission } from '../messaging/admission.js';\nexport type A = Admission;",
+    ],
+    [
+      'core/registry/table.ts',
+      "import type { StockSession } from '../stock/discovery.js';\nexport type S = StockSession;",
+    ],
     ['core/stock/stock.ts', "import type { Hub } from '../host/hub.js';\nexport type H = Hub;"],
     ['core/stock/stock.ts', "import { sendMessage } from '../messaging/send.js';\nvoid sendMessage;"],
     ['core/messaging/send.ts', "import type { Hub } from '../host/hub.js';\nexport type H = Hub;"],
@@ -64,22 +89,47 @@ describe('import boundaries', () => {
   });
 
   it('cli/ and electron/ reach the hub through core/index.ts only', async () => {
-    expect(await ruleIds('cli/main.ts', "import type { Hub } from '../core/host/hub.js';\nexport type H = Hub;")).toContain('@typescript-eslint/no-restricted-imports');
-    expect(await ruleIds('electron/tray/menu.ts', "import type { Hub } from '../../core/host/hub.js';\nexport type H = Hub;")).toContain('@typescript-eslint/no-restricted-imports');
-    expect(await ruleIds('cli/main.ts', "import type { Hub } from '../core/index.js';\nexport type H = Hub;")).not.toContain('@typescript-eslint/no-restricted-imports');
+    expect(
+      await ruleIds('cli/main.ts', "import type { Hub } from '../core/host/hub.js';\nexport type H = Hub;"),
+    ).toContain('@typescript-eslint/no-restricted-imports');
+    expect(
+      await ruleIds(
+        'electron/tray/menu.ts',
+        "import type { Hub } from '../../core/host/hub.js';\nexport type H = Hub;",
+      ),
+    ).toContain('@typescript-eslint/no-restricted-imports');
+    expect(
+      await ruleIds('cli/main.ts', "import type { Hub } from '../core/index.js';\nexport type H = Hub;"),
+    ).not.toContain('@typescript-eslint/no-restricted-imports');
   });
 });
 
 describe('the cycle check over core/', () => {
   it('counts type-only imports and re-exports as edges', () => {
-    const edges = importsOf('/r/core/a/x.ts', "import type { B } from '../b/y.js';\nexport * from './z.js';\nimport fs from 'node:fs';");
+    const edges = importsOf(
+      '/r/core/a/x.ts',
+      "import type { B } from '../b/y.js';\nexport * from './z.js';\nimport fs from 'node:fs';",
+    );
     expect(edges).toEqual(['/r/core/b/y.ts', '/r/core/a/z.ts']);
   });
 
   it('finds a circle of type imports, and none in a chain', () => {
-    const circle = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+    const circle = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
     expect(findCycles(circle)).toEqual([['a', 'b', 'c']]);
-    expect(findCycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('core/ today has no import circle', () => {

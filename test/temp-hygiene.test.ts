@@ -15,7 +15,10 @@ const CONFIG = path.join(ROOT, 'test', 'fixtures', 'temp-leak', 'vitest.config.t
 
 function runFixture(env: Record<string, string>, tmp: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [VITEST, 'run', '--config', CONFIG], { cwd: ROOT, env: { ...process.env, ...env, TMPDIR: tmp, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [VITEST, 'run', '--config', CONFIG], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, TMPDIR: tmp, NO_COLOR: '1' },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -24,7 +27,7 @@ function runFixture(env: Record<string, string>, tmp: string): Promise<{ code: n
 }
 
 describe('temporary directories', () => {
-  it('this file runs in its own TMPDIR inside the run\'s private one; tempDir() needs our prefix', () => {
+  it("this file runs in its own TMPDIR inside the run's private one; tempDir() needs our prefix", () => {
     expect(path.basename(os.tmpdir())).toMatch(/^sbf-/);
     expect(path.basename(path.dirname(os.tmpdir()))).toMatch(/^sbr/);
     const dir = tempDir();

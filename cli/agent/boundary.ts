@@ -24,10 +24,20 @@ export interface BoundaryInput {
   stopHookActive?: boolean;
 }
 
-export async function boundary(client: HubClient, c: Credentials, agent: AgentKind, event: BoundaryEvent, input: BoundaryInput): Promise<unknown> {
+export async function boundary(
+  client: HubClient,
+  c: Credentials,
+  agent: AgentKind,
+  event: BoundaryEvent,
+  input: BoundaryInput,
+): Promise<unknown> {
   /** What fits whole into this hook's output; only that is acknowledged (and so reported delivered). */
   const handOver = async (at: FrameAt): Promise<string | undefined> => {
-    const fitted = fitItems((await client.call('inbox.fetch', { ...c, limit: MAX_ITEMS })).items, HOOK_TEXT_BUDGET[agent], at);
+    const fitted = fitItems(
+      (await client.call('inbox.fetch', { ...c, limit: MAX_ITEMS })).items,
+      HOOK_TEXT_BUDGET[agent],
+      at,
+    );
     if (fitted.shown.length > 0) await client.call('inbox.ack', { ...c, ids: fitted.shown.map((i) => i.id) });
     return fitted.text;
   };

@@ -26,7 +26,12 @@ const MAX_FIELD = 4096;
  * a token, head and tail kept (codex-rs/hooks/src/output_spill.rs). Both with
  * a margin. Gemini CLI documents no cap; 64 KiB is our own bound per turn.
  */
-export const HOOK_TEXT_BUDGET: Record<AgentKind, number> = { claude: 9000, codex: 9000, gemini: 64 * 1024, other: 9000 };
+export const HOOK_TEXT_BUDGET: Record<AgentKind, number> = {
+  claude: 9000,
+  codex: 9000,
+  gemini: 64 * 1024,
+  other: 9000,
+};
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 && v.length <= MAX_FIELD ? v : undefined;
@@ -40,7 +45,8 @@ export function parseHookInput(text: string): HookInput {
   } catch {
     throw new Error('hook input is not JSON');
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('hook input is not a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error('hook input is not a JSON object');
   const o = value as Record<string, unknown>;
   const sessionId = str(o.session_id);
   const cwd = str(o.cwd);

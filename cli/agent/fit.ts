@@ -38,6 +38,13 @@ export function fitItems(items: readonly InboxItem[], budget: number, at: FrameA
   }
   const rest = items.slice(shown.length);
   const parts = shown.length > 0 ? [frameHeader(shown.length, at), ...shown.map((i) => i.text)] : [];
-  if (rest.length > 0) parts.push(restNote(rest.length, rest.reduce((n, i) => n + bytes(i.text), 0), shown.length > 0 ? '' : frameLead(at)));
+  if (rest.length > 0)
+    parts.push(
+      restNote(
+        rest.length,
+        rest.reduce((n, i) => n + bytes(i.text), 0),
+        shown.length > 0 ? '' : frameLead(at),
+      ),
+    );
   return { text: parts.join('\n\n'), shown };
 }

@@ -11,9 +11,9 @@ export type FrameAt = 'tool' | 'stop' | 'prompt';
 
 const LEAD: Record<FrameAt, string> = {
   tool: '',
-  stop:
-    'This is not an error and nothing is blocked: Switchboard uses the stop hook to hand over messages from other agent sessions that arrived during this turn, so they can be read before stopping. ',
-  prompt: 'Not part of the user\'s prompt: Switchboard hands over messages from other agent sessions that arrived while this session was idle. ',
+  stop: 'This is not an error and nothing is blocked: Switchboard uses the stop hook to hand over messages from other agent sessions that arrived during this turn, so they can be read before stopping. ',
+  prompt:
+    "Not part of the user's prompt: Switchboard hands over messages from other agent sessions that arrived while this session was idle. ",
 };
 
 /** The opening that says, where people may be alarmed, that nothing is wrong. */

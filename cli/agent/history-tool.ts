@@ -20,24 +20,38 @@ export const HISTORY_TOOL = 'switchboard_history';
 
 export const HISTORY_TOOL_DESCRIPTION =
   'Search your own message history through Switchboard: messages this session sent or received, newest first, with where each one ended (queued, delivered, held, approved, denied, expired, refused, dropped). ' +
-  'Only your own session\'s messages are ever returned. `text`: words that must all appear; `with`: the other session\'s name; `since`: an age such as 30m, 2h, 7d; `before`: the cursor a previous page returned.';
+  "Only your own session's messages are ever returned. `text`: words that must all appear; `with`: the other session's name; `since`: an age such as 30m, 2h, 7d; `before`: the cursor a previous page returned.";
 
 export const HISTORY_TOOL_INPUT = {
   text: z.string().min(1).max(1000).optional().describe('Words to find in the text, summary or names (all must match)'),
   with: z.string().min(1).max(256).optional().describe('Only messages with this session (its name)'),
   outcome: z.enum(OUTCOMES).optional(),
-  since: z.string().regex(/^\d{1,6}[mhd]$/).optional().describe('An age: 30m, 2h, 7d'),
+  since: z
+    .string()
+    .regex(/^\d{1,6}[mhd]$/)
+    .optional()
+    .describe('An age: 30m, 2h, 7d'),
   before: z.number().int().min(0).optional().describe('The `more:` cursor from a previous result'),
   limit: z.number().int().min(1).max(MAX_ROWS).optional(),
 };
 
-type Args = { text?: string | undefined; with?: string | undefined; outcome?: Outcome | undefined; since?: string | undefined; before?: number | undefined; limit?: number | undefined };
+type Args = {
+  text?: string | undefined;
+  with?: string | undefined;
+  outcome?: Outcome | undefined;
+  since?: string | undefined;
+  before?: number | undefined;
+  limit?: number | undefined;
+};
 
 /** Runs the search as this session (never any other credential) and renders the page. */
 export async function historyTool(client: HubClient, creds: Credentials, a: Args, now: number): Promise<string> {
-  const since = a.since === undefined ? undefined : Math.max(0, now - Number(a.since.slice(0, -1)) * AGE_UNITS[a.since.slice(-1)]!);
+  const since =
+    a.since === undefined ? undefined : Math.max(0, now - Number(a.since.slice(0, -1)) * AGE_UNITS[a.since.slice(-1)]!);
   const params: MethodInput<'history.search'> = {
-    sessionId: creds.sessionId, token: creds.token, limit: a.limit ?? DEFAULT_ROWS,
+    sessionId: creds.sessionId,
+    token: creds.token,
+    limit: a.limit ?? DEFAULT_ROWS,
     ...(a.text !== undefined ? { text: a.text } : {}),
     ...(a.with !== undefined ? { with: a.with } : {}),
     ...(a.outcome !== undefined ? { outcome: [a.outcome] } : {}),
@@ -65,7 +79,8 @@ export async function historyTool(client: HubClient, creds: Credentials, a: Args
 function renderOne(m: HistoryMessage, self: string): string {
   const when = new Date(m.at).toISOString().replace('T', ' ').slice(0, 19);
   const dir = m.sender.sessionId === self ? `you → ${m.receiver.name}` : `${m.sender.name ?? m.sender.address} → you`;
-  const outcome = m.reason !== '' && m.outcome !== 'queued' && m.outcome !== 'delivered' ? `${m.outcome}: ${m.reason}` : m.outcome;
+  const outcome =
+    m.reason !== '' && m.outcome !== 'queued' && m.outcome !== 'delivered' ? `${m.outcome}: ${m.reason}` : m.outcome;
   const body = m.text.replace(/\s+/g, ' ').trim();
   const preview = body.length > PREVIEW_CHARS ? `${body.slice(0, PREVIEW_CHARS)}…` : body;
   return `${when} UTC  ${dir}  [${outcome}]${m.summary !== null ? `  ${m.summary}` : ''}\n  ${preview}`;

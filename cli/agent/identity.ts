@@ -25,7 +25,22 @@ function execFileSync(): typeof import('node:child_process').execFileSync {
   return (createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process')).execFileSync;
 }
 
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'fish', 'ksh', 'tcsh', 'csh', 'cmd.exe', 'powershell.exe', 'pwsh', 'pwsh.exe', 'env', 'timeout']);
+const SHELLS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'fish',
+  'ksh',
+  'tcsh',
+  'csh',
+  'cmd.exe',
+  'powershell.exe',
+  'pwsh',
+  'pwsh.exe',
+  'env',
+  'timeout',
+]);
 const MAX_HOPS = 4;
 
 export type AgentKind = 'claude' | 'codex' | 'gemini' | 'other';
@@ -49,7 +64,10 @@ function parentOf(pid: number): { ppid: number; name: string } | undefined {
       return { ppid, name };
     }
     if (process.platform === 'darwin') {
-      const out = execFileSync()('ps', ['-o', 'ppid=,comm=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 }).trim();
+      const out = execFileSync()('ps', ['-o', 'ppid=,comm=', '-p', String(pid)], {
+        encoding: 'utf8',
+        timeout: 2000,
+      }).trim();
       const [ppid, ...comm] = out.split(/\s+/);
       return { ppid: Number(ppid), name: path.basename(comm.join(' ')) };
     }
@@ -110,7 +128,11 @@ export function readCredentials(file: string): Credentials | undefined {
   try {
     const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Credentials>;
     if (typeof v.sessionId !== 'string' || typeof v.token !== 'string') return undefined;
-    return { sessionId: v.sessionId, token: v.token, ...(typeof v.agentSessionId === 'string' ? { agentSessionId: v.agentSessionId } : {}) };
+    return {
+      sessionId: v.sessionId,
+      token: v.token,
+      ...(typeof v.agentSessionId === 'string' ? { agentSessionId: v.agentSessionId } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -141,7 +163,6 @@ export interface EnsureArgs {
   /** The agent's own session id from the hook input, recorded as the claim. */
   agentSessionId?: string;
 }
-
 
 /** How long a process waits for another process of the same agent that is registering its session. */
 const CLAIM_WAIT_MS = 5000;
@@ -199,12 +220,20 @@ function takeClaim(claimFile: string): boolean {
 /** Resumes the known session; undefined when the hub does not know it (register anew). */
 async function resume(a: EnsureArgs, file: string, known: Credentials): Promise<Credentials | undefined> {
   try {
-    await a.client.call('session.register', { cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, resume: { sessionId: known.sessionId, token: known.token }, ...(a.hook ? { hook: true } : {}) });
+    await a.client.call('session.register', {
+      cwd: a.cwd,
+      pid: a.pid,
+      liveness: 'pid',
+      agent: a.agent,
+      resume: { sessionId: known.sessionId, token: known.token },
+      ...(a.hook ? { hook: true } : {}),
+    });
   } catch (err) {
     if (err instanceof RpcError && err.reason === 'unauthorized') return undefined;
     throw err;
   }
-  if (known.agentSessionId === undefined && a.agentSessionId !== undefined) writeCredentials(file, { ...known, agentSessionId: a.agentSessionId });
+  if (known.agentSessionId === undefined && a.agentSessionId !== undefined)
+    writeCredentials(file, { ...known, agentSessionId: a.agentSessionId });
   return authOf(known);
 }
 
@@ -213,7 +242,13 @@ async function register(a: EnsureArgs, file: string): Promise<Credentials> {
   const permissionMode = asPermissionMode(a.permissionMode) ?? modeFromArgv(a.agent, argvOf(a.pid) ?? []);
   const mode = permissionMode !== undefined ? { permissionMode } : { modeKnown: false };
   const reg = await a.client.call('session.register', {
-    cwd: a.cwd, pid: a.pid, liveness: 'pid', agent: a.agent, ...mode, ...(a.name ? { name: a.name } : {}), ...(a.hook ? { hook: true } : {}),
+    cwd: a.cwd,
+    pid: a.pid,
+    liveness: 'pid',
+    agent: a.agent,
+    ...mode,
+    ...(a.name ? { name: a.name } : {}),
+    ...(a.hook ? { hook: true } : {}),
   });
   const creds = { sessionId: reg.sessionId, token: reg.token };
   writeCredentials(file, { ...creds, ...(a.agentSessionId !== undefined ? { agentSessionId: a.agentSessionId } : {}) });

@@ -42,7 +42,10 @@ export function registerTools(server: McpServer, deps: Deps): void {
       text = await fn();
     } catch (err) {
       isError = true;
-      text = err instanceof RpcError ? `Error (${err.reason}): ${err.message}${Array.isArray(err.data.candidates) && err.data.candidates.length ? ` Candidates: ${err.data.candidates.join(', ')}` : ''}` : `Error: ${err instanceof Error ? err.message : String(err)}`;
+      text =
+        err instanceof RpcError
+          ? `Error (${err.reason}): ${err.message}${Array.isArray(err.data.candidates) && err.data.candidates.length ? ` Candidates: ${err.data.candidates.join(', ')}` : ''}`
+          : `Error: ${err instanceof Error ? err.message : String(err)}`;
     }
     let items: InboxItem[];
     try {
@@ -52,7 +55,8 @@ export function registerTools(server: McpServer, deps: Deps): void {
     }
     const page = pager.page(items, text);
     if (page.text !== undefined) text += `\n\n${page.text}`;
-    if (page.done.length > 0) setImmediate(() => void client.call('inbox.ack', { ...creds, ids: page.done }).catch(() => undefined));
+    if (page.done.length > 0)
+      setImmediate(() => void client.call('inbox.ack', { ...creds, ids: page.done }).catch(() => undefined));
     return { content: [{ type: 'text', text }], ...(isError ? { isError } : {}) };
   };
   const team = (t: string | undefined): string => {
@@ -74,7 +78,12 @@ export function registerTools(server: McpServer, deps: Deps): void {
         const { rows } = await client.call('agents.list', creds);
         const others = rows.filter((r) => !r.self);
         if (others.length === 0) return 'No other sessions are reachable right now.';
-        return others.map((r) => `${r.label} — ${r.machine ?? 'this machine'}, ${r.kind === 'claude-code' ? 'Claude Code (its own messaging)' : r.agent}, ${r.state} since ${new Date(r.stateSince).toISOString()}, ${r.cwd}`).join('\n');
+        return others
+          .map(
+            (r) =>
+              `${r.label} — ${r.machine ?? 'this machine'}, ${r.kind === 'claude-code' ? 'Claude Code (its own messaging)' : r.agent}, ${r.state} since ${new Date(r.stateSince).toISOString()}, ${r.cwd}`,
+          )
+          .join('\n');
       }),
   );
 
@@ -82,14 +91,24 @@ export function registerTools(server: McpServer, deps: Deps): void {
     'switchboard_send',
     {
       description:
-        'Send a text message to another agent session through Switchboard (not Claude Code\'s SendMessage). `to` is a name from switchboard_list_peers, `name [ref]`, or the `from` address of a message you received — to reply, copy that `from` into `to`. ' +
-        'The result is a transport status (queued, held for the receiver\'s user, refused, dropped, sent; confirm-denied or confirm-expired when a send to another machine was not allowed by your user), not a reply; receipts and replies arrive later with your tool results. ' +
+        "Send a text message to another agent session through Switchboard (not Claude Code's SendMessage). `to` is a name from switchboard_list_peers, `name [ref]`, or the `from` address of a message you received — to reply, copy that `from` into `to`. " +
+        "The result is a transport status (queued, held for the receiver's user, refused, dropped, sent; confirm-denied or confirm-expired when a send to another machine was not allowed by your user), not a reply; receipts and replies arrive later with your tool results. " +
         'notify_when_idle: true asks for one idle notice when that session next goes idle; without `message` it does not disturb it. ' +
         RULES,
       inputSchema: {
-        to: z.string().min(1).max(4096).describe('Name, "name [ref]", or an address (uds:… or peer:machine/session) copied from a message\'s `from`'),
+        to: z
+          .string()
+          .min(1)
+          .max(4096)
+          .describe(
+            'Name, "name [ref]", or an address (uds:… or peer:machine/session) copied from a message\'s `from`',
+          ),
         summary: z.string().max(200).optional().describe('One line, at most 200 characters; required with message'),
-        message: z.string().max(256 * 1024).optional().describe('Plain text; @file references and slash commands are not expanded'),
+        message: z
+          .string()
+          .max(256 * 1024)
+          .optional()
+          .describe('Plain text; @file references and slash commands are not expanded'),
         notify_when_idle: z.boolean().optional(),
       },
     },
@@ -103,62 +122,109 @@ export function registerTools(server: McpServer, deps: Deps): void {
   server.registerTool(
     'switchboard_check_inbox',
     {
-      description: 'Show messages, receipts and idle notices from other sessions that have not been shown yet. They also arrive with every other Switchboard tool result. ' + RULES,
+      description:
+        'Show messages, receipts and idle notices from other sessions that have not been shown yet. They also arrive with every other Switchboard tool result. ' +
+        RULES,
       inputSchema: {},
     },
     () => run(async () => 'Checked the inbox.'),
   );
 
   // Its own history only: the hub scopes a session's credentials to that session (issue 18).
-  server.registerTool(HISTORY_TOOL, { description: HISTORY_TOOL_DESCRIPTION, inputSchema: HISTORY_TOOL_INPUT }, (a) => run(() => historyTool(client, creds, a, Date.now())));
+  server.registerTool(HISTORY_TOOL, { description: HISTORY_TOOL_DESCRIPTION, inputSchema: HISTORY_TOOL_INPUT }, (a) =>
+    run(() => historyTool(client, creds, a, Date.now())),
+  );
 
-  const Team = z.string().min(1).max(256).optional().describe('Team / task list id; defaults to this session\'s list');
-  const Id = z.string().regex(/^\d{1,15}$/).describe('Task id, e.g. "3"');
+  const Team = z.string().min(1).max(256).optional().describe("Team / task list id; defaults to this session's list");
+  const Id = z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .describe('Task id, e.g. "3"');
 
   server.registerTool(
     'switchboard_tasks',
-    { description: 'List the shared tasks of a Claude Code compatible team task list (id, status, owner, blockers, subject).', inputSchema: { team: Team } },
+    {
+      description:
+        'List the shared tasks of a Claude Code compatible team task list (id, status, owner, blockers, subject).',
+      inputSchema: { team: Team },
+    },
     (a) => run(async () => JSON.stringify((await client.call('tasks.list', { list: team(a.team) })).tasks, null, 2)),
   );
   server.registerTool(
     'switchboard_task_get',
     { description: 'Show one shared task.', inputSchema: { team: Team, id: Id } },
-    (a) => run(async () => JSON.stringify((await client.call('tasks.get', { list: team(a.team), id: a.id })).task, null, 2)),
+    (a) =>
+      run(async () => JSON.stringify((await client.call('tasks.get', { list: team(a.team), id: a.id })).task, null, 2)),
   );
   server.registerTool(
     'switchboard_task_create',
     {
       description: 'Create a shared task (pending, unowned).',
-      inputSchema: { team: Team, subject: z.string().min(1).max(10_000), description: z.string().max(100_000).optional(), blocked_by: z.array(Id).max(100).optional() },
+      inputSchema: {
+        team: Team,
+        subject: z.string().min(1).max(10_000),
+        description: z.string().max(100_000).optional(),
+        blocked_by: z.array(Id).max(100).optional(),
+      },
     },
     (a) =>
       run(async () => {
-        const r = await client.call('tasks.create', { ...creds, list: team(a.team), subject: a.subject, description: a.description ?? '', ...(a.blocked_by ? { blockedBy: a.blocked_by } : {}) });
+        const r = await client.call('tasks.create', {
+          ...creds,
+          list: team(a.team),
+          subject: a.subject,
+          description: a.description ?? '',
+          ...(a.blocked_by ? { blockedBy: a.blocked_by } : {}),
+        });
         return JSON.stringify(r.task, null, 2);
       }),
   );
   server.registerTool(
     'switchboard_task_update',
     {
-      description: 'Update a shared task: status (pending, in_progress, completed), subject, description, or owner (null clears it).',
+      description:
+        'Update a shared task: status (pending, in_progress, completed), subject, description, or owner (null clears it).',
       inputSchema: {
-        team: Team, id: Id, status: z.enum(['pending', 'in_progress', 'completed']).optional(), subject: z.string().min(1).max(10_000).optional(),
-        description: z.string().max(100_000).optional(), owner: z.string().min(1).max(256).nullable().optional(),
+        team: Team,
+        id: Id,
+        status: z.enum(['pending', 'in_progress', 'completed']).optional(),
+        subject: z.string().min(1).max(10_000).optional(),
+        description: z.string().max(100_000).optional(),
+        owner: z.string().min(1).max(256).nullable().optional(),
       },
     },
     (a) =>
       run(async () => {
         const { team: t, id, ...patch } = a;
-        return JSON.stringify((await client.call('tasks.update', { ...creds, list: team(t), id, ...patch })).task, null, 2);
+        return JSON.stringify(
+          (await client.call('tasks.update', { ...creds, list: team(t), id, ...patch })).task,
+          null,
+          2,
+        );
       }),
   );
   server.registerTool(
     'switchboard_task_claim',
     {
-      description: 'Claim a shared task for yourself. Fails as already_claimed, already_resolved, blocked, or agent_busy (with busy_check, when you own another unfinished task).',
+      description:
+        'Claim a shared task for yourself. Fails as already_claimed, already_resolved, blocked, or agent_busy (with busy_check, when you own another unfinished task).',
       inputSchema: { team: Team, id: Id, busy_check: z.boolean().optional() },
     },
-    (a) => run(async () => JSON.stringify((await client.call('tasks.claim', { ...creds, list: team(a.team), id: a.id, busyCheck: a.busy_check === true })).task, null, 2)),
+    (a) =>
+      run(async () =>
+        JSON.stringify(
+          (
+            await client.call('tasks.claim', {
+              ...creds,
+              list: team(a.team),
+              id: a.id,
+              busyCheck: a.busy_check === true,
+            })
+          ).task,
+          null,
+          2,
+        ),
+      ),
   );
   // Only Claude Code has mcp_tool hooks (2.1.118+); other agents never see this tool.
   if (deps.agent === 'claude') {
@@ -176,7 +242,8 @@ export function registerTools(server: McpServer, deps: Deps): void {
       async (a) => {
         // Never break the agent: a failure is no output (the command hooks' rule), the next boundary tries again.
         const out = await boundary(client, creds, deps.agent ?? 'claude', a.event, {
-          permissionMode: a.permission_mode !== undefined && /^[A-Za-z]+$/.test(a.permission_mode) ? a.permission_mode : undefined,
+          permissionMode:
+            a.permission_mode !== undefined && /^[A-Za-z]+$/.test(a.permission_mode) ? a.permission_mode : undefined,
           stopHookActive: a.stop_hook_active === true || a.stop_hook_active === 'true',
         }).catch(() => undefined);
         return { content: [{ type: 'text' as const, text: out === undefined ? '' : JSON.stringify(out) }] };

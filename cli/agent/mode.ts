@@ -20,11 +20,16 @@ export function argvOf(pid: number): string[] | undefined {
     if (process.platform === 'linux') {
       const raw = fs.readFileSync(`/proc/${pid}/cmdline`);
       if (raw.length === 0 || raw.length > MAX_CMDLINE) return undefined;
-      return raw.toString('utf8').split('\0').filter((a) => a !== '');
+      return raw
+        .toString('utf8')
+        .split('\0')
+        .filter((a) => a !== '');
     }
     if (process.platform === 'darwin') {
       const cp = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
-      const out = cp.execFileSync('ps', ['-ww', '-o', 'args=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 }).trim();
+      const out = cp
+        .execFileSync('ps', ['-ww', '-o', 'args=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000 })
+        .trim();
       return out === '' ? undefined : out.split(/\s+/);
     }
   } catch {

@@ -18,7 +18,12 @@ import type { AgentKind } from './identity.js';
  * (MAX_MCP_OUTPUT_TOKENS); 32 KB proven whole by the suite. Gemini CLI: none
  * documented. Others: unknown, so Codex's.
  */
-export const TOOL_TEXT_BUDGET: Record<AgentKind, number> = { claude: 40 * 1024, codex: 9000, gemini: 64 * 1024, other: 9000 };
+export const TOOL_TEXT_BUDGET: Record<AgentKind, number> = {
+  claude: 40 * 1024,
+  codex: 9000,
+  gemini: 64 * 1024,
+  other: 9000,
+};
 
 export interface Page {
   /** The text to append to the tool result, or undefined when nothing is unread. */
@@ -59,7 +64,10 @@ export class InboxPager {
     if (whole.length > 0) {
       const rest = items.length - whole.length;
       const parts = [frameHeader(whole.length), ...whole.map((i) => i.text)];
-      if (rest > 0) parts.push(`[Switchboard] ${rest} more item(s) from other sessions are waiting: call switchboard_check_inbox to read them.`);
+      if (rest > 0)
+        parts.push(
+          `[Switchboard] ${rest} more item(s) from other sessions are waiting: call switchboard_check_inbox to read them.`,
+        );
       return { text: parts.join('\n\n'), done: whole.map((i) => i.id) };
     }
     return this.#part(items[0]!, room - bytes(frameHeader(1)), items.length - 1);
@@ -76,7 +84,12 @@ export class InboxPager {
     const head = last
       ? `[Switchboard] Last part (${k}) of a long item from another session (characters ${from + 1}–${to} of ${item.text.length}); it is now shown in full.`
       : `[Switchboard] Part ${k} of a long item from another session (characters ${from + 1}–${to} of ${item.text.length}); the rest follows: call switchboard_check_inbox again to read it. It stays unread until all of it has been shown.`;
-    const tail = others > 0 ? [`[Switchboard] ${others} more item(s) from other sessions are waiting: call switchboard_check_inbox to read them.`] : [];
+    const tail =
+      others > 0
+        ? [
+            `[Switchboard] ${others} more item(s) from other sessions are waiting: call switchboard_check_inbox to read them.`,
+          ]
+        : [];
     if (last) this.#shown.delete(item.id);
     else this.#shown.set(item.id, { at: to, parts: k });
     return { text: [frameHeader(1), head, piece, ...tail].join('\n\n'), done: last ? [item.id] : [] };

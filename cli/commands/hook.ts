@@ -7,7 +7,16 @@ import { HubClient, HubNotRunningError, RpcError } from '../../core/client/clien
 import { hubSocketPath, parse, UsageError, type Ctx } from '../common.js';
 import { boundary, setMode } from '../agent/boundary.js';
 import { HOOK_EVENTS, parseHookInput, type HookEvent, type HookInput } from '../agent/dialects.js';
-import { agentPid, authOf, ensureSession, forgetCredentials, hookCredentialsFile, readCredentials, type AgentKind, type Credentials } from '../agent/identity.js';
+import {
+  agentPid,
+  authOf,
+  ensureSession,
+  forgetCredentials,
+  hookCredentialsFile,
+  readCredentials,
+  type AgentKind,
+  type Credentials,
+} from '../agent/identity.js';
 
 const MAX_STDIN = 1024 * 1024;
 const AGENTS = ['claude', 'codex', 'gemini'] as const;
@@ -27,9 +36,11 @@ async function readStdin(): Promise<string> {
 export async function hook(args: string[], ctx: Ctx): Promise<number> {
   const { values, positionals } = parse(args, { agent: { type: 'string' } }, true);
   const event = positionals[0] as HookEvent | undefined;
-  if (event === undefined || !(HOOK_EVENTS as readonly string[]).includes(event)) throw new UsageError(`usage: switchboard hook ${HOOK_EVENTS.join('|')} --agent ${AGENTS.join('|')}`);
+  if (event === undefined || !(HOOK_EVENTS as readonly string[]).includes(event))
+    throw new UsageError(`usage: switchboard hook ${HOOK_EVENTS.join('|')} --agent ${AGENTS.join('|')}`);
   const agent = (values.agent ?? 'claude') as AgentKind;
-  if (!(AGENTS as readonly string[]).includes(agent)) throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
+  if (!(AGENTS as readonly string[]).includes(agent))
+    throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
   try {
     const input = parseHookInput(await readStdin());
     const out = await run(event, agent, input);
@@ -37,7 +48,12 @@ export async function hook(args: string[], ctx: Ctx): Promise<number> {
   } catch (err) {
     // Never break the agent: one line, exit 0.
     const detail = err instanceof RpcError && Array.isArray(err.data.issues) ? ` (${err.data.issues.join('; ')})` : '';
-    const msg = err instanceof HubNotRunningError ? 'hub not running (start it with `switchboard serve`)' : err instanceof Error ? err.message + detail : String(err);
+    const msg =
+      err instanceof HubNotRunningError
+        ? 'hub not running (start it with `switchboard serve`)'
+        : err instanceof Error
+          ? err.message + detail
+          : String(err);
     ctx.err(`switchboard hook ${event}: ${msg}`);
     if (process.env.SWITCHBOARD_DEBUG) ctx.err(String(err instanceof Error ? err.stack : err));
   }
@@ -50,7 +66,16 @@ async function run(event: HookEvent, agent: AgentKind, input: HookInput): Promis
   const client = await HubClient.connect(hubSocketPath(), { timeoutMs: 2000 });
   try {
     const ensure = (): Promise<Credentials> =>
-      ensureSession({ client, pid, cwd: input.cwd, agent, hook: true, file, agentSessionId: input.sessionId, ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}) });
+      ensureSession({
+        client,
+        pid,
+        cwd: input.cwd,
+        agent,
+        hook: true,
+        file,
+        agentSessionId: input.sessionId,
+        ...(input.permissionMode ? { permissionMode: input.permissionMode } : {}),
+      });
     /** Calls with the known credentials; registers or resumes once if the hub does not know them. */
     const withCreds = async <T>(fn: (c: Credentials) => Promise<T>): Promise<T> => {
       const known = readCredentials(file);

@@ -12,7 +12,14 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { HubClient, HubNotRunningError, RpcError } from '../../core/client/client.js';
 import { AGENT_KINDS } from '../../core/protocol/methods.js';
 import { hubSocketPath, oneOf, parse, type Ctx } from '../common.js';
-import { agentPid, credentialsFile, ensureSession, forgetCredentials, type AgentKind, type Credentials } from '../agent/identity.js';
+import {
+  agentPid,
+  credentialsFile,
+  ensureSession,
+  forgetCredentials,
+  type AgentKind,
+  type Credentials,
+} from '../agent/identity.js';
 import { registerTools } from '../agent/mcp-tools.js';
 import { VERSION } from '../version.js';
 
@@ -41,7 +48,12 @@ async function connectOrStartHub(): Promise<HubClient> {
 }
 
 export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
-  const { values } = parse(args, { agent: { type: 'string' }, name: { type: 'string' }, mode: { type: 'string' }, team: { type: 'string' } });
+  const { values } = parse(args, {
+    agent: { type: 'string' },
+    name: { type: 'string' },
+    mode: { type: 'string' },
+    team: { type: 'string' },
+  });
   const agent: AgentKind = oneOf('--agent', values.agent, AGENT_KINDS) ?? 'other';
   // Listen for the end first: an agent that stops us during start-up must not have to SIGKILL us.
   let stop!: () => void;
@@ -52,7 +64,12 @@ export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
   const client = await connectOrStartHub();
   const pid = agentPid();
   const creds: Credentials = await ensureSession({
-    client, pid, cwd: process.cwd(), agent, ...(values.name ? { name: values.name } : {}), ...(values.mode ? { permissionMode: values.mode } : {}),
+    client,
+    pid,
+    cwd: process.cwd(),
+    agent,
+    ...(values.name ? { name: values.name } : {}),
+    ...(values.mode ? { permissionMode: values.mode } : {}),
   });
   const server = new McpServer({ name: 'switchboard', version: VERSION });
   registerTools(server, { client, creds, agent, defaultTeam: values.team ?? process.env.CLAUDE_CODE_TASK_LIST_ID });
@@ -60,7 +77,8 @@ export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
   transport.onclose = () => stop();
   await server.connect(transport);
   // Nothing on stderr when all is well: agents log every stderr line as an error.
-  if (process.env.SWITCHBOARD_DEBUG) process.stderr.write(`switchboard mcp: session ${creds.sessionId} for agent pid ${pid}\n`);
+  if (process.env.SWITCHBOARD_DEBUG)
+    process.stderr.write(`switchboard mcp: session ${creds.sessionId} for agent pid ${pid}\n`);
 
   await stopped;
   await client.call('session.unregister', creds, { timeoutMs: UNREGISTER_WAIT_MS }).catch((err: unknown) => {

@@ -4,7 +4,18 @@
 
 import { SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
-import { credentials, intArg, optionalCredentials, parse, SESSION_OPTIONS, table, UsageError, withHub, type Credentials, type Ctx } from '../common.js';
+import {
+  credentials,
+  intArg,
+  optionalCredentials,
+  parse,
+  SESSION_OPTIONS,
+  table,
+  UsageError,
+  withHub,
+  type Credentials,
+  type Ctx,
+} from '../common.js';
 
 export const MESSAGING_HELP = `switchboard agents
   Lists live sessions: name [ref], where, agent, state, cwd.
@@ -38,8 +49,14 @@ export async function agents(args: string[], ctx: Ctx): Promise<number> {
   const lines = [['NAME [REF]', 'WHERE', 'AGENT', 'KIND', 'MODE', 'STATE', 'INBOX', 'CWD']];
   for (const r of rows) {
     lines.push([
-      r.label + (r.self ? ' (you)' : ''), r.machine ?? 'this machine', r.agent + (r.hooks === 'never' ? ' (hooks not running)' : ''), r.kind, r.mode === 'unknown' ? 'mode unknown' : (r.mode ?? '-'), `${r.state} ${ago(now - r.stateSince)}`,
-      `${r.inboxDepth}${r.canReceive ? '' : ' (closed)'}`, r.cwd,
+      r.label + (r.self ? ' (you)' : ''),
+      r.machine ?? 'this machine',
+      r.agent + (r.hooks === 'never' ? ' (hooks not running)' : ''),
+      r.kind,
+      r.mode === 'unknown' ? 'mode unknown' : (r.mode ?? '-'),
+      `${r.state} ${ago(now - r.stateSince)}`,
+      `${r.inboxDepth}${r.canReceive ? '' : ' (closed)'}`,
+      r.cwd,
     ]);
   }
   ctx.out(table(lines));
@@ -47,19 +64,34 @@ export async function agents(args: string[], ctx: Ctx): Promise<number> {
 }
 
 export async function send(args: string[], ctx: Ctx): Promise<number> {
-  const { values } = parse(args, {
-    ...SESSION_OPTIONS, to: { type: 'string' }, summary: { type: 'string' }, message: { type: 'string' }, 'notify-when-idle': { type: 'boolean' },
-  }, false, 'send');
+  const { values } = parse(
+    args,
+    {
+      ...SESSION_OPTIONS,
+      to: { type: 'string' },
+      summary: { type: 'string' },
+      message: { type: 'string' },
+      'notify-when-idle': { type: 'boolean' },
+    },
+    false,
+    'send',
+  );
   if (values.to === undefined) throw new UsageError('send needs --to');
-  if (values.message === undefined && values['notify-when-idle'] !== true) throw new UsageError('send needs --message (or --notify-when-idle alone)');
+  if (values.message === undefined && values['notify-when-idle'] !== true)
+    throw new UsageError('send needs --message (or --notify-when-idle alone)');
   const creds = await credentials(values);
   const r = await withHub((c) =>
-    c.call('message.send', {
-      ...creds, to: values.to as string,
-      ...(values.summary !== undefined ? { summary: values.summary } : {}),
-      ...(values.message !== undefined ? { message: values.message } : {}),
-      ...(values['notify-when-idle'] ? { notify_when_idle: true } : {}),
-    }, { timeoutMs: SEND_WAIT_MS }),
+    c.call(
+      'message.send',
+      {
+        ...creds,
+        to: values.to as string,
+        ...(values.summary !== undefined ? { summary: values.summary } : {}),
+        ...(values.message !== undefined ? { message: values.message } : {}),
+        ...(values['notify-when-idle'] ? { notify_when_idle: true } : {}),
+      },
+      { timeoutMs: SEND_WAIT_MS },
+    ),
   );
   ctx.out(ctx.json ? JSON.stringify(r) : `${r.status}: ${r.note}`);
   return ['queued', 'held', 'sent', 'subscribed'].includes(r.status) ? 0 : 1;
@@ -86,7 +118,12 @@ async function fetchItems(c: HubClient, creds: Credentials, waitMs: number): Pro
 }
 
 export async function inbox(args: string[], ctx: Ctx): Promise<number> {
-  const { values } = parse(args, { ...SESSION_OPTIONS, ack: { type: 'boolean' }, wait: { type: 'string' } }, false, 'inbox');
+  const { values } = parse(
+    args,
+    { ...SESSION_OPTIONS, ack: { type: 'boolean' }, wait: { type: 'string' } },
+    false,
+    'inbox',
+  );
   const waitMs = (intArg('wait', values.wait, 0, 600) ?? 0) * 1000;
   const creds = await credentials(values);
   const items = await withHub(async (c) => {

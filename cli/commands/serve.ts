@@ -48,9 +48,16 @@ async function alreadyRunning(err: HubRunningError, wantUi: boolean): Promise<Cl
   }
   const who = `A hub is already running on ${err.socket}${info ? ` (pid ${info.pid})` : ''}`;
   if (info?.uiPort !== undefined) {
-    return new CliFailure('hub_running', `${who} and serves the user interface at http://127.0.0.1:${info.uiPort}/ — open the URL that hub printed when it started (its token is never stored), or stop it and run serve --ui again for a fresh one`);
+    return new CliFailure(
+      'hub_running',
+      `${who} and serves the user interface at http://127.0.0.1:${info.uiPort}/ — open the URL that hub printed when it started (its token is never stored), or stop it and run serve --ui again for a fresh one`,
+    );
   }
-  if (wantUi) return new CliFailure('hub_running', `${who} without the web user interface (a plain serve, or the desktop app); stop it and run serve --ui, or use the desktop app's window`);
+  if (wantUi)
+    return new CliFailure(
+      'hub_running',
+      `${who} without the web user interface (a plain serve, or the desktop app); stop it and run serve --ui, or use the desktop app's window`,
+    );
   return new CliFailure('hub_running', who);
 }
 
@@ -62,16 +69,26 @@ async function startUi(hub: Hub, port: number, explicit: boolean, ctx: Ctx): Pro
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' && !explicit) {
       const web = await startWebServer(hub, { port: 0, rendererDir });
-      ctx.err(`switchboard: 127.0.0.1:${port} is in use by another program; the user interface is on port ${web.port} instead`);
+      ctx.err(
+        `switchboard: 127.0.0.1:${port} is in use by another program; the user interface is on port ${web.port} instead`,
+      );
       return web;
     }
-    const hint = code === 'EADDRINUSE' ? 'it is in use by another program; choose another --port, or --port 0 for a free one' : `${code ?? String(err)}; choose another --port`;
+    const hint =
+      code === 'EADDRINUSE'
+        ? 'it is in use by another program; choose another --port, or --port 0 for a free one'
+        : `${code ?? String(err)}; choose another --port`;
     throw new CliFailure('ui_port', `Cannot serve the user interface on 127.0.0.1:${port}: ${hint}`);
   }
 }
 
 export async function serve(args: string[], ctx: Ctx): Promise<number> {
-  const { values } = parse(args, { quiet: { type: 'boolean' }, ui: { type: 'boolean' }, port: { type: 'string' } }, false, 'serve');
+  const { values } = parse(
+    args,
+    { quiet: { type: 'boolean' }, ui: { type: 'boolean' }, port: { type: 'string' } },
+    false,
+    'serve',
+  );
   const port = intArg('port', values.port, 0, 65535) ?? DEFAULT_UI_PORT;
   if (values.port !== undefined && !values.ui) throw new UsageError('--port needs --ui');
   const logger = stderrLogger(values.quiet ? 'warn' : 'info');
@@ -87,7 +104,13 @@ export async function serve(args: string[], ctx: Ctx): Promise<number> {
   }
 }
 
-async function run(values: { quiet?: boolean; ui?: boolean; port?: string }, port: number, logger: Logger, ctx: Ctx, onStop: (stop: () => void) => void): Promise<number> {
+async function run(
+  values: { quiet?: boolean; ui?: boolean; port?: string },
+  port: number,
+  logger: Logger,
+  ctx: Ctx,
+  onStop: (stop: () => void) => void,
+): Promise<number> {
   let hub: Hub;
   try {
     hub = await startHub({ logger, version: VERSION });
@@ -107,7 +130,18 @@ async function run(values: { quiet?: boolean; ui?: boolean; port?: string }, por
     }
   }
   const info = hub.info();
-  if (ctx.json) ctx.out(JSON.stringify({ event: 'ready', socket: info.socket, pid: info.pid, version: info.version, stateDir: info.stateDir, uiToken: hub.uiToken, ...(web ? { ui: web.url } : {}) }));
+  if (ctx.json)
+    ctx.out(
+      JSON.stringify({
+        event: 'ready',
+        socket: info.socket,
+        pid: info.pid,
+        version: info.version,
+        stateDir: info.stateDir,
+        uiToken: hub.uiToken,
+        ...(web ? { ui: web.url } : {}),
+      }),
+    );
   else {
     ctx.out(`Switchboard hub ${info.version} listening on ${info.socket} (pid ${info.pid}). Ctrl-C stops it.`);
     ctx.out(`User-interface token (approves held messages; not written anywhere): ${hub.uiToken}`);

@@ -19,15 +19,22 @@ MODE: ${PERMISSION_MODES.join('|')}   KIND: ${AGENT_KINDS.join('|')}`;
 
 export async function status(args: string[], ctx: Ctx): Promise<number> {
   parse(args, {}, false, 'status');
-  const [info, { rows }] = await withHub(async (c) => [await c.call('hub.info', {}), await c.call('agents.list', {})] as const);
+  const [info, { rows }] = await withHub(
+    async (c) => [await c.call('hub.info', {}), await c.call('agents.list', {})] as const,
+  );
   const silent = rows.filter((r) => r.hooks === 'never');
   if (ctx.json) {
     ctx.out(JSON.stringify({ ...info, hooksNeverReported: silent.map((r) => ({ label: r.label, agent: r.agent })) }));
     return 0;
   }
-  ctx.out(`hub ${info.version} on ${info.socket}\npid ${info.pid}, ${info.sessions} live session(s)\nstate ${info.stateDir}`);
+  ctx.out(
+    `hub ${info.version} on ${info.socket}\npid ${info.pid}, ${info.sessions} live session(s)\nstate ${info.stateDir}`,
+  );
   // Codex skips untrusted hooks and Gemini skips hooks in untrusted folders, silently.
-  for (const r of silent) ctx.out(`hooks not running: ${r.label} (${r.agent}) — its hooks never reported (Codex: trust them in /hooks; Gemini: trust the folder; or run switchboard setup)`);
+  for (const r of silent)
+    ctx.out(
+      `hooks not running: ${r.label} (${r.agent}) — its hooks never reported (Codex: trust them in /hooks; Gemini: trust the folder; or run switchboard setup)`,
+    );
   return 0;
 }
 
@@ -36,10 +43,20 @@ function shellQuote(v: string): string {
 }
 
 async function start(args: string[], ctx: Ctx): Promise<number> {
-  const { values } = parse(args, {
-    cwd: { type: 'string' }, name: { type: 'string' }, mode: { type: 'string' }, pid: { type: 'string' },
-    agent: { type: 'string' }, headless: { type: 'boolean' }, shell: { type: 'boolean' },
-  }, false, 'session start');
+  const { values } = parse(
+    args,
+    {
+      cwd: { type: 'string' },
+      name: { type: 'string' },
+      mode: { type: 'string' },
+      pid: { type: 'string' },
+      agent: { type: 'string' },
+      headless: { type: 'boolean' },
+      shell: { type: 'boolean' },
+    },
+    false,
+    'session start',
+  );
   if (values.cwd === undefined) throw new UsageError('session start needs --cwd DIR');
   const reg = await withHub((c) =>
     c.call('session.register', {
@@ -53,8 +70,14 @@ async function start(args: string[], ctx: Ctx): Promise<number> {
     }),
   );
   if (ctx.json) ctx.out(JSON.stringify(reg));
-  else if (values.shell) ctx.out(`export SWITCHBOARD_SESSION=${shellQuote(reg.sessionId)}\nexport SWITCHBOARD_TOKEN=${shellQuote(reg.token)}`);
-  else ctx.out(`sessionId ${reg.sessionId}\ntoken     ${reg.token}\nname      ${reg.name}\nref       ${reg.ref}\naddress   ${reg.address}`);
+  else if (values.shell)
+    ctx.out(
+      `export SWITCHBOARD_SESSION=${shellQuote(reg.sessionId)}\nexport SWITCHBOARD_TOKEN=${shellQuote(reg.token)}`,
+    );
+  else
+    ctx.out(
+      `sessionId ${reg.sessionId}\ntoken     ${reg.token}\nname      ${reg.name}\nref       ${reg.ref}\naddress   ${reg.address}`,
+    );
   return 0;
 }
 
@@ -66,7 +89,8 @@ export async function session(args: string[], ctx: Ctx): Promise<number> {
     case 'state': {
       const { values, positionals } = parse(rest, SESSION_OPTIONS, true, 'session state');
       const state = oneOf('state', positionals[0], SESSION_STATES);
-      if (state === undefined || positionals.length !== 1) throw new UsageError('usage: switchboard session state busy|idle');
+      if (state === undefined || positionals.length !== 1)
+        throw new UsageError('usage: switchboard session state busy|idle');
       const creds = await credentials(values);
       const r = await withHub((c) => c.call('session.state', { ...creds, state }));
       ctx.out(ctx.json ? JSON.stringify(r) : r.state);
@@ -75,7 +99,8 @@ export async function session(args: string[], ctx: Ctx): Promise<number> {
     case 'mode': {
       const { values, positionals } = parse(rest, SESSION_OPTIONS, true, 'session mode');
       const mode = oneOf('mode', positionals[0], PERMISSION_MODES);
-      if (mode === undefined || positionals.length !== 1) throw new UsageError(`usage: switchboard session mode ${PERMISSION_MODES.join('|')}`);
+      if (mode === undefined || positionals.length !== 1)
+        throw new UsageError(`usage: switchboard session mode ${PERMISSION_MODES.join('|')}`);
       const creds = await credentials(values);
       const r = await withHub((c) => c.call('session.mode', { ...creds, permissionMode: mode }));
       ctx.out(ctx.json ? JSON.stringify(r) : r.permissionMode);
@@ -97,6 +122,8 @@ export async function session(args: string[], ctx: Ctx): Promise<number> {
       return 0;
     }
     default:
-      throw new UsageError(`unknown session command ${sub === undefined ? '(none)' : JSON.stringify(sub)}; see switchboard session --help`);
+      throw new UsageError(
+        `unknown session command ${sub === undefined ? '(none)' : JSON.stringify(sub)}; see switchboard session --help`,
+      );
   }
 }

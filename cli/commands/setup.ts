@@ -6,13 +6,26 @@ import { currentSetupEnv, plan, SETUP_AGENTS, setupNotes, type SetupAgent } from
 import { applyChanges, describeChange, SetupError } from '../../core/setup/edit.js';
 
 export async function setup(args: string[], ctx: Ctx): Promise<number> {
-  const { values, positionals } = parse(args, { 'dry-run': { type: 'boolean' }, uninstall: { type: 'boolean' }, 'agent-version': { type: 'string' } }, true, 'setup');
+  const { values, positionals } = parse(
+    args,
+    { 'dry-run': { type: 'boolean' }, uninstall: { type: 'boolean' }, 'agent-version': { type: 'string' } },
+    true,
+    'setup',
+  );
   const agent = positionals[0];
   if (positionals.length !== 1 || !(SETUP_AGENTS as readonly string[]).includes(agent as string)) {
-    throw new UsageError(`usage: switchboard setup ${SETUP_AGENTS.join('|')} [--dry-run] [--uninstall] [--agent-version X.Y.Z]`);
+    throw new UsageError(
+      `usage: switchboard setup ${SETUP_AGENTS.join('|')} [--dry-run] [--uninstall] [--agent-version X.Y.Z]`,
+    );
   }
-  const version = typeof values['agent-version'] === 'string' ? values['agent-version'] : agent === 'claude-code' ? detectClaudeVersion() : undefined;
-  if (version !== undefined && !/^v?\d+(\.\d+){0,3}([-+ ].*)?$/.test(version)) throw new UsageError('--agent-version must look like 2.1.118');
+  const version =
+    typeof values['agent-version'] === 'string'
+      ? values['agent-version']
+      : agent === 'claude-code'
+        ? detectClaudeVersion()
+        : undefined;
+  if (version !== undefined && !/^v?\d+(\.\d+){0,3}([-+ ].*)?$/.test(version))
+    throw new UsageError('--agent-version must look like 2.1.118');
   let p;
   try {
     p = plan(agent as SetupAgent, { ...currentSetupEnv(), agentVersion: version }, values.uninstall === true);
@@ -24,14 +37,28 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
   const backups = dry ? [] : applyChanges(p.changes, new Date());
   const notes = values.uninstall === true || p.changes.length === 0 ? [] : setupNotes(p.agent);
   if (ctx.json) {
-    ctx.out(JSON.stringify({ agent, dryRun: dry, uninstall: values.uninstall === true, changed: p.changes.map((c) => c.file), backups, diff: p.changes.map(describeChange), notes }));
+    ctx.out(
+      JSON.stringify({
+        agent,
+        dryRun: dry,
+        uninstall: values.uninstall === true,
+        changed: p.changes.map((c) => c.file),
+        backups,
+        diff: p.changes.map(describeChange),
+        notes,
+      }),
+    );
     return 0;
   }
-  if (p.changes.length === 0) ctx.out(`${agent}: already ${values.uninstall ? 'removed' : 'set up'}; nothing to change.`);
+  if (p.changes.length === 0)
+    ctx.out(`${agent}: already ${values.uninstall ? 'removed' : 'set up'}; nothing to change.`);
   else {
     for (const c of p.changes) ctx.out(describeChange(c) + '\n');
     if (dry) ctx.out('(dry run: nothing was written)');
-    else ctx.out(`${values.uninstall ? 'Removed from' : 'Set up'} ${agent}.${backups.length ? ` Backups: ${backups.join(', ')}` : ''}`);
+    else
+      ctx.out(
+        `${values.uninstall ? 'Removed from' : 'Set up'} ${agent}.${backups.length ? ` Backups: ${backups.join(', ')}` : ''}`,
+      );
   }
   if (notes.length > 0) ctx.out(['', 'Still to do:', ...notes.map((n) => `- ${n}`)].join('\n'));
   return 0;
@@ -41,7 +68,11 @@ const VERSION_TIMEOUT_MS = 5000;
 
 /** `claude --version` from PATH ("2.1.332 (Claude Code)"), or undefined: then setup writes command hooks. */
 function detectClaudeVersion(): string | undefined {
-  const r = spawnSync('claude', ['--version'], { encoding: 'utf8', timeout: VERSION_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
+  const r = spawnSync('claude', ['--version'], {
+    encoding: 'utf8',
+    timeout: VERSION_TIMEOUT_MS,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   if (r.status !== 0 || typeof r.stdout !== 'string') return undefined;
   return /\b(\d+\.\d+\.\d+)\b/.exec(r.stdout)?.[1];
 }

@@ -4,7 +4,17 @@
 // session (its team member name); otherwise as "user".
 
 import type { TaskView } from '../../core/protocol/methods.js';
-import { atMost, oneOf, optionalCredentials, parse, SESSION_OPTIONS, table, UsageError, withHub, type Ctx } from '../common.js';
+import {
+  atMost,
+  oneOf,
+  optionalCredentials,
+  parse,
+  SESSION_OPTIONS,
+  table,
+  UsageError,
+  withHub,
+  type Ctx,
+} from '../common.js';
 
 export const TEAMS_HELP = `switchboard teams
   Lists Claude Code compatible teams (also the ones Claude Code created).
@@ -36,7 +46,8 @@ function taskId(raw: string | undefined): string {
 function idList(flag: string, raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   const ids = raw.split(',').map((x) => x.trim());
-  if (ids.some((x) => !/^\d{1,15}$/.test(x))) throw new UsageError(`${flag} takes task IDs separated by commas, like 1,2`);
+  if (ids.some((x) => !/^\d{1,15}$/.test(x)))
+    throw new UsageError(`${flag} takes task IDs separated by commas, like 1,2`);
   return [...new Set(ids)];
 }
 
@@ -56,7 +67,9 @@ export async function teams(args: string[], ctx: Ctx): Promise<number> {
   else {
     // A roster we cannot read is listed with its problem, never as an empty team from 1970.
     const row = (t: (typeof r.teams)[number]): string[] =>
-      t.problem ? [t.name, '?', `unreadable: ${t.problem.file} ${t.problem.problem}`] : [t.name, String(t.members), new Date(t.createdAt).toISOString()];
+      t.problem
+        ? [t.name, '?', `unreadable: ${t.problem.file} ${t.problem.problem}`]
+        : [t.name, String(t.members), new Date(t.createdAt).toISOString()];
     ctx.out(table([['TEAM', 'MEMBERS', 'CREATED'], ...r.teams.map(row)]));
   }
   return 0;
@@ -71,16 +84,47 @@ export async function team(args: string[], ctx: Ctx): Promise<number> {
     if (ctx.json) ctx.out(JSON.stringify(r));
     else {
       const depth = new Map(r.inboxes.map((i) => [i.member, i]));
-      ctx.out(`${r.config.name}\n` + table([['MEMBER', 'TYPE', 'INBOX', 'CWD'], ...r.config.members.map((m) => [m.name, m.agentType ?? '-', String(depth.get(m.name)?.depth ?? 0), m.cwd ?? '-'])]));
+      ctx.out(
+        `${r.config.name}\n` +
+          table([
+            ['MEMBER', 'TYPE', 'INBOX', 'CWD'],
+            ...r.config.members.map((m) => [
+              m.name,
+              m.agentType ?? '-',
+              String(depth.get(m.name)?.depth ?? 0),
+              m.cwd ?? '-',
+            ]),
+          ]),
+      );
     }
     return 0;
   }
   if (sub === 'send') {
-    const { values } = parse(rest, { ...SESSION_OPTIONS, team: { type: 'string' }, to: { type: 'string' }, message: { type: 'string' }, summary: { type: 'string' } }, false, 'team send');
+    const { values } = parse(
+      rest,
+      {
+        ...SESSION_OPTIONS,
+        team: { type: 'string' },
+        to: { type: 'string' },
+        message: { type: 'string' },
+        summary: { type: 'string' },
+      },
+      false,
+      'team send',
+    );
     const actor = await optionalCredentials(values);
-    if (actor === undefined) throw new UsageError('team send acts as a session: set SWITCHBOARD_SESSION and SWITCHBOARD_TOKEN');
+    if (actor === undefined)
+      throw new UsageError('team send acts as a session: set SWITCHBOARD_SESSION and SWITCHBOARD_TOKEN');
     if (!values.to || !values.message) throw new UsageError('team send needs --to MEMBER and --message TEXT');
-    const r = await withHub((c) => c.call('teams.send', { ...actor, team: needTeam(values.team), to: values.to!, text: values.message!, ...(values.summary ? { summary: values.summary } : {}) }));
+    const r = await withHub((c) =>
+      c.call('teams.send', {
+        ...actor,
+        team: needTeam(values.team),
+        to: values.to!,
+        text: values.message!,
+        ...(values.summary ? { summary: values.summary } : {}),
+      }),
+    );
     ctx.out(ctx.json ? JSON.stringify(r) : `written to ${values.to}'s inbox`);
     return 0;
   }
@@ -89,7 +133,9 @@ export async function team(args: string[], ctx: Ctx): Promise<number> {
 
 export async function tasks(args: string[], ctx: Ctx): Promise<number> {
   const { values } = parse(args, { team: { type: 'string' }, all: { type: 'boolean' } }, false, 'tasks');
-  const r = await withHub((c) => c.call('tasks.list', { list: needTeam(values.team), includeInternal: values.all === true }));
+  const r = await withHub((c) =>
+    c.call('tasks.list', { list: needTeam(values.team), includeInternal: values.all === true }),
+  );
   ctx.out(ctx.json ? JSON.stringify(r) : renderTasks(r.tasks));
   return 0;
 }
@@ -101,7 +147,16 @@ const BOOL = { type: 'boolean' } as const;
 /** Each task subcommand's own flags: nothing else is accepted. */
 const TASK_FLAGS = {
   create: { ...TEAM, subject: STR, description: STR, 'blocked-by': STR },
-  update: { ...TEAM, subject: STR, description: STR, status: STR, owner: STR, 'no-owner': BOOL, 'add-blocked-by': STR, 'add-blocks': STR },
+  update: {
+    ...TEAM,
+    subject: STR,
+    description: STR,
+    status: STR,
+    owner: STR,
+    'no-owner': BOOL,
+    'add-blocked-by': STR,
+    'add-blocks': STR,
+  },
   claim: { ...TEAM, as: STR, 'busy-check': BOOL },
   assign: { ...TEAM, to: STR },
   delete: TEAM,
@@ -110,7 +165,8 @@ type TaskSub = keyof typeof TASK_FLAGS;
 
 export async function task(args: string[], ctx: Ctx): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined || !Object.prototype.hasOwnProperty.call(TASK_FLAGS, sub)) throw new UsageError('usage: switchboard task create|update|claim|assign|delete …');
+  if (sub === undefined || !Object.prototype.hasOwnProperty.call(TASK_FLAGS, sub))
+    throw new UsageError('usage: switchboard task create|update|claim|assign|delete …');
   const name = sub as TaskSub;
   const show = (t: TaskView): number => {
     ctx.out(ctx.json ? JSON.stringify({ task: t }) : renderTasks([t]));
@@ -119,7 +175,11 @@ export async function task(args: string[], ctx: Ctx): Promise<number> {
   /** Parses this subcommand's flags; every subcommand but create takes exactly one ID. */
   const parsed = async <F extends (typeof TASK_FLAGS)[TaskSub]>(flags: F) => {
     const { values, positionals } = parse(rest, flags, true, `task ${name}`);
-    atMost(positionals, name === 'create' ? 0 : 1, `switchboard task ${name}${name === 'create' ? '' : ' ID'} --team T …`);
+    atMost(
+      positionals,
+      name === 'create' ? 0 : 1,
+      `switchboard task ${name}${name === 'create' ? '' : ' ID'} --team T …`,
+    );
     const v = values as { team?: string; session?: string; 'token-file'?: string };
     const list = needTeam(v.team);
     const actor = (await optionalCredentials(v)) ?? {};
@@ -130,27 +190,51 @@ export async function task(args: string[], ctx: Ctx): Promise<number> {
       const { values, list, actor } = await parsed(TASK_FLAGS.create);
       if (!values.subject) throw new UsageError('task create needs --subject S');
       const blockedBy = idList('--blocked-by', values['blocked-by']);
-      const r = await withHub((c) => c.call('tasks.create', { ...actor, list, subject: values.subject!, description: values.description ?? '', ...(blockedBy ? { blockedBy } : {}) }));
+      const r = await withHub((c) =>
+        c.call('tasks.create', {
+          ...actor,
+          list,
+          subject: values.subject!,
+          description: values.description ?? '',
+          ...(blockedBy ? { blockedBy } : {}),
+        }),
+      );
       return show(r.task);
     }
     case 'update': {
       const { values, list, actor, id } = await parsed(TASK_FLAGS.update);
       const status = oneOf('--status', values.status, ['pending', 'in_progress', 'completed'] as const);
-      if (values['no-owner'] && values.owner !== undefined) throw new UsageError('task update takes --owner O or --no-owner, not both');
+      if (values['no-owner'] && values.owner !== undefined)
+        throw new UsageError('task update takes --owner O or --no-owner, not both');
       const owner = values['no-owner'] ? null : values.owner;
       const addBlockedBy = idList('--add-blocked-by', values['add-blocked-by']);
       const addBlocks = idList('--add-blocks', values['add-blocks']);
       const r = await withHub((c) =>
         c.call('tasks.update', {
-          ...actor, list, id, ...(values.subject ? { subject: values.subject } : {}), ...(values.description !== undefined ? { description: values.description } : {}),
-          ...(status ? { status } : {}), ...(owner !== undefined ? { owner } : {}), ...(addBlockedBy ? { addBlockedBy } : {}), ...(addBlocks ? { addBlocks } : {}),
+          ...actor,
+          list,
+          id,
+          ...(values.subject ? { subject: values.subject } : {}),
+          ...(values.description !== undefined ? { description: values.description } : {}),
+          ...(status ? { status } : {}),
+          ...(owner !== undefined ? { owner } : {}),
+          ...(addBlockedBy ? { addBlockedBy } : {}),
+          ...(addBlocks ? { addBlocks } : {}),
         }),
       );
       return show(r.task);
     }
     case 'claim': {
       const { values, list, actor, id } = await parsed(TASK_FLAGS.claim);
-      const r = await withHub((c) => c.call('tasks.claim', { ...actor, list, id, ...(values.as ? { owner: values.as } : {}), busyCheck: values['busy-check'] === true }));
+      const r = await withHub((c) =>
+        c.call('tasks.claim', {
+          ...actor,
+          list,
+          id,
+          ...(values.as ? { owner: values.as } : {}),
+          busyCheck: values['busy-check'] === true,
+        }),
+      );
       return show(r.task);
     }
     case 'assign': {

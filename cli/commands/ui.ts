@@ -19,8 +19,14 @@ switchboard confirmations [list] | allow ID | deny ID   [--ui-token-file PATH|-]
 const UI_OPTIONS = { 'ui-token-file': { type: 'string' } } as const;
 
 async function uiToken(values: { 'ui-token-file'?: string | undefined }): Promise<string> {
-  const token = values['ui-token-file'] !== undefined ? await readSecret('--ui-token-file', values['ui-token-file']) : process.env.SWITCHBOARD_UI_TOKEN;
-  if (!token) throw new UsageError('This needs the user-interface token that `switchboard serve` printed: set SWITCHBOARD_UI_TOKEN or pass --ui-token-file PATH (or - for stdin)');
+  const token =
+    values['ui-token-file'] !== undefined
+      ? await readSecret('--ui-token-file', values['ui-token-file'])
+      : process.env.SWITCHBOARD_UI_TOKEN;
+  if (!token)
+    throw new UsageError(
+      'This needs the user-interface token that `switchboard serve` printed: set SWITCHBOARD_UI_TOKEN or pass --ui-token-file PATH (or - for stdin)',
+    );
   return token;
 }
 
@@ -39,7 +45,14 @@ function renderHeld(items: HeldView[]): string {
   if (items.length === 0) return 'No held messages. Messages the inbound policy holds for your approval appear here.';
   const rows = [['ID', 'FROM', 'TO', 'EXPIRES', 'WHY', 'PREVIEW']];
   for (const h of items) {
-    rows.push([h.id, `${h.sender.name ?? h.sender.address}${h.sender.verified ? '' : ' (unverified)'}`, h.receiver.label, left(h.expiresAt), h.reason, oneLine(h.preview)]);
+    rows.push([
+      h.id,
+      `${h.sender.name ?? h.sender.address}${h.sender.verified ? '' : ' (unverified)'}`,
+      h.receiver.label,
+      left(h.expiresAt),
+      h.reason,
+      oneLine(h.preview),
+    ]);
   }
   return table(rows);
 }
@@ -78,7 +91,13 @@ export async function subscriptions(args: string[], ctx: Ctx): Promise<number> {
     const r = await withHub((c) => c.call('subscriptions.list', { uiToken: token }));
     if (ctx.json) ctx.out(JSON.stringify(r));
     else if (r.items.length === 0) ctx.out('No idle subscriptions.');
-    else ctx.out(table([['ID', 'SUBSCRIBER', 'TARGET', 'EXPIRES'], ...r.items.map((s) => [s.id, s.subscriber.name ?? s.subscriber.sessionId, s.target.label, left(s.expiresAt)])]));
+    else
+      ctx.out(
+        table([
+          ['ID', 'SUBSCRIBER', 'TARGET', 'EXPIRES'],
+          ...r.items.map((s) => [s.id, s.subscriber.name ?? s.subscriber.sessionId, s.target.label, left(s.expiresAt)]),
+        ]),
+      );
     return 0;
   }
   if (sub === 'cancel') {
@@ -99,14 +118,37 @@ export async function confirmations(args: string[], ctx: Ctx): Promise<number> {
     atMost(positionals, 1, 'switchboard confirmations [list]');
     const r = await withHub((c) => c.call('confirmations.list', { uiToken: token }));
     if (ctx.json) ctx.out(JSON.stringify(r));
-    else if (r.items.length === 0) ctx.out('No sends wait for your confirmation. With isolatePeerMachines on, every send to another machine waits here for your Allow.');
-    else ctx.out(table([['ID', 'FROM', 'TO', 'EXPIRES', 'PREVIEW'], ...r.items.map((c) => [c.id, c.sender.name, `${c.target.session} (${c.target.machine})`, c.expiresAt === null ? 'no expiry' : left(c.expiresAt), oneLine(c.preview)])]));
+    else if (r.items.length === 0)
+      ctx.out(
+        'No sends wait for your confirmation. With isolatePeerMachines on, every send to another machine waits here for your Allow.',
+      );
+    else
+      ctx.out(
+        table([
+          ['ID', 'FROM', 'TO', 'EXPIRES', 'PREVIEW'],
+          ...r.items.map((c) => [
+            c.id,
+            c.sender.name,
+            `${c.target.session} (${c.target.machine})`,
+            c.expiresAt === null ? 'no expiry' : left(c.expiresAt),
+            oneLine(c.preview),
+          ]),
+        ]),
+      );
     return 0;
   }
   if (sub === 'allow' || sub === 'deny') {
     if (id === undefined) throw new UsageError(`usage: switchboard confirmations ${sub} ID`);
-    const r = await withHub((c) => c.call(sub === 'allow' ? 'confirmations.allow' : 'confirmations.deny', { uiToken: token, id }));
-    ctx.out(ctx.json ? JSON.stringify(r) : sub === 'allow' ? 'allowed: the send goes on' : 'denied: the sender gets confirm-denied');
+    const r = await withHub((c) =>
+      c.call(sub === 'allow' ? 'confirmations.allow' : 'confirmations.deny', { uiToken: token, id }),
+    );
+    ctx.out(
+      ctx.json
+        ? JSON.stringify(r)
+        : sub === 'allow'
+          ? 'allowed: the send goes on'
+          : 'denied: the sender gets confirm-denied',
+    );
     return 0;
   }
   throw new UsageError(`unknown confirmations command ${JSON.stringify(sub)}; use list, allow ID or deny ID`);

@@ -71,7 +71,11 @@ export class HubClient {
     });
   }
 
-  call<M extends MethodName>(method: M, params: MethodInput<M>, opts: { timeoutMs?: number } = {}): Promise<MethodResults[M]> {
+  call<M extends MethodName>(
+    method: M,
+    params: MethodInput<M>,
+    opts: { timeoutMs?: number } = {},
+  ): Promise<MethodResults[M]> {
     if (this.#closedError) return Promise.reject(this.#closedError);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -98,7 +102,13 @@ export class HubClient {
   }
 
   #onLine(line: string): void {
-    let msg: { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: Record<string, unknown> }; method?: unknown; params?: unknown };
+    let msg: {
+      id?: unknown;
+      result?: unknown;
+      error?: { code: number; message: string; data?: Record<string, unknown> };
+      method?: unknown;
+      params?: unknown;
+    };
     try {
       msg = JSON.parse(line) as typeof msg;
     } catch {

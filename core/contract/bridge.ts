@@ -54,7 +54,8 @@ function needsUiToken(method: MethodName): boolean {
 }
 
 /** What a bridge operation answers: its result, or a fixed reason and text (never an internal error's text). */
-export type BridgeOutcome = { ok: true; result: unknown } | { ok: false; reason: ErrorReason; message: string; data?: unknown };
+export type BridgeOutcome =
+  { ok: true; result: unknown } | { ok: false; reason: ErrorReason; message: string; data?: unknown };
 
 export function failure(reason: ErrorReason, data?: unknown): BridgeOutcome {
   return { ok: false, reason, message: ERRORS[reason][1], ...(data === undefined ? {} : { data }) };
@@ -69,14 +70,24 @@ export function isBridgeOperation(name: string): name is BridgeOperation {
  * schema (with the UI token added where the method needs it). Session
  * credentials are refused: a UI acts as the user, never as a session.
  */
-export function bridgeParams(op: BridgeOperation, input: unknown, uiToken: string): { ok: true; method: MethodName; params: unknown } | { ok: false; issues: string[] } {
+export function bridgeParams(
+  op: BridgeOperation,
+  input: unknown,
+  uiToken: string,
+): { ok: true; method: MethodName; params: unknown } | { ok: false; issues: string[] } {
   const method = BRIDGE_OPERATIONS[op];
-  if (input !== undefined && (input === null || typeof input !== 'object' || Array.isArray(input))) return { ok: false, issues: ['(input): expected an object'] };
+  if (input !== undefined && (input === null || typeof input !== 'object' || Array.isArray(input)))
+    return { ok: false, issues: ['(input): expected an object'] };
   const given = (input ?? {}) as Record<string, unknown>;
-  if ('sessionId' in given || 'token' in given || 'uiToken' in given) return { ok: false, issues: ['(input): credentials are not accepted from a user interface'] };
+  if ('sessionId' in given || 'token' in given || 'uiToken' in given)
+    return { ok: false, issues: ['(input): credentials are not accepted from a user interface'] };
   const params = needsUiToken(method) ? { ...given, uiToken } : given;
   const parsed = (METHODS[method].params as z.ZodType).safeParse(params);
-  if (!parsed.success) return { ok: false, issues: parsed.error.issues.slice(0, 10).map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`) };
+  if (!parsed.success)
+    return {
+      ok: false,
+      issues: parsed.error.issues.slice(0, 10).map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`),
+    };
   return { ok: true, method, params: parsed.data };
 }
 

@@ -46,7 +46,12 @@ export function frameMessage(env: Envelope, approvedAfterHold: boolean): InboxMe
   };
 }
 
-export function deliver(mailboxes: Mailboxes, receiverId: string, env: Envelope, approvedAfterHold = false): Promise<DeliverResult> {
+export function deliver(
+  mailboxes: Mailboxes,
+  receiverId: string,
+  env: Envelope,
+  approvedAfterHold = false,
+): Promise<DeliverResult> {
   return mailboxes.put(receiverId, frameMessage(env, approvedAfterHold)).then((added): DeliverResult => {
     switch (added) {
       case 'added':

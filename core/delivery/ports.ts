@@ -21,7 +21,13 @@ export type ReceiptReceiver = Pick<PersistedSession, 'id' | 'name' | 'address' |
 /** Admission as its callers see it: route a message, tell its sender, read a session's effective settings. */
 export interface AdmissionPort {
   route(env: Envelope, receiver: SessionRecord): Promise<RouteResult>;
-  notifySender(env: Pick<Envelope, 'msgId' | 'fromAddress' | 'fromSessionId' | 'statusVia'>, receiver: ReceiptReceiver, status: ReceiptStatus, reason: string, count?: number): void;
+  notifySender(
+    env: Pick<Envelope, 'msgId' | 'fromAddress' | 'fromSessionId' | 'statusVia'>,
+    receiver: ReceiptReceiver,
+    status: ReceiptStatus,
+    reason: string,
+    count?: number,
+  ): void;
   effective(s: SessionRecord): EffectiveSettings;
 }
 

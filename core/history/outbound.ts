@@ -25,9 +25,26 @@ export interface OutboundMessage {
 const FAILED_REASON_CHARS = 300; // a reason is one line in a view
 
 /** Records `m` going out, runs the send, and records its status (or the failure) as the outcome. */
-export async function recordOutbound<R extends { status: string; reason?: string | undefined }>(history: OutboundHistory, m: OutboundMessage | null, send: () => Promise<R>, note = ''): Promise<R> {
+export async function recordOutbound<R extends { status: string; reason?: string | undefined }>(
+  history: OutboundHistory,
+  m: OutboundMessage | null,
+  send: () => Promise<R>,
+  note = '',
+): Promise<R> {
   if (m === null || !history.enabled) return send();
-  history.message({ msgId: m.msgId, at: m.at, fromSessionId: m.sender.id, fromName: m.sender.name, fromAddress: m.sender.address, summary: m.summary, body: m.text }, m.receiver, m.sender.team);
+  history.message(
+    {
+      msgId: m.msgId,
+      at: m.at,
+      fromSessionId: m.sender.id,
+      fromName: m.sender.name,
+      fromAddress: m.sender.address,
+      summary: m.summary,
+      body: m.text,
+    },
+    m.receiver,
+    m.sender.team,
+  );
   let r: R;
   try {
     r = await send();

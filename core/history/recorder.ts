@@ -9,7 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { InboxItem } from '../protocol/methods.js';
-import type { HistoryEdge, HistoryMessage, HistoryQuery, HistoryRecord, HistoryStatus, RetentionPolicy } from '../protocol/history.js';
+import type {
+  HistoryEdge,
+  HistoryMessage,
+  HistoryQuery,
+  HistoryRecord,
+  HistoryStatus,
+  RetentionPolicy,
+} from '../protocol/history.js';
 import { HistoryStore } from './store.js';
 
 export const HISTORY_FILE = 'history.sqlite';
@@ -25,7 +32,6 @@ export interface HistoryLimits {
   historyIdleFlushBudgetMs: number;
   historyPruneMs: number;
 }
-
 
 export interface RecorderOptions {
   stateDir: string;
@@ -96,18 +102,49 @@ export class HistoryRecorder {
 
   status(): HistoryStatus {
     return {
-      enabled: this.enabled, reason: this.#reason, file: this.file, queued: this.#queue.length, written: this.#written,
-      gap: { records: this.#gap, since: this.#gapSince }, lastError: this.#lastError, writeMs: Math.round(this.#writeMs),
+      enabled: this.enabled,
+      reason: this.#reason,
+      file: this.file,
+      queued: this.#queue.length,
+      written: this.#written,
+      gap: { records: this.#gap, since: this.#gapSince },
+      lastError: this.#lastError,
+      writeMs: Math.round(this.#writeMs),
     };
   }
 
   /** A message entering admission (to a session of this hub). */
-  message(env: { msgId: string; at: number; fromSessionId: string | null; fromName: string | null; fromAddress: string; summary: string | null; body: string }, receiver: Sender, senderTeam: string | null): void {
+  message(
+    env: {
+      msgId: string;
+      at: number;
+      fromSessionId: string | null;
+      fromName: string | null;
+      fromAddress: string;
+      summary: string | null;
+      body: string;
+    },
+    receiver: Sender,
+    senderTeam: string | null,
+  ): void {
     if (!this.#room(env.body.length)) return;
-    this.#push({
-      t: 'm', msgId: env.msgId, at: env.at, senderSession: env.fromSessionId, senderName: env.fromName, senderAddress: env.fromAddress, senderTeam,
-      receiverSession: receiver.id, receiverName: receiver.name, receiverTeam: receiver.team, summary: env.summary, text: env.body,
-    }, env.body.length);
+    this.#push(
+      {
+        t: 'm',
+        msgId: env.msgId,
+        at: env.at,
+        senderSession: env.fromSessionId,
+        senderName: env.fromName,
+        senderAddress: env.fromAddress,
+        senderTeam,
+        receiverSession: receiver.id,
+        receiverName: receiver.name,
+        receiverTeam: receiver.team,
+        summary: env.summary,
+        text: env.body,
+      },
+      env.body.length,
+    );
   }
 
   /** Where admission left it (queued, held, refused, dropped). */
@@ -118,13 +155,34 @@ export class HistoryRecorder {
 
   /** An item put in an inbox: a message's framed text as delivered (receipts come as activity). */
   item(item: InboxItem): void {
-    if (item.kind === 'message' && this.#room(item.text.length)) this.#push({ t: 'x', msgId: item.id, text: item.text }, item.text.length);
+    if (item.kind === 'message' && this.#room(item.text.length))
+      this.#push({ t: 'x', msgId: item.id, text: item.text }, item.text.length);
   }
 
   /** A receipt or a policy decision. */
-  activity(e: { at: number; kind: 'receipt' | 'decision'; status: string; msgId: string; sender: string; receiver: string; reason: string }): void {
+  activity(e: {
+    at: number;
+    kind: 'receipt' | 'decision';
+    status: string;
+    msgId: string;
+    sender: string;
+    receiver: string;
+    reason: string;
+  }): void {
     if (!this.#room(0)) return;
-    this.#push({ t: 'e', at: e.at, kind: e.kind, status: e.status, msgId: e.msgId, sender: e.sender, receiver: e.receiver, reason: e.reason }, 0);
+    this.#push(
+      {
+        t: 'e',
+        at: e.at,
+        kind: e.kind,
+        status: e.status,
+        msgId: e.msgId,
+        sender: e.sender,
+        receiver: e.receiver,
+        reason: e.reason,
+      },
+      0,
+    );
   }
 
   /** Writes one batch now, sized to the time budget (the timer calls this); `all` writes everything (queries, close). */
@@ -133,7 +191,9 @@ export class HistoryRecorder {
     if (store === undefined) return;
     const l = this.#opts.limits;
     while (this.#queue.length > 0) {
-      const size = all ? l.historyBatchRecords : Math.min(l.historyBatchRecords, Math.max(MIN_BATCH, Math.floor(this.#budgetMs() / this.#msPerRecord)));
+      const size = all
+        ? l.historyBatchRecords
+        : Math.min(l.historyBatchRecords, Math.max(MIN_BATCH, Math.floor(this.#budgetMs() / this.#msPerRecord)));
       const batch = this.#queue.splice(0, size);
       for (const r of batch) this.#queuedChars -= r.t === 'm' || r.t === 'x' ? r.text.length : 0;
       const t0 = performance.now();

@@ -6,7 +6,15 @@
 // sqlite module passed in): the writer thread runs this class's source.
 
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { HistoryEdge, HistoryEvent, HistoryMessage, HistoryQuery, HistoryRecord, HistoryStats, RetentionPolicy } from '../protocol/history.js';
+import type {
+  HistoryEdge,
+  HistoryEvent,
+  HistoryMessage,
+  HistoryQuery,
+  HistoryRecord,
+  HistoryStats,
+  RetentionPolicy,
+} from '../protocol/history.js';
 
 type SqliteModule = typeof import('node:sqlite');
 type Row = Record<string, string | number | null>;
@@ -50,21 +58,33 @@ export class HistoryStore {
   /** Opens (creating) the database; `file` must already exist with mode 0600 (or be ':memory:'). */
   constructor(sqlite: SqliteModule, file: string) {
     this.#db = new sqlite.DatabaseSync(file);
-    this.#db.exec('PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 0;');
+    this.#db.exec(
+      'PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 0;',
+    );
     this.#db.exec(HistoryStore.SCHEMA);
-    this.#insertMessage = this.#db.prepare(`INSERT OR IGNORE INTO messages (msg_id, at, sender_session, sender_name, sender_address, sender_team,
+    this.#insertMessage = this.#db
+      .prepare(`INSERT OR IGNORE INTO messages (msg_id, at, sender_session, sender_name, sender_address, sender_team,
       receiver_session, receiver_name, receiver_team, summary, text, outcome, reason, outcome_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
-    this.#index = this.#db.prepare('INSERT INTO messages_fts (rowid, text, summary, sender_name, receiver_name) VALUES (?,?,?,?,?)');
-    this.#insertEvent = this.#db.prepare('INSERT INTO events (at, kind, status, msg_id, sender, receiver, reason) VALUES (?,?,?,?,?,?,?)');
+    this.#index = this.#db.prepare(
+      'INSERT INTO messages_fts (rowid, text, summary, sender_name, receiver_name) VALUES (?,?,?,?,?)',
+    );
+    this.#insertEvent = this.#db.prepare(
+      'INSERT INTO events (at, kind, status, msg_id, sender, receiver, reason) VALUES (?,?,?,?,?,?,?)',
+    );
     this.#setText = this.#db.prepare('UPDATE messages SET text = ? WHERE msg_id = ?');
     this.#setOutcome = this.#db.prepare('UPDATE messages SET outcome = ?, reason = ?, outcome_at = ? WHERE msg_id = ?');
     // The admission result never overrides a receipt that overtook it (an ack can beat the journal write).
-    this.#setRouted = this.#db.prepare("UPDATE messages SET outcome = ?, reason = ?, outcome_at = ? WHERE msg_id = ? AND outcome = 'queued'");
+    this.#setRouted = this.#db.prepare(
+      "UPDATE messages SET outcome = ?, reason = ?, outcome_at = ? WHERE msg_id = ? AND outcome = 'queued'",
+    );
   }
 
   /** Applies a batch in one transaction; records of one message in the same batch become one insert. */
   write(records: readonly HistoryRecord[]): void {
-    const fresh = new Map<string, { m: Extract<HistoryRecord, { t: 'm' }>; text: string; status: string; reason: string; at: number }>();
+    const fresh = new Map<
+      string,
+      { m: Extract<HistoryRecord, { t: 'm' }>; text: string; status: string; reason: string; at: number }
+    >();
     this.#tx(() => {
       for (const r of records) {
         if (r.t === 'm') {
@@ -76,14 +96,31 @@ export class HistoryStore {
         } else if (r.t === 'o' || (r.t === 'e' && r.kind === 'receipt' && HistoryStore.MOVES.includes(r.status))) {
           if (r.t === 'e') this.#insertEvent.run(r.at, r.kind, r.status, r.msgId, r.sender, r.receiver, r.reason);
           const f = fresh.get(r.msgId);
-          if (f === undefined) (r.t === 'o' ? this.#setRouted : this.#setOutcome).run(r.status, r.reason, r.at, r.msgId);
-          else if (r.t === 'e' || f.status === 'queued') Object.assign(f, { status: r.status, reason: r.reason, at: r.at });
+          if (f === undefined)
+            (r.t === 'o' ? this.#setRouted : this.#setOutcome).run(r.status, r.reason, r.at, r.msgId);
+          else if (r.t === 'e' || f.status === 'queued')
+            Object.assign(f, { status: r.status, reason: r.reason, at: r.at });
         } else {
           this.#insertEvent.run(r.at, r.kind, r.status, r.msgId, r.sender, r.receiver, r.reason);
         }
       }
       for (const { m, text, status, reason, at } of fresh.values()) {
-        const r = this.#insertMessage.run(m.msgId, m.at, m.senderSession, m.senderName, m.senderAddress, m.senderTeam, m.receiverSession, m.receiverName, m.receiverTeam, m.summary, text, status, reason, at);
+        const r = this.#insertMessage.run(
+          m.msgId,
+          m.at,
+          m.senderSession,
+          m.senderName,
+          m.senderAddress,
+          m.senderTeam,
+          m.receiverSession,
+          m.receiverName,
+          m.receiverTeam,
+          m.summary,
+          text,
+          status,
+          reason,
+          at,
+        );
         if (r.changes > 0) this.#index.run(r.lastInsertRowid, text, m.summary, m.senderName, m.receiverName);
       }
     });
@@ -101,12 +138,19 @@ export class HistoryStore {
       const evCount = Number((this.#db.prepare('SELECT count(*) AS n FROM events').get() as Row).n);
       if (count === 0 && evCount === 0) break;
       removed += this.#tx(() => {
-        const oldest = count === 0 ? undefined : (this.#db.prepare('SELECT seq, at FROM messages ORDER BY seq LIMIT 1 OFFSET ?').get(Math.min(Math.max(16, Math.ceil(count / 10)), count) - 1) as Row | undefined);
+        const oldest =
+          count === 0
+            ? undefined
+            : (this.#db
+                .prepare('SELECT seq, at FROM messages ORDER BY seq LIMIT 1 OFFSET ?')
+                .get(Math.min(Math.max(16, Math.ceil(count / 10)), count) - 1) as Row | undefined);
         const seq = oldest === undefined ? -1 : Number(oldest.seq);
         const upTo = oldest === undefined ? Number.MAX_SAFE_INTEGER : Number(oldest.at);
         this.#db.prepare('DELETE FROM events WHERE msg_id IN (SELECT msg_id FROM messages WHERE seq <= ?)').run(seq);
         const n = Number(this.#db.prepare('DELETE FROM messages WHERE seq <= ?').run(seq).changes);
-        this.#db.prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE at <= ? ORDER BY seq LIMIT ?)').run(upTo, Math.max(16, Math.ceil(evCount / 10)));
+        this.#db
+          .prepare('DELETE FROM events WHERE seq IN (SELECT seq FROM events WHERE at <= ? ORDER BY seq LIMIT ?)')
+          .run(upTo, Math.max(16, Math.ceil(evCount / 10)));
         return n;
       });
       this.#db.exec("INSERT INTO messages_fts(messages_fts) VALUES ('optimize'); PRAGMA incremental_vacuum;");
@@ -143,7 +187,9 @@ export class HistoryStore {
     }
     if (q.between !== undefined) {
       const [a, b] = q.between;
-      where.push(`((${side('sender', a)} AND ${side('receiver', b)}) OR (${side('sender', b)} AND ${side('receiver', a)}))`);
+      where.push(
+        `((${side('sender', a)} AND ${side('receiver', b)}) OR (${side('sender', b)} AND ${side('receiver', a)}))`,
+      );
     }
     if (q.team !== undefined) {
       where.push('(m.sender_team = ? OR m.receiver_team = ?)');
@@ -170,14 +216,26 @@ export class HistoryStore {
 
   /** Messages since `since` counted per (sender, receiver, outcome), newest first, at most `limit` rows (uses the `at` index). */
   edges(since: number, limit: number): HistoryEdge[] {
-    const rows = this.#db.prepare(`SELECT sender_session, max(sender_name) AS sender_name, sender_address, max(sender_team) AS sender_team,
+    const rows = this.#db
+      .prepare(
+        `SELECT sender_session, max(sender_name) AS sender_name, sender_address, max(sender_team) AS sender_team,
       receiver_session, max(receiver_name) AS receiver_name, max(receiver_team) AS receiver_team, outcome, count(*) AS n, max(at) AS last
-      FROM messages WHERE at >= ? GROUP BY sender_session, sender_address, receiver_session, outcome ORDER BY last DESC LIMIT ?`).all(since, limit) as Row[];
-    const str = (v: string | number | null | undefined): string | null => (v === null || v === undefined ? null : String(v));
+      FROM messages WHERE at >= ? GROUP BY sender_session, sender_address, receiver_session, outcome ORDER BY last DESC LIMIT ?`,
+      )
+      .all(since, limit) as Row[];
+    const str = (v: string | number | null | undefined): string | null =>
+      v === null || v === undefined ? null : String(v);
     return rows.map((r) => ({
-      from: { sessionId: str(r.sender_session), name: str(r.sender_name), address: String(r.sender_address), team: str(r.sender_team) },
+      from: {
+        sessionId: str(r.sender_session),
+        name: str(r.sender_name),
+        address: String(r.sender_address),
+        team: str(r.sender_team),
+      },
       to: { sessionId: String(r.receiver_session), name: String(r.receiver_name), team: str(r.receiver_team) },
-      outcome: String(r.outcome), count: Number(r.n), last: Number(r.last),
+      outcome: String(r.outcome),
+      count: Number(r.n),
+      last: Number(r.last),
     }));
   }
 
@@ -195,13 +253,19 @@ export class HistoryStore {
       this.#db.prepare(`DELETE FROM events WHERE msg_id IN (SELECT msg_id FROM messages WHERE ${pair})`).run(...args);
       return Number(this.#db.prepare(`DELETE FROM messages WHERE ${pair}`).run(...args).changes);
     });
-    this.#db.exec("INSERT INTO messages_fts(messages_fts) VALUES ('optimize'); PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);");
+    this.#db.exec(
+      "INSERT INTO messages_fts(messages_fts) VALUES ('optimize'); PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);",
+    );
     return { deleted };
   }
 
   stats(): HistoryStats {
     const n = (sql: string): number => Number((this.#db.prepare(sql).get() as Row).n);
-    return { messages: n('SELECT count(*) AS n FROM messages'), events: n('SELECT count(*) AS n FROM events'), bytes: this.#liveBytes() };
+    return {
+      messages: n('SELECT count(*) AS n FROM messages'),
+      events: n('SELECT count(*) AS n FROM events'),
+      bytes: this.#liveBytes(),
+    };
   }
 
   close(): void {
@@ -242,18 +306,39 @@ export class HistoryStore {
     if (rows.length === 0) return [];
     const trails = new Map<string, HistoryEvent[]>();
     const ids = rows.map((r) => String(r.msg_id));
-    const events = this.#db.prepare(`SELECT at, kind, status, reason, msg_id FROM events WHERE msg_id IN (${ids.map(() => '?').join(',')}) ORDER BY seq`).all(...ids) as Row[];
+    const events = this.#db
+      .prepare(
+        `SELECT at, kind, status, reason, msg_id FROM events WHERE msg_id IN (${ids.map(() => '?').join(',')}) ORDER BY seq`,
+      )
+      .all(...ids) as Row[];
     for (const e of events) {
       const list = trails.get(String(e.msg_id)) ?? [];
-      list.push({ at: Number(e.at), kind: e.kind === 'decision' ? 'decision' : 'receipt', status: String(e.status), reason: String(e.reason) });
+      list.push({
+        at: Number(e.at),
+        kind: e.kind === 'decision' ? 'decision' : 'receipt',
+        status: String(e.status),
+        reason: String(e.reason),
+      });
       trails.set(String(e.msg_id), list);
     }
-    const str = (v: string | number | null | undefined): string | null => (v === null || v === undefined ? null : String(v));
+    const str = (v: string | number | null | undefined): string | null =>
+      v === null || v === undefined ? null : String(v);
     return rows.map((r) => ({
-      seq: Number(r.seq), msgId: String(r.msg_id), at: Number(r.at),
-      sender: { sessionId: str(r.sender_session), name: str(r.sender_name), address: String(r.sender_address), team: str(r.sender_team) },
+      seq: Number(r.seq),
+      msgId: String(r.msg_id),
+      at: Number(r.at),
+      sender: {
+        sessionId: str(r.sender_session),
+        name: str(r.sender_name),
+        address: String(r.sender_address),
+        team: str(r.sender_team),
+      },
       receiver: { sessionId: String(r.receiver_session), name: String(r.receiver_name), team: str(r.receiver_team) },
-      summary: str(r.summary), text: String(r.text), outcome: String(r.outcome), reason: String(r.reason), outcomeAt: Number(r.outcome_at),
+      summary: str(r.summary),
+      text: String(r.text),
+      outcome: String(r.outcome),
+      reason: String(r.reason),
+      outcomeAt: Number(r.outcome_at),
       trail: trails.get(String(r.msg_id)) ?? [],
     }));
   }

@@ -33,7 +33,13 @@ import { Teams } from '../teams/teams.js';
 import { Admission } from '../messaging/admission.js';
 import { createRecorder } from '../messaging/history-hook.js';
 import type { HistoryRecorder } from '../history/recorder.js';
-import { currentEndpointEnv, ensurePrivateDir, resolveEndpoint, type EndpointEnv, type EndpointPaths } from '../transport/endpoint.js';
+import {
+  currentEndpointEnv,
+  ensurePrivateDir,
+  resolveEndpoint,
+  type EndpointEnv,
+  type EndpointPaths,
+} from '../transport/endpoint.js';
 import { Emitter } from '../kit/emitter.js';
 import { Ring } from '../kit/ring.js';
 import { systemClock, type Clock } from '../kit/clock.js';
@@ -116,7 +122,14 @@ export class Hub {
   #markRestored: () => void = () => undefined;
   readonly #whenRestored = new Promise<void>((r) => (this.#markRestored = r));
 
-  private constructor(opts: HubOptions, paths: EndpointPaths, env: EndpointEnv, journal: Journal, mailboxes: Mailboxes, createApi: ApiFactory) {
+  private constructor(
+    opts: HubOptions,
+    paths: EndpointPaths,
+    env: EndpointEnv,
+    journal: Journal,
+    mailboxes: Mailboxes,
+    createApi: ApiFactory,
+  ) {
     this.paths = paths;
     this.limits = withLimits(opts.limits);
     this.clock = opts.clock ?? systemClock;
@@ -132,12 +145,15 @@ export class Hub {
     });
     this.admission = new Admission(this);
     this.history = createRecorder(this, opts.history);
-    this.#defaultClaudeHome = opts.claudeHome ?? (env.env.CLAUDE_CONFIG_DIR ? path.resolve(env.env.CLAUDE_CONFIG_DIR) : path.join(env.home, '.claude'));
+    this.#defaultClaudeHome =
+      opts.claudeHome ??
+      (env.env.CLAUDE_CONFIG_DIR ? path.resolve(env.env.CLAUDE_CONFIG_DIR) : path.join(env.home, '.claude'));
     this.#openTeams();
     this.startedAt = this.clock.now();
     this.reclaimer = new Reclaimer({ now: () => this.clock.monotonic() });
     this.idle = new IdleWatch({
-      lifetimeMs: () => Math.min(this.limits.idleSubscriptionMs, this.adminSettings().idleSubscriptionMinutes.value * 60_000),
+      lifetimeMs: () =>
+        Math.min(this.limits.idleSubscriptionMs, this.adminSettings().idleSubscriptionMinutes.value * 60_000),
       now: () => this.clock.monotonic(),
       deliver: (sub, text) => routeIdleNotice(this, sub.subscriberId, sub.targetId, text),
     });
@@ -174,14 +190,25 @@ export class Hub {
       ensurePrivateDir(paths.socketDir, env.uid, 'socket');
     }
     ensurePrivateDir(paths.stateDir, env.uid, 'state');
-    const stateLock = await lockStateDir(paths.stateDir, { socket: paths.hubSocket, runtimeDir: paths.runtimeDir }).catch((err: unknown) => {
+    const stateLock = await lockStateDir(paths.stateDir, {
+      socket: paths.hubSocket,
+      runtimeDir: paths.runtimeDir,
+    }).catch((err: unknown) => {
       // Same socket: the familiar "already running" answer.
-      throw err instanceof JournalError && err.holder?.socket === paths.hubSocket ? new HubRunningError(paths.hubSocket) : err;
+      throw err instanceof JournalError && err.holder?.socket === paths.hubSocket
+        ? new HubRunningError(paths.hubSocket)
+        : err;
     });
     let opened: Awaited<ReturnType<typeof Journal.open>>;
     try {
       const log = opts.logger ?? silentLogger;
-      opened = await Journal.open(paths.stateDir, { syncMs: limits.journalSyncMs, compactBytes: limits.journalCompactBytes, lineBytes: limits.journalLineBytes, uid: env.uid, log });
+      opened = await Journal.open(paths.stateDir, {
+        syncMs: limits.journalSyncMs,
+        compactBytes: limits.journalCompactBytes,
+        lineBytes: limits.journalLineBytes,
+        uid: env.uid,
+        log,
+      });
     } catch (err) {
       stateLock.release();
       throw err;
@@ -190,7 +217,11 @@ export class Hub {
     const hub = new Hub(opts, paths, env, journal, new Mailboxes(journal, limits.inboxItems, state.items), createApi);
     hub.#stateLock = stateLock;
     try {
-      await bindHubSocket(hub.#rpc.server, paths.hubSocket, { uid: env.uid, windows: paths.windows, probeTimeoutMs: limits.probeTimeoutMs });
+      await bindHubSocket(hub.#rpc.server, paths.hubSocket, {
+        uid: env.uid,
+        windows: paths.windows,
+        probeTimeoutMs: limits.probeTimeoutMs,
+      });
     } catch (err) {
       journal.close();
       hub.stock.close();
@@ -210,8 +241,14 @@ export class Hub {
 
   info(): HubInfo {
     return {
-      version: this.version, pid: process.pid, socket: this.paths.hubSocket, runtimeDir: this.paths.runtimeDir,
-      stateDir: this.paths.stateDir, sessions: this.table.size, startedAt: this.startedAt, ...(this.uiPort !== undefined ? { uiPort: this.uiPort } : {}),
+      version: this.version,
+      pid: process.pid,
+      socket: this.paths.hubSocket,
+      runtimeDir: this.paths.runtimeDir,
+      stateDir: this.paths.stateDir,
+      sessions: this.table.size,
+      startedAt: this.startedAt,
+      ...(this.uiPort !== undefined ? { uiPort: this.uiPort } : {}),
     };
   }
 
@@ -224,7 +261,11 @@ export class Hub {
   #openTeams(): void {
     const admin = this.adminSettings();
     const root = admin.claudeConfigDir.value ?? this.#defaultClaudeHome;
-    const lock = { deadlineMs: admin.teamLockDeadlineSeconds.value * 1000, staleMs: 10_000, onCompromised: (err: Error) => this.log.warn('team lock compromised', { error: err.message }) };
+    const lock = {
+      deadlineMs: admin.teamLockDeadlineSeconds.value * 1000,
+      staleMs: 10_000,
+      onCompromised: (err: Error) => this.log.warn('team lock compromised', { error: err.message }),
+    };
     const sameRoot = this.teams?.root === root;
     this.teams = new Teams(root, lock);
     if (this.stock?.root !== root) {
@@ -234,7 +275,9 @@ export class Hub {
     }
     if (sameRoot && this.#teamsWatcher !== undefined) return;
     this.#teamsWatcher?.close();
-    this.#teamsWatcher = new RootWatcher([this.teams.teamsRoot, this.teams.tasksRoot], () => this.events.emit({ type: 'teams.changed' }));
+    this.#teamsWatcher = new RootWatcher([this.teams.teamsRoot, this.teams.tasksRoot], () =>
+      this.events.emit({ type: 'teams.changed' }),
+    );
   }
 
   inboundHandler(s: SessionRecord, via?: { socketPath: string; address: string }): InboundHandler {
@@ -303,7 +346,9 @@ export class Hub {
     if (this.#closed) return; // shutting down: sessions stay journaled as they are
     for (const s of [...this.table.live.values()]) {
       if (s.connectionId !== conn.id) continue;
-      this.retire(s.id, 'dormant').catch((err: unknown) => this.log.error('session end failed', { id: s.id, error: String(err) }));
+      this.retire(s.id, 'dormant').catch((err: unknown) =>
+        this.log.error('session end failed', { id: s.id, error: String(err) }),
+      );
     }
   }
 

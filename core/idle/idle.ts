@@ -25,20 +25,32 @@ export class IdleWatch {
   readonly #lifetimeMs: () => number;
   readonly #now: () => number;
 
-  constructor(opts: { lifetimeMs: () => number; now: () => number; deliver: (sub: IdleSubscription, text: string) => void }) {
+  constructor(opts: {
+    lifetimeMs: () => number;
+    now: () => number;
+    deliver: (sub: IdleSubscription, text: string) => void;
+  }) {
     this.#lifetimeMs = opts.lifetimeMs;
     this.#now = opts.now;
     this.#deliver = opts.deliver;
   }
 
   /** Adds (or renews) the subscription of `subscriberId` to `targetId`. */
-  subscribe(subscriber: { id: string }, target: { id: string; name: string }, targetLabel = target.name): IdleSubscription {
+  subscribe(
+    subscriber: { id: string },
+    target: { id: string; name: string },
+    targetLabel = target.name,
+  ): IdleSubscription {
     let subs = this.#byTarget.get(target.id);
     if (subs === undefined) this.#byTarget.set(target.id, (subs = new Map<string, IdleSubscription>()));
     const now = this.#now();
     const sub: IdleSubscription = {
-      id: subs.get(subscriber.id)?.id ?? randomUUID(), subscriberId: subscriber.id, targetId: target.id, targetLabel,
-      createdAt: now, expiresAt: now + this.#lifetimeMs(),
+      id: subs.get(subscriber.id)?.id ?? randomUUID(),
+      subscriberId: subscriber.id,
+      targetId: target.id,
+      targetLabel,
+      createdAt: now,
+      expiresAt: now + this.#lifetimeMs(),
     };
     subs.set(subscriber.id, sub);
     return sub;
@@ -77,7 +89,10 @@ export class IdleWatch {
       for (const [k, sub] of subs) {
         if (sub.expiresAt > now) continue;
         subs.delete(k);
-        this.#notify(sub, `${PREFIX} Your idle subscription to ${sub.targetLabel} expired before it signalled; it may still be busy or may have ended abruptly.`);
+        this.#notify(
+          sub,
+          `${PREFIX} Your idle subscription to ${sub.targetLabel} expired before it signalled; it may still be busy or may have ended abruptly.`,
+        );
       }
       if (subs.size === 0) this.#byTarget.delete(targetId);
     }

@@ -86,7 +86,9 @@ export async function compactFile(host: CompactHost): Promise<number> {
       if (off >= snapshotEnd) break;
       if (off < winStart || off + len > winStart + win.length) {
         const big = len > COMPACT_CHUNK_BYTES;
-        const target = big ? Buffer.allocUnsafe(len) : winBuf.subarray(0, Math.min(COMPACT_CHUNK_BYTES, snapshotEnd - off));
+        const target = big
+          ? Buffer.allocUnsafe(len)
+          : winBuf.subarray(0, Math.min(COMPACT_CHUNK_BYTES, snapshotEnd - off));
         const n = await readAt(rfd, target, off);
         check();
         if (n < len) throw new Error(`journal shorter than its index at ${off}`);
@@ -119,7 +121,8 @@ export async function compactFile(host: CompactHost): Promise<number> {
         copied += n;
       }
     };
-    for (let round = 0; host.size() - copied > TAIL_SYNC_BYTES && round < MAX_TAIL_ROUNDS; round++) await copyTo(host.size());
+    for (let round = 0; host.size() - copied > TAIL_SYNC_BYTES && round < MAX_TAIL_ROUNDS; round++)
+      await copyTo(host.size());
     await new Promise<void>((resolve, reject) => fs.fdatasync(out, (err) => (err ? reject(err) : resolve())));
     check();
     // 3. Synchronously: the last records, the rename, the switch.

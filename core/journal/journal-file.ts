@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import { CodedError } from '../protocol/coded-error.js';
 
-export type JournalErrorCode = 'symlink' | 'not_regular' | 'foreign_owner' | 'loose_mode' | 'unreadable' | 'read_failed' | 'state_locked';
+export type JournalErrorCode =
+  'symlink' | 'not_regular' | 'foreign_owner' | 'loose_mode' | 'unreadable' | 'read_failed' | 'state_locked';
 
 const TEXT: Record<Exclude<JournalErrorCode, 'state_locked'>, string> = {
   symlink: 'is a symbolic link; the hub only uses a file of its own (remove the link)',
@@ -22,8 +23,14 @@ export class JournalError extends CodedError<JournalErrorCode> {
   readonly file: string;
   /** For state_locked: the hub holding the state directory, when known. */
   readonly holder: { pid: number; socket: string } | undefined;
-  constructor(code: JournalErrorCode, file: string, detail?: string, options?: { cause?: unknown; holder?: { pid: number; socket: string } }) {
-    const text = code === 'state_locked' ? (detail ?? 'is locked by another hub') : `${TEXT[code]}${detail ? ` (${detail})` : ''}`;
+  constructor(
+    code: JournalErrorCode,
+    file: string,
+    detail?: string,
+    options?: { cause?: unknown; holder?: { pid: number; socket: string } },
+  ) {
+    const text =
+      code === 'state_locked' ? (detail ?? 'is locked by another hub') : `${TEXT[code]}${detail ? ` (${detail})` : ''}`;
     super(code, `Refusing to start: ${file} ${text}`, options);
     this.name = 'JournalError';
     this.file = file;

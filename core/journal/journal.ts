@@ -88,7 +88,12 @@ export class Journal {
     try {
       const r = await replay(fd, file, opts.lineBytes);
       if (r.dropped > 0) {
-        (opts.log ?? quiet).warn('journal: damaged lines dropped', { file, dropped: r.dropped, overLimit: r.tooLong, firstAt: r.firstDropAt });
+        (opts.log ?? quiet).warn('journal: damaged lines dropped', {
+          file,
+          dropped: r.dropped,
+          overLimit: r.tooLong,
+          firstAt: r.firstDropAt,
+        });
       }
       return { journal: new Journal(file, fd, opts, r.index, r.size, !r.terminated), state: r.state };
     } catch (err) {
@@ -129,7 +134,11 @@ export class Journal {
     if (line.length * 3 + 1 > this.#opts.lineBytes) {
       const bytes = Buffer.byteLength(line, 'utf8') + 1;
       if (bytes > this.#opts.lineBytes) {
-        this.#log.error('journal: record over the line limit, not written', { type: record.t, bytes, limit: this.#opts.lineBytes });
+        this.#log.error('journal: record over the line limit, not written', {
+          type: record.t,
+          bytes,
+          limit: this.#opts.lineBytes,
+        });
         return Promise.reject(new Error('journal record over the line limit'));
       }
     }
@@ -179,7 +188,9 @@ export class Journal {
     const ascii = buf.length === text.length;
     let at = this.#size + lead.length;
     for (let i = 0; i < pending.length; i++) {
-      const bytes = ascii ? (lines[i] as string).length + 1 : buf.indexOf(0x0a, at - this.#size) + 1 - (at - this.#size);
+      const bytes = ascii
+        ? (lines[i] as string).length + 1
+        : buf.indexOf(0x0a, at - this.#size) + 1 - (at - this.#size);
       this.#index.apply(pending[i] as JournalRecord, at, bytes);
       at += bytes;
     }
@@ -233,7 +244,11 @@ export class Journal {
     } catch (err) {
       if (!(err instanceof CompactionAborted)) {
         this.#retryAt = performance.now() + COMPACT_RETRY_MS;
-        this.#log.error('journal: compaction failed, the journal is unchanged', { file: this.#file, bytes: before, error: err instanceof Error ? err.message : String(err) });
+        this.#log.error('journal: compaction failed, the journal is unchanged', {
+          file: this.#file,
+          bytes: before,
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
       return false;
     } finally {

@@ -93,7 +93,8 @@ export class LiveIndex {
     const next = new Map<number, number>();
     for (const [off, len] of this.#byOff) next.set(where(off), len);
     for (const [k, off] of this.#sessions) this.#sessions.set(k, where(off));
-    for (const maps of [this.#items, this.#held]) for (const map of maps.values()) for (const [k, off] of map) map.set(k, where(off));
+    for (const maps of [this.#items, this.#held])
+      for (const map of maps.values()) for (const [k, off] of map) map.set(k, where(off));
     this.#byOff = next;
     this.#moved = undefined;
   }

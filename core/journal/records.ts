@@ -49,7 +49,12 @@ export function isRecord(x: unknown): x is JournalRecord {
     case 'hx':
       return typeof r.id === 'string' && Array.isArray(r.ids);
     case 'h':
-      return typeof r.id === 'string' && obj(r.held) && obj((r.held as Record<string, unknown>).env) && typeof (r.held as Record<string, unknown>).id === 'string';
+      return (
+        typeof r.id === 'string' &&
+        obj(r.held) &&
+        obj((r.held as Record<string, unknown>).env) &&
+        typeof (r.held as Record<string, unknown>).id === 'string'
+      );
     default:
       return false;
   }

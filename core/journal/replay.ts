@@ -28,11 +28,21 @@ export interface ReplayResult {
 }
 
 export function readAt(fd: number, buf: Buffer, position: number): Promise<number> {
-  return new Promise((resolve, reject) => fs.read(fd, buf, 0, buf.length, position, (err, n) => (err ? reject(err) : resolve(n))));
+  return new Promise((resolve, reject) =>
+    fs.read(fd, buf, 0, buf.length, position, (err, n) => (err ? reject(err) : resolve(n))),
+  );
 }
 
 export async function replay(fd: number, file: string, maxLineBytes: number): Promise<ReplayResult> {
-  const r: ReplayResult = { state: emptyState(), index: new LiveIndex(), size: 0, terminated: true, dropped: 0, tooLong: 0, firstDropAt: undefined };
+  const r: ReplayResult = {
+    state: emptyState(),
+    index: new LiveIndex(),
+    size: 0,
+    terminated: true,
+    dropped: 0,
+    tooLong: 0,
+    firstDropAt: undefined,
+  };
   const drop = (off: number, tooLong: boolean): void => {
     r.dropped++;
     if (tooLong) r.tooLong++;
@@ -81,7 +91,14 @@ export async function replay(fd: number, file: string, maxLineBytes: number): Pr
       }
       const len = carryLen + (nl - i);
       if (skipping || len > maxLineBytes) drop(lineStart, true);
-      else line(carry.length === 0 ? chunk.toString('utf8', i, nl) : Buffer.concat([...carry, chunk.subarray(i, nl)]).toString('utf8'), lineStart, len + 1);
+      else
+        line(
+          carry.length === 0
+            ? chunk.toString('utf8', i, nl)
+            : Buffer.concat([...carry, chunk.subarray(i, nl)]).toString('utf8'),
+          lineStart,
+          len + 1,
+        );
       carry = [];
       carryLen = 0;
       skipping = false;

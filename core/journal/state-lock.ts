@@ -44,11 +44,20 @@ export class StateLock {
 export async function lockStateDir(dir: string, me: { socket: string; runtimeDir: string }): Promise<StateLock> {
   const file = path.join(dir, LOCK);
   const guard = `${file}.d`;
-  await takeMkdirGuard(guard, () => new JournalError('state_locked', guard, 'stayed locked (remove it if no hub is starting)'));
+  await takeMkdirGuard(
+    guard,
+    () => new JournalError('state_locked', guard, 'stayed locked (remove it if no hub is starting)'),
+  );
   try {
     for (let attempt = 0; ; attempt++) {
       const nonce = randomBytes(12).toString('hex');
-      const holder: LockHolder = { pid: process.pid, startTime: processStartTime(process.pid), socket: me.socket, runtimeDir: me.runtimeDir, nonce };
+      const holder: LockHolder = {
+        pid: process.pid,
+        startTime: processStartTime(process.pid),
+        socket: me.socket,
+        runtimeDir: me.runtimeDir,
+        nonce,
+      };
       if (tryCreate(file, holder)) {
         HELD.add(nonce);
         return new StateLock(file, nonce);
@@ -104,7 +113,13 @@ export function readHolder(file: string): LockHolder | undefined {
     const x: unknown = JSON.parse(buf.toString('utf8', 0, n));
     if (x === null || typeof x !== 'object') return undefined;
     const r = x as Record<string, unknown>;
-    if (!Number.isSafeInteger(r.pid) || (r.pid as number) <= 0 || typeof r.socket !== 'string' || typeof r.nonce !== 'string') return undefined;
+    if (
+      !Number.isSafeInteger(r.pid) ||
+      (r.pid as number) <= 0 ||
+      typeof r.socket !== 'string' ||
+      typeof r.nonce !== 'string'
+    )
+      return undefined;
     return {
       pid: r.pid as number,
       startTime: typeof r.startTime === 'string' ? r.startTime : undefined,
@@ -130,4 +145,3 @@ function removeStale(file: string): void {
   if (st.isDirectory()) throw new JournalError('not_regular', file);
   fs.rmSync(file, { force: true });
 }
-

@@ -42,7 +42,14 @@ export interface AdmissionPorts extends AdmitRecordPorts, StatusPorts, ActivityS
   /** Wakes an idle receiver once a message is queued for it (core/wake). */
   readonly wake: { poke(receiverId: string): void };
   /** Receipts for senders on other machines (relay/remote-machines.ts). */
-  readonly remote: { sendReceipt(env: Pick<Envelope, 'msgId' | 'fromAddress'>, receiver: { id: string; name: string }, status: ReceiptStatus, reason: string): void };
+  readonly remote: {
+    sendReceipt(
+      env: Pick<Envelope, 'msgId' | 'fromAddress'>,
+      receiver: { id: string; name: string },
+      status: ReceiptStatus,
+      reason: string,
+    ): void;
+  };
   adminSettings(): EffectiveSettings;
 }
 
@@ -93,20 +100,40 @@ export class Admission implements AdmissionPort {
     const eff = this.effective(receiver);
     const senderKey = env.fromSessionId ?? env.fromAddress;
     const inbox = hub.mailboxes.inbox(receiver.id);
-    const writer = !env.ownChild && unverifiedWriter({ address: env.fromAddress, sessionId: env.fromSessionId }) ? { unread: writerUnread(inbox.values()) } : undefined;
-    const drop = this.throttle.admit(receiver.id, senderKey, env.body, inbox.unreadMessages, eff.throttle.value, writer);
+    const writer =
+      !env.ownChild && unverifiedWriter({ address: env.fromAddress, sessionId: env.fromSessionId })
+        ? { unread: writerUnread(inbox.values()) }
+        : undefined;
+    const drop = this.throttle.admit(
+      receiver.id,
+      senderKey,
+      env.body,
+      inbox.unreadMessages,
+      eff.throttle.value,
+      writer,
+    );
     if (drop !== null) {
       const count = this.throttle.dropped(receiver.id, senderKey, drop, eff.throttle.value, writer !== undefined);
       if (count > 0) this.notifySender(env, receiver, 'dropped', drop, count);
       return { status: 'dropped', reason: drop };
     }
-    const decision = this.paused ? PAUSED : decideInbound(eff.inbound, modeClass(receiver), env.fromClass, env.ownChild);
+    const decision = this.paused
+      ? PAUSED
+      : decideInbound(eff.inbound, modeClass(receiver), env.fromClass, env.ownChild);
     this.#activity('decision', decision.action, env, receiver, decision.reason);
     switch (decision.action) {
       case 'refuse':
         return { status: 'refused', reason: decision.reason };
       case 'hold':
-        if (writer !== undefined && this.held.forReceiver(receiver.id).filter((e) => !e.env.ownChild && unverifiedWriter({ address: e.env.fromAddress, sessionId: e.env.fromSessionId })).length >= WRITER_HELD_CAP) {
+        if (
+          writer !== undefined &&
+          this.held
+            .forReceiver(receiver.id)
+            .filter(
+              (e) =>
+                !e.env.ownChild && unverifiedWriter({ address: e.env.fromAddress, sessionId: e.env.fromSessionId }),
+            ).length >= WRITER_HELD_CAP
+        ) {
           const count = this.throttle.dropped(receiver.id, senderKey, 'queue-full', eff.throttle.value, true);
           if (count > 0) this.notifySender(env, receiver, 'dropped', 'queue-full', count);
           return { status: 'dropped', reason: 'queue-full' };
@@ -126,11 +153,23 @@ export class Admission implements AdmissionPort {
 
   async #hold(env: Envelope, receiver: SessionRecord, reason: string): Promise<RouteResult> {
     if (this.held.has(receiver.id, env.msgId)) return { status: 'dropped', reason: 'duplicate' };
-    const entry: HeldEntry = { id: env.msgId, receiverId: receiver.id, env, reason, heldAt: this.#hub.clock.now(), deadline: null };
+    const entry: HeldEntry = {
+      id: env.msgId,
+      receiverId: receiver.id,
+      env,
+      reason,
+      heldAt: this.#hub.clock.now(),
+      deadline: null,
+    };
     const evicted = this.held.add(entry);
     if (this.#uiAttached > 0) this.held.startCountdowns(this.#expiryMs());
-    await this.#hub.journal.append({ t: 'h', id: receiver.id, held: { id: entry.id, env, reason, heldAt: entry.heldAt } });
-    if (evicted !== undefined) await this.#settle(evicted, 'expired', 'its user did not answer before the held queue (100 messages) was full');
+    await this.#hub.journal.append({
+      t: 'h',
+      id: receiver.id,
+      held: { id: entry.id, env, reason, heldAt: entry.heldAt },
+    });
+    if (evicted !== undefined)
+      await this.#settle(evicted, 'expired', 'its user did not answer before the held queue (100 messages) was full');
     this.notifySender(env, receiver, 'held', reason);
     this.#changed();
     return { status: 'held', reason };
@@ -141,7 +180,8 @@ export class Admission implements AdmissionPort {
     const e = this.#take(id);
     await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
     const r = await deliver(this.#hub.mailboxes, e.receiverId, e.env, true);
-    if (r.status === 'queued') this.notifySender(e.env, this.#receiver(e.receiverId), 'approved', 'approved by its user');
+    if (r.status === 'queued')
+      this.notifySender(e.env, this.#receiver(e.receiverId), 'approved', 'approved by its user');
     if (r.status === 'queued') this.#hub.wake.poke(e.receiverId);
     this.#changed();
     return { status: r.status };
@@ -206,7 +246,11 @@ export class Admission implements AdmissionPort {
     for (const f of this.throttle.flush(windowOf)) {
       const receiver = this.#receiver(f.receiverId);
       const fromSession = hub.table.live.get(f.senderKey) ?? hub.table.dormant.get(f.senderKey)?.session;
-      const env = { msgId: randomUUID(), fromAddress: fromSession?.address ?? f.senderKey, fromSessionId: fromSession?.id ?? null };
+      const env = {
+        msgId: randomUUID(),
+        fromAddress: fromSession?.address ?? f.senderKey,
+        fromSessionId: fromSession?.id ?? null,
+      };
       this.notifySender(env, receiver, 'dropped', f.reason, f.count);
     }
   }
@@ -226,30 +270,66 @@ export class Admission implements AdmissionPort {
   }
 
   /** A receipt to the sender: its inbox when it is our session, a status line to its socket otherwise. */
-  notifySender(env: Pick<Envelope, 'msgId' | 'fromAddress' | 'fromSessionId' | 'statusVia'>, receiver: Receiver, status: ReceiptStatus, reason: string, count = 1): void {
+  notifySender(
+    env: Pick<Envelope, 'msgId' | 'fromAddress' | 'fromSessionId' | 'statusVia'>,
+    receiver: Receiver,
+    status: ReceiptStatus,
+    reason: string,
+    count = 1,
+  ): void {
     const hub = this.#hub;
     this.#activity('receipt', status, env, receiver, reason);
     if (env.fromSessionId !== null) {
       if (!hub.table.live.has(env.fromSessionId) && !hub.table.dormant.has(env.fromSessionId)) return;
       const ref = hub.table.refOf(receiver.id);
       const receipt: InboxReceipt = {
-        kind: 'receipt', id: randomUUID(), origMsgId: env.msgId, status, to: { name: receiver.name, address: receiver.address },
-        reason, text: receiptText(status, ref ? label(receiver.name, ref) : receiver.name, reason, count), at: hub.clock.now(), count,
+        kind: 'receipt',
+        id: randomUUID(),
+        origMsgId: env.msgId,
+        status,
+        to: { name: receiver.name, address: receiver.address },
+        reason,
+        text: receiptText(status, ref ? label(receiver.name, ref) : receiver.name, reason, count),
+        at: hub.clock.now(),
+        count,
       };
-      hub.mailboxes.put(env.fromSessionId, receipt).catch((err: unknown) => hub.log.error('receipt not stored', { error: String(err) }));
+      hub.mailboxes
+        .put(env.fromSessionId, receipt)
+        .catch((err: unknown) => hub.log.error('receipt not stored', { error: String(err) }));
     } else if (env.fromAddress.startsWith('peer:')) {
       hub.remote.sendReceipt(env, receiver, status, reason);
     } else {
       // Claude Code's wire has no `undelivered`: a socket writer hears `dropped`, with the reason.
       const peer = status === 'undelivered' ? 'dropped' : status;
       if ((PEER_STATUSES as readonly string[]).includes(peer) && receiver.socketPath !== '') {
-        sendPeerStatus(hub, env.statusVia ?? receiver, env.fromAddress, env.msgId, peer as PeerStatus, count > 1 ? `${reason} (${count} messages)` : reason);
+        sendPeerStatus(
+          hub,
+          env.statusVia ?? receiver,
+          env.fromAddress,
+          env.msgId,
+          peer as PeerStatus,
+          count > 1 ? `${reason} (${count} messages)` : reason,
+        );
       }
     }
   }
 
-  #activity(kind: 'receipt' | 'decision', status: string, env: Pick<Envelope, 'msgId' | 'fromAddress'> & { fromName?: string | null }, receiver: Receiver, reason: string): void {
-    this.#hub.recordActivity({ at: this.#hub.clock.now(), kind, status, sender: env.fromName ?? env.fromAddress, receiver: receiver.name, msgId: env.msgId, reason });
+  #activity(
+    kind: 'receipt' | 'decision',
+    status: string,
+    env: Pick<Envelope, 'msgId' | 'fromAddress'> & { fromName?: string | null },
+    receiver: Receiver,
+    reason: string,
+  ): void {
+    this.#hub.recordActivity({
+      at: this.#hub.clock.now(),
+      kind,
+      status,
+      sender: env.fromName ?? env.fromAddress,
+      receiver: receiver.name,
+      msgId: env.msgId,
+      reason,
+    });
   }
 
   #changed(): void {

@@ -46,7 +46,12 @@ export function createRecorder(hub: RecorderPorts, enabled: boolean | undefined)
 }
 
 /** Runs one admission with the message and its outcome recorded around it (one promise reaction, no await). */
-export function admitRecorded(hub: AdmitRecordPorts, env: Envelope, receiver: SessionRecord, admit: () => Promise<RouteResult>): Promise<RouteResult> {
+export function admitRecorded(
+  hub: AdmitRecordPorts,
+  env: Envelope,
+  receiver: SessionRecord,
+  admit: () => Promise<RouteResult>,
+): Promise<RouteResult> {
   const history = hub.history;
   if (!history.enabled) return admit();
   const sender = env.fromSessionId === null ? undefined : hub.table.live.get(env.fromSessionId);

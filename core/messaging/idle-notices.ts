@@ -34,7 +34,10 @@ export function routeIdleNotice(hub: IdleNoticePorts, subscriberId: string, targ
   const notice: InboxNotice = { kind: 'notice', id: randomUUID(), text, at: hub.clock.now() };
   const forUser = subscriberId === USER_SUBSCRIBER;
   if (forUser || (subscriber !== undefined && targetClass !== undefined)) {
-    const d = forUser || subscriber === undefined || targetClass === undefined ? null : decideInbound(hub.admission.effective(subscriber).inbound, modeClass(subscriber), targetClass, false);
+    const d =
+      forUser || subscriber === undefined || targetClass === undefined
+        ? null
+        : decideInbound(hub.admission.effective(subscriber).inbound, modeClass(subscriber), targetClass, false);
     if (d === null || d.action !== 'deliver') {
       const n: UserNotice = { id: notice.id, at: notice.at, sessionId: subscriberId, text };
       hub.userNotices.push(n);
@@ -42,5 +45,7 @@ export function routeIdleNotice(hub: IdleNoticePorts, subscriberId: string, targ
       return;
     }
   }
-  hub.mailboxes.put(subscriberId, notice).catch((err: unknown) => hub.log.error('idle notice not stored', { error: String(err) }));
+  hub.mailboxes
+    .put(subscriberId, notice)
+    .catch((err: unknown) => hub.log.error('idle notice not stored', { error: String(err) }));
 }

@@ -44,11 +44,20 @@ export function replySocket(fromAddress: string, receiver: Pick<PersistedSession
   return path.dirname(target) === path.dirname(receiver.socketPath) ? target : undefined;
 }
 
-export function sendPeerStatus(hub: StatusPorts, receiver: Pick<PersistedSession, 'socketPath' | 'address'>, fromAddress: string, origMsgId: string, status: PeerStatus, reason: string): void {
+export function sendPeerStatus(
+  hub: StatusPorts,
+  receiver: Pick<PersistedSession, 'socketPath' | 'address'>,
+  fromAddress: string,
+  origMsgId: string,
+  status: PeerStatus,
+  reason: string,
+): void {
   const target = replySocket(fromAddress, receiver);
   if (target === undefined) return;
   const line = peerStatusLine({ status, reason, from: receiver.address, origMsgId, msgId: randomUUID() });
-  writeLinesQuietly(target, [line], hub.limits.outboundTimeoutMs, (err) => hub.log.warn('status report not written', { error: String(err) }));
+  writeLinesQuietly(target, [line], hub.limits.outboundTimeoutMs, (err) =>
+    hub.log.warn('status report not written', { error: String(err) }),
+  );
 }
 
 /**
@@ -56,7 +65,11 @@ export function sendPeerStatus(hub: StatusPorts, receiver: Pick<PersistedSession
  * socket (core/stock/reply.ts): status reports then go to writers in that
  * socket's directory, from that socket's address.
  */
-export function inboundHandler(hub: InboundPorts, receiver: SessionRecord, via?: { socketPath: string; address: string }): InboundHandler {
+export function inboundHandler(
+  hub: InboundPorts,
+  receiver: SessionRecord,
+  via?: { socketPath: string; address: string },
+): InboundHandler {
   const replyTo = via ?? receiver;
   return {
     checkAuth: (token) => (tokenMatches(token, receiver) ? 'own' : 'bad'),
@@ -78,16 +91,22 @@ export function inboundHandler(hub: InboundPorts, receiver: SessionRecord, via?:
       };
       hub.admission.route(env, receiver).then(
         (r) => {
-          if (r.status === 'refused') sendPeerStatus(hub, replyTo, fromAddress, env.msgId, 'refused', r.reason ?? 'refused');
+          if (r.status === 'refused')
+            sendPeerStatus(hub, replyTo, fromAddress, env.msgId, 'refused', r.reason ?? 'refused');
         },
         (err: unknown) => hub.log.error('inbound message not stored', { error: String(err) }),
       );
     },
     rename(raw, ownChild) {
-      if (!ownChild) return hub.log.warn('inbound socket: rename refused, the writer did not present the session token', { id: receiver.id });
+      if (!ownChild)
+        return hub.log.warn('inbound socket: rename refused, the writer did not present the session token', {
+          id: receiver.id,
+        });
       const name = validName(raw);
-      if (name === undefined || hub.table.live.get(receiver.id) !== receiver) return hub.log.warn('inbound socket: rename refused, invalid name', { id: receiver.id });
-      if (nameHeldByOther(hub.table, name, receiver.address)) return hub.log.warn('inbound socket: rename refused, name held by another session', { id: receiver.id });
+      if (name === undefined || hub.table.live.get(receiver.id) !== receiver)
+        return hub.log.warn('inbound socket: rename refused, invalid name', { id: receiver.id });
+      if (nameHeldByOther(hub.table, name, receiver.address))
+        return hub.log.warn('inbound socket: rename refused, name held by another session', { id: receiver.id });
       hub.table.rename(receiver, name);
       hub.events.emit({ type: 'sessions.changed' });
       hub.persist(receiver).catch((err: unknown) => hub.log.error('rename not journaled', { error: String(err) }));

@@ -46,31 +46,86 @@ export async function sendMessage(hub: SendPorts, sender: SessionRecord, params:
   if (resolved.kind === 'address') {
     const peer = parsePeerAddress(resolved.address);
     const leaving = outbound(hub, sender, msgId, { id: resolved.address, name: resolved.address, team: null }, input);
-    if (peer !== undefined) return recordOutbound(hub.history, leaving, () => sendRemote(hub, sender, { ...peer, label: resolved.address }, input.summary, input.message, input.notifyWhenIdle, msgId));
+    if (peer !== undefined)
+      return recordOutbound(hub.history, leaving, () =>
+        sendRemote(
+          hub,
+          sender,
+          { ...peer, label: resolved.address },
+          input.summary,
+          input.message,
+          input.notifyWhenIdle,
+          msgId,
+        ),
+      );
     if (input.to.startsWith('peer:')) throw new HubError('target_not_found', { candidates: [] });
     const target = socketPathOf(resolved.address);
     if (target === undefined) throw new HubError('target_not_found', { candidates: [] });
     if (input.notifyWhenIdle) throw new HubError('idle_not_local');
     const fromMode = senderClass(sender);
-    const content = wrapMessage(input.message ?? '', { from: sender.address, fromName: sender.name, ...(fromMode !== null ? { fromMode } : {}) });
-    return recordOutbound(hub.history, leaving, async (): Promise<SendResult> => {
-      await writeLines(target, [userEventLine({ msgId, content, from: sender.address })], hub.limits.outboundTimeoutMs);
-      return { status: 'sent', msg_id: msgId, to: { name: null, ref: null, address: resolved.address }, note: sendNote('sent', resolved.address) };
-    }, 'written to the socket at that address');
+    const content = wrapMessage(input.message ?? '', {
+      from: sender.address,
+      fromName: sender.name,
+      ...(fromMode !== null ? { fromMode } : {}),
+    });
+    return recordOutbound(
+      hub.history,
+      leaving,
+      async (): Promise<SendResult> => {
+        await writeLines(
+          target,
+          [userEventLine({ msgId, content, from: sender.address })],
+          hub.limits.outboundTimeoutMs,
+        );
+        return {
+          status: 'sent',
+          msg_id: msgId,
+          to: { name: null, ref: null, address: resolved.address },
+          note: sendNote('sent', resolved.address),
+        };
+      },
+      'written to the socket at that address',
+    );
   }
 
   const row = resolved.row;
   if (resolved.byName) hub.pins.check(sender.id, input.to, row);
   if (row.remote !== undefined) {
     const remote = row.remote;
-    const leaving = outbound(hub, sender, msgId, { id: row.address, name: `${row.name} on ${remote.machine}`, team: null }, input);
-    const result = await recordOutbound(hub.history, leaving, () => sendRemote(hub, sender, { machine: remote.machine, session: remote.session.sessionId, label: `${label(row.name, row.ref)} on ${remote.machine}` }, input.summary, input.message, input.notifyWhenIdle, msgId));
+    const leaving = outbound(
+      hub,
+      sender,
+      msgId,
+      { id: row.address, name: `${row.name} on ${remote.machine}`, team: null },
+      input,
+    );
+    const result = await recordOutbound(hub.history, leaving, () =>
+      sendRemote(
+        hub,
+        sender,
+        {
+          machine: remote.machine,
+          session: remote.session.sessionId,
+          label: `${label(row.name, row.ref)} on ${remote.machine}`,
+        },
+        input.summary,
+        input.message,
+        input.notifyWhenIdle,
+        msgId,
+      ),
+    );
     if (resolved.byName && (result.status === 'queued' || result.status === 'held')) hub.pins.pin(sender.id, row);
     return result;
   }
   if (row.stock !== undefined) {
     const stock = row.stock;
-    const result = await recordOutbound(hub.history, outbound(hub, sender, msgId, { id: stock.address, name: row.name, team: null }, input), () => sendToStock(hub, sender, { name: row.name, ref: row.ref, stock }, input.message, input.notifyWhenIdle, msgId), 'written to the Claude Code session’s socket');
+    const result = await recordOutbound(
+      hub.history,
+      outbound(hub, sender, msgId, { id: stock.address, name: row.name, team: null }, input),
+      () =>
+        sendToStock(hub, sender, { name: row.name, ref: row.ref, stock }, input.message, input.notifyWhenIdle, msgId),
+      'written to the Claude Code session’s socket',
+    );
     if (resolved.byName) hub.pins.pin(sender.id, row);
     return result;
   }
@@ -86,21 +141,44 @@ export async function sendMessage(hub: SendPorts, sender: SessionRecord, params:
   }
 
   const env: Envelope = {
-    msgId, fromAddress: sender.address, fromName: sender.name, fromSessionId: sender.id, fromClass: senderClass(sender),
-    ownChild: false, summary: input.summary, body: input.message, at: hub.clock.now(),
+    msgId,
+    fromAddress: sender.address,
+    fromName: sender.name,
+    fromSessionId: sender.id,
+    fromClass: senderClass(sender),
+    ownChild: false,
+    summary: input.summary,
+    body: input.message,
+    at: hub.clock.now(),
   };
   const result = await hub.admission.route(env, receiver);
   const accepted = result.status === 'queued' || result.status === 'held';
   if (accepted && input.notifyWhenIdle) hub.idle.subscribe(sender, receiver, shown);
   if (accepted && resolved.byName) hub.pins.pin(sender.id, row);
   return {
-    status: result.status, msg_id: msgId, to, ...(result.reason !== undefined ? { reason: result.reason } : {}),
+    status: result.status,
+    msg_id: msgId,
+    to,
+    ...(result.reason !== undefined ? { reason: result.reason } : {}),
     note: sendNote(result.status, shown, result.reason),
   };
 }
 
 /** A message leaving this hub, for its history (null for a pure idle subscription: no message). */
-function outbound(hub: Pick<SendPorts, 'clock'>, sender: SessionRecord, msgId: string, receiver: OutboundMessage['receiver'], input: { summary: string | null; message: string | null }): OutboundMessage | null {
+function outbound(
+  hub: Pick<SendPorts, 'clock'>,
+  sender: SessionRecord,
+  msgId: string,
+  receiver: OutboundMessage['receiver'],
+  input: { summary: string | null; message: string | null },
+): OutboundMessage | null {
   if (input.message === null) return null;
-  return { msgId, at: hub.clock.now(), sender: { id: sender.id, name: sender.name, address: sender.address, team: sender.team }, receiver, summary: input.summary, text: input.message };
+  return {
+    msgId,
+    at: hub.clock.now(),
+    sender: { id: sender.id, name: sender.name, address: sender.address, team: sender.team },
+    receiver,
+    summary: input.summary,
+    text: input.message,
+  };
 }

@@ -15,10 +15,18 @@ export type Decision = { action: 'deliver' | 'hold' | 'refuse'; reason: string }
 
 const ACTION: Record<Inbound, Decision['action']> = { accept: 'deliver', hold: 'hold', refuse: 'refuse' };
 
-export function decideInbound(eff: EffectiveSettings['inbound'], receiverClass: SessionClass, senderClass: SessionClass | null, ownChild: boolean): Decision {
+export function decideInbound(
+  eff: EffectiveSettings['inbound'],
+  receiverClass: SessionClass,
+  senderClass: SessionClass | null,
+  ownChild: boolean,
+): Decision {
   const receiver: ModeClass = receiverClass === 'unknown' ? 'bypass' : receiverClass;
   const sender: ModeClass | null = senderClass === 'unknown' ? null : senderClass;
-  const unknown = receiverClass === 'unknown' ? "this session's permission mode is unknown, so it is treated as bypassing prompts; " : '';
+  const unknown =
+    receiverClass === 'unknown'
+      ? "this session's permission mode is unknown, so it is treated as bypassing prompts; "
+      : '';
   if (eff.value !== null) {
     return { action: ACTION[eff.value], reason: `crossSessionInbound is "${eff.value}" in ${eff.source} settings` };
   }
@@ -29,7 +37,10 @@ export function decideInbound(eff: EffectiveSettings['inbound'], receiverClass: 
     reason = "from this session's own child process";
   } else if (receiver === 'prompting') {
     parity = sender === 'bypass' ? 'hold' : 'accept';
-    reason = sender === 'bypass' ? 'the sender bypasses permission prompts and this session does not (mode parity)' : 'both sessions prompt for permissions (mode parity)';
+    reason =
+      sender === 'bypass'
+        ? 'the sender bypasses permission prompts and this session does not (mode parity)'
+        : 'both sessions prompt for permissions (mode parity)';
   } else {
     parity = sender === 'bypass' ? 'accept' : 'hold';
     reason =
@@ -40,7 +51,10 @@ export function decideInbound(eff: EffectiveSettings['inbound'], receiverClass: 
           : 'this session bypasses permission prompts and the sender does not (mode parity)';
   }
   if (eff.floor !== null && stricter(parity, eff.floor.value) !== parity) {
-    return { action: ACTION[eff.floor.value], reason: `crossSessionInbound is "${eff.floor.value}" in ${eff.floor.source} settings` };
+    return {
+      action: ACTION[eff.floor.value],
+      reason: `crossSessionInbound is "${eff.floor.value}" in ${eff.floor.source} settings`,
+    };
   }
   return { action: ACTION[parity], reason: ownChild ? reason : unknown + reason };
 }

@@ -67,7 +67,15 @@ export class Throttle {
     let st = senders.get(senderKey);
     if (st === undefined) {
       if (senders.size >= MAX_SENDERS_PER_RECEIVER) senders.delete(senders.keys().next().value as string);
-      st = { lastBody: null, lastAt: -Infinity, tokens: s.bucketSize, refilledAt: this.#now(), foldStart: -Infinity, foldPending: 0, foldReason: 'duplicate' };
+      st = {
+        lastBody: null,
+        lastAt: -Infinity,
+        tokens: s.bucketSize,
+        refilledAt: this.#now(),
+        foldStart: -Infinity,
+        foldPending: 0,
+        foldReason: 'duplicate',
+      };
       senders.set(senderKey, st);
     }
     return st;
@@ -84,7 +92,14 @@ export class Throttle {
    * a token. `writer` is given for an unverified socket writer: it then draws
    * on the receiver's shared writer bucket and writer share of the queue.
    */
-  admit(receiverId: string, senderKey: string, body: string, unread: number, s: Required<ThrottleSettings>, writer?: WriterCount): DropReason | null {
+  admit(
+    receiverId: string,
+    senderKey: string,
+    body: string,
+    unread: number,
+    s: Required<ThrottleSettings>,
+    writer?: WriterCount,
+  ): DropReason | null {
     const st = this.#state(receiverId, senderKey, s, writer !== undefined);
     const now = this.#now();
     if (st.lastBody === body && now - st.lastAt < s.duplicateWindowMs) return 'duplicate';
@@ -104,7 +119,13 @@ export class Throttle {
    * Records a drop; returns the count to report now, or 0 when the report is
    * folded into a later one (see flush).
    */
-  dropped(receiverId: string, senderKey: string, reason: DropReason, s: Required<ThrottleSettings>, writer = false): number {
+  dropped(
+    receiverId: string,
+    senderKey: string,
+    reason: DropReason,
+    s: Required<ThrottleSettings>,
+    writer = false,
+  ): number {
     const st = this.#state(receiverId, senderKey, s, writer);
     const now = this.#now();
     st.foldReason = reason;

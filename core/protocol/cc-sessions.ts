@@ -5,7 +5,11 @@
 import { z } from 'zod';
 
 export const StockEntry = z.looseObject({
-  pid: z.number().int().positive().max(2 ** 31),
+  pid: z
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31),
   sessionId: z.string().min(1).max(128),
   cwd: z.string().max(4096).default(''),
   startedAt: z.number().optional(),

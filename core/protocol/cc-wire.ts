@@ -166,7 +166,9 @@ export function wrapMessage(body: string, attrs: WrapperAttrs): string {
  * one well-formed wrapper; otherwise the whole content is the body.
  */
 export function unwrapMessage(content: string): { attrs: Record<string, string>; body: string } {
-  const m = /^<cross-session-message((?:\s+[a-z-]+="[^"]*")*)\s*>\n([\s\S]*)\n<\/cross-session-message>\s*$/.exec(content);
+  const m = /^<cross-session-message((?:\s+[a-z-]+="[^"]*")*)\s*>\n([\s\S]*)\n<\/cross-session-message>\s*$/.exec(
+    content,
+  );
   if (m === null) return { attrs: {}, body: content };
   const body = m[2] ?? '';
   if (body.toLowerCase().includes(CLOSE_TAG)) return { attrs: {}, body: content };

@@ -3,9 +3,20 @@
 // peer can never smuggle a control frame into a mailbox as "just text".
 
 export const FRAME_TYPES: ReadonlySet<string> = new Set([
-  'permission_request', 'permission_response', 'sandbox_permission_request', 'sandbox_permission_response',
-  'plan_approval_request', 'plan_approval_response', 'shutdown_request', 'shutdown_approved', 'shutdown_rejected',
-  'mode_set_request', 'task_assignment', 'task_completed', 'idle_notification', 'team_permission_update',
+  'permission_request',
+  'permission_response',
+  'sandbox_permission_request',
+  'sandbox_permission_response',
+  'plan_approval_request',
+  'plan_approval_response',
+  'shutdown_request',
+  'shutdown_approved',
+  'shutdown_rejected',
+  'mode_set_request',
+  'task_assignment',
+  'task_completed',
+  'idle_notification',
+  'team_permission_update',
 ]);
 
 export function isProtocolFrame(text: string): boolean {

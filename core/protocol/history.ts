@@ -3,24 +3,53 @@
 // Types only, plus the outcome vocabulary; no I/O.
 
 /** Where a message stands: its route result, then the latest receipt. */
-export const OUTCOMES = ['queued', 'delivered', 'held', 'approved', 'denied', 'expired', 'refused', 'dropped', 'sent', 'confirm-denied', 'confirm-expired'] as const;
+export const OUTCOMES = [
+  'queued',
+  'delivered',
+  'held',
+  'approved',
+  'denied',
+  'expired',
+  'refused',
+  'dropped',
+  'sent',
+  'confirm-denied',
+  'confirm-expired',
+] as const;
 // 'sent': it left this hub (a stock Claude Code session's socket, a team mailbox, another program's socket); confirm-*: a send to another machine the user did not allow.
 export type Outcome = (typeof OUTCOMES)[number];
 
 export type HistoryRecord =
   /** A message entering admission (text is the body until it is delivered). */
   | {
-      t: 'm'; msgId: string; at: number;
-      senderSession: string | null; senderName: string | null; senderAddress: string; senderTeam: string | null;
-      receiverSession: string; receiverName: string; receiverTeam: string | null;
-      summary: string | null; text: string;
+      t: 'm';
+      msgId: string;
+      at: number;
+      senderSession: string | null;
+      senderName: string | null;
+      senderAddress: string;
+      senderTeam: string | null;
+      receiverSession: string;
+      receiverName: string;
+      receiverTeam: string | null;
+      summary: string | null;
+      text: string;
     }
   /** The framed text as it was put in the receiver's inbox. */
   | { t: 'x'; msgId: string; text: string }
   /** The admission result (queued, held, refused, dropped). */
   | { t: 'o'; msgId: string; at: number; status: string; reason: string }
   /** A receipt or a policy decision (the hub's activity entries). */
-  | { t: 'e'; at: number; kind: 'receipt' | 'decision'; status: string; msgId: string; sender: string; receiver: string; reason: string };
+  | {
+      t: 'e';
+      at: number;
+      kind: 'receipt' | 'decision';
+      status: string;
+      msgId: string;
+      sender: string;
+      receiver: string;
+      reason: string;
+    };
 
 export interface HistoryEvent {
   at: number;

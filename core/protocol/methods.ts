@@ -20,7 +20,12 @@ const Auth = { sessionId: Id, token: Token };
 export const RegisterParams = z.strictObject({
   name: Name.optional(),
   cwd: Path,
-  pid: z.number().int().positive().max(2 ** 31).optional(),
+  pid: z
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31)
+    .optional(),
   permissionMode: z.enum(PERMISSION_MODES).default('default'),
   /** false: the agent did not say its mode (permissionMode is a placeholder); the policy fails closed. */
   modeKnown: z.boolean().default(true),
@@ -44,7 +49,10 @@ export const StateParams = z.strictObject({
   state: z.enum(SESSION_STATES),
   hook: z.boolean().optional(),
   /** The agent's own session (Codex: thread) id from the hook input; with `hook` only. */
-  agentSessionId: z.string().regex(/^[0-9A-Za-z_-]{1,128}$/).optional(),
+  agentSessionId: z
+    .string()
+    .regex(/^[0-9A-Za-z_-]{1,128}$/)
+    .optional(),
 });
 export const ModeParams = z.strictObject({
   ...Auth,
@@ -58,7 +66,10 @@ export const SendParams = z.strictObject({
   ...Auth,
   to: z.string().max(4096),
   // Code points are counted by validateSend (summary_too_long, message_too_large); one is at most 2 UTF-16 units.
-  summary: z.string().max(LIMITS.summaryChars * 2).optional(),
+  summary: z
+    .string()
+    .max(LIMITS.summaryChars * 2)
+    .optional(),
   message: z.string().max(LIMITS.frameBytes).optional(),
   notify_when_idle: z.boolean().optional(),
 });
@@ -80,7 +91,17 @@ export const UiItemParams = z.strictObject({ ...UiToken, id: z.string().min(1).m
 export const UiSettingsParams = z.strictObject({ ...UiToken, sessionId: Id.optional() });
 export const UiSetSettingParams = z.strictObject({
   ...UiToken,
-  key: z.enum(['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode', 'relay', 'historyRetentionDays', 'historyMaxMegabytes']),
+  key: z.enum([
+    'crossSessionInbound',
+    'dialogExpiry',
+    'isolatePeerMachines',
+    'throttle',
+    'idleSubscriptionMinutes',
+    'publishToClaudeCode',
+    'relay',
+    'historyRetentionDays',
+    'historyMaxMegabytes',
+  ]),
   /** null removes the key from the user scope. */
   value: BoundedJsonValue,
 });
@@ -95,25 +116,70 @@ export const TeamShowParams = z.strictObject({ team: TeamName });
 export const TasksListParams = z.strictObject({ list: TeamName, includeInternal: z.boolean().optional() });
 export const TaskGetParams = z.strictObject({ list: TeamName, id: TaskId });
 export const TaskCreateParams = z.strictObject({
-  ...Actor, list: TeamName, subject: z.string().min(1).max(10_000), description: z.string().max(1_000_000).default(''),
-  activeForm: z.string().max(10_000).optional(), blockedBy: z.array(TaskId).max(1000).optional(), metadata: boundedJsonObject(256).optional(),
+  ...Actor,
+  list: TeamName,
+  subject: z.string().min(1).max(10_000),
+  description: z.string().max(1_000_000).default(''),
+  activeForm: z.string().max(10_000).optional(),
+  blockedBy: z.array(TaskId).max(1000).optional(),
+  metadata: boundedJsonObject(256).optional(),
 });
 export const TaskUpdateParams = z.strictObject({
-  ...Actor, list: TeamName, id: TaskId, subject: z.string().min(1).max(10_000).optional(), description: z.string().max(1_000_000).optional(),
-  activeForm: z.string().max(10_000).optional(), status: TaskStatus.optional(), owner: z.string().min(1).max(256).nullable().optional(),
+  ...Actor,
+  list: TeamName,
+  id: TaskId,
+  subject: z.string().min(1).max(10_000).optional(),
+  description: z.string().max(1_000_000).optional(),
+  activeForm: z.string().max(10_000).optional(),
+  status: TaskStatus.optional(),
+  owner: z.string().min(1).max(256).nullable().optional(),
   metadata: boundedJsonObject(256).optional(),
   /** Claude Code's TaskUpdate addBlocks/addBlockedBy: both sides of each edge are written. */
-  addBlocks: z.array(TaskId).max(1000).optional(), addBlockedBy: z.array(TaskId).max(1000).optional(),
+  addBlocks: z.array(TaskId).max(1000).optional(),
+  addBlockedBy: z.array(TaskId).max(1000).optional(),
 });
-export const TaskClaimParams = z.strictObject({ ...Actor, list: TeamName, id: TaskId, owner: z.string().min(1).max(256).optional(), busyCheck: z.boolean().optional() });
-export const TaskAssignParams = z.strictObject({ ...Actor, team: TeamName, id: TaskId, owner: z.string().min(1).max(256) });
+export const TaskClaimParams = z.strictObject({
+  ...Actor,
+  list: TeamName,
+  id: TaskId,
+  owner: z.string().min(1).max(256).optional(),
+  busyCheck: z.boolean().optional(),
+});
+export const TaskAssignParams = z.strictObject({
+  ...Actor,
+  team: TeamName,
+  id: TaskId,
+  owner: z.string().min(1).max(256),
+});
 export const TaskDeleteParams = z.strictObject({ ...Actor, list: TeamName, id: TaskId });
 export const TaskReleaseParams = z.strictObject({ ...Actor, list: TeamName, owner: z.string().min(1).max(256) });
-export const TeamSendParams = z.strictObject({ ...Auth, team: TeamName, to: z.string().min(1).max(256), text: z.string().min(1).max(1_000_000), summary: z.string().max(LIMITS.summaryChars).optional() });
+export const TeamSendParams = z.strictObject({
+  ...Auth,
+  team: TeamName,
+  to: z.string().min(1).max(256),
+  text: z.string().min(1).max(1_000_000),
+  summary: z.string().max(LIMITS.summaryChars).optional(),
+});
 
 /** History (issue 18): a session's token reads its own messages only; the UI token reads and deletes all. */
-const HISTORY_OUTCOMES = ['queued', 'delivered', 'held', 'approved', 'denied', 'expired', 'refused', 'dropped', 'sent', 'confirm-denied', 'confirm-expired'] as const;
-const HistoryAuth = { sessionId: Id.optional(), token: Token.optional(), uiToken: z.string().min(1).max(128).optional() };
+const HISTORY_OUTCOMES = [
+  'queued',
+  'delivered',
+  'held',
+  'approved',
+  'denied',
+  'expired',
+  'refused',
+  'dropped',
+  'sent',
+  'confirm-denied',
+  'confirm-expired',
+] as const;
+const HistoryAuth = {
+  sessionId: Id.optional(),
+  token: Token.optional(),
+  uiToken: z.string().min(1).max(128).optional(),
+};
 const HistoryFilter = {
   /** Words to find in the text, summary or names (all must match). */
   text: z.string().min(1).max(1000).optional(),
@@ -127,16 +193,24 @@ const HistoryFilter = {
   after: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(500).default(100),
 };
-export const HistorySearchParams = z.strictObject({ ...HistoryAuth, ...HistoryFilter, /** UI token only: one session's messages. */ session: Name.optional() });
+export const HistorySearchParams = z.strictObject({
+  ...HistoryAuth,
+  ...HistoryFilter,
+  /** UI token only: one session's messages. */ session: Name.optional(),
+});
 export const HistoryConversationParams = z.strictObject({
-  ...HistoryAuth, ...HistoryFilter,
+  ...HistoryAuth,
+  ...HistoryFilter,
   /** UI token only: the two sessions (ids or names), either direction. */
   between: z.tuple([Name, Name]).optional(),
   team: Name.optional(),
 });
 /** The picture (issue 18): messages of the last `windowMs` counted per sender, receiver and outcome; UI token only. */
 export const HISTORY_EDGE_WINDOW_MAX_MS = 7 * 24 * 3_600_000; // a week: beyond it the picture is history, not "recent"
-export const HistoryEdgesParams = z.strictObject({ ...UiToken, windowMs: z.number().int().min(1000).max(HISTORY_EDGE_WINDOW_MAX_MS).default(3_600_000) });
+export const HistoryEdgesParams = z.strictObject({
+  ...UiToken,
+  windowMs: z.number().int().min(1000).max(HISTORY_EDGE_WINDOW_MAX_MS).default(3_600_000),
+});
 export const HistoryDeleteParams = z.union([
   z.strictObject({ ...UiToken, all: z.literal(true) }),
   z.strictObject({ ...UiToken, between: z.tuple([Name, Name]) }),
@@ -183,10 +257,34 @@ export const METHODS = {
   'confirmations.allow': method('ui', UiItemParams),
   'confirmations.deny': method('ui', UiItemParams),
   'setup.detect': method('ui', UiParams),
-  'setup.plan': method('ui', z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() })),
-  'setup.apply': method('ui', z.strictObject({ uiToken: z.string().min(1).max(128), agent: z.enum(['claude-code', 'codex', 'gemini']), uninstall: z.boolean().optional() })),
-  'user.send': method('ui', z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096), message: z.string().min(1).max(LIMITS.messageBytes) })),
-  'user.subscribe': method('ui', z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096) })),
+  'setup.plan': method(
+    'ui',
+    z.strictObject({
+      uiToken: z.string().min(1).max(128),
+      agent: z.enum(['claude-code', 'codex', 'gemini']),
+      uninstall: z.boolean().optional(),
+    }),
+  ),
+  'setup.apply': method(
+    'ui',
+    z.strictObject({
+      uiToken: z.string().min(1).max(128),
+      agent: z.enum(['claude-code', 'codex', 'gemini']),
+      uninstall: z.boolean().optional(),
+    }),
+  ),
+  'user.send': method(
+    'ui',
+    z.strictObject({
+      uiToken: z.string().min(1).max(128),
+      to: z.string().min(1).max(4096),
+      message: z.string().min(1).max(LIMITS.messageBytes),
+    }),
+  ),
+  'user.subscribe': method(
+    'ui',
+    z.strictObject({ uiToken: z.string().min(1).max(128), to: z.string().min(1).max(4096) }),
+  ),
   'teams.list': method('none', TeamsListParams),
   'teams.show': method('none', TeamShowParams),
   'teams.send': method('session', TeamSendParams),
@@ -266,7 +364,16 @@ export interface AgentRow {
   team?: string | null;
 }
 
-export const SEND_STATUSES = ['queued', 'held', 'refused', 'dropped', 'sent', 'subscribed', 'confirm-denied', 'confirm-expired'] as const;
+export const SEND_STATUSES = [
+  'queued',
+  'held',
+  'refused',
+  'dropped',
+  'sent',
+  'subscribed',
+  'confirm-denied',
+  'confirm-expired',
+] as const;
 export type SendStatus = (typeof SEND_STATUSES)[number];
 
 /** A send waiting for the user's Allow before it leaves this machine (isolatePeerMachines). */
@@ -289,7 +396,17 @@ export interface SendResult {
   note: string;
 }
 
-export const RECEIPT_STATUSES = ['held', 'delivered', 'approved', 'denied', 'refused', 'expired', 'dropped', 'undelivered', 'waiting'] as const;
+export const RECEIPT_STATUSES = [
+  'held',
+  'delivered',
+  'approved',
+  'denied',
+  'refused',
+  'expired',
+  'dropped',
+  'undelivered',
+  'waiting',
+] as const;
 export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 
 export interface InboxMessage {
@@ -373,21 +490,59 @@ export interface MethodResults {
   'held.deny': { status: 'denied' };
   'subscriptions.list': { items: SubscriptionView[] };
   'subscriptions.cancel': { cancelled: boolean };
-  'settings.effective': { effective: unknown; problems: Array<{ file: string; key: string | null; message: string }>; paused: boolean };
+  'settings.effective': {
+    effective: unknown;
+    problems: Array<{ file: string; key: string | null; message: string }>;
+    paused: boolean;
+  };
   'activity.list': { entries: unknown[]; notices: unknown[] };
   'settings.set': { effective: unknown };
   'inbound.pause': { paused: boolean };
-  'confirmations.list': { items: ConfirmationView[]; relay: { configured: boolean; connected: boolean; machine: string | null } };
+  'confirmations.list': {
+    items: ConfirmationView[];
+    relay: { configured: boolean; connected: boolean; machine: string | null };
+  };
   'confirmations.allow': { decided: true };
   'confirmations.deny': { decided: true };
   /** Which agents are on the hub's PATH and whether setup is already in their configuration. */
-  'setup.detect': { agents: Array<{ agent: 'claude-code' | 'codex' | 'gemini'; command: string; path: string | null; configured: boolean; problem: string | null }> };
+  'setup.detect': {
+    agents: Array<{
+      agent: 'claude-code' | 'codex' | 'gemini';
+      command: string;
+      path: string | null;
+      configured: boolean;
+      problem: string | null;
+    }>;
+  };
   'setup.plan': { changes: Array<{ file: string; diff: string }> };
   'setup.apply': { changed: string[]; backups: string[] };
   'user.send': { status: 'queued' | 'dropped'; msg_id: string; to: { name: string; address: string } };
   'user.subscribe': { status: 'subscribed'; to: { name: string; address: string } };
-  'teams.list': { root: string; teams: Array<{ name: string; dir: string; members: number; createdAt: number; leadSessionId: string | null; problem?: { file: string; problem: string } }> };
-  'teams.show': { config: { name: string; members: Array<{ name: string; agentId: string; cwd?: string; color?: string; agentType?: string; isActive?: boolean }> } & Record<string, unknown>; inboxes: Array<{ member: string; depth: number; unread: number; problem?: string }> };
+  'teams.list': {
+    root: string;
+    teams: Array<{
+      name: string;
+      dir: string;
+      members: number;
+      createdAt: number;
+      leadSessionId: string | null;
+      problem?: { file: string; problem: string };
+    }>;
+  };
+  'teams.show': {
+    config: {
+      name: string;
+      members: Array<{
+        name: string;
+        agentId: string;
+        cwd?: string;
+        color?: string;
+        agentType?: string;
+        isActive?: boolean;
+      }>;
+    } & Record<string, unknown>;
+    inboxes: Array<{ member: string; depth: number; unread: number; problem?: string }>;
+  };
   'teams.send': { delivered: 'inbox' };
   'tasks.list': { tasks: TaskView[] };
   'tasks.get': { task: TaskView };

@@ -73,7 +73,12 @@ export type RelayMessage = z.infer<typeof RelayMessage>;
 export const RELAY_STATUSES = ['queued', 'held', 'refused', 'dropped'] as const;
 
 export const RelayAnswer = z.union([
-  z.strictObject({ v: z.literal(PROTOCOL_VERSION), status: z.enum(RELAY_STATUSES), reason: Str(4096).optional(), to: z.strictObject({ name: Str(256), sessionId: Str(128) }) }),
+  z.strictObject({
+    v: z.literal(PROTOCOL_VERSION),
+    status: z.enum(RELAY_STATUSES),
+    reason: Str(4096).optional(),
+    to: z.strictObject({ name: Str(256), sessionId: Str(128) }),
+  }),
   z.strictObject({ v: z.literal(PROTOCOL_VERSION), error: Str(64), detail: Str(4096).optional() }),
 ]);
 export type RelayAnswer = z.infer<typeof RelayAnswer>;

@@ -6,7 +6,15 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 
 /** Names no session may hold: they mean something else to senders. */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set(['main', 'user', 'self', 'all', 'everyone', 'team-lead', '*']);
+export const RESERVED_NAMES: ReadonlySet<string> = new Set([
+  'main',
+  'user',
+  'self',
+  'all',
+  'everyone',
+  'team-lead',
+  '*',
+]);
 
 const REF_MIN = 6; // Claude Code's ref length
 const REF_MAX = 12; // lengthened one character at a time up to this
@@ -27,7 +35,11 @@ export function normalizeName(name: string): string {
 }
 
 export function deriveName(cwd: string, randomHex2: string): string {
-  let base = path.basename(cwd).toLowerCase().replace(/[^a-z0-9]/g, '-').slice(0, 40);
+  let base = path
+    .basename(cwd)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '-')
+    .slice(0, 40);
   if (base === '' || /^-+$/.test(base)) base = 'agent';
   return `${base}-${randomHex2}`;
 }
@@ -43,7 +55,9 @@ export function validName(raw: string): string | undefined {
 }
 
 export function refHash(address: string): string {
-  return createHash('sha256').update('session:' + address).digest('hex');
+  return createHash('sha256')
+    .update('session:' + address)
+    .digest('hex');
 }
 
 /**

@@ -29,7 +29,11 @@ export function processStartTime(pid: number, platform: NodeJS.Platform = proces
       return rest[19]; // field 22 overall: fields start at 3 after the name
     }
     if (platform === 'darwin') {
-      const out = execFileSync()('ps', ['-o', 'lstart=', '-p', String(pid)], { env: { ...process.env, TZ: 'UTC' }, encoding: 'utf8', timeout: 2000 });
+      const out = execFileSync()('ps', ['-o', 'lstart=', '-p', String(pid)], {
+        env: { ...process.env, TZ: 'UTC' },
+        encoding: 'utf8',
+        timeout: 2000,
+      });
       return out.trim() || undefined;
     }
   } catch {

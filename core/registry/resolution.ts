@@ -58,7 +58,12 @@ export function checkTo(to: string): void {
 export function resolveTo<R extends Row>(to: string, index: RowIndex<R>): Resolved<R> {
   checkTo(to);
   const trimmed = to.trim();
-  if (trimmed.startsWith('uds:') || trimmed.startsWith('/') || trimmed.startsWith('peer:') || trimmed.startsWith('\\\\')) {
+  if (
+    trimmed.startsWith('uds:') ||
+    trimmed.startsWith('/') ||
+    trimmed.startsWith('peer:') ||
+    trimmed.startsWith('\\\\')
+  ) {
     const byAddress = index.byAddress(trimmed);
     return byAddress ? { kind: 'row', row: byAddress, byName: false } : { kind: 'address', address: trimmed };
   }

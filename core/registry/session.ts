@@ -93,16 +93,32 @@ export function modeClass(s: Pick<PersistedSession, 'permissionMode' | 'bypassAv
 }
 
 /** The class the hub vouches for when this session sends: none when its mode is unknown (fail closed). */
-export function senderClass(s: Pick<PersistedSession, 'permissionMode' | 'bypassAvailable' | 'modeKnown'>): ModeClass | null {
+export function senderClass(
+  s: Pick<PersistedSession, 'permissionMode' | 'bypassAvailable' | 'modeKnown'>,
+): ModeClass | null {
   const c = modeClass(s);
   return c === 'unknown' ? null : c;
 }
 
 export function persisted(s: SessionRecord): PersistedSession {
   return {
-    id: s.id, tokenHash: s.tokenHash, name: s.name, socketPath: s.socketPath, address: s.address, cwd: s.cwd,
-    pid: s.pid, procStart: s.procStart, agent: s.agent, permissionMode: s.permissionMode, modeKnown: s.modeKnown !== false,
-    bypassAvailable: s.bypassAvailable, interactive: s.interactive, team: s.team, member: s.member,
-    settings: s.settings, liveness: s.liveness, createdAt: s.createdAt,
+    id: s.id,
+    tokenHash: s.tokenHash,
+    name: s.name,
+    socketPath: s.socketPath,
+    address: s.address,
+    cwd: s.cwd,
+    pid: s.pid,
+    procStart: s.procStart,
+    agent: s.agent,
+    permissionMode: s.permissionMode,
+    modeKnown: s.modeKnown !== false,
+    bypassAvailable: s.bypassAvailable,
+    interactive: s.interactive,
+    team: s.team,
+    member: s.member,
+    settings: s.settings,
+    liveness: s.liveness,
+    createdAt: s.createdAt,
   };
 }

@@ -36,7 +36,11 @@ export interface StockSession {
 
 /** A row of ours (hosted), a stock Claude Code session's, or another machine's. */
 export type ListedSession = Row &
-  ({ session: SessionRecord; stock?: undefined; remote?: undefined } | { session?: undefined; stock: StockSession; remote?: undefined } | { session?: undefined; stock?: undefined; remote: RemoteSession });
+  (
+    | { session: SessionRecord; stock?: undefined; remote?: undefined }
+    | { session?: undefined; stock: StockSession; remote?: undefined }
+    | { session?: undefined; stock?: undefined; remote: RemoteSession }
+  );
 
 const STOCK_STATES: Record<string, AgentRow['state']> = { busy: 'busy', shell: 'busy', idle: 'idle', waiting: 'idle' };
 
@@ -175,14 +179,35 @@ export class SessionTable implements RowIndex<ListedSession> {
     if (this.#listed === undefined) {
       const refs = this.#refMap();
       const ours: ListedSession[] = [...this.live.values()].map((s) => ({
-        name: s.name, nameNorm: s.nameNorm, ref: refs.get(s.id) ?? '', refHash: s.refHash, address: s.address, session: s,
+        name: s.name,
+        nameNorm: s.nameNorm,
+        ref: refs.get(s.id) ?? '',
+        refHash: s.refHash,
+        address: s.address,
+        session: s,
       }));
       const owned = this.#stockOwners();
-      const theirs: ListedSession[] = this.#stock.filter((s) => !this.#byAddress.has(s.address) && !owned.has(s.address)).map((s) => {
-        const name = stockName(s);
-        return { name, nameNorm: normalizeName(name), ref: refs.get(`stock:${s.address}`) ?? '', refHash: s.refHash, address: s.address, stock: s };
-      });
-      const remote: ListedSession[] = this.#remote.map((r) => ({ name: r.session.name, nameNorm: normalizeName(r.session.name), ref: refs.get(`remote:${r.address}`) ?? '', refHash: r.refHash, address: r.address, remote: r }));
+      const theirs: ListedSession[] = this.#stock
+        .filter((s) => !this.#byAddress.has(s.address) && !owned.has(s.address))
+        .map((s) => {
+          const name = stockName(s);
+          return {
+            name,
+            nameNorm: normalizeName(name),
+            ref: refs.get(`stock:${s.address}`) ?? '',
+            refHash: s.refHash,
+            address: s.address,
+            stock: s,
+          };
+        });
+      const remote: ListedSession[] = this.#remote.map((r) => ({
+        name: r.session.name,
+        nameNorm: normalizeName(r.session.name),
+        ref: refs.get(`remote:${r.address}`) ?? '',
+        refHash: r.refHash,
+        address: r.address,
+        remote: r,
+      }));
       this.#listed = ours.concat(theirs, remote);
     }
     return this.#listed;
@@ -201,28 +226,31 @@ export class SessionTable implements RowIndex<ListedSession> {
     return this.#byName.get(nameNorm) ?? [];
   }
 
-  agentRows(selfId: string | undefined, extra: (s: SessionRecord) => Pick<AgentRow, 'canReceive' | 'inboxDepth' | 'inbound' | 'waiting'>): AgentRow[] {
+  agentRows(
+    selfId: string | undefined,
+    extra: (s: SessionRecord) => Pick<AgentRow, 'canReceive' | 'inboxDepth' | 'inbound' | 'waiting'>,
+  ): AgentRow[] {
     return this.listed().map((row): AgentRow => {
       if (row.stock !== undefined) return stockRow(row.name, row.ref, row.stock);
       if (row.remote !== undefined) return remoteRow(row.ref, row.remote);
       const { session: s, ref } = row;
       return {
-      name: s.name,
-      ref,
-      label: label(s.name, ref),
-      address: s.address,
-      machine: null,
-      cwd: s.cwd,
-      agent: s.agent,
-      kind: 'switchboard',
-      mode: s.modeKnown === false ? 'unknown' : s.permissionMode,
-      hooks: s.agent === 'other' ? null : s.hooksSeenAt !== null ? 'reported' : 'never',
-      state: s.state,
-      stateSince: s.stateSince,
-      modeClass: modeClass(s),
-      team: s.team,
-      ...extra(s),
-      self: s.id === selfId,
+        name: s.name,
+        ref,
+        label: label(s.name, ref),
+        address: s.address,
+        machine: null,
+        cwd: s.cwd,
+        agent: s.agent,
+        kind: 'switchboard',
+        mode: s.modeKnown === false ? 'unknown' : s.permissionMode,
+        hooks: s.agent === 'other' ? null : s.hooksSeenAt !== null ? 'reported' : 'never',
+        state: s.state,
+        stateSince: s.stateSince,
+        modeClass: modeClass(s),
+        team: s.team,
+        ...extra(s),
+        self: s.id === selfId,
       };
     });
   }
@@ -231,16 +259,43 @@ export class SessionTable implements RowIndex<ListedSession> {
 function stockRow(name: string, ref: string, s: StockSession): AgentRow {
   const since = s.entry.statusUpdatedAt ?? s.entry.startedAt ?? 0;
   return {
-    name, ref, label: label(name, ref), address: s.address, machine: null, cwd: s.entry.cwd, agent: 'claude', kind: 'claude-code', mode: null, hooks: null,
-    state: STOCK_STATES[s.status ?? ''] ?? 'idle', stateSince: since, canReceive: true, inboxDepth: 0,
-    inbound: { value: null, source: 'its own Claude Code settings' }, self: false,
+    name,
+    ref,
+    label: label(name, ref),
+    address: s.address,
+    machine: null,
+    cwd: s.entry.cwd,
+    agent: 'claude',
+    kind: 'claude-code',
+    mode: null,
+    hooks: null,
+    state: STOCK_STATES[s.status ?? ''] ?? 'idle',
+    stateSince: since,
+    canReceive: true,
+    inboxDepth: 0,
+    inbound: { value: null, source: 'its own Claude Code settings' },
+    self: false,
   };
 }
 
 function remoteRow(ref: string, r: RemoteSession): AgentRow {
   const s = r.session;
   return {
-    name: s.name, ref, label: label(s.name, ref), address: r.address, machine: r.machine, cwd: s.cwd, agent: s.agent, kind: 'switchboard', mode: null, hooks: null,
-    state: s.state, stateSince: s.stateSince, canReceive: s.canReceive, inboxDepth: s.inboxDepth, inbound: { value: null, source: `its own hub on ${r.machine}` }, self: false,
+    name: s.name,
+    ref,
+    label: label(s.name, ref),
+    address: r.address,
+    machine: r.machine,
+    cwd: s.cwd,
+    agent: s.agent,
+    kind: 'switchboard',
+    mode: null,
+    hooks: null,
+    state: s.state,
+    stateSince: s.stateSince,
+    canReceive: s.canReceive,
+    inboxDepth: s.inboxDepth,
+    inbound: { value: null, source: `its own hub on ${r.machine}` },
+    self: false,
   };
 }

@@ -36,13 +36,21 @@ export class Confirmations {
   }
 
   /** Parks a send; resolves with the user's decision or 'expire'. */
-  park(args: { senderId: string; senderName: string; machine: string; session: string; text: string }, expiryMs: number | null): Promise<ConfirmDecision> {
+  park(
+    args: { senderId: string; senderName: string; machine: string; session: string; text: string },
+    expiryMs: number | null,
+  ): Promise<ConfirmDecision> {
     if (this.#pending.size >= CONFIRMATIONS_CAP) this.#decide(this.#pending.keys().next().value as string, 'expire');
     const id = randomUUID();
     const now = this.#now();
     const view: ConfirmationView = {
-      id, sender: { sessionId: args.senderId, name: args.senderName }, target: { machine: args.machine, session: args.session },
-      preview: args.text.slice(0, PREVIEW_CHARS), text: args.text, createdAt: now, expiresAt: expiryMs === null ? null : now + expiryMs,
+      id,
+      sender: { sessionId: args.senderId, name: args.senderName },
+      target: { machine: args.machine, session: args.session },
+      preview: args.text.slice(0, PREVIEW_CHARS),
+      text: args.text,
+      createdAt: now,
+      expiresAt: expiryMs === null ? null : now + expiryMs,
     };
     return new Promise<ConfirmDecision>((resolve) => {
       const timer = expiryMs === null ? undefined : setTimeout(() => this.#decide(id, 'expire'), expiryMs);

@@ -8,10 +8,28 @@
 // host (core/relay/remote-machines.ts) gives it ports.
 
 import fs from 'node:fs';
-import { connect, credsAuthenticator, errors, type Msg, type NatsConnection, type NodeConnectionOptions, type Subscription } from '@nats-io/transport-node';
+import {
+  connect,
+  credsAuthenticator,
+  errors,
+  type Msg,
+  type NatsConnection,
+  type NodeConnectionOptions,
+  type Subscription,
+} from '@nats-io/transport-node';
 import { HubError } from '../protocol/errors.js';
 import type { RelaySettings } from '../settings/schema.js';
-import { decode, encode, Presence, PROTOCOL_VERSION, RelayAnswer, RelayMessage, RelayReceipt, SUBJECTS, type PresenceSession } from '../protocol/relay-wire.js';
+import {
+  decode,
+  encode,
+  Presence,
+  PROTOCOL_VERSION,
+  RelayAnswer,
+  RelayMessage,
+  RelayReceipt,
+  SUBJECTS,
+  type PresenceSession,
+} from '../protocol/relay-wire.js';
 
 export const SEND_TIMEOUT_MS = 5000; // a remote hub answers once the message is journaled
 const DEFAULT_PRESENCE_S = 15;
@@ -144,7 +162,13 @@ export class Relay {
     const signature = JSON.stringify(sessions);
     if (onlyIfChanged && signature === this.#announced) return;
     this.#announced = signature;
-    const presence: Presence = { v: PROTOCOL_VERSION, machine: this.machine, hubId: this.hubId, ttlMs: this.ttlMs, sessions };
+    const presence: Presence = {
+      v: PROTOCOL_VERSION,
+      machine: this.machine,
+      hubId: this.hubId,
+      ttlMs: this.ttlMs,
+      sessions,
+    };
     this.#nc.publish(SUBJECTS.presence(this.machine), encode(presence));
   }
 
@@ -167,10 +191,17 @@ export class Relay {
     const p = decode(Presence, m.data);
     if (p === undefined || p.hubId === this.hubId) return;
     if (p.machine === this.machine) {
-      this.#ports.log('warn', 'relay: another hub uses this machine name; set relay.machine to tell them apart', { machine: p.machine });
+      this.#ports.log('warn', 'relay: another hub uses this machine name; set relay.machine to tell them apart', {
+        machine: p.machine,
+      });
       return;
     }
-    this.#remote.set(p.machine, { machine: p.machine, hubId: p.hubId, sessions: p.sessions, expiresAt: this.#ports.now() + p.ttlMs });
+    this.#remote.set(p.machine, {
+      machine: p.machine,
+      hubId: p.hubId,
+      sessions: p.sessions,
+      expiresAt: this.#ports.now() + p.ttlMs,
+    });
     this.#ports.remoteChanged();
   }
 
@@ -188,7 +219,10 @@ export class Relay {
 
   async #message(m: Msg): Promise<void> {
     const msg = decode(RelayMessage, m.data);
-    const answer: RelayAnswer = msg === undefined ? { v: PROTOCOL_VERSION, error: 'invalid_params' } : await this.#ports.deliver(msg).catch((): RelayAnswer => ({ v: PROTOCOL_VERSION, error: 'internal' }));
+    const answer: RelayAnswer =
+      msg === undefined
+        ? { v: PROTOCOL_VERSION, error: 'invalid_params' }
+        : await this.#ports.deliver(msg).catch((): RelayAnswer => ({ v: PROTOCOL_VERSION, error: 'internal' }));
     m.respond(encode(answer));
   }
 
@@ -200,17 +234,21 @@ export class Relay {
   /** Sends to a hub on another machine; resolves with its decision, or throws unreachable/timeout. */
   async send(machine: string, msg: RelayMessage): Promise<RelayAnswer> {
     const nc = this.#nc;
-    if (!this.#connected || nc === undefined) throw new HubError('unreachable', { detail: 'the relay is not connected' });
+    if (!this.#connected || nc === undefined)
+      throw new HubError('unreachable', { detail: 'the relay is not connected' });
     let reply: Msg;
     try {
       reply = await nc.request(SUBJECTS.message(machine), encode(msg), { timeout: SEND_TIMEOUT_MS });
     } catch (err) {
-      if (err instanceof errors.TimeoutError) throw new HubError('timeout', { detail: `${machine} did not answer in ${SEND_TIMEOUT_MS} ms` }, { cause: err });
-      if (err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders())) throw new HubError('unreachable', { detail: `no hub answers for machine ${machine}` }, { cause: err });
+      if (err instanceof errors.TimeoutError)
+        throw new HubError('timeout', { detail: `${machine} did not answer in ${SEND_TIMEOUT_MS} ms` }, { cause: err });
+      if (err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders()))
+        throw new HubError('unreachable', { detail: `no hub answers for machine ${machine}` }, { cause: err });
       throw new HubError('unreachable', { detail: 'the relay failed to carry the message' }, { cause: err });
     }
     const answer = decode(RelayAnswer, reply.data);
-    if (answer === undefined) throw new HubError('unreachable', { detail: `${machine} answered with something that is not a relay answer` });
+    if (answer === undefined)
+      throw new HubError('unreachable', { detail: `${machine} answered with something that is not a relay answer` });
     return answer;
   }
 
@@ -229,9 +267,21 @@ export class Relay {
     const wasConnected = this.#connected;
     this.#connected = false;
     if (!wasConnected) return nc.close();
-    nc.publish(SUBJECTS.presence(this.machine), encode({ v: PROTOCOL_VERSION, machine: this.machine, hubId: this.hubId, ttlMs: 1000, sessions: [] } satisfies Presence));
+    nc.publish(
+      SUBJECTS.presence(this.machine),
+      encode({
+        v: PROTOCOL_VERSION,
+        machine: this.machine,
+        hubId: this.hubId,
+        ttlMs: 1000,
+        sessions: [],
+      } satisfies Presence),
+    );
     // Drain delivers what is in flight; a broker that stops answering must not hold the hub's exit.
-    const drained = nc.drain().then(() => true, () => false);
+    const drained = nc.drain().then(
+      () => true,
+      () => false,
+    );
     const timer = new Promise<boolean>((r) => setTimeout(() => r(false), CLOSE_WAIT_MS).unref());
     if (!(await Promise.race([drained, timer]))) await nc.close();
   }

@@ -21,7 +21,15 @@ import { resolveTo } from '../registry/resolution.js';
 import type { RemoteSession } from '../registry/table.js';
 import type { Envelope } from '../delivery/envelope.js';
 import { Confirmations } from './confirmations.js';
-import { parsePeerAddress, peerAddress, PROTOCOL_VERSION, type PresenceSession, type RelayAnswer, type RelayMessage, type RelayReceipt } from '../protocol/relay-wire.js';
+import {
+  parsePeerAddress,
+  peerAddress,
+  PROTOCOL_VERSION,
+  type PresenceSession,
+  type RelayAnswer,
+  type RelayMessage,
+  type RelayReceipt,
+} from '../protocol/relay-wire.js';
 import type { Relay } from './relay.js';
 
 /** What the relay's host side needs from the hub. */
@@ -47,7 +55,10 @@ export class RemoteMachines {
 
   constructor(hub: RemotePorts) {
     this.#hub = hub;
-    this.confirmations = new Confirmations(() => hub.clock.now(), () => hub.events.emit({ type: 'confirmations.changed', count: this.confirmations.size }));
+    this.confirmations = new Confirmations(
+      () => hub.clock.now(),
+      () => hub.events.emit({ type: 'confirmations.changed', count: this.confirmations.size }),
+    );
   }
 
   get relay(): Relay | undefined {
@@ -90,7 +101,13 @@ export class RemoteMachines {
     return [...hub.table.live.values()].map((s) => {
       const depth = hub.mailboxes.depth(s.id);
       return {
-        sessionId: s.id, name: s.name, agent: s.agent, state: s.state, stateSince: s.stateSince, cwd: s.cwd, inboxDepth: depth,
+        sessionId: s.id,
+        name: s.name,
+        agent: s.agent,
+        state: s.state,
+        stateSince: s.stateSince,
+        cwd: s.cwd,
+        inboxDepth: depth,
         canReceive: depth < hub.limits.inboxItems && hub.admission.effective(s).inbound.value !== 'refuse',
       };
     });
@@ -117,12 +134,27 @@ export class RemoteMachines {
     const receiver = hub.table.live.get(m.to) ?? ownRow(hub, m.to);
     if (receiver === undefined) return { v: PROTOCOL_VERSION, error: 'target_not_found' };
     const env: Envelope = {
-      msgId: m.msgId, fromAddress: peerAddress(m.from.machine, m.from.sessionId), fromName: m.from.name, fromSessionId: null, fromClass: null,
-      ownChild: false, summary: m.summary, body: m.body, at: hub.clock.now(),
+      msgId: m.msgId,
+      fromAddress: peerAddress(m.from.machine, m.from.sessionId),
+      fromName: m.from.name,
+      fromSessionId: null,
+      fromClass: null,
+      ownChild: false,
+      summary: m.summary,
+      body: m.body,
+      at: hub.clock.now(),
     };
     const r = await hub.admission.route(env, receiver);
-    const status = r.status === 'queued' || r.status === 'held' || r.status === 'refused' || r.status === 'dropped' ? r.status : 'dropped';
-    return { v: PROTOCOL_VERSION, status, ...(r.reason !== undefined ? { reason: r.reason } : {}), to: { name: receiver.name, sessionId: receiver.id } };
+    const status =
+      r.status === 'queued' || r.status === 'held' || r.status === 'refused' || r.status === 'dropped'
+        ? r.status
+        : 'dropped';
+    return {
+      v: PROTOCOL_VERSION,
+      status,
+      ...(r.reason !== undefined ? { reason: r.reason } : {}),
+      to: { name: receiver.name, sessionId: receiver.id },
+    };
   }
 
   /** A receipt from another machine for one of our senders. */
@@ -137,12 +169,21 @@ export class RemoteMachines {
   }
 
   /** A receipt for a sender on another machine (env.fromAddress is its peer: address). */
-  sendReceipt(env: Pick<Envelope, 'msgId' | 'fromAddress'>, receiver: { id: string; name: string }, status: ReceiptStatus, reason: string): void {
+  sendReceipt(
+    env: Pick<Envelope, 'msgId' | 'fromAddress'>,
+    receiver: { id: string; name: string },
+    status: ReceiptStatus,
+    reason: string,
+  ): void {
     const relay = this.#relay;
     const from = parsePeerAddress(env.fromAddress);
     if (relay === undefined || from === undefined || status === 'waiting') return; // relay protocol 1 has no `waiting`
     relay.publishReceipt(from.machine, {
-      v: PROTOCOL_VERSION, origMsgId: env.msgId, senderSessionId: from.session, status: status === 'undelivered' ? 'dropped' : status, reason: reason.slice(0, 4096),
+      v: PROTOCOL_VERSION,
+      origMsgId: env.msgId,
+      senderSessionId: from.session,
+      status: status === 'undelivered' ? 'dropped' : status,
+      reason: reason.slice(0, 4096),
       receiver: { machine: relay.machine, sessionId: receiver.id, name: receiver.name },
     });
   }

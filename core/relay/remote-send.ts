@@ -30,7 +30,15 @@ export interface RemoteSendPorts {
   adminSettings(): EffectiveSettings;
 }
 
-export async function sendRemote(hub: RemoteSendPorts, sender: SessionRecord, target: RemoteTarget, summary: string | null, message: string | null, notifyWhenIdle: boolean, msgId: string = randomUUID()): Promise<SendResult> {
+export async function sendRemote(
+  hub: RemoteSendPorts,
+  sender: SessionRecord,
+  target: RemoteTarget,
+  summary: string | null,
+  message: string | null,
+  notifyWhenIdle: boolean,
+  msgId: string = randomUUID(),
+): Promise<SendResult> {
   if (message === null || notifyWhenIdle) throw new HubError('idle_not_local');
   const relay = hub.remote.relay;
   if (relay === undefined) throw new HubError('unreachable', { detail: 'no relay is configured (the relay setting)' });
@@ -45,11 +53,24 @@ export async function sendRemote(hub: RemoteSendPorts, sender: SessionRecord, ta
       return { status, msg_id: msgId, to, note: sendNote(status, target.label) };
     }
   }
-  const answer = await relay.send(target.machine, { v: PROTOCOL_VERSION, msgId, to: target.session, from: { machine: relay.machine, sessionId: sender.id, name: sender.name }, summary, body: message });
-  if ('error' in answer) throw new HubError(answer.error === 'target_not_found' ? 'target_not_found' : 'unreachable', { detail: `${target.machine} answered ${answer.error}` });
+  const answer = await relay.send(target.machine, {
+    v: PROTOCOL_VERSION,
+    msgId,
+    to: target.session,
+    from: { machine: relay.machine, sessionId: sender.id, name: sender.name },
+    summary,
+    body: message,
+  });
+  if ('error' in answer)
+    throw new HubError(answer.error === 'target_not_found' ? 'target_not_found' : 'unreachable', {
+      detail: `${target.machine} answered ${answer.error}`,
+    });
   const shown = `${answer.to.name} on ${target.machine}`;
   return {
-    status: answer.status, msg_id: msgId, to: { name: answer.to.name, ref: null, address: peerAddress(target.machine, answer.to.sessionId) },
-    ...(answer.reason !== undefined ? { reason: answer.reason } : {}), note: sendNote(answer.status, shown, answer.reason),
+    status: answer.status,
+    msg_id: msgId,
+    to: { name: answer.to.name, ref: null, address: peerAddress(target.machine, answer.to.sessionId) },
+    ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+    note: sendNote(answer.status, shown, answer.reason),
   };
 }

@@ -51,7 +51,11 @@ export interface LifecyclePorts extends RetentionPorts {
   forgetSession(id: string): void;
 }
 
-export async function registerSession(hub: LifecyclePorts, params: RegisterInput, conn: RpcConnection): Promise<{ session: SessionRecord; token: string; resumed: boolean }> {
+export async function registerSession(
+  hub: LifecyclePorts,
+  params: RegisterInput,
+  conn: RpcConnection,
+): Promise<{ session: SessionRecord; token: string; resumed: boolean }> {
   if (params.resume !== undefined) {
     const old = hub.table.authAny(params.resume.sessionId, params.resume.token);
     const live = hub.table.live.get(old.id);
@@ -69,9 +73,21 @@ export async function registerSession(hub: LifecyclePorts, params: RegisterInput
   const id = randomUUID();
   const socketPath = sessionSocketPath(hub.paths, id);
   const p: PersistedSession = {
-    id, tokenHash: hashToken(token), name: chooseName(hub, params), socketPath, address: udsAddress(socketPath), cwd: params.cwd,
-    ...identity(params), agent: params.agent, permissionMode: params.permissionMode, modeKnown: params.modeKnown, bypassAvailable: params.bypassAvailable,
-    interactive: params.interactive, team: params.team ?? null, member: params.member ?? null, settings: params.settings ?? null,
+    id,
+    tokenHash: hashToken(token),
+    name: chooseName(hub, params),
+    socketPath,
+    address: udsAddress(socketPath),
+    cwd: params.cwd,
+    ...identity(params),
+    agent: params.agent,
+    permissionMode: params.permissionMode,
+    modeKnown: params.modeKnown,
+    bypassAvailable: params.bypassAvailable,
+    interactive: params.interactive,
+    team: params.team ?? null,
+    member: params.member ?? null,
+    settings: params.settings ?? null,
     createdAt: hub.clock.now(),
   };
   return { session: await activateSession(hub, p, conn), token, resumed: false };
@@ -106,12 +122,23 @@ function chooseName(hub: LifecyclePorts, params: RegisterInput, ownAddress?: str
  * is its journaled record before (a resume or restore): on failure the
  * journal gets it back, or a drop record for a new session.
  */
-export async function activateSession(hub: LifecyclePorts, p: PersistedSession, conn: RpcConnection | null, previous?: PersistedSession): Promise<SessionRecord> {
+export async function activateSession(
+  hub: LifecyclePorts,
+  p: PersistedSession,
+  conn: RpcConnection | null,
+  previous?: PersistedSession,
+): Promise<SessionRecord> {
   const now = hub.clock.now();
   const s: SessionRecord = {
-    ...p, nameNorm: normalizeName(p.name), refHash: refHash(p.address), state: 'idle', stateSince: now, lastSeen: now,
+    ...p,
+    nameNorm: normalizeName(p.name),
+    refHash: refHash(p.address),
+    state: 'idle',
+    stateSince: now,
+    lastSeen: now,
     connectionId: p.liveness === 'connection' && conn !== null ? conn.id : null,
-    flag: hub.settings.parseFlag(p.settings, p.name), hooksSeenAt: null,
+    flag: hub.settings.parseFlag(p.settings, p.name),
+    hooksSeenAt: null,
   };
   await hub.journal.append({ t: 's', s: persisted(s) }); // throws before writing anything when it cannot be written
   const server = createSessionServer(hub.limits, hub.inboundHandler(s), hub.log);
@@ -121,7 +148,9 @@ export async function activateSession(hub: LifecyclePorts, p: PersistedSession, 
   } catch (err) {
     server.close(() => undefined);
     if (!hub.paths.windows) fs.rmSync(p.socketPath, { force: true });
-    await hub.journal.append(previous !== undefined ? { t: 's', s: previous } : { t: 'd', id: p.id }).catch((e: unknown) => hub.log.error('registration not retracted', { id: p.id, error: String(e) }));
+    await hub.journal
+      .append(previous !== undefined ? { t: 's', s: previous } : { t: 'd', id: p.id })
+      .catch((e: unknown) => hub.log.error('registration not retracted', { id: p.id, error: String(e) }));
     throw err;
   }
   // Nothing below awaits before the session is listed: no connection is handled in between.
@@ -151,16 +180,24 @@ export async function retireSession(hub: LifecyclePorts, id: string, end: EndKin
 }
 
 /** After a restart: held messages come back (countdown reset); pid-bound sessions whose process runs revive. */
-export async function restoreSessions(hub: LifecyclePorts, sessions: Map<string, PersistedSession>, held: Map<string, Map<string, HeldRecord>>): Promise<void> {
+export async function restoreSessions(
+  hub: LifecyclePorts,
+  sessions: Map<string, PersistedSession>,
+  held: Map<string, Map<string, HeldRecord>>,
+): Promise<void> {
   for (const [receiverId, entries] of held) {
-    for (const h of entries.values()) hub.admission.held.add({ id: h.id, receiverId, env: h.env, reason: h.reason, heldAt: h.heldAt, deadline: null });
+    for (const h of entries.values())
+      hub.admission.held.add({ id: h.id, receiverId, env: h.env, reason: h.reason, heldAt: h.heldAt, deadline: null });
   }
   // Live and resumable ones first, so that the receipts of the ended ones find their senders.
   const ended: PersistedSession[] = [];
   for (const p of sessions.values()) {
     if (p.liveness === 'pid') {
       const alive = p.pid !== null && sameProcessAlive({ pid: p.pid, startTime: p.procStart ?? undefined });
-      if (alive) await activateSession(hub, p, null, p).catch((err: unknown) => hub.log.warn('restore failed', { id: p.id, error: String(err) }));
+      if (alive)
+        await activateSession(hub, p, null, p).catch((err: unknown) =>
+          hub.log.warn('restore failed', { id: p.id, error: String(err) }),
+        );
       else ended.push(p);
     } else {
       await keepDormant(hub, p, false); // its adapter may reconnect and resume

@@ -19,7 +19,10 @@ import type { SessionTable } from '../registry/table.js';
 export interface RetentionPorts {
   readonly table: Pick<SessionTable, 'dormant'>;
   readonly mailboxes: Pick<Mailboxes, 'depth' | 'fetch' | 'drop'>;
-  readonly admission: Pick<AdmissionPort, 'notifySender'> & { readonly held: HeldQueue; readonly throttle: Pick<Throttle, 'forget'> };
+  readonly admission: Pick<AdmissionPort, 'notifySender'> & {
+    readonly held: HeldQueue;
+    readonly throttle: Pick<Throttle, 'forget'>;
+  };
   readonly idle: Pick<IdleWatch, 'forgetSubscriber'>;
   readonly reclaimer: { sessionEnded(): void };
   readonly events: EventSink;
@@ -72,7 +75,12 @@ export async function endSession(hub: RetentionPorts, p: PersistedSession, reaso
   }
   for (const item of hub.mailboxes.fetch(p.id, hub.limits.inboxItems)) {
     if (item.kind !== 'message') continue;
-    hub.admission.notifySender({ msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId }, receiver, 'undelivered', reason);
+    hub.admission.notifySender(
+      { msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId },
+      receiver,
+      'undelivered',
+      reason,
+    );
   }
   hub.admission.throttle.forget(p.id);
   hub.idle.forgetSubscriber(p.id);

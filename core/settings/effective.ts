@@ -51,7 +51,15 @@ export interface EffectiveSettings {
 }
 
 /** A scope's value for one key; unreadable counts as `failClosed`. */
-function valueIn<K extends SettingKey>(files: readonly ParsedSettings[], key: K, combine: (a: NonNullable<ParsedSettings['values'][K]>, b: NonNullable<ParsedSettings['values'][K]>) => NonNullable<ParsedSettings['values'][K]>, failClosed?: NonNullable<ParsedSettings['values'][K]>): ParsedSettings['values'][K] | undefined {
+function valueIn<K extends SettingKey>(
+  files: readonly ParsedSettings[],
+  key: K,
+  combine: (
+    a: NonNullable<ParsedSettings['values'][K]>,
+    b: NonNullable<ParsedSettings['values'][K]>,
+  ) => NonNullable<ParsedSettings['values'][K]>,
+  failClosed?: NonNullable<ParsedSettings['values'][K]>,
+): ParsedSettings['values'][K] | undefined {
   let out: NonNullable<ParsedSettings['values'][K]> | undefined;
   for (const f of files) {
     let v = f.values[key] as NonNullable<ParsedSettings['values'][K]> | undefined;
@@ -65,7 +73,8 @@ function valueIn<K extends SettingKey>(files: readonly ParsedSettings[], key: K,
 const first = <T>(a: T): T => a;
 
 export function resolveSettings(layers: Layers): EffectiveSettings {
-  const inboundOf = (scope: Scope): Inbound | undefined => valueIn(layers[scope], 'crossSessionInbound', stricter, 'hold');
+  const inboundOf = (scope: Scope): Inbound | undefined =>
+    valueIn(layers[scope], 'crossSessionInbound', stricter, 'hold');
   let base: { value: Inbound; source: Scope } | undefined;
   for (const scope of ['managed', 'flag', 'user'] as const) {
     const v = inboundOf(scope);
@@ -77,11 +86,13 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
   let floor: { value: Inbound; source: Scope } | null = null;
   for (const scope of ['project', 'local'] as const) {
     const v = inboundOf(scope);
-    if (v !== undefined && v !== 'accept' && (floor === null || STRICTNESS[v] > STRICTNESS[floor.value])) floor = { value: v, source: scope };
+    if (v !== undefined && v !== 'accept' && (floor === null || STRICTNESS[v] > STRICTNESS[floor.value]))
+      floor = { value: v, source: scope };
   }
   let inbound: EffectiveSettings['inbound'];
   if (base === undefined) inbound = { value: null, source: 'parity', floor };
-  else if (floor !== null && STRICTNESS[floor.value] > STRICTNESS[base.value]) inbound = { value: floor.value, source: floor.source, floor };
+  else if (floor !== null && STRICTNESS[floor.value] > STRICTNESS[base.value])
+    inbound = { value: floor.value, source: floor.source, floor };
   else inbound = { value: base.value, source: base.source, floor };
 
   let isolate: Sourced<boolean> = { value: false, source: 'default' };
@@ -92,7 +103,9 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
     }
   }
 
-  const fromAdmin = <K extends SettingKey>(key: K): { value: NonNullable<ParsedSettings['values'][K]>; source: Scope } | undefined => {
+  const fromAdmin = <K extends SettingKey>(
+    key: K,
+  ): { value: NonNullable<ParsedSettings['values'][K]>; source: Scope } | undefined => {
     for (const scope of ['managed', 'user'] as const) {
       const v = valueIn(layers[scope], key, first);
       if (v !== undefined) return { value: v, source: scope };
@@ -112,7 +125,9 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
     inbound,
     dialogExpiry: expiry ?? { value: DIALOG_EXPIRY_DEFAULT, source: 'default' },
     isolatePeerMachines: isolate,
-    throttle: throttle ? { value: { ...THROTTLE_DEFAULTS, ...throttle.value }, source: throttle.source } : { value: THROTTLE_DEFAULTS, source: 'default' },
+    throttle: throttle
+      ? { value: { ...THROTTLE_DEFAULTS, ...throttle.value }, source: throttle.source }
+      : { value: THROTTLE_DEFAULTS, source: 'default' },
     idleSubscriptionMinutes: idle ?? { value: IDLE_MINUTES_DEFAULT, source: 'default' },
     claudeConfigDir: claudeDir ?? { value: null, source: 'default' },
     teamLockDeadlineSeconds: lockDeadline ?? { value: TEAM_LOCK_DEADLINE_DEFAULT, source: 'default' },

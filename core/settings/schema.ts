@@ -23,14 +23,26 @@ export type ThrottleSettings = z.infer<typeof ThrottleSettings>;
 
 /** The relay between machines (DESIGN.md §10). Absent: the hub opens no network connection. */
 export const RelaySettings = z.strictObject({
-  servers: z.array(z.string().regex(/^(nats|tls|wss?):\/\/[^\s]{1,250}$/, 'a nats://, tls:// or ws(s):// URL')).min(1).max(10),
+  servers: z
+    .array(z.string().regex(/^(nats|tls|wss?):\/\/[^\s]{1,250}$/, 'a nats://, tls:// or ws(s):// URL'))
+    .min(1)
+    .max(10),
   /** This machine's display name (default: the host name). */
-  machine: z.string().regex(/^[^/\s][^/]{0,63}$/, '1-64 characters, no "/"').optional(),
+  machine: z
+    .string()
+    .regex(/^[^/\s][^/]{0,63}$/, '1-64 characters, no "/"')
+    .optional(),
   token: z.string().min(1).max(1024).optional(),
   user: z.string().min(1).max(256).optional(),
   password: z.string().min(1).max(1024).optional(),
   credsFile: z.string().min(1).max(4096).optional(),
-  tls: z.strictObject({ caFile: z.string().max(4096).optional(), certFile: z.string().max(4096).optional(), keyFile: z.string().max(4096).optional() }).optional(),
+  tls: z
+    .strictObject({
+      caFile: z.string().max(4096).optional(),
+      certFile: z.string().max(4096).optional(),
+      keyFile: z.string().max(4096).optional(),
+    })
+    .optional(),
   /** How long a machine's sessions stay listed without news from its hub. */
   presenceSeconds: z.number().int().min(2).max(300).optional(),
 });
@@ -41,7 +53,11 @@ export const SETTING_SCHEMAS = {
   dialogExpiry: z.enum(DIALOG_EXPIRY),
   isolatePeerMachines: z.boolean(),
   throttle: ThrottleSettings,
-  idleSubscriptionMinutes: z.number().int().min(1).max(24 * 60),
+  idleSubscriptionMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60),
   /** Claude Code's config root for teams and tasks (default $CLAUDE_CONFIG_DIR or ~/.claude). */
   claudeConfigDir: z.string().min(1).max(4096),
   /** How long a team-file write keeps trying for its lock before it fails loudly. */
@@ -89,7 +105,11 @@ function isKey(k: string): k is SettingKey {
  * settings). `keys` limits what is read (Claude Code's files); `strict`
  * reports unknown keys.
  */
-export function parseSettingsValue(value: unknown, file: string, opts: { keys?: readonly SettingKey[]; strict: boolean }): ParsedSettings {
+export function parseSettingsValue(
+  value: unknown,
+  file: string,
+  opts: { keys?: readonly SettingKey[]; strict: boolean },
+): ParsedSettings {
   const out = emptyParsed();
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     out.broken = true;
@@ -115,14 +135,22 @@ export function parseSettingsValue(value: unknown, file: string, opts: { keys?: 
 }
 
 /** Parses a settings file's text; a syntax error makes the whole file unreadable. */
-export function parseSettingsText(text: string, file: string, opts: { keys?: readonly SettingKey[]; strict: boolean }): ParsedSettings {
+export function parseSettingsText(
+  text: string,
+  file: string,
+  opts: { keys?: readonly SettingKey[]; strict: boolean },
+): ParsedSettings {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
     const out = emptyParsed();
     out.broken = true;
-    out.problems.push({ file, key: null, message: `not valid JSON (${err instanceof SyntaxError ? err.message : 'parse error'})` });
+    out.problems.push({
+      file,
+      key: null,
+      message: `not valid JSON (${err instanceof SyntaxError ? err.message : 'parse error'})`,
+    });
     return out;
   }
   return parseSettingsValue(value, file, opts);

@@ -10,14 +10,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readBoundedSync } from '../storage/bounded-read.js';
 import type { Logger } from '../kit/logger.js';
-import { emptyParsed, parseSettingsText, parseSettingsValue, CLAUDE_KEYS, type ParsedSettings, type SettingsProblem } from './schema.js';
+import {
+  emptyParsed,
+  parseSettingsText,
+  parseSettingsValue,
+  CLAUDE_KEYS,
+  type ParsedSettings,
+  type SettingsProblem,
+} from './schema.js';
 import { resolveSettings, type EffectiveSettings, type Layers } from './effective.js';
 
 export const MAX_SETTINGS_BYTES = 1024 * 1024; // a settings file is small; larger is not one
 
 export function defaultManagedPath(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
   if (platform === 'darwin') return '/Library/Application Support/Switchboard/managed-settings.json';
-  if (platform === 'win32') return path.join(env.ProgramData ?? 'C:\\ProgramData', 'Switchboard', 'managed-settings.json');
+  if (platform === 'win32')
+    return path.join(env.ProgramData ?? 'C:\\ProgramData', 'Switchboard', 'managed-settings.json');
   return '/etc/switchboard/managed-settings.json';
 }
 
@@ -72,13 +80,20 @@ export class SettingsStore {
   layers(cwd: string, flag: ParsedSettings): Layers {
     const own = (p: string): ParsedSettings => this.#file(p, false);
     const claude = (p: string): ParsedSettings => this.#file(p, true);
-    if (cwd === '') return { managed: [own(this.managedPath)], flag: [flag], user: [own(this.userPath)], project: [], local: [] };
+    if (cwd === '')
+      return { managed: [own(this.managedPath)], flag: [flag], user: [own(this.userPath)], project: [], local: [] };
     return {
       managed: [own(this.managedPath)],
       flag: [flag],
       user: [own(this.userPath)],
-      project: [own(path.join(cwd, '.switchboard', 'settings.json')), claude(path.join(cwd, '.claude', 'settings.json'))],
-      local: [own(path.join(cwd, '.switchboard', 'settings.local.json')), claude(path.join(cwd, '.claude', 'settings.local.json'))],
+      project: [
+        own(path.join(cwd, '.switchboard', 'settings.json')),
+        claude(path.join(cwd, '.claude', 'settings.json')),
+      ],
+      local: [
+        own(path.join(cwd, '.switchboard', 'settings.local.json')),
+        claude(path.join(cwd, '.claude', 'settings.local.json')),
+      ],
     };
   }
 
@@ -87,7 +102,9 @@ export class SettingsStore {
     let e = this.#effective.get(cacheKey);
     if (e === undefined) {
       const layers = this.layers(cwd, flag);
-      const key = [layers.managed, layers.flag, layers.user, layers.project, layers.local].map((scope) => scope.map((p) => this.#layerId(p)).join(',')).join('/');
+      const key = [layers.managed, layers.flag, layers.user, layers.project, layers.local]
+        .map((scope) => scope.map((p) => this.#layerId(p)).join(','))
+        .join('/');
       e = this.#byLayers.get(key);
       if (e === undefined) this.#byLayers.set(key, (e = resolveSettings(layers)));
       this.#effective.set(cacheKey, e);
@@ -146,7 +163,8 @@ export class SettingsStore {
     if (sig === 'missing') return { sig, parsed: NOTHING, claude };
     const r = readBoundedSync(file, MAX_SETTINGS_BYTES);
     let parsed: ParsedSettings;
-    if (r.state === 'text') parsed = parseSettingsText(r.text, file, claude ? { keys: CLAUDE_KEYS, strict: false } : { strict: true });
+    if (r.state === 'text')
+      parsed = parseSettingsText(r.text, file, claude ? { keys: CLAUDE_KEYS, strict: false } : { strict: true });
     else if (r.state === 'missing') parsed = emptyParsed();
     else {
       parsed = emptyParsed();
@@ -158,7 +176,12 @@ export class SettingsStore {
   }
 
   #report(problems: readonly SettingsProblem[]): void {
-    for (const p of problems) this.#log.warn('settings problem; failing closed for this value', { file: p.file, key: p.key, problem: p.message });
+    for (const p of problems)
+      this.#log.warn('settings problem; failing closed for this value', {
+        file: p.file,
+        key: p.key,
+        problem: p.message,
+      });
   }
 }
 

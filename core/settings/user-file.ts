@@ -18,21 +18,34 @@ export class UserSettingsError extends Error {
 }
 
 /** Keys a user interface may set in the user scope. */
-export const USER_EDITABLE: readonly SettingKey[] = ['crossSessionInbound', 'dialogExpiry', 'isolatePeerMachines', 'throttle', 'idleSubscriptionMinutes', 'publishToClaudeCode', 'relay', 'historyRetentionDays', 'historyMaxMegabytes'];
+export const USER_EDITABLE: readonly SettingKey[] = [
+  'crossSessionInbound',
+  'dialogExpiry',
+  'isolatePeerMachines',
+  'throttle',
+  'idleSubscriptionMinutes',
+  'publishToClaudeCode',
+  'relay',
+  'historyRetentionDays',
+  'historyMaxMegabytes',
+];
 
 /** Relay fields a user interface never sees (they are redacted) and so keeps when it edits the rest. */
 const RELAY_SECRETS = ['token', 'password', 'credsFile', 'tls', 'user'] as const;
 
 export function setUserSetting(file: string, key: SettingKey, value: unknown): void {
   if (!USER_EDITABLE.includes(key)) throw new UserSettingsError(`${key} cannot be set from a user interface`);
-  if (key === 'relay' && value !== null && typeof value === 'object' && !Array.isArray(value)) value = keepRelaySecrets(file, value as Record<string, unknown>);
+  if (key === 'relay' && value !== null && typeof value === 'object' && !Array.isArray(value))
+    value = keepRelaySecrets(file, value as Record<string, unknown>);
   if (value !== null) {
     const parsed = SETTING_SCHEMAS[key].safeParse(value);
-    if (!parsed.success) throw new UserSettingsError(`invalid value for ${key}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    if (!parsed.success)
+      throw new UserSettingsError(`invalid value for ${key}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   }
   let current: Record<string, unknown> = {};
   const r = readBoundedSync(file, MAX_SETTINGS_BYTES);
-  if (r.state === 'unreadable') throw new UserSettingsError(`${file} cannot be read (${r.problem}); fix it by hand first`);
+  if (r.state === 'unreadable')
+    throw new UserSettingsError(`${file} cannot be read (${r.problem}); fix it by hand first`);
   if (r.state === 'text') {
     let parsed: unknown;
     try {
@@ -40,7 +53,8 @@ export function setUserSetting(file: string, key: SettingKey, value: unknown): v
     } catch {
       throw new UserSettingsError(`${file} does not parse; fix it by hand first`);
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UserSettingsError(`${file} is not a JSON object; fix it by hand first`);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new UserSettingsError(`${file} is not a JSON object; fix it by hand first`);
     current = parsed as Record<string, unknown>;
   }
   const next = { ...current };
@@ -54,7 +68,8 @@ export function setUserSetting(file: string, key: SettingKey, value: unknown): v
 
 /** A UI edits servers, machine and presence; credentials already in the file stay (the UI never had them). */
 function keepRelaySecrets(file: string, edited: Record<string, unknown>): Record<string, unknown> {
-  for (const k of RELAY_SECRETS) if (k in edited) throw new UserSettingsError(`relay.${k} is set in the settings file, not from a user interface`);
+  for (const k of RELAY_SECRETS)
+    if (k in edited) throw new UserSettingsError(`relay.${k} is set in the settings file, not from a user interface`);
   let current: unknown;
   const r = readBoundedSync(file, MAX_SETTINGS_BYTES);
   try {
@@ -62,6 +77,11 @@ function keepRelaySecrets(file: string, edited: Record<string, unknown>): Record
   } catch {
     current = undefined;
   }
-  const kept = current !== null && typeof current === 'object' ? Object.fromEntries(RELAY_SECRETS.filter((k) => k in current).map((k) => [k, (current as Record<string, unknown>)[k]])) : {};
+  const kept =
+    current !== null && typeof current === 'object'
+      ? Object.fromEntries(
+          RELAY_SECRETS.filter((k) => k in current).map((k) => [k, (current as Record<string, unknown>)[k]]),
+        )
+      : {};
   return { ...kept, ...edited };
 }

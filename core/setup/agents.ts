@@ -11,7 +11,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseTree, findNodeAtLocation } from 'jsonc-parser';
-import { checkToml, readJsonc, readText, removeTomlBlock, setJsonc, SetupError, TOML_BEGIN, TOML_END, type FileChange } from './edit.js';
+import {
+  checkToml,
+  readJsonc,
+  readText,
+  removeTomlBlock,
+  setJsonc,
+  SetupError,
+  TOML_BEGIN,
+  TOML_END,
+  type FileChange,
+} from './edit.js';
 
 export const SETUP_AGENTS = ['claude-code', 'codex', 'gemini'] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
@@ -34,7 +44,13 @@ export const HOOK_ENTRY = 'switchboard-hook.cjs';
 export function currentSetupEnv(): SetupEnv {
   const script = path.resolve(process.argv[1] as string);
   const entry = path.join(path.dirname(script), HOOK_ENTRY);
-  return { home: os.homedir(), env: process.env, node: process.execPath, script, ...(fs.existsSync(entry) ? { hookEntry: entry } : {}) };
+  return {
+    home: os.homedir(),
+    env: process.env,
+    node: process.execPath,
+    script,
+    ...(fs.existsSync(entry) ? { hookEntry: entry } : {}),
+  };
 }
 
 /** Claude Code runs `mcp_tool` hooks since 2.1.118. */
@@ -57,7 +73,8 @@ export function versionAtLeast(a: string, b: string): boolean {
 }
 
 /** Recognises a hook command that setup wrote (any install location). */
-const OURS = /(?:switchboard[^\s"']*["']?\s+hook|switchboard-hook\.cjs["']?)\s+(session-start|prompt-submit|post-tool|stop|session-end)\b/;
+const OURS =
+  /(?:switchboard[^\s"']*["']?\s+hook|switchboard-hook\.cjs["']?)\s+(session-start|prompt-submit|post-tool|stop|session-end)\b/;
 
 function quote(p: string): string {
   return `"${p.replace(/"/g, '\\"')}"`;
@@ -126,7 +143,8 @@ function removeHooks(text: string, specs: HookSpec[]): string {
     else for (const i of ourIdx.reverse()) out = setJsonc(out, ['hooks', spec.event, i], undefined);
   }
   const hooks = readJsonc('(settings)', out).hooks;
-  if (hooks !== null && typeof hooks === 'object' && Object.keys(hooks).length === 0) out = setJsonc(out, ['hooks'], undefined);
+  if (hooks !== null && typeof hooks === 'object' && Object.keys(hooks).length === 0)
+    out = setJsonc(out, ['hooks'], undefined);
   return out;
 }
 
@@ -135,13 +153,26 @@ function addHooks(text: string, specs: HookSpec[], e: SetupEnv, agent: SetupAgen
   for (const spec of specs) {
     const command = hookCommand(e, spec.ours, AGENT_FLAG[agent]);
     const handler =
-      agent === 'claude-code' && MCP_TOOL_EVENTS.has(spec.ours) && e.agentVersion !== undefined && versionAtLeast(e.agentVersion, MCP_TOOL_HOOKS_SINCE)
-        ? { type: 'mcp_tool', server: 'switchboard', tool: HOOK_TOOL, input: { event: spec.ours, permission_mode: '${permission_mode}', stop_hook_active: '${stop_hook_active}' }, timeout: 10 }
-        : agent === 'gemini' ? { type: 'command', command, name: `switchboard-${spec.ours}`, timeout: 10_000 } : { type: 'command', command, timeout: 10 };
+      agent === 'claude-code' &&
+      MCP_TOOL_EVENTS.has(spec.ours) &&
+      e.agentVersion !== undefined &&
+      versionAtLeast(e.agentVersion, MCP_TOOL_HOOKS_SINCE)
+        ? {
+            type: 'mcp_tool',
+            server: 'switchboard',
+            tool: HOOK_TOOL,
+            input: { event: spec.ours, permission_mode: '${permission_mode}', stop_hook_active: '${stop_hook_active}' },
+            timeout: 10,
+          }
+        : agent === 'gemini'
+          ? { type: 'command', command, name: `switchboard-${spec.ours}`, timeout: 10_000 }
+          : { type: 'command', command, timeout: 10 };
     const group = { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [handler] };
     const hooks = readJsonc('(settings)', out).hooks as Record<string, unknown> | undefined;
     const existing = hooks?.[spec.event];
-    out = Array.isArray(existing) ? setJsonc(out, ['hooks', spec.event, existing.length], group) : setJsonc(out, ['hooks', spec.event], [group]);
+    out = Array.isArray(existing)
+      ? setJsonc(out, ['hooks', spec.event, existing.length], group)
+      : setJsonc(out, ['hooks', spec.event], [group]);
   }
   return out;
 }
@@ -149,18 +180,25 @@ function addHooks(text: string, specs: HookSpec[], e: SetupEnv, agent: SetupAgen
 function isOurServer(v: unknown): boolean {
   if (v === null || typeof v !== 'object') return false;
   const args = (v as { args?: unknown }).args;
-  return Array.isArray(args) && args.includes('mcp') && args.some((a) => typeof a === 'string' && /switchboard/.test(a));
+  return (
+    Array.isArray(args) && args.includes('mcp') && args.some((a) => typeof a === 'string' && /switchboard/.test(a))
+  );
 }
 
 function setMcpJson(text: string, file: string, server: Record<string, unknown> | undefined): string {
   const cfg = readJsonc(file, text);
   const servers = cfg.mcpServers as Record<string, unknown> | undefined;
   const current = servers?.switchboard;
-  if (current !== undefined && !isOurServer(current)) throw new SetupError(`${file} already has an MCP server named "switchboard" that setup did not add; rename or remove it first`);
+  if (current !== undefined && !isOurServer(current))
+    throw new SetupError(
+      `${file} already has an MCP server named "switchboard" that setup did not add; rename or remove it first`,
+    );
   if (server === undefined) {
     if (current === undefined) return text;
     const left = Object.keys(servers ?? {}).filter((k) => k !== 'switchboard');
-    return left.length === 0 ? setJsonc(text, ['mcpServers'], undefined) : setJsonc(text, ['mcpServers', 'switchboard'], undefined);
+    return left.length === 0
+      ? setJsonc(text, ['mcpServers'], undefined)
+      : setJsonc(text, ['mcpServers', 'switchboard'], undefined);
   }
   return setJsonc(text, ['mcpServers', 'switchboard'], server);
 }
@@ -176,8 +214,13 @@ export const HUB_ENV_VARS = ['SWITCHBOARD_HOME', 'SWITCHBOARD_RUNTIME_DIR', 'XDG
 function codexBlock(e: SetupEnv): string {
   const q = (s: string): string => JSON.stringify(s);
   return [
-    TOML_BEGIN, '[mcp_servers.switchboard]', `command = ${q(e.node)}`, `args = [${[e.script, 'mcp', '--agent', 'codex'].map(q).join(', ')}]`,
-    `env_vars = [${HUB_ENV_VARS.map(q).join(', ')}]`, TOML_END, '',
+    TOML_BEGIN,
+    '[mcp_servers.switchboard]',
+    `command = ${q(e.node)}`,
+    `args = [${[e.script, 'mcp', '--agent', 'codex'].map(q).join(', ')}]`,
+    `env_vars = [${HUB_ENV_VARS.map(q).join(', ')}]`,
+    TOML_END,
+    '',
   ].join('\n');
 }
 
@@ -220,13 +263,23 @@ export function plan(agent: SetupAgent, e: SetupEnv, uninstall: boolean): Plan {
   switch (agent) {
     case 'claude-code': {
       const configDir = e.env.CLAUDE_CONFIG_DIR ? path.resolve(e.env.CLAUDE_CONFIG_DIR) : path.join(e.home, '.claude');
-      const userConfig = e.env.CLAUDE_CONFIG_DIR ? path.join(configDir, '.claude.json') : path.join(e.home, '.claude.json');
-      json(userConfig, (t) => setMcpJson(t, userConfig, uninstall ? undefined : { type: 'stdio', command: e.node, args: mcpArgs, env: {} }));
-      json(path.join(configDir, 'settings.json'), (t) => (uninstall ? removeHooks(t, HOOKS[agent]) : addHooks(t, HOOKS[agent], e, agent)));
+      const userConfig = e.env.CLAUDE_CONFIG_DIR
+        ? path.join(configDir, '.claude.json')
+        : path.join(e.home, '.claude.json');
+      json(userConfig, (t) =>
+        setMcpJson(t, userConfig, uninstall ? undefined : { type: 'stdio', command: e.node, args: mcpArgs, env: {} }),
+      );
+      json(path.join(configDir, 'settings.json'), (t) =>
+        uninstall ? removeHooks(t, HOOKS[agent]) : addHooks(t, HOOKS[agent], e, agent),
+      );
       break;
     }
     case 'gemini': {
-      const file = path.join(e.env.GEMINI_CLI_HOME ? path.resolve(e.env.GEMINI_CLI_HOME) : e.home, '.gemini', 'settings.json');
+      const file = path.join(
+        e.env.GEMINI_CLI_HOME ? path.resolve(e.env.GEMINI_CLI_HOME) : e.home,
+        '.gemini',
+        'settings.json',
+      );
       json(file, (t) => {
         const withServer = setMcpJson(t, file, uninstall ? undefined : { command: e.node, args: mcpArgs });
         return uninstall ? removeHooks(withServer, HOOKS[agent]) : addHooks(withServer, HOOKS[agent], e, agent);
@@ -240,10 +293,17 @@ export function plan(agent: SetupAgent, e: SetupEnv, uninstall: boolean): Plan {
       const parsed = checkToml(tomlFile, before ?? '');
       const stripped = removeTomlBlock(before ?? '');
       const servers = checkToml(tomlFile, stripped).mcp_servers as Record<string, unknown> | undefined;
-      if (servers?.switchboard !== undefined) throw new SetupError(`${tomlFile} already has [mcp_servers.switchboard] that setup did not add; remove it first`);
+      if (servers?.switchboard !== undefined)
+        throw new SetupError(
+          `${tomlFile} already has [mcp_servers.switchboard] that setup did not add; remove it first`,
+        );
       void parsed;
       let after = stripped;
-      if (!uninstall) after = (stripped === '' || stripped.endsWith('\n') ? stripped : stripped + '\n') + (stripped.trim() === '' ? '' : '\n') + codexBlock(e);
+      if (!uninstall)
+        after =
+          (stripped === '' || stripped.endsWith('\n') ? stripped : stripped + '\n') +
+          (stripped.trim() === '' ? '' : '\n') +
+          codexBlock(e);
       checkToml(tomlFile, after);
       changes.push({ file: tomlFile, before, after: before === null && after === '' ? null : after });
       const hooksFile = path.join(dir, 'hooks.json');

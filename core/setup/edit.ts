@@ -39,8 +39,12 @@ export function readJsonc(file: string, text: string | null): Record<string, unk
   if (text === null || text.trim() === '') return {};
   const errors: ParseError[] = [];
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0) throw new SetupError(`${file} does not parse (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}); fix it first, nothing was changed`);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new SetupError(`${file} is not a JSON object; nothing was changed`);
+  if (errors.length > 0)
+    throw new SetupError(
+      `${file} does not parse (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}); fix it first, nothing was changed`,
+    );
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new SetupError(`${file} is not a JSON object; nothing was changed`);
   return value as Record<string, unknown>;
 }
 
@@ -71,7 +75,9 @@ export function checkToml(file: string, text: string): Record<string, unknown> {
   try {
     return parseToml(text);
   } catch (err) {
-    throw new SetupError(`${file} is not valid TOML (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); nothing was changed`);
+    throw new SetupError(
+      `${file} is not valid TOML (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); nothing was changed`,
+    );
   }
 }
 
@@ -106,5 +112,7 @@ export function describeChange(c: FileChange): string {
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const removed = a.slice(head, a.length - tail).map((l) => `- ${l}`);
   const added = b.slice(head, b.length - tail).map((l) => `+ ${l}`);
-  return [`--- ${c.file}${c.before === null ? ' (new file)' : ''}`, `@@ line ${head + 1}`, ...removed, ...added].join('\n');
+  return [`--- ${c.file}${c.before === null ? ' (new file)' : ''}`, `@@ line ${head + 1}`, ...removed, ...added].join(
+    '\n',
+  );
 }

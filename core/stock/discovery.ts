@@ -107,12 +107,23 @@ export class StockDiscovery {
         const key = `${r.mtimeMs}:${e.messagingSocketPath}:${e.procStart ?? ''}`;
         let probed = this.#probed.get(file);
         if (probed?.key !== key) {
-          probed = { key, answered: await (this.#opts.probe ?? ((p: string) => probeSocket(p, PROBE_TIMEOUT_MS)))(e.messagingSocketPath) };
+          probed = {
+            key,
+            answered: await (this.#opts.probe ?? ((p: string) => probeSocket(p, PROBE_TIMEOUT_MS)))(
+              e.messagingSocketPath,
+            ),
+          };
           this.#probed.set(file, probed);
         }
         if (!probed.answered) return;
         const socketPath = path.resolve(e.messagingSocketPath);
-        found.push({ entry: e, socketPath, address: udsAddress(socketPath), refHash: refHash(socketPath), status: e.status });
+        found.push({
+          entry: e,
+          socketPath,
+          address: udsAddress(socketPath),
+          refHash: refHash(socketPath),
+          status: e.status,
+        });
       }),
     );
     for (const file of this.#probed.keys()) if (!seen.has(file)) this.#probed.delete(file);
@@ -127,6 +138,13 @@ function sameSessions(a: readonly StockSession[], b: readonly StockSession[]): b
   if (a.length !== b.length) return false;
   return a.every((s, i) => {
     const t = b[i];
-    return t !== undefined && s.entry.pid === t.entry.pid && s.socketPath === t.socketPath && s.entry.name === t.entry.name && s.status === t.status && s.entry.sessionId === t.entry.sessionId;
+    return (
+      t !== undefined &&
+      s.entry.pid === t.entry.pid &&
+      s.socketPath === t.socketPath &&
+      s.entry.name === t.entry.name &&
+      s.status === t.status &&
+      s.entry.sessionId === t.entry.sessionId
+    );
   });
 }

@@ -17,7 +17,6 @@ export const ENTRY_MAX_BYTES = 256 * 1024; // Claude Code ignores larger files t
 export const PROBE_TIMEOUT_MS = 250;
 const KEY_MAX_BYTES = 4096;
 
-
 /** Our own entries (publishing) carry this entrypoint, so we never list or keep them as Claude Code's. */
 export const SWITCHBOARD_ENTRYPOINT = 'switchboard';
 
@@ -42,7 +41,11 @@ export function readEntry(file: string): ReadResult {
     if (!st.isFile()) return { ok: false, why: 'not a regular file' };
     if (st.size > ENTRY_MAX_BYTES) return { ok: false, why: `over ${ENTRY_MAX_BYTES} bytes` };
     const parsed = StockEntry.safeParse(JSON.parse(fs.readFileSync(fd, 'utf8')));
-    if (!parsed.success) return { ok: false, why: `invalid: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}` };
+    if (!parsed.success)
+      return {
+        ok: false,
+        why: `invalid: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`,
+      };
     if (`${parsed.data.pid}.json` !== base) return { ok: false, why: 'the pid inside does not match the file name' };
     return { ok: true, entry: parsed.data, mtimeMs: st.mtimeMs };
   } catch {
@@ -53,7 +56,10 @@ export function readEntry(file: string): ReadResult {
 }
 
 /** The process is alive and is the same process that wrote the entry (pid reuse is detected). */
-export function processMatches(entry: StockEntry, startTimeOf: (pid: number) => string | undefined = processStartTime): boolean {
+export function processMatches(
+  entry: StockEntry,
+  startTimeOf: (pid: number) => string | undefined = processStartTime,
+): boolean {
   if (!pidAlive(entry.pid)) return false;
   if (entry.procStart === undefined) return true;
   const now = startTimeOf(entry.pid);
@@ -71,7 +77,12 @@ export function readPeerToken(sessionsDir: string, entry: StockEntry): string | 
   try {
     const parsed = KeyFile.safeParse(JSON.parse(read.text));
     if (!parsed.success) return undefined;
-    if (parsed.data.procStart !== undefined && entry.procStart !== undefined && parsed.data.procStart !== entry.procStart) return undefined;
+    if (
+      parsed.data.procStart !== undefined &&
+      entry.procStart !== undefined &&
+      parsed.data.procStart !== entry.procStart
+    )
+      return undefined;
     return parsed.data.peerToken;
   } catch {
     return undefined;

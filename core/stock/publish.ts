@@ -66,9 +66,20 @@ export class Publisher {
       if (!r.ok || r.entry.entrypoint !== SWITCHBOARD_ENTRYPOINT) return; // Claude Code's own entry for this pid
     }
     const json = JSON.stringify({
-      pid, sessionId: s.id, cwd: s.cwd, startedAt: s.stateSince, ...(s.procStart ? { procStart: s.procStart } : {}),
-      version: this.#opts.version, peerProtocol: 1, kind: 'interactive', entrypoint: SWITCHBOARD_ENTRYPOINT,
-      messagingSocketPath: s.socketPath, name: s.name, status: s.state, statusUpdatedAt: s.stateSince, updatedAt: this.#opts.now(),
+      pid,
+      sessionId: s.id,
+      cwd: s.cwd,
+      startedAt: s.stateSince,
+      ...(s.procStart ? { procStart: s.procStart } : {}),
+      version: this.#opts.version,
+      peerProtocol: 1,
+      kind: 'interactive',
+      entrypoint: SWITCHBOARD_ENTRYPOINT,
+      messagingSocketPath: s.socketPath,
+      name: s.name,
+      status: s.state,
+      statusUpdatedAt: s.stateSince,
+      updatedAt: this.#opts.now(),
       switchboardHub: this.#opts.hubSocket,
     });
     const previous = this.#written.get(pid);

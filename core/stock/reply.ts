@@ -84,7 +84,13 @@ export class ReplySockets {
     const socketPath = path.join(dir, name);
     if (Buffer.byteLength(socketPath) > SUN_PATH_MAX) return null;
     const address = udsAddress(socketPath);
-    const handler = { ...this.#hub.inboundHandler(s, { socketPath, address }), checkAuth: () => 'bad' as const, rename: () => undefined, status: (line: PeerMessageStatus) => this.#receipt(s, line), idleNotice: (line: PeerIdleNotice) => this.#owner.idleNotice(line) };
+    const handler = {
+      ...this.#hub.inboundHandler(s, { socketPath, address }),
+      checkAuth: () => 'bad' as const,
+      rename: () => undefined,
+      status: (line: PeerMessageStatus) => this.#receipt(s, line),
+      idleNotice: (line: PeerIdleNotice) => this.#owner.idleNotice(line),
+    };
     const server = createSessionServer(this.#hub.limits, handler, this.#hub.log);
     removeOwnStaleSocket(socketPath);
     try {
@@ -105,7 +111,8 @@ export class ReplySockets {
     const known = this.#sent.get(line.orig_msg_id);
     const receiverAddress = known?.receiverAddress ?? line.from ?? 'a Claude Code session';
     const receiverName = known?.receiverName ?? this.#owner.nameOf(receiverAddress) ?? receiverAddress;
-    if (line.status === 'delivered' || line.status === 'denied' || line.status === 'expired') this.#sent.delete(line.orig_msg_id);
+    if (line.status === 'delivered' || line.status === 'denied' || line.status === 'expired')
+      this.#sent.delete(line.orig_msg_id);
     const status: ReceiptStatus = line.status;
     this.#hub.admission.notifySender(
       { msgId: line.orig_msg_id, fromAddress: s.address, fromSessionId: s.id },

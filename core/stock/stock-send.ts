@@ -34,10 +34,20 @@ export interface StockSendPorts extends ActivitySink {
   readonly clock: Clock;
 }
 
-export async function sendToStock(hub: StockSendPorts, sender: SessionRecord, target: StockTarget, message: string | null, notifyWhenIdle: boolean, msgId: string = randomUUID()): Promise<SendResult> {
+export async function sendToStock(
+  hub: StockSendPorts,
+  sender: SessionRecord,
+  target: StockTarget,
+  message: string | null,
+  notifyWhenIdle: boolean,
+  msgId: string = randomUUID(),
+): Promise<SendResult> {
   const shown = label(target.name, target.ref);
   const to = { name: target.name, ref: target.ref, address: target.stock.address };
-  if (notifyWhenIdle && !hub.stock.supportsIdle(target.stock)) throw new HubError('idle_not_local', { detail: `${shown} is a Claude Code session without idle notices (2.1.332 and later have them)` });
+  if (notifyWhenIdle && !hub.stock.supportsIdle(target.stock))
+    throw new HubError('idle_not_local', {
+      detail: `${shown} is a Claude Code session without idle notices (2.1.332 and later have them)`,
+    });
   const from = (await hub.stock.replies.addressFor(sender, target.stock.socketPath)) ?? sender.address;
   if (message === null) {
     await hub.stock.subscribeIdle(sender, target.stock, from, shown);
@@ -47,11 +57,24 @@ export async function sendToStock(hub: StockSendPorts, sender: SessionRecord, ta
   const token = readPeerToken(path.join(hub.stock.root, 'sessions'), target.stock.entry);
   if (token !== undefined) lines.push(JSON.stringify({ type: 'auth', token }));
   const fromMode = senderClass(sender);
-  const content = wrapMessage(message, { from, fromSession: sender.id, fromName: sender.name, ...(fromMode !== null ? { fromMode } : {}) });
+  const content = wrapMessage(message, {
+    from,
+    fromSession: sender.id,
+    fromName: sender.name,
+    ...(fromMode !== null ? { fromMode } : {}),
+  });
   lines.push(userEventLine({ msgId, content, from }));
   hub.stock.replies.sent(msgId, target.name, target.stock.address);
   await writeLines(target.stock.socketPath, lines, hub.limits.outboundTimeoutMs);
   if (notifyWhenIdle) await hub.stock.subscribeIdle(sender, target.stock, from, shown);
-  hub.recordActivity({ at: hub.clock.now(), kind: 'receipt', status: 'sent', sender: sender.name, receiver: shown, msgId, reason: 'written to the Claude Code session’s socket' });
+  hub.recordActivity({
+    at: hub.clock.now(),
+    kind: 'receipt',
+    status: 'sent',
+    sender: sender.name,
+    receiver: shown,
+    msgId,
+    reason: 'written to the Claude Code session’s socket',
+  });
   return { status: 'sent', msg_id: msgId, to, note: sendNote('sent', shown) };
 }

@@ -46,11 +46,15 @@ export class StockInterop {
   constructor(hub: StockPorts, root: string) {
     this.#hub = hub;
     this.root = root;
-    this.replies = new ReplySockets(hub, { idleNotice: (line) => this.idleNotice(line), nameOf: (address) => this.nameOf(address) });
+    this.replies = new ReplySockets(hub, {
+      idleNotice: (line) => this.idleNotice(line),
+      nameOf: (address) => this.nameOf(address),
+    });
     const sessionsDir = path.join(root, 'sessions');
     this.#discovery = new StockDiscovery({
       sessionsDir,
-      isOurs: (p) => this.replies.isOurs(p) || [...hub.table.live.values()].some((s) => s.socketPath === path.resolve(p)),
+      isOurs: (p) =>
+        this.replies.isOurs(p) || [...hub.table.live.values()].some((s) => s.socketPath === path.resolve(p)),
       onChange: (sessions) => {
         const gone = hub.table.stock.filter((s) => !sessions.some((t) => t.address === s.address));
         hub.table.setStock(sessions);
@@ -59,7 +63,13 @@ export class StockInterop {
         for (const s of hub.table.live.values()) if (s.agent === 'claude' && s.state === 'idle') hub.wake.poke(s.id); // a socket may have appeared
       },
     });
-    this.#publisher = new Publisher({ sessionsDir, hubSocket: hub.paths.hubSocket, version: `switchboard-${hub.version}`, now: () => hub.clock.now(), log: (m, f) => hub.log.warn(m, f) });
+    this.#publisher = new Publisher({
+      sessionsDir,
+      hubSocket: hub.paths.hubSocket,
+      version: `switchboard-${hub.version}`,
+      now: () => hub.clock.now(),
+      log: (m, f) => hub.log.warn(m, f),
+    });
   }
 
   /** Called once this hub owns the hub socket: clears our ghosts, starts discovery and publishing. */
@@ -85,7 +95,16 @@ export class StockInterop {
     const lines: string[] = [];
     const token = readPeerToken(path.join(this.root, 'sessions'), target.entry);
     if (token !== undefined) lines.push(JSON.stringify({ type: 'auth', token }));
-    lines.push(JSON.stringify({ type: 'control', action: 'notify_when_idle', from, msg_id: msgId, ...(senderClass(sender) !== null ? { from_mode: senderClass(sender) } : {}), msgV: 1 }));
+    lines.push(
+      JSON.stringify({
+        type: 'control',
+        action: 'notify_when_idle',
+        from,
+        msg_id: msgId,
+        ...(senderClass(sender) !== null ? { from_mode: senderClass(sender) } : {}),
+        msgV: 1,
+      }),
+    );
     await writeLines(target.socketPath, lines, this.#hub.limits.outboundTimeoutMs);
     this.#idleRequests.set(msgId, stockTargetId(target));
     this.#hub.idle.subscribe(sender, { id: stockTargetId(target), name: stockName(target) }, shown);

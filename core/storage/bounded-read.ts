@@ -6,7 +6,8 @@
 
 import fs from 'node:fs';
 
-export type FileRead = { state: 'missing' } | { state: 'text'; text: string } | { state: 'unreadable'; problem: string };
+export type FileRead =
+  { state: 'missing' } | { state: 'text'; text: string } | { state: 'unreadable'; problem: string };
 
 // O_NONBLOCK: open() of a FIFO returns at once instead of waiting for a writer. Absent on Windows (no FIFOs there).
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);

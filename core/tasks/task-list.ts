@@ -86,7 +86,10 @@ export class TaskList {
     } catch {
       return [];
     }
-    return names.filter((n) => /^\d+\.json$/.test(n)).map((n) => n.slice(0, -5)).sort((a, b) => Number(a) - Number(b));
+    return names
+      .filter((n) => /^\d+\.json$/.test(n))
+      .map((n) => n.slice(0, -5))
+      .sort((a, b) => Number(a) - Number(b));
   }
 
   get #markFile(): string {
@@ -97,7 +100,9 @@ export class TaskList {
     const r = await readBounded(this.#markFile, MAX_MARK_BYTES);
     if (r.state !== 'text') return r;
     const t = r.text.trim();
-    return /^\d+$/.test(t) ? { state: 'decimal', value: BigInt(t) } : { state: 'unreadable', problem: 'not a bare decimal' };
+    return /^\d+$/.test(t)
+      ? { state: 'decimal', value: BigInt(t) }
+      : { state: 'unreadable', problem: 'not a bare decimal' };
   }
 
   /** The mark as Claude Code reads it: missing or unparseable is 0; a value past 2^53 - 1 is ignored (0). */
@@ -120,7 +125,9 @@ export class TaskList {
   }
 
   /** A task file: missing, a valid task, or unreadable (FORMATS.md: counts as missing for readers). */
-  async #load(id: string): Promise<{ state: 'missing' } | { state: 'ok'; task: Task } | { state: 'unreadable'; problem: string }> {
+  async #load(
+    id: string,
+  ): Promise<{ state: 'missing' } | { state: 'ok'; task: Task } | { state: 'unreadable'; problem: string }> {
     if (!/^\d+$/.test(id)) return { state: 'missing' };
     const r = await readBounded(this.#file(id), MAX_TASK_BYTES);
     if (r.state !== 'text') return r;
@@ -149,17 +156,26 @@ export class TaskList {
       const missing = (t.blockedBy ?? []).find((b) => !known.has(b));
       if (missing !== undefined) throw new TaskError('blocker_not_found', `no task ${missing} to be blocked by`);
       const next = Math.max(maxSafeId(ids), await this.highWaterMark()) + 1;
-      if (!Number.isSafeInteger(next)) throw new TaskError('task_id_unavailable', `no safe task id is left in ${this.dir}`);
+      if (!Number.isSafeInteger(next))
+        throw new TaskError('task_id_unavailable', `no safe task id is left in ${this.dir}`);
       const id = String(next);
       const task: Task = {
-        id, subject: t.subject, description: t.description, ...(t.activeForm !== undefined ? { activeForm: t.activeForm } : {}),
-        status: 'pending', blocks: [], blockedBy: [...new Set(t.blockedBy ?? [])], ...(t.metadata !== undefined ? { metadata: t.metadata } : {}),
+        id,
+        subject: t.subject,
+        description: t.description,
+        ...(t.activeForm !== undefined ? { activeForm: t.activeForm } : {}),
+        status: 'pending',
+        blocks: [],
+        blockedBy: [...new Set(t.blockedBy ?? [])],
+        ...(t.metadata !== undefined ? { metadata: t.metadata } : {}),
       };
-      if (!(await createAtomicExclusive(this.#file(id), serialize(task)))) throw new TaskError('task_id_unavailable', `${this.#file(id)} exists`);
+      if (!(await createAtomicExclusive(this.#file(id), serialize(task))))
+        throw new TaskError('task_id_unavailable', `${this.#file(id)} exists`);
       for (const blocker of task.blockedBy) {
         await this.#withTask(blocker, async () => {
           const b = await this.get(blocker);
-          if (b !== undefined && !b.blocks.includes(id)) await writeAtomic(this.#file(blocker), serialize(applyPatch(b, { blocks: [...b.blocks, id] })));
+          if (b !== undefined && !b.blocks.includes(id))
+            await writeAtomic(this.#file(blocker), serialize(applyPatch(b, { blocks: [...b.blocks, id] })));
         });
       }
       return task;
@@ -185,7 +201,10 @@ export class TaskList {
     return this.#withList(async () => {
       const all = new Map((await this.list({ includeInternal: true })).map((t) => [t.id, t]));
       if (!all.has(id)) throw new TaskError('not_found', `no task ${id}`);
-      const pairs: Array<[string, string]> = [...(edges.blocks ?? []).map((b): [string, string] => [id, b]), ...(edges.blockedBy ?? []).map((b): [string, string] => [b, id])];
+      const pairs: Array<[string, string]> = [
+        ...(edges.blocks ?? []).map((b): [string, string] => [id, b]),
+        ...(edges.blockedBy ?? []).map((b): [string, string] => [b, id]),
+      ];
       checkEdges(all, pairs);
       const add = new Map<string, { blocks: string[]; blockedBy: string[] }>();
       const entry = (k: string) => add.get(k) ?? add.set(k, { blocks: [], blockedBy: [] }).get(k)!;
@@ -199,7 +218,8 @@ export class TaskList {
           if (t === undefined) throw new TaskError('blocker_not_found', `task ${tid} vanished`);
           const blocks = [...new Set([...t.blocks, ...more.blocks])];
           const blockedBy = [...new Set([...t.blockedBy, ...more.blockedBy])];
-          if (blocks.length !== t.blocks.length || blockedBy.length !== t.blockedBy.length) await writeAtomic(this.#file(tid), serialize(applyPatch(t, { blocks, blockedBy })));
+          if (blocks.length !== t.blocks.length || blockedBy.length !== t.blockedBy.length)
+            await writeAtomic(this.#file(tid), serialize(applyPatch(t, { blocks, blockedBy })));
         });
       }
       return (await this.get(id)) ?? all.get(id)!;
@@ -213,19 +233,24 @@ export class TaskList {
   async claim(id: string, owner: string, opts: { busyCheck?: boolean } = {}): Promise<Task> {
     // A look without the lock settles most losing races cheaply; the locked re-read below decides.
     const seen = await this.get(id);
-    if (seen?.owner !== undefined && seen.owner !== owner) throw new TaskError('already_claimed', `task ${id} is owned by ${seen.owner}`);
+    if (seen?.owner !== undefined && seen.owner !== owner)
+      throw new TaskError('already_claimed', `task ${id} is owned by ${seen.owner}`);
     if (seen?.status === 'completed') throw new TaskError('already_resolved', `task ${id} is completed`);
     const attempt = (): Promise<Task> =>
       this.#withTask(id, async () => {
         const t = await this.#forWrite(id);
-        if (t.owner !== undefined && t.owner !== owner) throw new TaskError('already_claimed', `task ${id} is owned by ${t.owner}`);
+        if (t.owner !== undefined && t.owner !== owner)
+          throw new TaskError('already_claimed', `task ${id} is owned by ${t.owner}`);
         if (t.status === 'completed') throw new TaskError('already_resolved', `task ${id} is completed`);
         for (const b of t.blockedBy) {
           const blocker = await this.get(b);
-          if (blocker !== undefined && blocker.status !== 'completed') throw new TaskError('blocked', `task ${id} is blocked by ${b}`);
+          if (blocker !== undefined && blocker.status !== 'completed')
+            throw new TaskError('blocked', `task ${id} is blocked by ${b}`);
         }
         if (opts.busyCheck) {
-          const busy = (await this.list({ includeInternal: true })).find((o) => o.id !== id && o.owner === owner && o.status !== 'completed');
+          const busy = (await this.list({ includeInternal: true })).find(
+            (o) => o.id !== id && o.owner === owner && o.status !== 'completed',
+          );
           if (busy !== undefined) throw new TaskError('agent_busy', `${owner} already owns unfinished task ${busy.id}`);
         }
         if (t.owner === owner) return t;
@@ -248,7 +273,15 @@ export class TaskList {
         await this.#withTask(other.id, async () => {
           const o = await this.get(other.id);
           if (o === undefined) return;
-          await writeAtomic(this.#file(o.id), serialize(applyPatch(o, { blocks: o.blocks.filter((x) => x !== id), blockedBy: o.blockedBy.filter((x) => x !== id) })));
+          await writeAtomic(
+            this.#file(o.id),
+            serialize(
+              applyPatch(o, {
+                blocks: o.blocks.filter((x) => x !== id),
+                blockedBy: o.blockedBy.filter((x) => x !== id),
+              }),
+            ),
+          );
         });
       }
       return true;
@@ -281,7 +314,8 @@ export class TaskList {
 /** Refuses new blocker→blocked edges that name a missing task, block themselves, or close a cycle. */
 function checkEdges(all: Map<string, Task>, pairs: Array<[string, string]>): void {
   const next = new Map<string, Set<string>>();
-  const edge = (from: string, to: string): void => void (next.get(from) ?? next.set(from, new Set()).get(from)!).add(to);
+  const edge = (from: string, to: string): void =>
+    void (next.get(from) ?? next.set(from, new Set()).get(from)!).add(to);
   for (const t of all.values()) {
     for (const b of t.blocks) edge(t.id, b);
     for (const b of t.blockedBy) edge(b, t.id);

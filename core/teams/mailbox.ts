@@ -65,7 +65,13 @@ export function entryKey(e: Pick<InboxEntry, 'from' | 'timestamp' | 'text'>): st
 }
 
 /** A new entry in Claude Code's key order. */
-export function newEntry(args: { from: string; text: string; summary?: string; color?: string; timestamp?: string }): InboxEntry {
+export function newEntry(args: {
+  from: string;
+  text: string;
+  summary?: string;
+  color?: string;
+  timestamp?: string;
+}): InboxEntry {
   return {
     from: args.from,
     text: args.text,

@@ -48,7 +48,8 @@ export class RosterError extends CodedError<'reserved_name' | 'team_exists' | 'n
   override readonly name = 'RosterError';
 }
 
-export type RosterRead = { state: 'missing' } | { state: 'ok'; config: TeamConfig } | { state: 'unreadable'; problem: string };
+export type RosterRead =
+  { state: 'missing' } | { state: 'ok'; config: TeamConfig } | { state: 'unreadable'; problem: string };
 
 /** A roster's text: the config (kept as read), or the problem that makes it unreadable. */
 export function parseConfigText(text: string): RosterRead {
@@ -61,7 +62,10 @@ export function parseConfigText(text: string): RosterRead {
   const parsed = TeamConfig.safeParse(value);
   if (parsed.success) return { state: 'ok', config: value as TeamConfig };
   const issue = parsed.error.issues[0];
-  return { state: 'unreadable', problem: `not a team roster (${issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid'})` };
+  return {
+    state: 'unreadable',
+    problem: `not a team roster (${issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid'})`,
+  };
 }
 
 export function parseConfig(text: string | undefined): TeamConfig | undefined {
@@ -73,7 +77,8 @@ export function parseConfig(text: string | undefined): TeamConfig | undefined {
 /** Claude Code's member-name rule: `@` to `-`, then `-2`, `-3` … while taken (case-insensitive). */
 export function uniqueMemberName(wanted: string, taken: readonly string[]): string {
   const base = wanted.replace(/@/g, '-').trim();
-  if (base === '' || base.toLowerCase() === 'main') throw new RosterError('reserved_name', `"${wanted}" cannot be a member name`);
+  if (base === '' || base.toLowerCase() === 'main')
+    throw new RosterError('reserved_name', `"${wanted}" cannot be a member name`);
   const lower = new Set(taken.map((t) => t.toLowerCase()));
   if (!lower.has(base.toLowerCase())) return base;
   for (let n = 2; ; n++) if (!lower.has(`${base}-${n}`.toLowerCase())) return `${base}-${n}`;
@@ -115,7 +120,18 @@ export class Roster {
         createdAt: now,
         leadAgentId: `team-lead@${args.name}`,
         leadSessionId: args.leadSessionId,
-        members: [{ agentId: `team-lead@${args.name}`, name: 'team-lead', agentType: 'team-lead', joinedAt: now, tmuxPaneId: '', cwd: args.cwd, subscriptions: [], backendType: 'in-process' }],
+        members: [
+          {
+            agentId: `team-lead@${args.name}`,
+            name: 'team-lead',
+            agentType: 'team-lead',
+            joinedAt: now,
+            tmuxPaneId: '',
+            cwd: args.cwd,
+            subscriptions: [],
+            backendType: 'in-process',
+          },
+        ],
       };
       await writeAtomic(this.file, serialize(cfg));
       return cfg;
@@ -134,13 +150,29 @@ export class Roster {
   }
 
   /** Adds a member with Claude Code's naming; returns the name it got. */
-  async addMember(args: { name: string; cwd: string; color?: string; agentType?: string; now?: number }): Promise<string> {
+  async addMember(args: {
+    name: string;
+    cwd: string;
+    color?: string;
+    agentType?: string;
+    now?: number;
+  }): Promise<string> {
     let got = '';
     await this.update((cfg) => {
-      got = uniqueMemberName(args.name, cfg.members.map((m) => m.name));
+      got = uniqueMemberName(
+        args.name,
+        cfg.members.map((m) => m.name),
+      );
       const member: Member = {
-        agentId: `${got}@${cfg.name}`, name: got, ...(args.color ? { color: args.color } : {}), joinedAt: args.now ?? Date.now(),
-        tmuxPaneId: '', subscriptions: [], ...(args.agentType ? { agentType: args.agentType } : {}), cwd: args.cwd, backendType: 'in-process',
+        agentId: `${got}@${cfg.name}`,
+        name: got,
+        ...(args.color ? { color: args.color } : {}),
+        joinedAt: args.now ?? Date.now(),
+        tmuxPaneId: '',
+        subscriptions: [],
+        ...(args.agentType ? { agentType: args.agentType } : {}),
+        cwd: args.cwd,
+        backendType: 'in-process',
       };
       return { ...cfg, members: [...cfg.members, member] };
     });

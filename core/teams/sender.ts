@@ -13,7 +13,8 @@ export interface SenderClaim {
   member: string;
 }
 
-export type SenderVerdict = { ok: true; name: string; lead: boolean } | { ok: false; code: 'not_a_member' | 'not_lead'; message: string };
+export type SenderVerdict =
+  { ok: true; name: string; lead: boolean } | { ok: false; code: 'not_a_member' | 'not_lead'; message: string };
 
 /** The roster's lead member name: the member whose agentId is `leadAgentId`, else `team-lead`. */
 export function leadMemberName(cfg: TeamConfig): string {
@@ -28,9 +29,15 @@ export function isRosterLead(cfg: TeamConfig, sessionId: string): boolean {
 export function rosterSender(cfg: TeamConfig, claim: SenderClaim): SenderVerdict {
   const lead = isRosterLead(cfg, claim.sessionId);
   if (claim.member === LEAD || claim.member === leadMemberName(cfg)) {
-    if (!lead) return { ok: false, code: 'not_lead', message: `the roster of ${cfg.name} does not name this session as its lead (${claim.member})` };
+    if (!lead)
+      return {
+        ok: false,
+        code: 'not_lead',
+        message: `the roster of ${cfg.name} does not name this session as its lead (${claim.member})`,
+      };
     return { ok: true, name: claim.member, lead };
   }
-  if (!cfg.members.some((m) => m.name === claim.member)) return { ok: false, code: 'not_a_member', message: `${claim.member} is not in the roster of ${cfg.name}` };
+  if (!cfg.members.some((m) => m.name === claim.member))
+    return { ok: false, code: 'not_a_member', message: `${claim.member} is not in the roster of ${cfg.name}` };
   return { ok: true, name: claim.member, lead };
 }

@@ -35,9 +35,16 @@ export interface TeamView {
 }
 
 /** Frames a member may put in a teammate's inbox through the hub (what the public send tool allows). */
-const SENDABLE_FRAMES = new Set(['shutdown_request', 'shutdown_approved', 'shutdown_rejected', 'plan_approval_response']);
+const SENDABLE_FRAMES = new Set([
+  'shutdown_request',
+  'shutdown_approved',
+  'shutdown_rejected',
+  'plan_approval_response',
+]);
 
-export class TeamSendError extends CodedError<'no_team' | 'no_member' | 'frame_not_allowed' | 'role' | 'not_a_member' | 'not_lead'> {
+export class TeamSendError extends CodedError<
+  'no_team' | 'no_member' | 'frame_not_allowed' | 'role' | 'not_a_member' | 'not_lead'
+> {
   override readonly name = 'TeamSendError';
 }
 
@@ -79,11 +86,24 @@ export class Teams {
       const r = await roster.load();
       if (r.state === 'missing') continue;
       if (r.state === 'unreadable') {
-        out.push({ name: d, dir: d, members: 0, createdAt: 0, leadSessionId: null, problem: { file: roster.file, problem: r.problem } });
+        out.push({
+          name: d,
+          dir: d,
+          members: 0,
+          createdAt: 0,
+          leadSessionId: null,
+          problem: { file: roster.file, problem: r.problem },
+        });
         continue;
       }
       const cfg = r.config;
-      out.push({ name: cfg.name, dir: d, members: cfg.members.length, createdAt: cfg.createdAt, leadSessionId: cfg.leadSessionId ?? null });
+      out.push({
+        name: cfg.name,
+        dir: d,
+        members: cfg.members.length,
+        createdAt: cfg.createdAt,
+        leadSessionId: cfg.leadSessionId ?? null,
+      });
     }
     return out;
   }
@@ -95,7 +115,12 @@ export class Teams {
     const inboxes = await Promise.all(
       config.members.map(async (m) => {
         const { entries, problem } = await this.mailbox(team, m.name).peek();
-        return { member: m.name, depth: entries.length, unread: entries.filter((e) => e.read !== true).length, ...(problem !== undefined ? { problem } : {}) };
+        return {
+          member: m.name,
+          depth: entries.length,
+          unread: entries.filter((e) => e.read !== true).length,
+          ...(problem !== undefined ? { problem } : {}),
+        };
       }),
     );
     return { config, inboxes };
@@ -114,7 +139,14 @@ export class Teams {
       assignedBy = senderName(cfg, by);
     }
     const task = await this.tasks(team).update(id, { owner });
-    const frame = { type: 'task_assignment', taskId: task.id, subject: task.subject, description: task.description, assignedBy, timestamp: new Date().toISOString() };
+    const frame = {
+      type: 'task_assignment',
+      taskId: task.id,
+      subject: task.subject,
+      description: task.description,
+      assignedBy,
+      timestamp: new Date().toISOString(),
+    };
     await this.mailbox(team, owner).append(newEntry({ from: assignedBy, text: JSON.stringify(frame) }));
     return task;
   }
@@ -123,18 +155,34 @@ export class Teams {
    * Puts a message in a teammate's inbox: plain text, or one of the frames
    * the public send tool allows, checked against the sender's role.
    */
-  async send(args: { team: string; from: SenderClaim; to: string; text: string; summary?: string; color?: string }): Promise<void> {
+  async send(args: {
+    team: string;
+    from: SenderClaim;
+    to: string;
+    text: string;
+    summary?: string;
+    color?: string;
+  }): Promise<void> {
     const cfg = await this.roster(args.team).read();
     if (cfg === undefined) throw new TeamSendError('no_team', `no team ${args.team}`);
     const from = senderName(cfg, args.from);
-    if (!cfg.members.some((m) => m.name === args.to)) throw new TeamSendError('no_member', `${args.to} is not a member of ${args.team}`);
+    if (!cfg.members.some((m) => m.name === args.to))
+      throw new TeamSendError('no_member', `${args.to} is not a member of ${args.team}`);
     const frame = parseFrame(args.text);
     if (frame !== null) {
-      if (!SENDABLE_FRAMES.has(frame.type)) throw new TeamSendError('frame_not_allowed', `${frame.type} frames cannot be sent through Switchboard`);
+      if (!SENDABLE_FRAMES.has(frame.type))
+        throw new TeamSendError('frame_not_allowed', `${frame.type} frames cannot be sent through Switchboard`);
       const verdict = checkFrameRole(frame, from);
       if (!verdict.accept) throw new TeamSendError('role', verdict.reason);
     }
-    await this.mailbox(args.team, args.to).append(newEntry({ from, text: args.text, ...(args.summary ? { summary: args.summary } : {}), ...(args.color ? { color: args.color } : {}) }));
+    await this.mailbox(args.team, args.to).append(
+      newEntry({
+        from,
+        text: args.text,
+        ...(args.summary ? { summary: args.summary } : {}),
+        ...(args.color ? { color: args.color } : {}),
+      }),
+    );
   }
 }
 

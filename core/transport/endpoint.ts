@@ -15,7 +15,8 @@ export const MAX_SOCKET_PATH_BYTES = 100;
 /** The longest file name a socket in the runtime directory gets. */
 const LONGEST_SOCKET_NAME = 's-00000000-0000-0000-0000-000000000000.sock';
 
-export type EndpointErrorCode = 'symlink' | 'foreign_owner' | 'not_directory' | 'loose_mode' | 'path_too_long' | 'not_socket' | 'foreign_socket';
+export type EndpointErrorCode =
+  'symlink' | 'foreign_owner' | 'not_directory' | 'loose_mode' | 'path_too_long' | 'not_socket' | 'foreign_socket';
 
 /** Which private directory a check was about: errors name it, never "runtime" for the state directory. */
 export type DirRole = 'runtime' | 'socket' | 'state';
@@ -81,7 +82,15 @@ function linuxUserRuntimeDir(uid: number): string | undefined {
 export function currentEndpointEnv(): EndpointEnv {
   const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
   const userRuntimeDir = process.env.XDG_RUNTIME_DIR ? undefined : linuxUserRuntimeDir(uid);
-  return { platform: process.platform, env: process.env, uid, user: os.userInfo().username, tmpdir: os.tmpdir(), home: os.homedir(), userRuntimeDir };
+  return {
+    platform: process.platform,
+    env: process.env,
+    uid,
+    user: os.userInfo().username,
+    tmpdir: os.tmpdir(),
+    home: os.homedir(),
+    userRuntimeDir,
+  };
 }
 
 export interface EndpointPaths {
@@ -153,7 +162,10 @@ export function ensurePrivateDir(dir: string, uid: number, role: DirRole = 'runt
 }
 
 /** Why an existing directory is not private to `uid` (uid < 0: any owner), or null when it is. */
-export function privateDirProblem(dir: string, uid: number): 'symlink' | 'not_directory' | 'foreign_owner' | 'loose_mode' | null {
+export function privateDirProblem(
+  dir: string,
+  uid: number,
+): 'symlink' | 'not_directory' | 'foreign_owner' | 'loose_mode' | null {
   const st = fs.lstatSync(dir);
   if (st.isSymbolicLink()) return 'symlink';
   if (!st.isDirectory()) return 'not_directory';

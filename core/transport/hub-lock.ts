@@ -8,7 +8,6 @@ import net from 'node:net';
 import { takeMkdirGuard } from '../storage/mkdir-guard.js';
 import { EndpointError, listenPrivate, probeSocket, removeStaleSocket } from './endpoint.js';
 
-
 export class HubRunningError extends Error {
   readonly socket: string;
   constructor(socket: string) {
@@ -18,12 +17,15 @@ export class HubRunningError extends Error {
   }
 }
 
-
 /**
  * Binds `server` on the hub socket unless a live hub answers there, in
  * which case it throws HubRunningError. Unsafe paths throw EndpointError.
  */
-export async function bindHubSocket(server: net.Server, socket: string, opts: { uid: number; windows: boolean; probeTimeoutMs: number }): Promise<void> {
+export async function bindHubSocket(
+  server: net.Server,
+  socket: string,
+  opts: { uid: number; windows: boolean; probeTimeoutMs: number },
+): Promise<void> {
   if (opts.windows) {
     try {
       await listenPrivate(server, socket, true);

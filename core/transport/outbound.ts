@@ -24,12 +24,19 @@ export function writeLines(target: string, lines: readonly string[], timeoutMs: 
     const timer = setTimeout(() => finish(new HubError('timeout')), timeoutMs);
     sock.once('error', (cause) => finish(new HubError('unreachable', undefined, { cause })));
     sock.once('connect', () => {
-      sock.write(lines.map((l) => l + '\n').join(''), (err) => finish(err ? new HubError('unreachable', undefined, { cause: err }) : undefined));
+      sock.write(lines.map((l) => l + '\n').join(''), (err) =>
+        finish(err ? new HubError('unreachable', undefined, { cause: err }) : undefined),
+      );
     });
   });
 }
 
 /** Fire-and-forget for receipts: failures are the caller's log line, never a throw. */
-export function writeLinesQuietly(target: string, lines: readonly string[], timeoutMs: number, onError: (err: unknown) => void): void {
+export function writeLinesQuietly(
+  target: string,
+  lines: readonly string[],
+  timeoutMs: number,
+  onError: (err: unknown) => void,
+): void {
   writeLines(target, lines, timeoutMs).catch(onError);
 }

@@ -39,7 +39,11 @@ const anonymousErrors = new Map<ErrorReason, string>();
 /** The answer line of an error without id or data: the same bytes every time, built once (storms are cheap). */
 function anonymousError(reason: ErrorReason): string {
   let line = anonymousErrors.get(reason);
-  if (line === undefined) anonymousErrors.set(reason, (line = JSON.stringify({ jsonrpc: '2.0', id: null, error: errorObject(reason) }) + '\n'));
+  if (line === undefined)
+    anonymousErrors.set(
+      reason,
+      (line = JSON.stringify({ jsonrpc: '2.0', id: null, error: errorObject(reason) }) + '\n'),
+    );
   return line;
 }
 
@@ -64,7 +68,9 @@ export class RpcServer {
     this.#log = opts.logger;
     this.server = net.createServer((socket) => this.#accept(socket));
     // After listening, an accept failure (EMFILE) is an 'error' event: log it, never crash.
-    this.server.once('listening', () => this.server.on('error', (err) => this.#log.warn('hub socket: accept failed', { error: err.message })));
+    this.server.once('listening', () =>
+      this.server.on('error', (err) => this.#log.warn('hub socket: accept failed', { error: err.message })),
+    );
   }
 
   /** Destroys every open connection (the server itself is closed by its owner). */
@@ -139,7 +145,9 @@ export class RpcServer {
       else sendLine(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}\n`);
     };
     const fail = (id: RpcId, reason: ErrorReason, data?: unknown): void =>
-      id === null && data === undefined ? sendLine(anonymousError(reason)) : send({ jsonrpc: '2.0', id, error: errorObject(reason, data) });
+      id === null && data === undefined
+        ? sendLine(anonymousError(reason))
+        : send({ jsonrpc: '2.0', id, error: errorObject(reason, data) });
     /** Closes this connection with one last error line. */
     const closeWith = (reason: ErrorReason, data: unknown): void => {
       if (closed) return;
@@ -149,7 +157,10 @@ export class RpcServer {
       clearTimeout(firstRequest);
       this.#endWith(socket, JSON.stringify({ jsonrpc: '2.0', id: null, error: errorObject(reason, data) }) + '\n');
     };
-    const firstRequest = setTimeout(() => closeWith('idle_timeout', { limitMs: limits.firstRequestMs }), limits.firstRequestMs);
+    const firstRequest = setTimeout(
+      () => closeWith('idle_timeout', { limitMs: limits.firstRequestMs }),
+      limits.firstRequestMs,
+    );
     firstRequest.unref();
     this.#pending.set(socket, () => closeWith('overloaded', undefined));
     const established = (): void => {
@@ -175,7 +186,8 @@ export class RpcServer {
       const req = msg as Record<string, unknown>;
       const hasId = Object.prototype.hasOwnProperty.call(req, 'id');
       const id = hasId && isId(req.id) ? req.id : null;
-      if (req.jsonrpc !== '2.0' || typeof req.method !== 'string' || (hasId && !isId(req.id))) return fail(id, 'invalid_request');
+      if (req.jsonrpc !== '2.0' || typeof req.method !== 'string' || (hasId && !isId(req.id)))
+        return fail(id, 'invalid_request');
       if (!isMethodName(req.method)) return hasId ? fail(id, 'method_not_found') : undefined;
       const parsed = METHODS[req.method].params.safeParse(req.params ?? {});
       if (!parsed.success) return hasId ? fail(id, 'invalid_params', issuesOf(parsed.error)) : undefined;

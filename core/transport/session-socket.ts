@@ -12,7 +12,14 @@
 
 import net from 'node:net';
 import type { Limits } from '../protocol/limits.js';
-import { AuthLine, PeerIdleNotice, PeerMessageStatus, RenameControl, UserEventLine, type UserEventLine as UserEvent } from '../protocol/cc-wire.js';
+import {
+  AuthLine,
+  PeerIdleNotice,
+  PeerMessageStatus,
+  RenameControl,
+  UserEventLine,
+  type UserEventLine as UserEvent,
+} from '../protocol/cc-wire.js';
 import { performance } from 'node:perf_hooks';
 import { LinePump } from './line-pump.js';
 import type { Logger } from '../kit/logger.js';
@@ -112,6 +119,8 @@ export function createSessionServer(limits: Limits, handler: InboundHandler, log
     socket.on('close', () => open.delete(socket));
   });
   // After listening, an accept failure (EMFILE) is an 'error' event: log it, never crash.
-  server.once('listening', () => server.on('error', (err) => log.warn('inbound socket: accept failed', { error: err.message })));
+  server.once('listening', () =>
+    server.on('error', (err) => log.warn('inbound socket: accept failed', { error: err.message })),
+  );
   return server;
 }

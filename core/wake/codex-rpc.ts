@@ -46,7 +46,9 @@ export function connectCodex(socketPath: string, o: { maxFrameBytes: number }): 
   return new Promise((resolve, reject) => {
     const sock = net.connect(socketPath);
     const key = randomBytes(16).toString('base64');
-    const accept = createHash('sha1').update(key + WS_GUID).digest('base64');
+    const accept = createHash('sha1')
+      .update(key + WS_GUID)
+      .digest('base64');
     const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
     let serial = 0;
     let upgraded = false;
@@ -73,7 +75,8 @@ export function connectCodex(socketPath: string, o: { maxFrameBytes: number }): 
         });
       },
       notify(method, params) {
-        if (!closed) sock.write(frame(1, Buffer.from(JSON.stringify(params === undefined ? { method } : { method, params }))));
+        if (!closed)
+          sock.write(frame(1, Buffer.from(JSON.stringify(params === undefined ? { method } : { method, params }))));
       },
       close: () => fail(new CodexRpcError('closed')),
     };
@@ -89,7 +92,13 @@ export function connectCodex(socketPath: string, o: { maxFrameBytes: number }): 
       if (typeof m.id !== 'number' || !pending.has(m.id)) return; // a notification, or a request to a client (we offer none)
       const p = pending.get(m.id)!;
       pending.delete(m.id);
-      if (m.error !== undefined) p.reject(new CodexRpcError(typeof m.error?.message === 'string' ? m.error.message.slice(0, 500) : 'error', typeof m.error?.code === 'number' ? m.error.code : undefined));
+      if (m.error !== undefined)
+        p.reject(
+          new CodexRpcError(
+            typeof m.error?.message === 'string' ? m.error.message.slice(0, 500) : 'error',
+            typeof m.error?.code === 'number' ? m.error.code : undefined,
+          ),
+        );
       else p.resolve(m.result);
     };
     const onFrames = (): void => {
@@ -107,11 +116,13 @@ export function connectCodex(socketPath: string, o: { maxFrameBytes: number }): 
         } else if (len === 127) {
           if (buf.length < 10) return;
           const big = buf.readBigUInt64BE(2);
-          if (big > BigInt(o.maxFrameBytes)) return fail(new CodexRpcError('the Codex app-server sent a frame over the size limit'));
+          if (big > BigInt(o.maxFrameBytes))
+            return fail(new CodexRpcError('the Codex app-server sent a frame over the size limit'));
           len = Number(big);
           off = 10;
         }
-        if (len > o.maxFrameBytes) return fail(new CodexRpcError('the Codex app-server sent a frame over the size limit'));
+        if (len > o.maxFrameBytes)
+          return fail(new CodexRpcError('the Codex app-server sent a frame over the size limit'));
         const maskAt = off;
         if (masked) off += 4;
         if (buf.length < off + len) return;
@@ -122,7 +133,8 @@ export function connectCodex(socketPath: string, o: { maxFrameBytes: number }): 
         if (opcode === 9) sock.write(frame(10, payload));
         if (opcode !== 0 && opcode !== 1) continue; // pong, binary: nothing for us
         partsBytes += payload.length;
-        if (partsBytes > o.maxFrameBytes) return fail(new CodexRpcError('the Codex app-server sent a message over the size limit'));
+        if (partsBytes > o.maxFrameBytes)
+          return fail(new CodexRpcError('the Codex app-server sent a message over the size limit'));
         parts.push(payload);
         if (!fin) continue;
         const text = Buffer.concat(parts).toString('utf8');
@@ -137,13 +149,19 @@ export function connectCodex(socketPath: string, o: { maxFrameBytes: number }): 
       if (!upgraded) {
         const end = buf.indexOf('\r\n\r\n');
         if (end < 0) {
-          if (buf.length > MAX_HEADER_BYTES) fail(new CodexRpcError('the Codex app-server answered the upgrade with too long a header'));
+          if (buf.length > MAX_HEADER_BYTES)
+            fail(new CodexRpcError('the Codex app-server answered the upgrade with too long a header'));
           return;
         }
         const head = buf.subarray(0, end).toString('latin1').split('\r\n');
         buf = buf.subarray(end + 4);
-        const ok = /^HTTP\/1\.1 101\b/.test(head[0] ?? '') && head.some((h) => /^sec-websocket-accept:/i.test(h) && h.slice(h.indexOf(':') + 1).trim() === accept);
-        if (!ok) return fail(new CodexRpcError(`the socket did not accept a WebSocket upgrade (${(head[0] ?? '').slice(0, 80)})`));
+        const ok =
+          /^HTTP\/1\.1 101\b/.test(head[0] ?? '') &&
+          head.some((h) => /^sec-websocket-accept:/i.test(h) && h.slice(h.indexOf(':') + 1).trim() === accept);
+        if (!ok)
+          return fail(
+            new CodexRpcError(`the socket did not accept a WebSocket upgrade (${(head[0] ?? '').slice(0, 80)})`),
+          );
         upgraded = true;
         resolve(rpc);
       }
@@ -152,7 +170,9 @@ export function connectCodex(socketPath: string, o: { maxFrameBytes: number }): 
     sock.once('error', (err) => fail(new CodexRpcError(`cannot reach the Codex app-server: ${err.message}`)));
     sock.once('close', () => fail(new CodexRpcError('the Codex app-server closed the connection')));
     sock.once('connect', () => {
-      sock.write(`GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+      sock.write(
+        `GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      );
     });
   });
 }

@@ -86,17 +86,34 @@ export class Waker {
   #codexPorts(): CodexWakePorts {
     const l = this.#hub.limits;
     const home = process.env.CODEX_HOME ? path.resolve(process.env.CODEX_HOME) : path.join(os.homedir(), '.codex');
-    return { timeoutMs: l.codexWakeTimeoutMs, idleWaitMs: l.codexIdleWaitMs, maxFrameBytes: l.codexFrameBytes, turnBytes: l.codexWakeBytes, codexHome: home, version: this.#hub.version };
+    return {
+      timeoutMs: l.codexWakeTimeoutMs,
+      idleWaitMs: l.codexIdleWaitMs,
+      maxFrameBytes: l.codexFrameBytes,
+      turnBytes: l.codexWakeBytes,
+      codexHome: home,
+      version: this.#hub.version,
+    };
   }
 
   routeFor(s: SessionRecord): WakeRoute {
     if (s.agent === 'codex') return codexRoute(s, this.#codexPorts());
-    if (s.agent !== 'claude') return { kind: 'none', why: `${s.agent === 'other' ? 'this agent' : s.agent} offers no way to start a turn from outside` };
+    if (s.agent !== 'claude')
+      return {
+        kind: 'none',
+        why: `${s.agent === 'other' ? 'this agent' : s.agent} offers no way to start a turn from outside`,
+      };
     const stock = this.#hub.table.stockOf(s);
-    if (stock === undefined) return { kind: 'none', why: 'this Claude Code has no messaging socket (2.1.332 binds one by default; 2.1.231 needs CLAUDE_CODE_HARBOR_KITE=1)' };
+    if (stock === undefined)
+      return {
+        kind: 'none',
+        why: 'this Claude Code has no messaging socket (2.1.332 binds one by default; 2.1.231 needs CLAUDE_CODE_HARBOR_KITE=1)',
+      };
     // A headless run (`claude -p`) has no user to wait for: after its last turn it ends; a wake would prolong it past its loop guard.
-    if (stock.entry.kind !== undefined && stock.entry.kind !== 'interactive') return { kind: 'none', why: `a ${stock.entry.kind} Claude Code session (not interactive)` };
-    if (!CLAUDE_IDLE.has(stock.status ?? '')) return { kind: 'not-yet', why: `Claude Code itself reports ${stock.status ?? 'no status'}` };
+    if (stock.entry.kind !== undefined && stock.entry.kind !== 'interactive')
+      return { kind: 'none', why: `a ${stock.entry.kind} Claude Code session (not interactive)` };
+    if (!CLAUDE_IDLE.has(stock.status ?? ''))
+      return { kind: 'not-yet', why: `Claude Code itself reports ${stock.status ?? 'no status'}` };
     return { kind: 'claude-socket', socketPath: stock.socketPath, entryPid: stock.entry.pid };
   }
 
@@ -149,7 +166,11 @@ export class Waker {
     if (route.kind === 'none' || from === null) {
       // Idle since it started (no turn yet, e.g. a headless run between its SessionStart and prompt hooks): nobody to tell.
       if (!this.#turnEnded.has(s.id)) return;
-      return this.#tell(s, items, route.kind === 'none' ? route.why : 'no private reply socket beside its Claude Code socket');
+      return this.#tell(
+        s,
+        items,
+        route.kind === 'none' ? route.why : 'no private reply socket beside its Claude Code socket',
+      );
     }
     const stock = hub.table.stockOf(s);
     const token = stock !== undefined ? readPeerToken(path.join(hub.stock.root, 'sessions'), stock.entry) : undefined;
@@ -162,36 +183,61 @@ export class Waker {
         await writeLines(route.socketPath, lines, hub.limits.outboundTimeoutMs);
       } catch (err) {
         hub.mailboxes.release(s.id, item.id);
-        hub.log.warn('wake: Claude Code socket did not take the message; its hooks hand it over', { id: s.id, error: String(err) });
+        hub.log.warn('wake: Claude Code socket did not take the message; its hooks hand it over', {
+          id: s.id,
+          error: String(err),
+        });
         return;
       }
       this.#pending.set(item.id, { receiverId: s.id, heldByClaude: false });
       this.#setState(s, 'busy'); // its turn starts; its Stop hook reports idle again
-      hub.recordActivity({ at: hub.clock.now(), kind: 'receipt', status: 'sent', sender: item.kind === 'message' ? (item.from.name ?? item.from.address) : '', receiver: s.name, msgId: item.id, reason: 'written to the idle Claude Code session’s own socket to start a turn' });
+      hub.recordActivity({
+        at: hub.clock.now(),
+        kind: 'receipt',
+        status: 'sent',
+        sender: item.kind === 'message' ? (item.from.name ?? item.from.address) : '',
+        receiver: s.name,
+        msgId: item.id,
+        reason: 'written to the idle Claude Code session’s own socket to start a turn',
+      });
     }
   }
 
   /** Starts a turn in the idle Codex thread with what fits; on failure the messages go back and its user is told. */
-  async #wakeCodex(s: SessionRecord, items: InboxItem[], route: Extract<WakeRoute, { kind: 'codex-app-server' }>): Promise<void> {
+  async #wakeCodex(
+    s: SessionRecord,
+    items: InboxItem[],
+    route: Extract<WakeRoute, { kind: 'codex-app-server' }>,
+  ): Promise<void> {
     const hub = this.#hub;
     const ports = this.#codexPorts();
     const batch = fitTurn(items, ports.turnBytes).filter((i) => hub.mailboxes.claim(s.id, i.id));
     if (batch.length === 0) return;
     for (const i of batch) this.#remember(i.id); // written once: a failed wake is not retried, its hooks hand them over
     try {
-      await startCodexTurn(route, s.cwd, batch.map((i) => i.text), ports);
+      await startCodexTurn(
+        route,
+        s.cwd,
+        batch.map((i) => i.text),
+        ports,
+      );
     } catch (err) {
       for (const i of batch) hub.mailboxes.release(s.id, i.id);
       if (err instanceof CodexThreadBusy) return; // a turn runs: its hooks hand them over
       const why = err instanceof Error ? err.message : String(err);
-      hub.log.warn('wake: the Codex app-server started no turn; its hooks hand the messages over', { id: s.id, error: why });
+      hub.log.warn('wake: the Codex app-server started no turn; its hooks hand the messages over', {
+        id: s.id,
+        error: why,
+      });
       if (!this.#turnEnded.has(s.id)) return;
       return this.#tell(s, batch, `its Codex app-server started no turn: ${why}`);
     }
     this.#setState(s, 'busy'); // its turn runs; its Stop hook reports idle again
     const ids = batch.map((i) => i.id);
     const removed = await hub.mailboxes.ack(s.id, ids);
-    for (const i of removed) if (i.kind === 'message') this.#notify(i, s, 'delivered', 'woken while idle: its Codex app-server started a turn with it');
+    for (const i of removed)
+      if (i.kind === 'message')
+        this.#notify(i, s, 'delivered', 'woken while idle: its Codex app-server started a turn with it');
   }
 
   /** A peer_message_status on a reply socket: true when it answers a wake (then it is handled here). */
@@ -207,17 +253,36 @@ export class Waker {
       p.heldByClaude = true;
       const s = hub.table.live.get(p.receiverId);
       if (s !== undefined) this.#setState(s, 'idle'); // no turn started
-      if (receiver !== undefined && item?.kind === 'message') this.#notify(item, receiver, 'held', `held by the Claude Code session's own inbound rules${reason ? `: ${reason}` : ''}`);
+      if (receiver !== undefined && item?.kind === 'message')
+        this.#notify(
+          item,
+          receiver,
+          'held',
+          `held by the Claude Code session's own inbound rules${reason ? `: ${reason}` : ''}`,
+        );
       return true;
     }
-    this.#settle(line.orig_msg_id, p.receiverId, line.status, line.status === 'delivered' ? 'released by the Claude Code session after its own hold' : `by the Claude Code session's own rules${reason ? `: ${reason}` : ''}`);
+    this.#settle(
+      line.orig_msg_id,
+      p.receiverId,
+      line.status,
+      line.status === 'delivered'
+        ? 'released by the Claude Code session after its own hold'
+        : `by the Claude Code session's own rules${reason ? `: ${reason}` : ''}`,
+    );
     return true;
   }
 
   /** A hook of this session reported (a turn ran after the wake): its accepted wake messages were delivered. */
   turnReported(sessionId: string): void {
     for (const [id, p] of this.#pending) {
-      if (p.receiverId === sessionId && !p.heldByClaude) this.#settle(id, sessionId, 'delivered', 'woken while idle through its Claude Code messaging socket; its turn ran');
+      if (p.receiverId === sessionId && !p.heldByClaude)
+        this.#settle(
+          id,
+          sessionId,
+          'delivered',
+          'woken while idle through its Claude Code messaging socket; its turn ran',
+        );
     }
   }
 
@@ -225,10 +290,13 @@ export class Waker {
     const hub = this.#hub;
     this.#pending.delete(id);
     const receiver = hub.table.live.get(receiverId) ?? hub.table.dormant.get(receiverId)?.session;
-    void hub.mailboxes.ack(receiverId, [id]).then((removed) => {
-      if (receiver === undefined) return;
-      for (const i of removed) if (i.kind === 'message') this.#notify(i, receiver, status, reason);
-    }).catch((err: unknown) => hub.log.error('wake: acknowledgement not stored', { error: String(err) }));
+    void hub.mailboxes
+      .ack(receiverId, [id])
+      .then((removed) => {
+        if (receiver === undefined) return;
+        for (const i of removed) if (i.kind === 'message') this.#notify(i, receiver, status, reason);
+      })
+      .catch((err: unknown) => hub.log.error('wake: acknowledgement not stored', { error: String(err) }));
   }
 
   /** No way in: the user is told once per message, the sender gets `waiting`. */
@@ -242,11 +310,19 @@ export class Waker {
     const shown = label(s.name, hub.table.refOf(s.id));
     const n = told.size;
     const text = `${n} message${n === 1 ? '' : 's'} waiting for ${shown}, which is idle (${why}). Switch to it and type anything, or it reads them at its next turn.`;
-    const notice: UserNotice = { id: randomUUID(), at: hub.clock.now(), sessionId: USER_SUBSCRIBER, text, waiting: { sessionId: s.id, label: shown, count: n } };
+    const notice: UserNotice = {
+      id: randomUUID(),
+      at: hub.clock.now(),
+      sessionId: USER_SUBSCRIBER,
+      text,
+      waiting: { sessionId: s.id, label: shown, count: n },
+    };
     hub.userNotices.push(notice);
     hub.events.emit({ type: 'user.notice', notice });
     hub.events.emit({ type: 'sessions.changed' });
-    for (const i of fresh) if (i.kind === 'message') this.#notify(i, s, 'waiting', `${shown} is idle and cannot be woken (${why}); its user has been told`);
+    for (const i of fresh)
+      if (i.kind === 'message')
+        this.#notify(i, s, 'waiting', `${shown} is idle and cannot be woken (${why}); its user has been told`);
   }
 
   /** Forgets told ids that were read meanwhile; a session that went busy starts over. */
@@ -258,8 +334,18 @@ export class Waker {
     if (told.size === 0) this.#told.delete(s.id);
   }
 
-  #notify(item: Extract<InboxItem, { kind: 'message' }>, receiver: Pick<SessionRecord, 'id' | 'name' | 'address' | 'socketPath'>, status: ReceiptStatus, reason: string): void {
-    this.#hub.admission.notifySender({ msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId }, receiver, status, reason);
+  #notify(
+    item: Extract<InboxItem, { kind: 'message' }>,
+    receiver: Pick<SessionRecord, 'id' | 'name' | 'address' | 'socketPath'>,
+    status: ReceiptStatus,
+    reason: string,
+  ): void {
+    this.#hub.admission.notifySender(
+      { msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId },
+      receiver,
+      status,
+      reason,
+    );
   }
 
   #setState(s: SessionRecord, state: 'busy' | 'idle'): void {

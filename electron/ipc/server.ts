@@ -19,7 +19,9 @@ export interface IpcSender {
 }
 
 export type DesktopHandlers = {
-  [O in DesktopOperationName]: (input: z.infer<(typeof DESKTOP_SCHEMAS)[O]>) => Promise<DesktopResults[O]> | DesktopResults[O];
+  [O in DesktopOperationName]: (
+    input: z.infer<(typeof DESKTOP_SCHEMAS)[O]>,
+  ) => Promise<DesktopResults[O]> | DesktopResults[O];
 };
 
 export interface IpcServerDeps {
@@ -52,7 +54,9 @@ function isDesktopOperation(op: string): op is DesktopOperationName {
   return (DESKTOP_OPERATION_NAMES as readonly string[]).includes(op);
 }
 
-export function createIpcServer(deps: IpcServerDeps): (e: IpcSender, op: unknown, input: unknown) => Promise<BridgeOutcome> {
+export function createIpcServer(
+  deps: IpcServerDeps,
+): (e: IpcSender, op: unknown, input: unknown) => Promise<BridgeOutcome> {
   return async (e, op, input) => {
     const problem = senderProblem(e, deps.trusted());
     if (problem !== null) {
@@ -66,7 +70,10 @@ export function createIpcServer(deps: IpcServerDeps): (e: IpcSender, op: unknown
       return failure('method_not_found');
     }
     const parsed = DESKTOP_SCHEMAS[op].safeParse(input ?? {});
-    if (!parsed.success) return failure('invalid_params', { issues: parsed.error.issues.slice(0, 10).map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`) });
+    if (!parsed.success)
+      return failure('invalid_params', {
+        issues: parsed.error.issues.slice(0, 10).map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`),
+      });
     try {
       const handler = deps.desktop[op] as (input: unknown) => unknown;
       return { ok: true, result: await handler(parsed.data) };

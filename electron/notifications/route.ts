@@ -20,7 +20,9 @@ export interface NotificationSpec {
   actions: string[];
 }
 
-export type NotificationDecision = { kind: 'deny' | 'approve'; item: 'held' | 'confirmation'; itemId: string } | { kind: 'open'; itemId: string; view?: 'sessions' };
+export type NotificationDecision =
+  | { kind: 'deny' | 'approve'; item: 'held' | 'confirmation'; itemId: string }
+  | { kind: 'open'; itemId: string; view?: 'sessions' };
 
 const BODY_CHARS = 140;
 export const NOTIFICATION_ACTIONS = ['Deny', 'Approve'] as const;

@@ -13,13 +13,18 @@ interface Preventable {
 
 /** The parts of Electron's WebContents that hardening touches. */
 export interface HardenableContents {
-  on(event: 'will-navigate' | 'will-redirect' | 'will-attach-webview', listener: (e: Preventable, ...rest: unknown[]) => void): unknown;
+  on(
+    event: 'will-navigate' | 'will-redirect' | 'will-attach-webview',
+    listener: (e: Preventable, ...rest: unknown[]) => void,
+  ): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
 }
 
 /** The parts of Electron's Session that hardening touches. */
 export interface HardenableSession {
-  setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionRequestHandler(
+    handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
   setPermissionCheckHandler(handler: () => boolean): void;
 }
 
@@ -33,11 +38,17 @@ export function safeExternalUrl(url: string): string | null {
   }
 }
 
-export function hardenContents(contents: HardenableContents, openExternal: (url: string) => void, log: (why: string, url: string) => void): void {
-  const refuse = (what: string) => (e: Preventable, ...rest: unknown[]): void => {
-    e.preventDefault();
-    log(`${what} refused`, typeof rest[0] === 'string' ? rest[0] : '');
-  };
+export function hardenContents(
+  contents: HardenableContents,
+  openExternal: (url: string) => void,
+  log: (why: string, url: string) => void,
+): void {
+  const refuse =
+    (what: string) =>
+    (e: Preventable, ...rest: unknown[]): void => {
+      e.preventDefault();
+      log(`${what} refused`, typeof rest[0] === 'string' ? rest[0] : '');
+    };
   contents.on('will-navigate', refuse('navigation'));
   contents.on('will-redirect', refuse('redirect'));
   contents.on('will-attach-webview', refuse('webview'));

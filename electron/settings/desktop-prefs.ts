@@ -11,7 +11,9 @@ export const DESKTOP_PREF_SCHEMAS = {
   launchAtLogin: z.boolean(),
 } as const;
 
-export type DesktopPrefs = { -readonly [K in keyof typeof DESKTOP_PREF_SCHEMAS]: z.infer<(typeof DESKTOP_PREF_SCHEMAS)[K]> };
+export type DesktopPrefs = {
+  -readonly [K in keyof typeof DESKTOP_PREF_SCHEMAS]: z.infer<(typeof DESKTOP_PREF_SCHEMAS)[K]>;
+};
 export const DESKTOP_DEFAULTS: DesktopPrefs = { launchAtLogin: false };
 
 /** The parts of electron-store used here. */
@@ -31,7 +33,8 @@ export function readDesktopPrefs(raw: unknown): { prefs: DesktopPrefs; problems:
     if (!(key in raw)) continue;
     const parsed = DESKTOP_PREF_SCHEMAS[key].safeParse((raw as Record<string, unknown>)[key]);
     if (parsed.success) prefs[key] = parsed.data;
-    else problems.push(`${key}: ${parsed.error.issues[0]?.message ?? 'invalid'}; using ${String(DESKTOP_DEFAULTS[key])}`);
+    else
+      problems.push(`${key}: ${parsed.error.issues[0]?.message ?? 'invalid'}; using ${String(DESKTOP_DEFAULTS[key])}`);
   }
   return { prefs, problems };
 }
@@ -50,7 +53,8 @@ export class DesktopPrefsStore {
     return readDesktopPrefs(this.#store.store);
   }
   update(patch: Partial<DesktopPrefs>): DesktopPrefs {
-    for (const [k, v] of Object.entries(patch)) if (v !== undefined) this.#store.set(k, DESKTOP_PREF_SCHEMAS[k as keyof DesktopPrefs].parse(v));
+    for (const [k, v] of Object.entries(patch))
+      if (v !== undefined) this.#store.set(k, DESKTOP_PREF_SCHEMAS[k as keyof DesktopPrefs].parse(v));
     return this.read().prefs;
   }
 }

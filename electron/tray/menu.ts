@@ -27,7 +27,12 @@ export interface TrayItem {
 
 const MENU_SESSIONS = 20; // more than this are summarised: a menu is not a list view
 
-const AGENT_NAMES: Record<AgentRow['agent'], string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', other: 'agent' };
+const AGENT_NAMES: Record<AgentRow['agent'], string> = {
+  claude: 'Claude Code',
+  codex: 'Codex',
+  gemini: 'Gemini CLI',
+  other: 'agent',
+};
 
 export function sessionLine(s: TrayState['sessions'][number]): string {
   const kind = s.kind === 'claude-code' ? 'Claude Code (its own messaging)' : AGENT_NAMES[s.agent];
@@ -37,14 +42,32 @@ export function sessionLine(s: TrayState['sessions'][number]): string {
 export function buildTrayMenu(state: TrayState): TrayItem[] {
   const waiting = state.held + state.confirmations;
   const shown = state.sessions.slice(0, MENU_SESSIONS);
-  const sessions: TrayItem[] = shown.length === 0 ? [{ label: 'No live sessions', enabled: false }] : shown.map((s) => ({ label: sessionLine(s), action: { kind: 'open', view: 'sessions' } }));
-  if (state.sessions.length > shown.length) sessions.push({ label: `… and ${state.sessions.length - shown.length} more`, action: { kind: 'open', view: 'sessions' } });
+  const sessions: TrayItem[] =
+    shown.length === 0
+      ? [{ label: 'No live sessions', enabled: false }]
+      : shown.map((s) => ({ label: sessionLine(s), action: { kind: 'open', view: 'sessions' } }));
+  if (state.sessions.length > shown.length)
+    sessions.push({
+      label: `… and ${state.sessions.length - shown.length} more`,
+      action: { kind: 'open', view: 'sessions' },
+    });
   return [
-    { label: `${state.sessions.length} live session${state.sessions.length === 1 ? '' : 's'}${state.paused ? ' — inbound paused' : ''}`, enabled: false },
+    {
+      label: `${state.sessions.length} live session${state.sessions.length === 1 ? '' : 's'}${state.paused ? ' — inbound paused' : ''}`,
+      enabled: false,
+    },
     { label: 'Sessions', type: 'submenu', submenu: sessions },
     { type: 'separator' },
-    { label: waiting > 0 ? `Held messages (${waiting})…` : 'Held messages…', action: { kind: 'open', view: 'approvals' } },
-    { label: 'Pause inbound (refuse all)', type: 'checkbox', checked: state.paused, action: { kind: 'pause', paused: !state.paused } },
+    {
+      label: waiting > 0 ? `Held messages (${waiting})…` : 'Held messages…',
+      action: { kind: 'open', view: 'approvals' },
+    },
+    {
+      label: 'Pause inbound (refuse all)',
+      type: 'checkbox',
+      checked: state.paused,
+      action: { kind: 'pause', paused: !state.paused },
+    },
     { type: 'separator' },
     { label: 'Preferences…', action: { kind: 'open', view: 'preferences' } },
     { label: 'Quit Switchboard', action: { kind: 'quit' } },
@@ -67,7 +90,14 @@ export function trayStatus(state: TrayState): { tooltip: string; badge: string }
 }
 
 /** Calls fn once, `ms` after the last of a burst of calls (menu rebuilds on hub events). */
-export function debounce(fn: () => void, ms: number, timers: { set: (f: () => void, ms: number) => unknown; clear: (h: unknown) => void } = { set: setTimeout, clear: (h) => clearTimeout(h as NodeJS.Timeout) }): { (): void; cancel(): void } {
+export function debounce(
+  fn: () => void,
+  ms: number,
+  timers: { set: (f: () => void, ms: number) => unknown; clear: (h: unknown) => void } = {
+    set: setTimeout,
+    clear: (h) => clearTimeout(h as NodeJS.Timeout),
+  },
+): { (): void; cancel(): void } {
   let handle: unknown;
   const run = (): void => {
     if (handle !== undefined) timers.clear(handle);

@@ -5,8 +5,15 @@ import type { BridgeOutcome } from '../../core/contract/bridge.js';
 import type { AgentRow } from '../../core/protocol/methods.js';
 import type { TrayState } from './menu.js';
 
-export async function readTrayState(run: (op: string, input: unknown) => Promise<BridgeOutcome>, paused: boolean): Promise<TrayState> {
-  const [sessions, held, confirmations] = await Promise.all([run('sessions.list', {}), run('held.list', {}), run('confirmations.list', {})]);
+export async function readTrayState(
+  run: (op: string, input: unknown) => Promise<BridgeOutcome>,
+  paused: boolean,
+): Promise<TrayState> {
+  const [sessions, held, confirmations] = await Promise.all([
+    run('sessions.list', {}),
+    run('held.list', {}),
+    run('confirmations.list', {}),
+  ]);
   const rows = sessions.ok ? (sessions.result as { rows: AgentRow[] }).rows : [];
   const items = held.ok ? (held.result as { items: unknown[] }).items : [];
   const waiting = confirmations.ok ? (confirmations.result as { items: unknown[] }).items : [];

@@ -32,8 +32,17 @@ export interface WindowPorts {
 }
 
 export function windowOptions(kind: WindowKind, preloadPath: string): BrowserWindowConstructorOptions {
-  const size = kind === 'main' ? { width: 1100, height: 720, minWidth: 720, minHeight: 480 } : { width: 760, height: 640, minWidth: 560, minHeight: 420 };
-  return { ...size, show: false, title: kind === 'main' ? 'Switchboard' : 'Switchboard Preferences', backgroundColor: '#00000000', webPreferences: windowWebPreferences(preloadPath) };
+  const size =
+    kind === 'main'
+      ? { width: 1100, height: 720, minWidth: 720, minHeight: 480 }
+      : { width: 760, height: 640, minWidth: 560, minHeight: 420 };
+  return {
+    ...size,
+    show: false,
+    title: kind === 'main' ? 'Switchboard' : 'Switchboard Preferences',
+    backgroundColor: '#00000000',
+    webPreferences: windowWebPreferences(preloadPath),
+  };
 }
 
 export function viewUrl(view: string): string {

@@ -7,7 +7,10 @@ import { BridgeError, type Bridge, type HubEvent } from './bridge.js';
 
 /** What the preload exposes (electron/ and preload/ implement it). */
 export interface PreloadApi {
-  call(op: string, input: unknown): Promise<{ ok: true; result: unknown } | { ok: false; reason: string; message: string }>;
+  call(
+    op: string,
+    input: unknown,
+  ): Promise<{ ok: true; result: unknown } | { ok: false; reason: string; message: string }>;
   onEvent(listener: (e: unknown) => void): () => void;
 }
 
@@ -27,7 +30,8 @@ export function electronBridge(api: PreloadApi): Bridge {
     },
     onEvent(listener) {
       return api.onEvent((e) => {
-        if (e !== null && typeof e === 'object' && typeof (e as { type?: unknown }).type === 'string') listener(e as HubEvent);
+        if (e !== null && typeof e === 'object' && typeof (e as { type?: unknown }).type === 'string')
+          listener(e as HubEvent);
       });
     },
     async desktop(op, input) {

@@ -43,8 +43,18 @@ export function httpBridge(opts: HttpBridgeOptions): Bridge {
 
   async function post(path: string, input: unknown): Promise<{ status: number; ok: boolean; body: ErrorBody }> {
     const token = opts.token();
-    if (token === undefined) return { status: 401, ok: false, body: { error: { message: 'No UI token: open the URL the hub printed', data: { reason: 'unauthorized' } } } };
-    const res = await doFetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(input), credentials: 'omit' });
+    if (token === undefined)
+      return {
+        status: 401,
+        ok: false,
+        body: { error: { message: 'No UI token: open the URL the hub printed', data: { reason: 'unauthorized' } } },
+      };
+    const res = await doFetch(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify(input),
+      credentials: 'omit',
+    });
     const body = (await res.json().catch(() => ({}))) as ErrorBody;
     return { status: res.status, ok: res.ok, body };
   }

@@ -26,4 +26,3 @@ export function takeUiToken(w: TokenHome): string | undefined {
   const kept = w.sessionStorage.getItem(KEY);
   return kept !== null && TOKEN.test(kept) ? kept : undefined;
 }
-

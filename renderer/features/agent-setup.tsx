@@ -7,7 +7,11 @@ import type { Stores } from '../stores/stores.js';
 
 export type SetupAgentId = 'claude-code' | 'codex' | 'gemini';
 
-export const AGENT_NAMES: Record<SetupAgentId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI' };
+export const AGENT_NAMES: Record<SetupAgentId, string> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex CLI',
+  gemini: 'Gemini CLI',
+};
 const ALL_AGENTS = Object.keys(AGENT_NAMES) as SetupAgentId[];
 
 interface Preview {
@@ -16,7 +20,12 @@ interface Preview {
   changes: Array<{ file: string; diff: string }>;
 }
 
-export function AgentSetupPanel(props: { stores: Stores; agents?: readonly SetupAgentId[]; allowRemove?: boolean; onApplied?: (agent: SetupAgentId) => void }): ReactNode {
+export function AgentSetupPanel(props: {
+  stores: Stores;
+  agents?: readonly SetupAgentId[];
+  allowRemove?: boolean;
+  onApplied?: (agent: SetupAgentId) => void;
+}): ReactNode {
   const { stores } = props;
   const agents = props.agents ?? ALL_AGENTS;
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -34,7 +43,9 @@ export function AgentSetupPanel(props: { stores: Stores; agents?: readonly Setup
     if (preview === null) return;
     try {
       const r = await stores.bridge.call('setup.apply', { agent: preview.agent, uninstall: preview.uninstall });
-      setNote(`${preview.uninstall ? 'Removed from' : 'Set up'} ${AGENT_NAMES[preview.agent]}: ${r.changed.length} file(s) changed${r.backups.length ? `, backups ${r.backups.join(', ')}` : ''}. Restart the agent.`);
+      setNote(
+        `${preview.uninstall ? 'Removed from' : 'Set up'} ${AGENT_NAMES[preview.agent]}: ${r.changed.length} file(s) changed${r.backups.length ? `, backups ${r.backups.join(', ')}` : ''}. Restart the agent.`,
+      );
       setPreview(null);
       props.onApplied?.(preview.agent);
     } catch (err) {
@@ -47,17 +58,35 @@ export function AgentSetupPanel(props: { stores: Stores; agents?: readonly Setup
         {agents.map((id) => (
           <span key={id} className="actions">
             <button onClick={() => void show(id, false)}>Set up {AGENT_NAMES[id]}…</button>
-            {props.allowRemove === true && <button onClick={() => void show(id, true)}>Remove from {AGENT_NAMES[id]}…</button>}
+            {props.allowRemove === true && (
+              <button onClick={() => void show(id, true)}>Remove from {AGENT_NAMES[id]}…</button>
+            )}
           </span>
         ))}
       </div>
       {preview && (
-        <div className="preview" data-testid="setup-preview" aria-label={`Preview of the changes for ${AGENT_NAMES[preview.agent]}`}>
-          <p>{preview.changes.length === 0 ? `Nothing to change for ${AGENT_NAMES[preview.agent]}.` : `Dry run: nothing is written until you press Apply. ${preview.changes.length} file(s) would change:`}</p>
-          {preview.changes.map((c) => <pre key={c.file} className="text">{c.diff}</pre>)}
+        <div
+          className="preview"
+          data-testid="setup-preview"
+          aria-label={`Preview of the changes for ${AGENT_NAMES[preview.agent]}`}
+        >
+          <p>
+            {preview.changes.length === 0
+              ? `Nothing to change for ${AGENT_NAMES[preview.agent]}.`
+              : `Dry run: nothing is written until you press Apply. ${preview.changes.length} file(s) would change:`}
+          </p>
+          {preview.changes.map((c) => (
+            <pre key={c.file} className="text">
+              {c.diff}
+            </pre>
+          ))}
           <div className="actions">
             <button onClick={() => setPreview(null)}>Cancel</button>
-            {preview.changes.length > 0 && <button className="approve" onClick={() => void apply()}>Apply</button>}
+            {preview.changes.length > 0 && (
+              <button className="approve" onClick={() => void apply()}>
+                Apply
+              </button>
+            )}
           </div>
         </div>
       )}

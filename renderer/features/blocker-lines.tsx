@@ -13,7 +13,8 @@ interface Line {
 
 function measure(board: HTMLElement, tasks: TaskView[]): Line[] {
   const origin = board.getBoundingClientRect();
-  const card = (id: string): DOMRect | undefined => board.querySelector(`[data-task-id="${CSS.escape(id)}"]`)?.getBoundingClientRect();
+  const card = (id: string): DOMRect | undefined =>
+    board.querySelector(`[data-task-id="${CSS.escape(id)}"]`)?.getBoundingClientRect();
   const lines: Line[] = [];
   for (const t of tasks) {
     const to = card(t.id);
@@ -58,11 +59,21 @@ export function BlockerLines({ board, tasks }: { board: RefObject<HTMLElement | 
   return (
     <svg className="blocker-lines" aria-hidden="true" data-testid="blocker-lines">
       <defs>
-        <marker id="blocker-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+        <marker
+          id="blocker-arrow"
+          viewBox="0 0 10 10"
+          refX="9"
+          refY="5"
+          markerWidth="7"
+          markerHeight="7"
+          orient="auto-start-reverse"
+        >
           <path d="M0,0 L10,5 L0,10 z" />
         </marker>
       </defs>
-      {lines.map((l) => <path key={l.key} d={l.d} className={l.open ? 'open' : 'done'} markerEnd="url(#blocker-arrow)" />)}
+      {lines.map((l) => (
+        <path key={l.key} d={l.d} className={l.open ? 'open' : 'done'} markerEnd="url(#blocker-arrow)" />
+      ))}
     </svg>
   );
 }

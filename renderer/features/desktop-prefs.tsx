@@ -12,7 +12,12 @@ export function DesktopPrefs({ stores }: { stores: Stores }): ReactNode {
   useEffect(() => {
     if (desktop) void desktop('desktop.get', {}).then(setView, (err: unknown) => setNote(String(err)));
   }, [desktop]);
-  if (!desktop) return <p className="dim" data-testid="desktop-prefs-absent">Launch at login and the command-line launcher are set in the desktop app.</p>;
+  if (!desktop)
+    return (
+      <p className="dim" data-testid="desktop-prefs-absent">
+        Launch at login and the command-line launcher are set in the desktop app.
+      </p>
+    );
   const run = async (f: () => Promise<unknown>): Promise<void> => {
     setNote(null);
     try {
@@ -26,11 +31,33 @@ export function DesktopPrefs({ stores }: { stores: Stores }): ReactNode {
     <div className="desktop-prefs" data-testid="desktop-prefs">
       <h3>Desktop</h3>
       <label>
-        <input type="checkbox" aria-label="launchAtLogin" checked={view?.launchAtLogin ?? false} disabled={view === null} onChange={(e) => void run(() => desktop('desktop.set', { launchAtLogin: e.target.checked }))} /> Launch Switchboard at login (in the menu bar, no window)
+        <input
+          type="checkbox"
+          aria-label="launchAtLogin"
+          checked={view?.launchAtLogin ?? false}
+          disabled={view === null}
+          onChange={(e) => void run(() => desktop('desktop.set', { launchAtLogin: e.target.checked }))}
+        />{' '}
+        Launch Switchboard at login (in the menu bar, no window)
       </label>
       <p>
-        Command-line tool: {view?.cliLink.linked ? <>installed at <code>{view.cliLink.path}</code></> : <>not installed</>}{' '}
-        <button onClick={() => void run(async () => setNote(`Installed ${(await desktop('desktop.linkCli', {})).path}; it runs with your Node 20.19+.`))}>{view?.cliLink.linked ? 'Reinstall' : 'Install command-line tool'}</button>
+        Command-line tool:{' '}
+        {view?.cliLink.linked ? (
+          <>
+            installed at <code>{view.cliLink.path}</code>
+          </>
+        ) : (
+          <>not installed</>
+        )}{' '}
+        <button
+          onClick={() =>
+            void run(async () =>
+              setNote(`Installed ${(await desktop('desktop.linkCli', {})).path}; it runs with your Node 20.19+.`),
+            )
+          }
+        >
+          {view?.cliLink.linked ? 'Reinstall' : 'Install command-line tool'}
+        </button>
       </p>
       {note && <p role="status">{note}</p>}
     </div>

@@ -29,24 +29,48 @@ export function FirstRun({ stores }: { stores: Stores }): ReactNode {
   return (
     <div className="first-run" data-testid="first-run">
       <h3>No live sessions yet</h3>
-      <p>Sessions appear here once a coding agent starts with Switchboard set up. Switchboard looked for agents on this computer:</p>
-      {error !== null && <p className="error" role="alert">Could not look for agents: {error}</p>}
+      <p>
+        Sessions appear here once a coding agent starts with Switchboard set up. Switchboard looked for agents on this
+        computer:
+      </p>
+      {error !== null && (
+        <p className="error" role="alert">
+          Could not look for agents: {error}
+        </p>
+      )}
       {agents === null && error === null && <p className="muted">Looking for agents…</p>}
       {agents !== null && (
         <ul className="detected" aria-label="Agents found">
           {agents.map((a) => (
             <li key={a.agent} data-testid={`detected-${a.agent}`}>
               <strong>{AGENT_NAMES[a.agent]}</strong>{' '}
-              {a.path === null ? <span className="dim">not found (no <code>{a.command}</code> on the hub's PATH)</span> : <>
-                <span className="dim">found at <code>{a.path}</code></span>{' '}
-                {a.configured ? <span className="pill tone-ok">set up</span> : a.problem !== null ? <span className="error">cannot set up: {a.problem}</span> : <span className="pill tone-wait">not set up</span>}
-              </>}
+              {a.path === null ? (
+                <span className="dim">
+                  not found (no <code>{a.command}</code> on the hub's PATH)
+                </span>
+              ) : (
+                <>
+                  <span className="dim">
+                    found at <code>{a.path}</code>
+                  </span>{' '}
+                  {a.configured ? (
+                    <span className="pill tone-ok">set up</span>
+                  ) : a.problem !== null ? (
+                    <span className="error">cannot set up: {a.problem}</span>
+                  ) : (
+                    <span className="pill tone-wait">not set up</span>
+                  )}
+                </>
+              )}
             </li>
           ))}
         </ul>
       )}
       {agents !== null && installed.length === 0 && (
-        <p>No agent found. Install Claude Code, Codex CLI or Gemini CLI, or set one up from Preferences by hand. <button onClick={() => void detect()}>Look again</button></p>
+        <p>
+          No agent found. Install Claude Code, Codex CLI or Gemini CLI, or set one up from Preferences by hand.{' '}
+          <button onClick={() => void detect()}>Look again</button>
+        </p>
       )}
       {toSetUp.length > 0 && (
         <div className="agent-setup">
@@ -56,7 +80,9 @@ export function FirstRun({ stores }: { stores: Stores }): ReactNode {
       )}
       {ready.length > 0 && (
         <p className="waiting" role="status" data-testid="waiting">
-          <span className="spinner" aria-hidden="true" /> Waiting for your first session… Start {ready.map((a) => AGENT_NAMES[a.agent]).join(' or ')} in a project (restart it if it was running); it shows up here.
+          <span className="spinner" aria-hidden="true" /> Waiting for your first session… Start{' '}
+          {ready.map((a) => AGENT_NAMES[a.agent]).join(' or ')} in a project (restart it if it was running); it shows up
+          here.
         </p>
       )}
     </div>

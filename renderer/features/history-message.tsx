@@ -38,15 +38,34 @@ export function MessageBody({ m, now }: { m: HistoryMessage; now: number }): Rea
   return (
     <>
       <div className="msg-head">
-        <span className="mono">{senderName(m)} → {m.receiver.name}</span>
-        <time className="dim" dateTime={new Date(m.at).toISOString()} title={new Date(m.at).toLocaleString()}>{ago(m.at, now)} ago</time>
+        <span className="mono">
+          {senderName(m)} → {m.receiver.name}
+        </span>
+        <time className="dim" dateTime={new Date(m.at).toISOString()} title={new Date(m.at).toLocaleString()}>
+          {ago(m.at, now)} ago
+        </time>
         <span className="outcome-path" data-testid="outcome-path" aria-label={`Outcome: ${path.join(' then ')}`}>
-          {path.map((s, i) => <span key={`${s}-${i}`}>{i > 0 && <span className="arrow" aria-hidden="true"> → </span>}<StatusPill status={s} /></span>)}
+          {path.map((s, i) => (
+            <span key={`${s}-${i}`}>
+              {i > 0 && (
+                <span className="arrow" aria-hidden="true">
+                  {' '}
+                  →{' '}
+                </span>
+              )}
+              <StatusPill status={s} />
+            </span>
+          ))}
         </span>
       </div>
       {m.summary !== null && <div className="summary">{m.summary}</div>}
       <pre className="text msg-text">{bodyOf(m.text)}</pre>
-      {why !== null && <div className="reason" data-testid="outcome-reason">{m.outcome === 'held' ? 'Held: ' : `${m.outcome[0]!.toUpperCase()}${m.outcome.slice(1)}: `}{why}</div>}
+      {why !== null && (
+        <div className="reason" data-testid="outcome-reason">
+          {m.outcome === 'held' ? 'Held: ' : `${m.outcome[0]!.toUpperCase()}${m.outcome.slice(1)}: `}
+          {why}
+        </div>
+      )}
     </>
   );
 }

@@ -36,16 +36,30 @@ export function HistoryPrefs({ stores }: { stores: Stores }): ReactNode {
   return (
     <div className="agent-setup" data-testid="history-prefs">
       <h3>Message history</h3>
-      {status === null ? <p className="dim">{note ?? 'Loading…'}</p> : (
+      {status === null ? (
+        <p className="dim">{note ?? 'Loading…'}</p>
+      ) : (
         <>
           <p className="dim">
-            {status.enabled ? `${status.messages} message${status.messages === 1 ? '' : 's'} kept, ${(status.bytes / MEGABYTE).toFixed(1)} MB, in ${status.file} (readable only by you; nothing from it is sent anywhere).` : `History is off: ${status.reason ?? 'unknown reason'}.`}
+            {status.enabled
+              ? `${status.messages} message${status.messages === 1 ? '' : 's'} kept, ${(status.bytes / MEGABYTE).toFixed(1)} MB, in ${status.file} (readable only by you; nothing from it is sent anywhere).`
+              : `History is off: ${status.reason ?? 'unknown reason'}.`}
             {status.gap.records > 0 && ` ${status.gap.records} records were not kept while the hub was too busy.`}
           </p>
           <div className="actions">
-            {!confirming ? <button className="deny" disabled={!status.enabled || status.messages === 0} onClick={() => setConfirming(true)}>Delete all history…</button> : (
+            {!confirming ? (
+              <button
+                className="deny"
+                disabled={!status.enabled || status.messages === 0}
+                onClick={() => setConfirming(true)}
+              >
+                Delete all history…
+              </button>
+            ) : (
               <>
-                <button className="deny" onClick={() => void deleteAll()}>Delete {status.messages} messages for good</button>
+                <button className="deny" onClick={() => void deleteAll()}>
+                  Delete {status.messages} messages for good
+                </button>
                 <button onClick={() => setConfirming(false)}>Cancel</button>
               </>
             )}

@@ -14,21 +14,79 @@ export interface PrefField {
 }
 
 export const PREF_FIELDS = {
-  crossSessionInbound: { key: 'crossSessionInbound', label: 'Messages from other sessions', help: 'What happens when one of your sessions sends another a message. Mode parity holds a message that crosses permission classes: from a prompting session to one that bypasses permission prompts, or the reverse.' },
-  dialogExpiry: { key: 'dialogExpiry', label: 'Held messages expire after', help: 'A held message you do not answer in time expires, and its sender is told.' },
-  isolatePeerMachines: { key: 'isolatePeerMachines', label: 'Confirm every send to another machine', help: 'A message to a session on another machine waits for your Allow in Approvals.' },
-  publishToClaudeCode: { key: 'publishToClaudeCode', label: 'List my sessions in Claude Code', help: "Claude Code's own /peers and SendMessage then see your Switchboard sessions; their messages arrive unverified and pass your inbound policy." },
-  idleSubscriptionMinutes: { key: 'idleSubscriptionMinutes', label: '“Tell me when idle” requests last', unit: 'minutes', help: 'A request to be told when a session goes idle is dropped after this long if the session never does.' },
-  historyRetentionDays: { key: 'historyRetentionDays', label: 'Keep message history for', unit: 'days', help: 'Messages, receipts and decisions older than this are removed from the history (History view, switchboard history).' },
-  historyMaxMegabytes: { key: 'historyMaxMegabytes', label: 'Largest history size', unit: 'MB', help: 'Above this the oldest messages are removed first, whatever their age.' },
+  crossSessionInbound: {
+    key: 'crossSessionInbound',
+    label: 'Messages from other sessions',
+    help: 'What happens when one of your sessions sends another a message. Mode parity holds a message that crosses permission classes: from a prompting session to one that bypasses permission prompts, or the reverse.',
+  },
+  dialogExpiry: {
+    key: 'dialogExpiry',
+    label: 'Held messages expire after',
+    help: 'A held message you do not answer in time expires, and its sender is told.',
+  },
+  isolatePeerMachines: {
+    key: 'isolatePeerMachines',
+    label: 'Confirm every send to another machine',
+    help: 'A message to a session on another machine waits for your Allow in Approvals.',
+  },
+  publishToClaudeCode: {
+    key: 'publishToClaudeCode',
+    label: 'List my sessions in Claude Code',
+    help: "Claude Code's own /peers and SendMessage then see your Switchboard sessions; their messages arrive unverified and pass your inbound policy.",
+  },
+  idleSubscriptionMinutes: {
+    key: 'idleSubscriptionMinutes',
+    label: '“Tell me when idle” requests last',
+    unit: 'minutes',
+    help: 'A request to be told when a session goes idle is dropped after this long if the session never does.',
+  },
+  historyRetentionDays: {
+    key: 'historyRetentionDays',
+    label: 'Keep message history for',
+    unit: 'days',
+    help: 'Messages, receipts and decisions older than this are removed from the history (History view, switchboard history).',
+  },
+  historyMaxMegabytes: {
+    key: 'historyMaxMegabytes',
+    label: 'Largest history size',
+    unit: 'MB',
+    help: 'Above this the oldest messages are removed first, whatever their age.',
+  },
 } as const satisfies Record<string, PrefField>;
 
 export const THROTTLE_FIELDS = [
-  { key: 'throttle.bucketSize', label: 'Messages allowed in a burst', unit: 'messages', help: 'From one session to another: this many may arrive back to back before the rate limit applies.' },
-  { key: 'throttle.refillPerSecond', label: 'Sustained message rate', unit: 'messages per second', help: 'After a burst, one session may send another this many per second; more are dropped as rate-limited.' },
-  { key: 'throttle.duplicateWindowMs', label: 'Ignore an identical repeat for', unit: 'seconds', scale: 1000, help: 'The same text from the same sender within this time is dropped as a duplicate (it stops loops).' },
-  { key: 'throttle.queueFullAt', label: 'Inbox counts as full at', unit: 'unread messages', help: 'A session with this many unread messages from other sessions receives no more until it reads some.' },
-  { key: 'throttle.foldWindowMs', label: 'Report dropped messages at most every', unit: 'seconds', scale: 1000, help: 'A sender hears about its dropped messages once per this time, with a count, not once per message.' },
+  {
+    key: 'throttle.bucketSize',
+    label: 'Messages allowed in a burst',
+    unit: 'messages',
+    help: 'From one session to another: this many may arrive back to back before the rate limit applies.',
+  },
+  {
+    key: 'throttle.refillPerSecond',
+    label: 'Sustained message rate',
+    unit: 'messages per second',
+    help: 'After a burst, one session may send another this many per second; more are dropped as rate-limited.',
+  },
+  {
+    key: 'throttle.duplicateWindowMs',
+    label: 'Ignore an identical repeat for',
+    unit: 'seconds',
+    scale: 1000,
+    help: 'The same text from the same sender within this time is dropped as a duplicate (it stops loops).',
+  },
+  {
+    key: 'throttle.queueFullAt',
+    label: 'Inbox counts as full at',
+    unit: 'unread messages',
+    help: 'A session with this many unread messages from other sessions receives no more until it reads some.',
+  },
+  {
+    key: 'throttle.foldWindowMs',
+    label: 'Report dropped messages at most every',
+    unit: 'seconds',
+    scale: 1000,
+    help: 'A sender hears about its dropped messages once per this time, with a count, not once per message.',
+  },
 ] as const satisfies readonly PrefField[];
 
 /** The throttle field's own name (`throttle.bucketSize` → `bucketSize`). */

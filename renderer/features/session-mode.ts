@@ -31,10 +31,21 @@ function modeUnknown(row: AgentRow): boolean {
 
 export function modeView(row: AgentRow): ModeView {
   if (modeUnknown(row)) {
-    return { text: 'mode unknown', tone: 'unknown', classText: 'treated as bypass', title: 'Switchboard could not learn this session’s permission mode, so it fails closed: it is treated as bypassing permission prompts for what it receives, and as unclassed for what it sends.' };
+    return {
+      text: 'mode unknown',
+      tone: 'unknown',
+      classText: 'treated as bypass',
+      title:
+        'Switchboard could not learn this session’s permission mode, so it fails closed: it is treated as bypassing permission prompts for what it receives, and as unclassed for what it sends.',
+    };
   }
   if (row.mode === null || row.mode === 'unknown') {
-    const why = row.kind === 'claude-code' ? 'Claude Code keeps this session’s mode to itself' : row.machine !== null ? `the hub on ${row.machine} decides for it` : 'not reported';
+    const why =
+      row.kind === 'claude-code'
+        ? 'Claude Code keeps this session’s mode to itself'
+        : row.machine !== null
+          ? `the hub on ${row.machine} decides for it`
+          : 'not reported';
     return { text: '—', tone: 'none', classText: null, title: why };
   }
   const bypass = row.modeClass === 'bypass';
@@ -49,17 +60,35 @@ export function modeView(row: AgentRow): ModeView {
   };
 }
 
-const VALUE_TEXT = { accept: 'accepts every message', hold: 'holds every message for you', refuse: 'refuses every message' } as const;
+const VALUE_TEXT = {
+  accept: 'accepts every message',
+  hold: 'holds every message for you',
+  refuse: 'refuses every message',
+} as const;
 
 /** What the session's effective inbound policy does, for this session. */
 export function inboundText(row: AgentRow): { text: string; title: string } {
   const { value, source } = row.inbound;
-  if (value !== null) return { text: VALUE_TEXT[value], title: `crossSessionInbound is "${value}" (from ${source} settings)` };
+  if (value !== null)
+    return { text: VALUE_TEXT[value], title: `crossSessionInbound is "${value}" (from ${source} settings)` };
   if (source !== 'parity') return { text: source, title: `decided by ${source}` };
   const tone = modeView(row).tone;
-  const parity = 'No crossSessionInbound set: mode parity decides. A message that crosses permission classes (prompting ↔ bypass) waits for you in Approvals.';
-  if (tone === 'bypass') return { text: 'holds messages from prompting sessions', title: `${parity} This session bypasses prompts, so messages from prompting (and unverified) senders are held.` };
-  if (tone === 'unknown') return { text: 'holds messages from prompting sessions', title: `${parity} Its mode is unknown, so it is treated as bypass: messages from prompting (and unverified) senders are held.` };
-  if (tone === 'prompting') return { text: 'holds messages from bypass sessions', title: `${parity} This session prompts, so messages from sessions that bypass prompts are held.` };
+  const parity =
+    'No crossSessionInbound set: mode parity decides. A message that crosses permission classes (prompting ↔ bypass) waits for you in Approvals.';
+  if (tone === 'bypass')
+    return {
+      text: 'holds messages from prompting sessions',
+      title: `${parity} This session bypasses prompts, so messages from prompting (and unverified) senders are held.`,
+    };
+  if (tone === 'unknown')
+    return {
+      text: 'holds messages from prompting sessions',
+      title: `${parity} Its mode is unknown, so it is treated as bypass: messages from prompting (and unverified) senders are held.`,
+    };
+  if (tone === 'prompting')
+    return {
+      text: 'holds messages from bypass sessions',
+      title: `${parity} This session prompts, so messages from sessions that bypass prompts are held.`,
+    };
   return { text: 'mode parity', title: parity };
 }

@@ -35,29 +35,62 @@ export function TeamsView({ stores }: { stores: Stores }): ReactNode {
   return (
     <section aria-labelledby="teams-h">
       <header className="view-head">
-        <h2 id="teams-h">Teams <span className="count">{s.data.teams.length}</span></h2>
+        <h2 id="teams-h">
+          Teams <span className="count">{s.data.teams.length}</span>
+        </h2>
         {s.data.teams.length > 0 && (
           <select aria-label="Team" value={team ?? ''} onChange={(e) => void s.select(e.target.value)}>
-            {s.data.teams.map((t) => <option key={t.name} value={t.name}>{t.name}</option>)}
+            {s.data.teams.map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name}
+              </option>
+            ))}
           </select>
         )}
-        {team !== null && <button onClick={() => void stores.history.getState().open({ kind: 'team', team })}>Its conversation</button>}
+        {team !== null && (
+          <button onClick={() => void stores.history.getState().open({ kind: 'team', team })}>Its conversation</button>
+        )}
       </header>
-      {error && <p className="error" role="alert">{error}</p>}
-      <Status loading={s.loading} error={s.error} empty={s.data.teams.length === 0} emptyText={<p>No teams. Claude Code Agent Teams (<code>~/.claude/teams</code>) show up here as soon as they exist.</p>}>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <Status
+        loading={s.loading}
+        error={s.error}
+        empty={s.data.teams.length === 0}
+        emptyText={
+          <p>
+            No teams. Claude Code Agent Teams (<code>~/.claude/teams</code>) show up here as soon as they exist.
+          </p>
+        }
+      >
         <div className="team">
           <aside>
             <h3>Roster</h3>
             <ul className="roster">
               {s.data.view?.config.members.map((m) => {
                 const depth = s.data.view?.inboxes.find((i) => i.member === m.name)?.depth ?? 0;
-                return <li key={m.name}><span className="mono">{m.name}</span> <span className="dim">{m.agentType ?? ''}</span> <span className="badge" title="inbox depth">{depth}</span></li>;
+                return (
+                  <li key={m.name}>
+                    <span className="mono">{m.name}</span> <span className="dim">{m.agentType ?? ''}</span>{' '}
+                    <span className="badge" title="inbox depth">
+                      {depth}
+                    </span>
+                  </li>
+                );
               })}
             </ul>
           </aside>
           <div className="board" data-testid="task-board">
             <form onSubmit={create} className="new-task">
-              <input aria-label="New task subject" placeholder="New task subject" value={subject} onChange={(e) => setSubject(e.target.value)} />
+              <input
+                aria-label="New task subject"
+                placeholder="New task subject"
+                value={subject}
+                onChange={(e) => setSubject(e.target.value)}
+              />
               <button type="submit">Create task</button>
             </form>
             <div className="columns" ref={columns}>
@@ -65,19 +98,39 @@ export function TeamsView({ stores }: { stores: Stores }): ReactNode {
               {COLUMNS.map((col) => (
                 <div key={col} className="column">
                   <h3>{col.replace('_', ' ')}</h3>
-                  {s.data.tasks.filter((t) => t.status === col).map((t) => (
-                    <div key={t.id} className="card" data-testid={`task-${t.id}`} data-task-id={t.id}>
-                      <div><span className="dim">#{t.id}</span> {t.subject}</div>
-                      {t.blockedBy.length > 0 && <div className="blocked">blocked by {t.blockedBy.map((b) => `#${b}`).join(', ')}</div>}
-                      <label className="dim">
-                        Owner{' '}
-                        <select aria-label={`Assign task ${t.id}`} value={t.owner ?? ''} onChange={(e) => team && e.target.value && void run(() => stores.bridge.call('tasks.assign', { team, id: t.id, owner: e.target.value }))}>
-                          <option value="">—</option>
-                          {members.map((m) => <option key={m} value={m}>{m}</option>)}
-                        </select>
-                      </label>
-                    </div>
-                  ))}
+                  {s.data.tasks
+                    .filter((t) => t.status === col)
+                    .map((t) => (
+                      <div key={t.id} className="card" data-testid={`task-${t.id}`} data-task-id={t.id}>
+                        <div>
+                          <span className="dim">#{t.id}</span> {t.subject}
+                        </div>
+                        {t.blockedBy.length > 0 && (
+                          <div className="blocked">blocked by {t.blockedBy.map((b) => `#${b}`).join(', ')}</div>
+                        )}
+                        <label className="dim">
+                          Owner{' '}
+                          <select
+                            aria-label={`Assign task ${t.id}`}
+                            value={t.owner ?? ''}
+                            onChange={(e) =>
+                              team &&
+                              e.target.value &&
+                              void run(() =>
+                                stores.bridge.call('tasks.assign', { team, id: t.id, owner: e.target.value }),
+                              )
+                            }
+                          >
+                            <option value="">—</option>
+                            {members.map((m) => (
+                              <option key={m} value={m}>
+                                {m}
+                              </option>
+                            ))}
+                          </select>
+                        </label>
+                      </div>
+                    ))}
                 </div>
               ))}
             </div>

@@ -8,7 +8,8 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { HistoryMessage, Outcome } from '../../core/protocol/history.js';
 import { BridgeError, type Bridge } from '../bridge/bridge.js';
 
-export type HistoryTarget = { kind: 'search' } | { kind: 'pair'; a: string; b: string } | { kind: 'team'; team: string };
+export type HistoryTarget =
+  { kind: 'search' } | { kind: 'pair'; a: string; b: string } | { kind: 'team'; team: string };
 
 /** Time windows the filter offers, as milliseconds back from now (0: any time). */
 export const SINCE_WINDOWS = { any: 0, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 } as const;
@@ -54,11 +55,25 @@ export function createHistoryStore(bridge: Bridge, now: () => number = Date.now)
     };
     const t = s.target;
     // `with` matches the session by name or id on either side (`session` is a scope by id only).
-    if (t.kind === 'search') return { ...common, ...(f.session.trim() !== '' ? { with: f.session.trim() } : {}), ...(cursor !== null ? { before: cursor } : {}) };
-    return { ...common, ...(t.kind === 'pair' ? { between: [t.a, t.b] } : { team: t.team }), ...(cursor !== null ? { after: cursor } : {}) };
+    if (t.kind === 'search')
+      return {
+        ...common,
+        ...(f.session.trim() !== '' ? { with: f.session.trim() } : {}),
+        ...(cursor !== null ? { before: cursor } : {}),
+      };
+    return {
+      ...common,
+      ...(t.kind === 'pair' ? { between: [t.a, t.b] } : { team: t.team }),
+      ...(cursor !== null ? { after: cursor } : {}),
+    };
   };
-  const fetchPage = async (s: HistoryState, cursor: number | null): Promise<{ messages: HistoryMessage[]; next: number | null }> =>
-    s.target.kind === 'search' ? bridge.call('history.search', params(s, cursor)) : bridge.call('history.conversation', params(s, cursor));
+  const fetchPage = async (
+    s: HistoryState,
+    cursor: number | null,
+  ): Promise<{ messages: HistoryMessage[]; next: number | null }> =>
+    s.target.kind === 'search'
+      ? bridge.call('history.search', params(s, cursor))
+      : bridge.call('history.conversation', params(s, cursor));
 
   const store = createStore<HistoryState>((set, get) => ({
     target: { kind: 'search' },
@@ -103,6 +118,7 @@ export function createHistoryStore(bridge: Bridge, now: () => number = Date.now)
 
 /** An error as a person reads it; history being off points to where it says why. */
 function describe(err: unknown): string {
-  if (err instanceof BridgeError && err.reason === 'history_off') return 'history is off on this hub (Preferences → Message history says why)';
+  if (err instanceof BridgeError && err.reason === 'history_off')
+    return 'history is off on this hub (Preferences → Message history says why)';
   return err instanceof Error ? err.message : String(err);
 }

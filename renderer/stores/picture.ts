@@ -43,7 +43,13 @@ export function createPictureStore(bridge: Bridge): StoreApi<PictureState> {
       const data = await bridge.call('picture.edges', { windowMs: store.getState().windowMs });
       store.setState({ data, loading: false, error: null, off: null });
     } catch (err) {
-      if (err instanceof BridgeError && err.reason === 'history_off') store.setState({ loading: false, error: null, off: 'The message history is off on this hub, so there are no messages to draw (Preferences → History).', data: { since: 0, edges: [], truncated: false } });
+      if (err instanceof BridgeError && err.reason === 'history_off')
+        store.setState({
+          loading: false,
+          error: null,
+          off: 'The message history is off on this hub, so there are no messages to draw (Preferences → History).',
+          data: { since: 0, edges: [], truncated: false },
+        });
       else store.setState({ loading: false, error: err instanceof Error ? err.message : String(err) });
     }
   };
@@ -64,7 +70,8 @@ export function createPictureStore(bridge: Bridge): StoreApi<PictureState> {
           again = false;
           const started = performance.now();
           await fetchOnce();
-          if (again) await new Promise((r) => setTimeout(r, Math.max(0, RELOAD_GAP_MS - (performance.now() - started))));
+          if (again)
+            await new Promise((r) => setTimeout(r, Math.max(0, RELOAD_GAP_MS - (performance.now() - started))));
         } while (again);
         running = null;
       })();

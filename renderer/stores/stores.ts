@@ -3,7 +3,14 @@
 // the last error to show. Testable without React.
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AgentRow, ConfirmationView, HeldView, MethodResults, SubscriptionView, TaskView } from '../../core/protocol/methods.js';
+import type {
+  AgentRow,
+  ConfirmationView,
+  HeldView,
+  MethodResults,
+  SubscriptionView,
+  TaskView,
+} from '../../core/protocol/methods.js';
 import type { Bridge, ConnectionState, HubEvent } from '../bridge/bridge.js';
 import { createPictureStore, type PictureState } from './picture.js';
 import { createHistoryStore, type HistoryState } from './history.js';
@@ -45,7 +52,10 @@ export interface ActivityEntry {
 export interface TeamsData {
   teams: Array<{ name: string; members: number; createdAt: number }>;
   selected: string | null;
-  view: { config: { name: string; members: Array<{ name: string; agentType?: string; cwd?: string }> }; inboxes: Array<{ member: string; depth: number }> } | null;
+  view: {
+    config: { name: string; members: Array<{ name: string; agentType?: string; cwd?: string }> };
+    inboxes: Array<{ member: string; depth: number }>;
+  } | null;
   tasks: TaskView[];
 }
 
@@ -56,7 +66,13 @@ export interface Stores {
   confirmations: StoreApi<Loadable<{ items: ConfirmationView[]; relay: MethodResults['confirmations.list']['relay'] }>>;
   subscriptions: StoreApi<Loadable<SubscriptionView[]>>;
   activity: StoreApi<Loadable<{ entries: ActivityEntry[]; notices: Array<{ id: string; at: number; text: string }> }>>;
-  settings: StoreApi<Loadable<{ effective: Record<string, unknown>; problems: Array<{ file: string; key: string | null; message: string }>; paused: boolean }>>;
+  settings: StoreApi<
+    Loadable<{
+      effective: Record<string, unknown>;
+      problems: Array<{ file: string; key: string | null; message: string }>;
+      paused: boolean;
+    }>
+  >;
   teams: StoreApi<Loadable<TeamsData> & { select(team: string | null): Promise<void> }>;
   /** The item a notification asked to show (Approvals highlights it). */
   focus: StoreApi<{ itemId: string | null }>;
@@ -90,20 +106,32 @@ export function createStores(bridge: Bridge): Stores {
     return { items: r?.items ?? [], relay: r?.relay ?? noRelay };
   });
   const subscriptions = loadable<SubscriptionView[]>([], async () => (await bridge.call('subscriptions.list')).items);
-  const activity = loadable({ entries: [] as ActivityEntry[], notices: [] as Array<{ id: string; at: number; text: string }> }, async () => {
-    const r = await bridge.call('activity.list');
-    return { entries: (r.entries as ActivityEntry[]).slice().reverse(), notices: (r.notices as Array<{ id: string; at: number; text: string }>).slice().reverse() };
-  });
-  const settings = loadable({ effective: {}, problems: [] as Array<{ file: string; key: string | null; message: string }>, paused: false }, async () => {
-    const r = await bridge.call('settings.effective');
-    return { effective: r.effective as Record<string, unknown>, problems: r.problems, paused: r.paused };
-  });
+  const activity = loadable(
+    { entries: [] as ActivityEntry[], notices: [] as Array<{ id: string; at: number; text: string }> },
+    async () => {
+      const r = await bridge.call('activity.list');
+      return {
+        entries: (r.entries as ActivityEntry[]).slice().reverse(),
+        notices: (r.notices as Array<{ id: string; at: number; text: string }>).slice().reverse(),
+      };
+    },
+  );
+  const settings = loadable(
+    { effective: {}, problems: [] as Array<{ file: string; key: string | null; message: string }>, paused: false },
+    async () => {
+      const r = await bridge.call('settings.effective');
+      return { effective: r.effective as Record<string, unknown>, problems: r.problems, paused: r.paused };
+    },
+  );
   const teamsBase = loadable<TeamsData>({ teams: [], selected: null, view: null, tasks: [] }, async () => {
     const current = teams.getState().data.selected;
     const list = (await bridge.call('teams.list')).teams;
     const selected = current ?? list[0]?.name ?? null;
     if (selected === null) return { teams: list, selected: null, view: null, tasks: [] };
-    const [view, tasks] = await Promise.all([bridge.call('teams.show', { team: selected }).catch(() => null), bridge.call('tasks.list', { list: selected })]);
+    const [view, tasks] = await Promise.all([
+      bridge.call('teams.show', { team: selected }).catch(() => null),
+      bridge.call('tasks.list', { list: selected }),
+    ]);
     return { teams: list, selected, view: view as TeamsData['view'], tasks: tasks.tasks };
   });
   const teams = teamsBase as Stores['teams'];
@@ -115,7 +143,20 @@ export function createStores(bridge: Bridge): Stores {
   });
 
   const focus = createStore<{ itemId: string | null }>(() => ({ itemId: null }));
-  const stores: Stores = { connection, sessions, held, confirmations, subscriptions, activity, settings, teams, focus, picture: createPictureStore(bridge), history: createHistoryStore(bridge), bridge };
+  const stores: Stores = {
+    connection,
+    sessions,
+    held,
+    confirmations,
+    subscriptions,
+    activity,
+    settings,
+    teams,
+    focus,
+    picture: createPictureStore(bridge),
+    history: createHistoryStore(bridge),
+    bridge,
+  };
   const pending = new Set<keyof Omit<Stores, 'connection' | 'bridge' | 'focus' | 'picture' | 'history'>>();
   let scheduled = false;
   bridge.onState((state) => connection.setState({ state }));

@@ -6,9 +6,23 @@ import type { ReactNode } from 'react';
 export type StatusTone = 'ok' | 'wait' | 'bad' | 'neutral';
 
 const TONES: Record<string, StatusTone> = {
-  deliver: 'ok', delivered: 'ok', queued: 'ok', approved: 'ok', sent: 'ok', accept: 'ok', subscribed: 'ok',
-  held: 'wait', hold: 'wait',
-  refused: 'bad', refuse: 'bad', denied: 'bad', dropped: 'bad', drop: 'bad', expired: 'bad', 'confirm-denied': 'bad', 'confirm-expired': 'bad',
+  deliver: 'ok',
+  delivered: 'ok',
+  queued: 'ok',
+  approved: 'ok',
+  sent: 'ok',
+  accept: 'ok',
+  subscribed: 'ok',
+  held: 'wait',
+  hold: 'wait',
+  refused: 'bad',
+  refuse: 'bad',
+  denied: 'bad',
+  dropped: 'bad',
+  drop: 'bad',
+  expired: 'bad',
+  'confirm-denied': 'bad',
+  'confirm-expired': 'bad',
 };
 
 export function statusTone(status: string): StatusTone {
@@ -16,5 +30,9 @@ export function statusTone(status: string): StatusTone {
 }
 
 export function StatusPill({ status }: { status: string }): ReactNode {
-  return <span className={`pill tone-${statusTone(status)}`} data-status={status}>{status}</span>;
+  return (
+    <span className={`pill tone-${statusTone(status)}`} data-status={status}>
+      {status}
+    </span>
+  );
 }

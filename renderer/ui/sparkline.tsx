@@ -10,7 +10,12 @@ const W = 64;
 const H = 16;
 
 /** Messages per bucket for each session name: each message once (its entries share a msgId), at its first entry. */
-export function traffic(entries: readonly ActivityEntry[], now: number, buckets = SPARK_BUCKETS, bucketMs = SPARK_BUCKET_MS): Map<string, number[]> {
+export function traffic(
+  entries: readonly ActivityEntry[],
+  now: number,
+  buckets = SPARK_BUCKETS,
+  bucketMs = SPARK_BUCKET_MS,
+): Map<string, number[]> {
   const start = now - buckets * bucketMs;
   const first = new Map<string, ActivityEntry>();
   for (const e of entries) {
@@ -38,7 +43,16 @@ export function Sparkline({ counts, label }: { counts: readonly number[] | undef
   const points = values.map((v, i) => `${(i * step).toFixed(1)},${(H - 1 - (v / max) * (H - 2)).toFixed(1)}`).join(' ');
   const text = `${label}: ${total} message${total === 1 ? '' : 's'} in the last ${Math.round((values.length * SPARK_BUCKET_MS) / 60_000)} minutes`;
   return (
-    <svg className={`sparkline ${total === 0 ? 'quiet' : ''}`} width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={text} data-testid="sparkline" data-total={total}>
+    <svg
+      className={`sparkline ${total === 0 ? 'quiet' : ''}`}
+      width={W}
+      height={H}
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-label={text}
+      data-testid="sparkline"
+      data-total={total}
+    >
       <title>{text}</title>
       <polyline points={points} fill="none" strokeWidth="1.5" />
     </svg>

@@ -74,13 +74,18 @@ function watchSpawns(pid: number): { spawned(from: number, to: number): string[]
 async function setupClaude(world: World, version?: string): Promise<string> {
   PROFILES.claude.seed(world.home);
   const binDir = path.dirname(agentCommand('claude')[0]!);
-  const r = await runCli(['setup', 'claude-code', ...(version ? ['--agent-version', version] : [])], { ...world.env, PATH: `${binDir}:${process.env.PATH ?? '/usr/bin:/bin'}` });
+  const r = await runCli(['setup', 'claude-code', ...(version ? ['--agent-version', version] : [])], {
+    ...world.env,
+    PATH: `${binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+  });
   if (r.code !== 0) throw new Error(`setup failed: ${r.stderr}${r.stdout}`);
   return fs.readFileSync(path.join(world.home, '.claude', 'settings.json'), 'utf8');
 }
 
 /** A headless turn of TOOL_CALLS Switchboard tool calls; a message is sent during the first; returns what spawned between the first and the last model request. */
-async function scriptedTurn(world: World): Promise<{ spawned: string[]; sent: SendResult | undefined; text: string; contexts: string[] }> {
+async function scriptedTurn(
+  world: World,
+): Promise<{ spawned: string[]; sent: SendResult | undefined; text: string; contexts: string[] }> {
   const alice = await world.register('alice');
   const text = `during the tools ${Date.now()}`;
   let sent: SendResult | undefined;
@@ -94,7 +99,13 @@ async function scriptedTurn(world: World): Promise<{ spawned: string[]; sent: Se
       marks.push(Date.now());
       if (i === 0) {
         const row = await switchboardRow(world, cwd);
-        sent = await world.client.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: row.label, summary: 'a note', message: text });
+        sent = await world.client.call('message.send', {
+          sessionId: alice.sessionId,
+          token: alice.token,
+          to: row.label,
+          summary: 'a note',
+          message: text,
+        });
       }
       // Claude Code's own Read (no process, and not a Switchboard tool, whose results carry messages too): only the PostToolUse hook can hand the message over.
       return { tool: 'Read', input: { file_path: path.join(cwd, 'notes.txt') } };
@@ -112,23 +123,43 @@ async function scriptedTurn(world: World): Promise<{ spawned: string[]; sent: Se
   const main = a.model.main();
   // From the answer to the first tool-call request to the last request: tool calls and their boundaries only.
   const spawned = watch.spawned(marks[0]!, marks.at(-1)!);
-  if (sent !== undefined) await waitInbox(world.client, alice, (i: InboxItem) => i.kind === 'receipt' && i.origMsgId === sent!.msg_id && i.status === 'delivered', 20_000);
+  if (sent !== undefined)
+    await waitInbox(
+      world.client,
+      alice,
+      (i: InboxItem) => i.kind === 'receipt' && i.origMsgId === sent!.msg_id && i.status === 'delivered',
+      20_000,
+    );
   return { spawned, sent, text, contexts: main.map((r) => r.context) };
 }
 
 describe.skipIf(OPTED_OUT)(`Claude Code ${PINNED.claude}: turn boundaries`, () => {
   it('setup detects 2.1.332 and writes mcp_tool hooks; a turn of tool calls spawns no process, and a message still arrives through them', async () => {
     w = await startWorld();
-    const settings = JSON.parse(await setupClaude(w)) as { hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>> };
-    for (const [event, ours] of [['UserPromptSubmit', 'prompt-submit'], ['PostToolUse', 'post-tool'], ['Stop', 'stop']] as const) {
-      expect(settings.hooks[event]![0]!.hooks[0]).toMatchObject({ type: 'mcp_tool', server: 'switchboard', tool: 'switchboard_hook', input: { event: ours } });
+    const settings = JSON.parse(await setupClaude(w)) as {
+      hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
+    };
+    for (const [event, ours] of [
+      ['UserPromptSubmit', 'prompt-submit'],
+      ['PostToolUse', 'post-tool'],
+      ['Stop', 'stop'],
+    ] as const) {
+      expect(settings.hooks[event]![0]!.hooks[0]).toMatchObject({
+        type: 'mcp_tool',
+        server: 'switchboard',
+        tool: 'switchboard_hook',
+        input: { event: ours },
+      });
     }
     expect(settings.hooks.SessionStart![0]!.hooks[0]).toMatchObject({ type: 'command' });
     const r = await scriptedTurn(w);
     expect(r.sent?.status).toBe('queued');
     expect(r.spawned, `processes spawned during ${TOOL_CALLS} tool calls`).toEqual([]);
     const first = r.contexts.findIndex((c) => c.includes(r.text));
-    expect(first, 'the message reached the request right after the first tool call (PostToolUse through the MCP server; Read results carry nothing)').toBe(1);
+    expect(
+      first,
+      'the message reached the request right after the first tool call (PostToolUse through the MCP server; Read results carry nothing)',
+    ).toBe(1);
     expect(r.contexts[1]).toContain('PostToolUse:Read hook additional context');
     expect(r.contexts.at(-1)!.split(r.text).length - 1, 'handed over once').toBe(1);
   }, 240_000);

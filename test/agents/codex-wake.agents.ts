@@ -27,7 +27,8 @@ afterEach(async () => {
 
 const SAMPLES = 5;
 const occurrences = (haystack: string, needle: string): number => haystack.split(needle).length - 1;
-const receiptFor = (r: SendResult, status: string) => (i: InboxItem) => i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
+const receiptFor = (r: SendResult, status: string) => (i: InboxItem) =>
+  i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
 const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 /** Types a prompt as its user would: the text, once the composer shows it, then Enter. */
@@ -39,13 +40,20 @@ async function submit(p: Pane, text: string): Promise<void> {
 }
 
 /** An interactive Codex after its user's first turn (its Stop hook: idle, its thread named), one row. */
-async function idleCodex(name: string, extraArgs: string[] = []): Promise<{ world: World; p: Pane; label: string; arrivals: Array<{ at: number; req: ModelRequest }> }> {
+async function idleCodex(
+  name: string,
+  extraArgs: string[] = [],
+): Promise<{ world: World; p: Pane; label: string; arrivals: Array<{ at: number; req: ModelRequest }> }> {
   w = await startWorld();
   const world = w;
   await world.setup('codex');
   const arrivals: Array<{ at: number; req: ModelRequest }> = [];
   const step = (req: ModelRequest) => (arrivals.push({ at: Date.now(), req }), { text: 'Noted.' });
-  pane = await startInteractiveCodex(world, { name, steps: Array.from({ length: SAMPLES + 4 }, () => step), extraArgs });
+  pane = await startInteractiveCodex(world, {
+    name,
+    steps: Array.from({ length: SAMPLES + 4 }, () => step),
+    extraArgs,
+  });
   const p = pane;
   await submit(p, 'hello there');
   await until(() => arrivals.length === 1, 30_000).catch((err: unknown) => {
@@ -56,7 +64,10 @@ async function idleCodex(name: string, extraArgs: string[] = []): Promise<{ worl
     const s = sessionsOf(world, p.cwd)[0];
     return s !== undefined && s.state === 'idle' && s.hooksSeenAt !== null;
   }, 30_000);
-  expect((await world.rows()).filter((r) => r.cwd === p.cwd), 'one row for the thread').toHaveLength(1);
+  expect(
+    (await world.rows()).filter((r) => r.cwd === p.cwd),
+    'one row for the thread',
+  ).toHaveLength(1);
   return { world, p, label: row.label, arrivals };
 }
 
@@ -71,7 +82,13 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
       const before = arrivals.length;
       const text = `wake up ${n} ${Date.now()}`;
       const t0 = Date.now();
-      const sent = await world.client.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: label, summary: 'a note', message: text });
+      const sent = await world.client.call('message.send', {
+        sessionId: alice.sessionId,
+        token: alice.token,
+        to: label,
+        summary: 'a note',
+        message: text,
+      });
       expect(sent.status).toBe('queued');
       await until(() => arrivals.slice(before).some((a) => a.req.context.includes(text)), 20_000);
       latencies.push(arrivals.slice(before).find((a) => a.req.context.includes(text))!.at - t0);
@@ -79,7 +96,9 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
       expect(delivered.kind === 'receipt' ? delivered.reason : '').toMatch(/Codex app-server started a turn/);
     }
     expect(world.hub.hub.wake.routeFor(s())).toMatchObject({ kind: 'codex-app-server', threadId: s().agentThreadId });
-    console.log(`codex idle wake: message to model request ${latencies.join(', ')} ms; p50 ${p50(latencies)} ms (n=${SAMPLES})`);
+    console.log(
+      `codex idle wake: message to model request ${latencies.join(', ')} ms; p50 ${p50(latencies)} ms (n=${SAMPLES})`,
+    );
     expect(p50(latencies)).toBeLessThanOrEqual(2000);
     // The turn is on the user's screen, said to come from other sessions.
     await until(() => /\[Switchboard\] 1 message from other agent sessions/.test(p.screen()), 10_000);
@@ -88,8 +107,11 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
     await submit(p, 'anything new?');
     await until(() => arrivals.some((a) => a.req.context.includes('anything new?')), 20_000);
     const last = arrivals.at(-1)!.req.context;
-    for (let n = 0; n < SAMPLES; n++) expect(occurrences(last, `wake up ${n} `), `message ${n} in the context once`).toBe(1);
-    expect((await inbox(world.client, alice)).filter((i) => i.kind === 'receipt' && i.status === 'delivered')).toHaveLength(SAMPLES);
+    for (let n = 0; n < SAMPLES; n++)
+      expect(occurrences(last, `wake up ${n} `), `message ${n} in the context once`).toBe(1);
+    expect(
+      (await inbox(world.client, alice)).filter((i) => i.kind === 'receipt' && i.status === 'delivered'),
+    ).toHaveLength(SAMPLES);
     expect(world.hub.hub.mailboxes.depth(s().id), 'every item acknowledged').toBe(0);
   }, 300_000);
 
@@ -97,10 +119,19 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
     const { world, arrivals, label } = await idleCodex('held');
     const bob = await world.register('bob', true); // bypass → a prompting receiver holds it (mode parity)
     const text = `held first ${Date.now()}`;
-    const sent = await world.client.call('message.send', { sessionId: bob.sessionId, token: bob.token, to: label, summary: 'careful', message: text });
+    const sent = await world.client.call('message.send', {
+      sessionId: bob.sessionId,
+      token: bob.token,
+      to: label,
+      summary: 'careful',
+      message: text,
+    });
     expect(sent.status).toBe('held');
     await new Promise((r) => setTimeout(r, 4000));
-    expect(arrivals.filter((a) => a.req.context.includes(text)), 'a held message never reaches the model').toHaveLength(0);
+    expect(
+      arrivals.filter((a) => a.req.context.includes(text)),
+      'a held message never reaches the model',
+    ).toHaveLength(0);
     const [held] = (await world.client.call('held.list', { uiToken: world.hub.hub.uiToken })).items;
     await world.client.call('held.approve', { uiToken: world.hub.hub.uiToken, id: held!.id });
     await until(() => arrivals.some((a) => a.req.context.includes(text)), 20_000);
@@ -110,15 +141,34 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
   it('codex --no-daemon (interactive): no way in, so no turn starts, its user is told and the sender gets waiting', async () => {
     const { world, p, label, arrivals } = await idleCodex('nodaemon', ['--no-daemon']);
     const s = sessionsOf(world, p.cwd)[0]!;
-    expect(world.hub.hub.wake.routeFor(s)).toMatchObject({ kind: 'none', why: expect.stringMatching(/its own process/) });
+    expect(world.hub.hub.wake.routeFor(s)).toMatchObject({
+      kind: 'none',
+      why: expect.stringMatching(/its own process/),
+    });
     const alice = await world.register('alice');
     const text = `are you there ${Date.now()}`;
-    const sent = await world.client.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: label, summary: 'ping', message: text });
+    const sent = await world.client.call('message.send', {
+      sessionId: alice.sessionId,
+      token: alice.token,
+      to: label,
+      summary: 'ping',
+      message: text,
+    });
     expect(sent.status).toBe('queued');
     const waiting = await waitInbox(world.client, alice, receiptFor(sent, 'waiting'), 10_000);
-    expect(waiting.kind === 'receipt' ? waiting.reason : '').toMatch(/is idle and cannot be woken .*its user has been told/);
-    expect(world.hub.hub.userNotices.list().map((n) => n.text).join('\n')).toMatch(/1 message waiting for .*, which is idle/);
+    expect(waiting.kind === 'receipt' ? waiting.reason : '').toMatch(
+      /is idle and cannot be woken .*its user has been told/,
+    );
+    expect(
+      world.hub.hub.userNotices
+        .list()
+        .map((n) => n.text)
+        .join('\n'),
+    ).toMatch(/1 message waiting for .*, which is idle/);
     await new Promise((r) => setTimeout(r, 3000));
-    expect(arrivals.filter((a) => a.req.context.includes(text)), 'nothing starts a turn by itself').toHaveLength(0);
+    expect(
+      arrivals.filter((a) => a.req.context.includes(text)),
+      'nothing starts a turn by itself',
+    ).toHaveLength(0);
   }, 300_000);
 });

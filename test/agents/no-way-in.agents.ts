@@ -24,7 +24,8 @@ afterEach(async () => {
   w = undefined;
 });
 
-const receiptFor = (r: SendResult, status: string) => (i: InboxItem) => i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
+const receiptFor = (r: SendResult, status: string) => (i: InboxItem) =>
+  i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
 
 describe.skipIf(OPTED_OUT)('Claude Code 2.1.231 without its messaging, interactive', () => {
   it('an idle session that cannot be woken: no turn starts, its user is told, the sender gets waiting; typing delivers', async () => {
@@ -33,7 +34,11 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.231 without its messaging, interacti
     await world.setup('claude');
     const seen: ModelRequest[] = [];
     const step = (req: ModelRequest) => (seen.push(req), { text: 'Noted.' });
-    pane = await startInteractiveClaude(world, { name: 'old', steps: [step, step, step], bin: claudeBinary('2.1.231') });
+    pane = await startInteractiveClaude(world, {
+      name: 'old',
+      steps: [step, step, step],
+      bin: claudeBinary('2.1.231'),
+    });
     const p = pane;
     const row = await switchboardRow(world, p.cwd, 30_000);
     // Its user's first turn, then idle by its Stop hook.
@@ -47,14 +52,30 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.231 without its messaging, interacti
 
     const alice = await world.register('alice');
     const text = `are you there ${Date.now()}`;
-    const sent = await world.client.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: row.label, summary: 'ping', message: text });
+    const sent = await world.client.call('message.send', {
+      sessionId: alice.sessionId,
+      token: alice.token,
+      to: row.label,
+      summary: 'ping',
+      message: text,
+    });
     expect(sent.status).toBe('queued');
     const waiting = await waitInbox(world.client, alice, receiptFor(sent, 'waiting'), 10_000);
-    expect(waiting.kind === 'receipt' ? waiting.reason : '').toMatch(/is idle and cannot be woken .*its user has been told/);
-    expect(world.hub.hub.userNotices.list().map((n) => n.text).join('\n')).toMatch(/1 message waiting for .*, which is idle/);
+    expect(waiting.kind === 'receipt' ? waiting.reason : '').toMatch(
+      /is idle and cannot be woken .*its user has been told/,
+    );
+    expect(
+      world.hub.hub.userNotices
+        .list()
+        .map((n) => n.text)
+        .join('\n'),
+    ).toMatch(/1 message waiting for .*, which is idle/);
     expect((await world.rows()).find((r) => r.cwd === p.cwd)?.waiting).toBe(1);
     await new Promise((r) => setTimeout(r, 3000));
-    expect(seen.filter((r) => r.context.includes(text)), 'nothing starts a turn by itself').toHaveLength(0);
+    expect(
+      seen.filter((r) => r.context.includes(text)),
+      'nothing starts a turn by itself',
+    ).toHaveLength(0);
 
     // The user types (they were told): the prompt hook hands the message over.
     p.keys('go on');

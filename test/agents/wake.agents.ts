@@ -23,10 +23,13 @@ afterEach(async () => {
 });
 
 const occurrences = (haystack: string, needle: string): number => haystack.split(needle).length - 1;
-const receiptFor = (r: SendResult, status: string) => (i: InboxItem) => i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
+const receiptFor = (r: SendResult, status: string) => (i: InboxItem) =>
+  i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
 
 /** An idle interactive Claude Code with Switchboard, its socket folded into its one row. */
-async function idleClaude(name: string): Promise<{ world: World; p: Pane; label: string; arrivals: Array<{ at: number; req: ModelRequest }> }> {
+async function idleClaude(
+  name: string,
+): Promise<{ world: World; p: Pane; label: string; arrivals: Array<{ at: number; req: ModelRequest }> }> {
   w = await startWorld();
   const world = w;
   await world.setup('claude');
@@ -39,45 +42,63 @@ async function idleClaude(name: string): Promise<{ world: World; p: Pane; label:
     const s = sessionsOf(world, p.cwd)[0];
     return s !== undefined && s.state === 'idle' && world.hub.hub.wake.routeFor(s).kind === 'claude-socket';
   }, 30_000);
-  expect((await world.rows()).filter((r) => r.cwd === p.cwd), 'one row for the agent process').toHaveLength(1);
+  expect(
+    (await world.rows()).filter((r) => r.cwd === p.cwd),
+    'one row for the agent process',
+  ).toHaveLength(1);
   return { world, p, label: row.label, arrivals };
 }
 
 describe.skipIf(OPTED_OUT)('Claude Code 2.1.332, interactive', () => {
-it('claude (interactive): a message to the idle session starts a turn without a keystroke, once, and the sender gets delivered when its turn ran', async () => {
-  const { world, p, label, arrivals } = await idleClaude('idle');
-  const alice: Registration = await world.register('alice');
-  const text = `wake up ${Date.now()}`;
-  const t0 = Date.now();
-  const sent = await world.client.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: label, summary: 'a note', message: text });
-  expect(sent.status).toBe('queued');
-  await until(() => arrivals.some((a) => a.req.context.includes(text)), 20_000);
-  const latency = arrivals.find((a) => a.req.context.includes(text))!.at - t0;
-  console.log(`idle wake: message to model request in ${latency} ms`);
-  await waitInbox(world.client, alice, receiptFor(sent, 'delivered'), 20_000);
-  await until(() => /Noted\./.test(p.screen()), 10_000);
-  // Exactly once: no hook handed the claimed item over again, in this turn or a later one.
-  await new Promise((r) => setTimeout(r, 1500));
-  const last = p.model.main().at(-1)!;
-  expect(occurrences(last.context, text), last.context.slice(-3000)).toBe(1);
-  expect((await inbox(world.client, alice)).filter(receiptFor(sent, 'delivered'))).toHaveLength(1);
-  const s = sessionsOf(world, p.cwd)[0]!;
-  expect(world.hub.hub.mailboxes.depth(s.id), 'the item is acknowledged').toBe(0);
-}, 240_000);
+  it('claude (interactive): a message to the idle session starts a turn without a keystroke, once, and the sender gets delivered when its turn ran', async () => {
+    const { world, p, label, arrivals } = await idleClaude('idle');
+    const alice: Registration = await world.register('alice');
+    const text = `wake up ${Date.now()}`;
+    const t0 = Date.now();
+    const sent = await world.client.call('message.send', {
+      sessionId: alice.sessionId,
+      token: alice.token,
+      to: label,
+      summary: 'a note',
+      message: text,
+    });
+    expect(sent.status).toBe('queued');
+    await until(() => arrivals.some((a) => a.req.context.includes(text)), 20_000);
+    const latency = arrivals.find((a) => a.req.context.includes(text))!.at - t0;
+    console.log(`idle wake: message to model request in ${latency} ms`);
+    await waitInbox(world.client, alice, receiptFor(sent, 'delivered'), 20_000);
+    await until(() => /Noted\./.test(p.screen()), 10_000);
+    // Exactly once: no hook handed the claimed item over again, in this turn or a later one.
+    await new Promise((r) => setTimeout(r, 1500));
+    const last = p.model.main().at(-1)!;
+    expect(occurrences(last.context, text), last.context.slice(-3000)).toBe(1);
+    expect((await inbox(world.client, alice)).filter(receiptFor(sent, 'delivered'))).toHaveLength(1);
+    const s = sessionsOf(world, p.cwd)[0]!;
+    expect(world.hub.hub.mailboxes.depth(s.id), 'the item is acknowledged').toBe(0);
+  }, 240_000);
 
-it('claude (interactive): a message our policy holds does not wake the idle session until its user approves', async () => {
-  const { world, p, arrivals } = await idleClaude('held');
-  const bob = await world.register('bob', true); // bypass → a prompting receiver holds it (mode parity)
-  const text = `held first ${Date.now()}`;
-  const row = await switchboardRow(world, p.cwd);
-  const sent = await world.client.call('message.send', { sessionId: bob.sessionId, token: bob.token, to: row.label, summary: 'careful', message: text });
-  expect(sent.status).toBe('held');
-  await new Promise((r) => setTimeout(r, 4000));
-  expect(arrivals.filter((a) => a.req.context.includes(text)), 'a held message never reaches the model').toHaveLength(0);
-  expect(p.model.main().filter((r) => r.context.includes(text))).toHaveLength(0);
-  const [held] = (await world.client.call('held.list', { uiToken: world.hub.hub.uiToken })).items;
-  await world.client.call('held.approve', { uiToken: world.hub.hub.uiToken, id: held!.id });
-  await until(() => arrivals.some((a) => a.req.context.includes(text)), 20_000);
-  await waitInbox(world.client, bob, receiptFor(sent, 'delivered'), 20_000);
-}, 240_000);
+  it('claude (interactive): a message our policy holds does not wake the idle session until its user approves', async () => {
+    const { world, p, arrivals } = await idleClaude('held');
+    const bob = await world.register('bob', true); // bypass → a prompting receiver holds it (mode parity)
+    const text = `held first ${Date.now()}`;
+    const row = await switchboardRow(world, p.cwd);
+    const sent = await world.client.call('message.send', {
+      sessionId: bob.sessionId,
+      token: bob.token,
+      to: row.label,
+      summary: 'careful',
+      message: text,
+    });
+    expect(sent.status).toBe('held');
+    await new Promise((r) => setTimeout(r, 4000));
+    expect(
+      arrivals.filter((a) => a.req.context.includes(text)),
+      'a held message never reaches the model',
+    ).toHaveLength(0);
+    expect(p.model.main().filter((r) => r.context.includes(text))).toHaveLength(0);
+    const [held] = (await world.client.call('held.list', { uiToken: world.hub.hub.uiToken })).items;
+    await world.client.call('held.approve', { uiToken: world.hub.hub.uiToken, id: held!.id });
+    await until(() => arrivals.some((a) => a.req.context.includes(text)), 20_000);
+    await waitInbox(world.client, bob, receiptFor(sent, 'delivered'), 20_000);
+  }, 240_000);
 });

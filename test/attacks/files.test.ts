@@ -50,7 +50,19 @@ describe('inboxes that cannot be read are never written', () => {
   it('a send into an inbox over the read limit (130 000 entries) fails as inbox_unreadable and leaves it byte-identical', async () => {
     const { th, teamDir } = await hubWithTeam();
     const inbox = path.join(teamDir, 'inboxes', 'team-lead.json');
-    const entry = (i: number) => JSON.stringify({ from: 'researcher', text: `note ${i} ${'x'.repeat(500)}`, timestamp: '2026-07-14T10:00:00.000Z', msgV: 1, type: 'message', read: false }, null, 2);
+    const entry = (i: number) =>
+      JSON.stringify(
+        {
+          from: 'researcher',
+          text: `note ${i} ${'x'.repeat(500)}`,
+          timestamp: '2026-07-14T10:00:00.000Z',
+          msgV: 1,
+          type: 'message',
+          read: false,
+        },
+        null,
+        2,
+      );
     const parts: string[] = [];
     for (let i = 0; i < 130_000; i++) parts.push(entry(i));
     fs.writeFileSync(inbox, `[\n${parts.join(',\n')}\n]`);
@@ -78,7 +90,9 @@ describe('inboxes that cannot be read are never written', () => {
     expect(view.inboxes[0]).toEqual({ member: 'team-lead', depth: 0, unread: 0, problem: 'not valid JSON' });
     // A valid array that is not an inbox (an object) is just as unreadable.
     fs.writeFileSync(inbox, '{"not": "an array"}');
-    expect((await failure(c.call('teams.send', { ...auth, team: TEAM, to: 'team-lead', text: 'hello' }))).data).toMatchObject({ problem: 'not a JSON array' });
+    expect(
+      (await failure(c.call('teams.send', { ...auth, team: TEAM, to: 'team-lead', text: 'hello' }))).data,
+    ).toMatchObject({ problem: 'not a JSON array' });
     expect(fs.readFileSync(inbox, 'utf8')).toBe('{"not": "an array"}');
   });
 
@@ -88,12 +102,22 @@ describe('inboxes that cannot be read are never written', () => {
     fs.mkdirSync(inbox);
     fs.writeFileSync(path.join(inbox, 'keep'), 'x');
     const c = await th.client();
-    const lead = await c.call('session.register', { cwd: th.dirs.root, name: 'other', team: TEAM, member: 'researcher' });
-    const err = await failure(c.call('teams.send', { sessionId: lead.sessionId, token: lead.token, team: TEAM, to: 'researcher', text: 'hi' }));
+    const lead = await c.call('session.register', {
+      cwd: th.dirs.root,
+      name: 'other',
+      team: TEAM,
+      member: 'researcher',
+    });
+    const err = await failure(
+      c.call('teams.send', { sessionId: lead.sessionId, token: lead.token, team: TEAM, to: 'researcher', text: 'hi' }),
+    );
     expect(err.reason).toBe('inbox_unreadable');
     expect(err.data).toMatchObject({ file: inbox, problem: 'not a regular file (a directory)' });
     expect(fs.readFileSync(path.join(inbox, 'keep'), 'utf8')).toBe('x');
-    expect((await c.call('teams.show', { team: TEAM })).inboxes[1]).toMatchObject({ member: 'researcher', problem: 'not a regular file (a directory)' });
+    expect((await c.call('teams.show', { team: TEAM })).inboxes[1]).toMatchObject({
+      member: 'researcher',
+      problem: 'not a regular file (a directory)',
+    });
     expect((await c.call('hub.info', {})).pid).toBe(process.pid);
   });
 
@@ -121,13 +145,28 @@ describe('rosters that cannot be read', () => {
     const before = digest(config);
     const { c, auth } = await researcher(th);
     const { teams } = await c.call('teams.list', {});
-    expect(teams).toEqual([{ name: TEAM, dir: TEAM, members: 0, createdAt: 0, leadSessionId: null, problem: { file: config, problem: `larger than ${MAX_CONFIG_BYTES} bytes` } }]);
-    for (const call of [c.call('teams.show', { team: TEAM }), c.call('teams.send', { ...auth, team: TEAM, to: 'team-lead', text: 'hi' })]) {
+    expect(teams).toEqual([
+      {
+        name: TEAM,
+        dir: TEAM,
+        members: 0,
+        createdAt: 0,
+        leadSessionId: null,
+        problem: { file: config, problem: `larger than ${MAX_CONFIG_BYTES} bytes` },
+      },
+    ]);
+    for (const call of [
+      c.call('teams.show', { team: TEAM }),
+      c.call('teams.send', { ...auth, team: TEAM, to: 'team-lead', text: 'hi' }),
+    ]) {
       const err = await failure(call);
       expect(err.reason).toBe('team_unreadable');
       expect(err.data).toMatchObject({ file: config });
     }
-    await expect(th.hub.teams.roster(TEAM).addMember({ name: 'w', cwd: '/w' })).rejects.toMatchObject({ code: 'team_unreadable', file: config });
+    await expect(th.hub.teams.roster(TEAM).addMember({ name: 'w', cwd: '/w' })).rejects.toMatchObject({
+      code: 'team_unreadable',
+      file: config,
+    });
     expect(digest(config)).toBe(before);
   });
 
@@ -137,7 +176,9 @@ describe('rosters that cannot be read', () => {
     fs.writeFileSync(config, fs.readFileSync(config, 'utf8').slice(0, 100));
     const before = fs.readFileSync(config);
     const roster = th.hub.teams.roster(TEAM);
-    await expect(roster.create({ name: TEAM, leadSessionId: 'x', cwd: '/w' })).rejects.toMatchObject({ code: 'team_unreadable' });
+    await expect(roster.create({ name: TEAM, leadSessionId: 'x', cwd: '/w' })).rejects.toMatchObject({
+      code: 'team_unreadable',
+    });
     await expect(roster.removeMember('researcher')).rejects.toMatchObject({ code: 'team_unreadable' });
     expect(fs.readFileSync(config)).toEqual(before);
     const c = await th.client();
@@ -159,7 +200,8 @@ describe('task ids stay unique near 2^53', () => {
     }
     return { made, refused };
   }
-  const subjectOnDisk = (dir: string, id: string): unknown => (JSON.parse(fs.readFileSync(path.join(dir, `${id}.json`), 'utf8')) as { subject: unknown }).subject;
+  const subjectOnDisk = (dir: string, id: string): unknown =>
+    (JSON.parse(fs.readFileSync(path.join(dir, `${id}.json`), 'utf8')) as { subject: unknown }).subject;
 
   it('a high-water mark near 2^53: the last safe id is used once, then creates fail as task_id_unavailable', async () => {
     const { th, root } = await hubWithTeam();
@@ -177,7 +219,21 @@ describe('task ids stay unique near 2^53', () => {
     const dir = path.join(root, 'tasks', 'odd');
     fs.mkdirSync(dir, { recursive: true });
     const huge = path.join(dir, '12345678901234567890.json');
-    fs.writeFileSync(huge, JSON.stringify({ id: '12345678901234567890', subject: 'theirs', description: '', status: 'pending', blocks: [], blockedBy: [] }, null, 2));
+    fs.writeFileSync(
+      huge,
+      JSON.stringify(
+        {
+          id: '12345678901234567890',
+          subject: 'theirs',
+          description: '',
+          status: 'pending',
+          blocks: [],
+          blockedBy: [],
+        },
+        null,
+        2,
+      ),
+    );
     const before = fs.readFileSync(huge);
     const { made, refused } = await createMany(th, 'odd', 3);
     expect(refused).toEqual([]);
@@ -199,7 +255,13 @@ describe('task ids stay unique near 2^53', () => {
 });
 
 describe('roles come from the roster, not from the registration', () => {
-  const plan = () => JSON.stringify({ type: 'plan_approval_response', requestId: 'r1', approved: true, timestamp: new Date().toISOString() });
+  const plan = () =>
+    JSON.stringify({
+      type: 'plan_approval_response',
+      requestId: 'r1',
+      approved: true,
+      timestamp: new Date().toISOString(),
+    });
 
   it('a session that registers as team-lead of a team it does not lead cannot write as team-lead', async () => {
     const { th, teamDir } = await hubWithTeam();
@@ -208,12 +270,28 @@ describe('roles come from the roster, not from the registration', () => {
     const fake = await th.register(c, { name: 'fake', team: TEAM, member: 'team-lead' });
     const auth = { sessionId: fake.sessionId, token: fake.token };
     for (const text of [plan(), 'plain words as the lead']) {
-      expect((await failure(c.call('teams.send', { ...auth, team: TEAM, to: 'researcher', text }))).reason).toBe('not_lead');
+      expect((await failure(c.call('teams.send', { ...auth, team: TEAM, to: 'researcher', text }))).reason).toBe(
+        'not_lead',
+      );
     }
-    expect((await failure(c.call('tasks.assign', { ...auth, team: TEAM, id: '2', owner: 'researcher' }))).reason).toBe('not_lead');
+    expect((await failure(c.call('tasks.assign', { ...auth, team: TEAM, id: '2', owner: 'researcher' }))).reason).toBe(
+      'not_lead',
+    );
     expect(fs.existsSync(inbox)).toBe(false);
     const stranger = await th.register(c, { name: 'stranger', team: TEAM, member: 'nobody' });
-    expect((await failure(c.call('teams.send', { sessionId: stranger.sessionId, token: stranger.token, team: TEAM, to: 'researcher', text: 'hi' }))).reason).toBe('not_a_member');
+    expect(
+      (
+        await failure(
+          c.call('teams.send', {
+            sessionId: stranger.sessionId,
+            token: stranger.token,
+            team: TEAM,
+            to: 'researcher',
+            text: 'hi',
+          }),
+        )
+      ).reason,
+    ).toBe('not_a_member');
   });
 
   it('the session the roster names as lead (leadSessionId) sends lead-only frames as team-lead', async () => {
@@ -225,7 +303,9 @@ describe('roles come from the roster, not from the registration', () => {
     await roster.addMember({ name: 'worker', cwd: th.dirs.root });
     const text = plan();
     await c.call('teams.send', { sessionId: lead.sessionId, token: lead.token, team: 'crew', to: 'worker', text });
-    const entries = parseInbox(fs.readFileSync(path.join(root, 'teams', 'crew', 'inboxes', 'worker.json'), 'utf8')).entries;
+    const entries = parseInbox(
+      fs.readFileSync(path.join(root, 'teams', 'crew', 'inboxes', 'worker.json'), 'utf8'),
+    ).entries;
     expect(entries.map((e) => [e.from, e.text])).toEqual([['team-lead', text]]);
   });
 });

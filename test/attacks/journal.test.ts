@@ -39,7 +39,18 @@ describe('journal replay at start (real serve)', () => {
     const a = await c.call('session.register', { cwd: '/a', name: 'a' });
     const b = await c.call('session.register', { cwd: '/b', name: 'b', pid: process.pid, liveness: 'pid' });
     const sent = [];
-    for (let i = 0; i < 3; i++) sent.push((await c.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'b', summary: 's', message: `m${i}` })).msg_id);
+    for (let i = 0; i < 3; i++)
+      sent.push(
+        (
+          await c.call('message.send', {
+            sessionId: a.sessionId,
+            token: a.token,
+            to: 'b',
+            summary: 's',
+            message: `m${i}`,
+          })
+        ).msg_id,
+      );
     c.close();
     await s.stop('SIGTERM');
     served.length = 0;
@@ -97,7 +108,11 @@ describe('journal files that are not ours (Journal.open)', () => {
     ['a directory', 'not_regular', (f: string) => fs.mkdirSync(f)],
     ['a FIFO', 'not_regular', (f: string) => execFileSync('mkfifo', ['-m', '600', f])],
     ['a dangling symbolic link', 'symlink', (f: string) => fs.symlinkSync(path.join(path.dirname(f), 'nowhere'), f)],
-    ['owned by another user', 'foreign_owner', (f: string) => (fs.writeFileSync(f, '', { mode: 0o600 }), fs.chownSync(f, uid + 1, -1))],
+    [
+      'owned by another user',
+      'foreign_owner',
+      (f: string) => (fs.writeFileSync(f, '', { mode: 0o600 }), fs.chownSync(f, uid + 1, -1)),
+    ],
   ])('%s is refused with %s, never opened empty', async (_what, code, make) => {
     const home = tempDirs().home;
     fs.mkdirSync(home, { recursive: true, mode: 0o700 });
@@ -115,13 +130,22 @@ describe('journal files that are not ours (Journal.open)', () => {
   it('a line over the line limit is dropped and logged, the records around it are replayed', async () => {
     const home = tempDirs().home;
     fs.mkdirSync(home, { recursive: true, mode: 0o700 });
-    const rec = (id: string, text: string) => JSON.stringify({ t: 'i', id: 's1', item: { kind: 'notice', id, text, at: 1 } });
-    fs.writeFileSync(JOURNAL(home), [rec('a', 'x'), rec('big', 'y'.repeat(5000)), rec('b', 'x'), ''].join('\n'), { mode: 0o600 });
+    const rec = (id: string, text: string) =>
+      JSON.stringify({ t: 'i', id: 's1', item: { kind: 'notice', id, text, at: 1 } });
+    fs.writeFileSync(JOURNAL(home), [rec('a', 'x'), rec('big', 'y'.repeat(5000)), rec('b', 'x'), ''].join('\n'), {
+      mode: 0o600,
+    });
     const log = memoryLogger();
     const { journal, state } = await Journal.open(home, { syncMs: 10, compactBytes: 1 << 20, lineBytes: 4096, log });
     journal.close();
     expect([...state.items.get('s1')!.keys()]).toEqual(['a', 'b']);
-    expect(log.lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'journal: damaged lines dropped', fields: expect.objectContaining({ dropped: 1, overLimit: 1 }) }));
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'journal: damaged lines dropped',
+        fields: expect.objectContaining({ dropped: 1, overLimit: 1 }),
+      }),
+    );
   });
 
   it('after a torn last line the next record starts on a line of its own (it used to be glued to the fragment and lost)', async () => {
@@ -148,7 +172,9 @@ describe('one hub per state directory', () => {
     const other = cliEnv(dirs, { SWITCHBOARD_RUNTIME_DIR: path.join(dirs.root, 'run2') });
     const r = await refusedServe(other);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${dirs.home} is in use by another hub (pid ${first.ready.pid}, socket ${first.ready.socket})`);
+    expect(r.stderr).toContain(
+      `${dirs.home} is in use by another hub (pid ${first.ready.pid}, socket ${first.ready.socket})`,
+    );
     // The first hub is unharmed.
     const c = await HubClient.connect(first.ready.socket);
     expect((await c.call('hub.info', {})).pid).toBe(first.ready.pid);
@@ -162,11 +188,21 @@ describe('one hub per state directory', () => {
 
   it('in one process, a second Hub on the same state directory is refused; after close it starts', async () => {
     const dirs = tempDirs();
-    const first = await startHub({ endpoint: dirs.env, managedSettingsPath: `${dirs.root}/m.json`, claudeHome: `${dirs.root}/claude` });
+    const first = await startHub({
+      endpoint: dirs.env,
+      managedSettingsPath: `${dirs.root}/m.json`,
+      claudeHome: `${dirs.root}/claude`,
+    });
     const env2 = { ...dirs.env, env: { ...dirs.env.env, SWITCHBOARD_RUNTIME_DIR: path.join(dirs.root, 'run2') } };
-    await expect(startHub({ endpoint: env2, managedSettingsPath: `${dirs.root}/m.json`, claudeHome: `${dirs.root}/claude` })).rejects.toMatchObject({ code: 'state_locked' });
+    await expect(
+      startHub({ endpoint: env2, managedSettingsPath: `${dirs.root}/m.json`, claudeHome: `${dirs.root}/claude` }),
+    ).rejects.toMatchObject({ code: 'state_locked' });
     await first.close();
-    const second = await startHub({ endpoint: env2, managedSettingsPath: `${dirs.root}/m.json`, claudeHome: `${dirs.root}/claude` });
+    const second = await startHub({
+      endpoint: env2,
+      managedSettingsPath: `${dirs.root}/m.json`,
+      claudeHome: `${dirs.root}/claude`,
+    });
     await second.close();
   });
 });

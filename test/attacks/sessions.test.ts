@@ -28,7 +28,11 @@ afterEach(async () => {
 });
 
 const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
-const reasonOf = (p: Promise<unknown>): Promise<string> => p.then(() => 'resolved', (e: unknown) => (e instanceof RpcError ? e.reason : String(e)));
+const reasonOf = (p: Promise<unknown>): Promise<string> =>
+  p.then(
+    () => 'resolved',
+    (e: unknown) => (e instanceof RpcError ? e.reason : String(e)),
+  );
 /** `{"a":{"a":…1…}}`, `depth` objects deep, as raw JSON text (the client never has to stringify it). */
 const deepJson = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
@@ -55,7 +59,9 @@ describe('free-form objects are bounded (real serve process)', () => {
   it('session.register with settings nested 5000 deep is refused; nothing is listed; the hub serves everyone else', async () => {
     const hub = await serve();
     const raw = await rawConnect(served!.ready.socket);
-    raw.write(`{"jsonrpc":"2.0","id":1,"method":"session.register","params":{"cwd":"/x","name":"ghost","settings":${deepJson(5000)}}}\n`);
+    raw.write(
+      `{"jsonrpc":"2.0","id":1,"method":"session.register","params":{"cwd":"/x","name":"ghost","settings":${deepJson(5000)}}}\n`,
+    );
     const answer = await raw.next();
     expect(answer.error).toMatchObject({ data: { reason: 'invalid_params' } });
     expect(JSON.stringify(answer.error)).toContain('nested deeper than 32 levels');
@@ -66,7 +72,9 @@ describe('free-form objects are bounded (real serve process)', () => {
     for (let i = 0; i < LIMITS.jsonDepth; i++) ok = { a: ok };
     const r = await c.call('session.register', { cwd: '/y', name: 'fine', settings: ok as Record<string, unknown> });
     expect((await c.call('agents.list', {})).rows.map((row) => row.name)).toEqual(['fine']);
-    expect(await reasonOf(c.call('session.register', { cwd: '/y', settings: { big: 'x'.repeat(LIMITS.jsonBytes) } }))).toBe('invalid_params');
+    expect(
+      await reasonOf(c.call('session.register', { cwd: '/y', settings: { big: 'x'.repeat(LIMITS.jsonBytes) } })),
+    ).toBe('invalid_params');
     // Nothing of the refused ones reached the journal.
     const journal = fs.readFileSync(path.join(hub.dirs.home, 'journal.ndjson'), 'utf8');
     expect(journal).not.toContain('ghost');
@@ -79,14 +87,22 @@ describe('free-form objects are bounded (real serve process)', () => {
     const c = await hub.client();
     const raw = await rawConnect(served!.ready.socket);
     // An 18 KiB request that used to write a 17 MiB task file.
-    raw.write(`{"jsonrpc":"2.0","id":1,"method":"tasks.create","params":{"list":"evil","subject":"s","metadata":${deepJson(3000)}}}\n`);
+    raw.write(
+      `{"jsonrpc":"2.0","id":1,"method":"tasks.create","params":{"list":"evil","subject":"s","metadata":${deepJson(3000)}}}\n`,
+    );
     expect((await raw.next()).error).toMatchObject({ data: { reason: 'invalid_params' } });
-    expect(await reasonOf(c.call('tasks.create', { list: 'evil', subject: 's', metadata: { blob: 'x'.repeat(LIMITS.jsonBytes + 1) } }))).toBe('invalid_params');
+    expect(
+      await reasonOf(
+        c.call('tasks.create', { list: 'evil', subject: 's', metadata: { blob: 'x'.repeat(LIMITS.jsonBytes + 1) } }),
+      ),
+    ).toBe('invalid_params');
     const tasksDir = path.join(hub.dirs.root, 'claude', 'tasks', 'evil');
     const files = fs.existsSync(tasksDir) ? fs.readdirSync(tasksDir).filter((f) => f.endsWith('.json')) : [];
     expect(files).toEqual([]);
     const { task } = await c.call('tasks.create', { list: 'evil', subject: 's', metadata: { note: 'small' } });
-    raw.write(`{"jsonrpc":"2.0","id":2,"method":"tasks.update","params":{"list":"evil","id":"${task.id}","metadata":${deepJson(3000)}}}\n`);
+    raw.write(
+      `{"jsonrpc":"2.0","id":2,"method":"tasks.update","params":{"list":"evil","id":"${task.id}","metadata":${deepJson(3000)}}}\n`,
+    );
     expect((await raw.next()).error).toMatchObject({ data: { reason: 'invalid_params' } });
     expect((await c.call('tasks.get', { list: 'evil', id: task.id })).task.metadata).toEqual({ note: 'small' });
     raw.destroy();
@@ -95,7 +111,9 @@ describe('free-form objects are bounded (real serve process)', () => {
   it('settings.set with a deep value is refused', async () => {
     const hub = await serve();
     const raw = await rawConnect(served!.ready.socket);
-    raw.write(`{"jsonrpc":"2.0","id":1,"method":"settings.set","params":{"uiToken":"${served!.ready.uiToken}","key":"throttle","value":${deepJson(5000)}}}\n`);
+    raw.write(
+      `{"jsonrpc":"2.0","id":1,"method":"settings.set","params":{"uiToken":"${served!.ready.uiToken}","key":"throttle","value":${deepJson(5000)}}}\n`,
+    );
     expect((await raw.next()).error).toMatchObject({ data: { reason: 'invalid_params' } });
     expect((await (await hub.client()).call('hub.info', undefined)).sessions).toBe(0);
     raw.destroy();
@@ -140,7 +158,11 @@ describe('registration is atomic', () => {
     const home = th.dirs.home;
     await th.close();
     th = undefined;
-    const { journal, state } = await Journal.open(home, { syncMs: 10, compactBytes: LIMITS.journalCompactBytes, lineBytes: LIMITS.journalLineBytes });
+    const { journal, state } = await Journal.open(home, {
+      syncMs: 10,
+      compactBytes: LIMITS.journalCompactBytes,
+      lineBytes: LIMITS.journalLineBytes,
+    });
     journal.close();
     expect([...state.sessions.values()].map((s) => s.name)).toEqual([]);
   });
@@ -167,7 +189,9 @@ describe('retention of ended sessions', () => {
       const rc = await th.client();
       const r = await th.register(rc, { name });
       receivers.push(r);
-      expect((await sc.call('message.send', { ...auth(sender), to: name, summary: 's', message: `for ${name}` })).status).toBe('queued');
+      expect(
+        (await sc.call('message.send', { ...auth(sender), to: name, summary: 's', message: `for ${name}` })).status,
+      ).toBe('queued');
       rc.close();
       await until(() => th!.hub.table.live.get(r.sessionId) === undefined);
     }
@@ -176,10 +200,14 @@ describe('retention of ended sessions', () => {
     expect([...th.hub.table.dormant.keys()]).toEqual([receivers[1]!.sessionId, receivers[2]!.sessionId]);
     const [undelivered] = (await receipts(sc, sender)).filter((x) => x.status === 'undelivered');
     expect(undelivered).toMatchObject({ to: { name: 'r1' }, reason: 'the session ended and was not resumed in time' });
-    expect(undelivered!.text).toMatch(/^\[Cross-session delivery notice\] Your message to r1 will not be read: that session ended and cannot resume\. Do not wait for a reply\./);
+    expect(undelivered!.text).toMatch(
+      /^\[Cross-session delivery notice\] Your message to r1 will not be read: that session ended and cannot resume\. Do not wait for a reply\./,
+    );
     // The forgotten one cannot resume; a kept one can.
     const again = await th.client();
-    expect(await reasonOf(again.call('session.register', { cwd: '/x', resume: auth(receivers[0]!) }))).toBe('unauthorized');
+    expect(await reasonOf(again.call('session.register', { cwd: '/x', resume: auth(receivers[0]!) }))).toBe(
+      'unauthorized',
+    );
     expect((await again.call('session.register', { cwd: '/x', resume: auth(receivers[2]!) })).resumed).toBe(true);
   });
 
@@ -206,7 +234,12 @@ describe('messages stranded when an agent exits (issue 15)', () => {
     const child = spawn('sleep', ['30'], { stdio: 'ignore' });
     const rc = await th.client();
     // A bypass receiver holds messages from prompting senders and takes those from bypass senders.
-    const receiver = await th.register(rc, { name: 'agent', pid: child.pid!, liveness: 'pid', permissionMode: 'bypassPermissions' });
+    const receiver = await th.register(rc, {
+      name: 'agent',
+      pid: child.pid!,
+      liveness: 'pid',
+      permissionMode: 'bypassPermissions',
+    });
     const pc = await th.client();
     const prompting = await th.register(pc, { name: 'prompting' });
     const bc = await th.client();
@@ -216,24 +249,47 @@ describe('messages stranded when an agent exits (issue 15)', () => {
     expect([held.status, queued.status]).toEqual(['held', 'queued']);
     const peer = await fakePeer(path.join(path.dirname(socketPathOf(receiver.address)!), 'writer.sock'));
     try {
-      await writeSocket(socketPathOf(receiver.address)!, JSON.stringify({ type: 'user', msg_id: 'w-1', message: { role: 'user', content: 'from a script' }, from: udsAddress(peer.path) }) + '\n');
+      await writeSocket(
+        socketPathOf(receiver.address)!,
+        JSON.stringify({
+          type: 'user',
+          msg_id: 'w-1',
+          message: { role: 'user', content: 'from a script' },
+          from: udsAddress(peer.path),
+        }) + '\n',
+      );
       await until(() => peer.lines.length === 1); // held: an unclassed writer to a bypass receiver
       child.kill('SIGKILL');
       await until(async () => (await receipts(pc, prompting)).some((x) => x.status === 'undelivered'), 5000);
       await until(async () => (await receipts(bc, bypass)).some((x) => x.status === 'undelivered'));
       await until(() => peer.lines.length === 2);
-      expect(peer.lines[1]).toMatchObject({ type: 'control', action: 'peer_message_status', status: 'dropped', orig_msg_id: 'w-1', reason: 'the session ended and cannot resume' });
+      expect(peer.lines[1]).toMatchObject({
+        type: 'control',
+        action: 'peer_message_status',
+        status: 'dropped',
+        orig_msg_id: 'w-1',
+        reason: 'the session ended and cannot resume',
+      });
     } finally {
       await peer.close();
     }
-    expect((await receipts(pc, prompting)).find((x) => x.status === 'undelivered')).toMatchObject({ origMsgId: held.msg_id, reason: 'the session ended and cannot resume' });
-    expect((await receipts(bc, bypass)).find((x) => x.status === 'undelivered')).toMatchObject({ origMsgId: queued.msg_id });
+    expect((await receipts(pc, prompting)).find((x) => x.status === 'undelivered')).toMatchObject({
+      origMsgId: held.msg_id,
+      reason: 'the session ended and cannot resume',
+    });
+    expect((await receipts(bc, bypass)).find((x) => x.status === 'undelivered')).toMatchObject({
+      origMsgId: queued.msg_id,
+    });
     expect(th.hub.admission.held.size).toBe(0);
     expect(th.hub.table.dormant.size).toBe(0);
     const home = th.dirs.home;
     await th.close();
     th = undefined;
-    const { journal, state } = await Journal.open(home, { syncMs: 10, compactBytes: LIMITS.journalCompactBytes, lineBytes: LIMITS.journalLineBytes });
+    const { journal, state } = await Journal.open(home, {
+      syncMs: 10,
+      compactBytes: LIMITS.journalCompactBytes,
+      lineBytes: LIMITS.journalLineBytes,
+    });
     journal.close();
     expect(state.sessions.has(receiver.sessionId)).toBe(false);
     expect(state.items.has(receiver.sessionId)).toBe(false);
@@ -248,7 +304,9 @@ describe('messages stranded when an agent exits (issue 15)', () => {
     const r = await th.register(rc, { name: 'leaver' });
     const sent = await sc.call('message.send', { ...auth(sender), to: 'leaver', summary: 's', message: 'bye?' });
     await rc.call('session.unregister', auth(r));
-    await until(async () => (await receipts(sc, sender)).some((x) => x.status === 'undelivered' && x.origMsgId === sent.msg_id));
+    await until(async () =>
+      (await receipts(sc, sender)).some((x) => x.status === 'undelivered' && x.origMsgId === sent.msg_id),
+    );
     expect(th.hub.table.dormant.size).toBe(0);
   });
 });
@@ -261,13 +319,26 @@ describe('unverified writers share one budget (real serve process)', () => {
     const vc = await hub.client();
     const verified = await vc.call('session.register', { cwd: '/v', name: 'verified' });
     const sock = socketPathOf(receiver.address)!;
-    const line = (i: number): string => JSON.stringify({ type: 'user', msg_id: `flood-${i}`, message: { role: 'user', content: `flood ${i}` }, from: udsAddress(`/tmp/nowhere/${i}-${Math.random()}.sock`) });
-    for (let batch = 0; batch < 4; batch++) await writeSocket(sock, Array.from({ length: 50 }, (_, i) => line(batch * 50 + i)).join('\n') + '\n');
-    const unread = async (): Promise<number> => (await rc.call('inbox.fetch', { ...auth(receiver), limit: 1000 })).items.length;
+    const line = (i: number): string =>
+      JSON.stringify({
+        type: 'user',
+        msg_id: `flood-${i}`,
+        message: { role: 'user', content: `flood ${i}` },
+        from: udsAddress(`/tmp/nowhere/${i}-${Math.random()}.sock`),
+      });
+    for (let batch = 0; batch < 4; batch++)
+      await writeSocket(sock, Array.from({ length: 50 }, (_, i) => line(batch * 50 + i)).join('\n') + '\n');
+    const unread = async (): Promise<number> =>
+      (await rc.call('inbox.fetch', { ...auth(receiver), limit: 1000 })).items.length;
     await until(async () => (await unread()) >= 25);
     await sleep(300); // the rest of the flood is handled (and dropped)
     expect(await unread()).toBe(25); // half of the 50-message queue, shared by every unverified writer
-    const sent = await vc.call('message.send', { ...auth(verified), to: 'receiver', summary: 's', message: 'I am verified' });
+    const sent = await vc.call('message.send', {
+      ...auth(verified),
+      to: 'receiver',
+      summary: 's',
+      message: 'I am verified',
+    });
     expect(sent.status).toBe('queued');
     expect((await vc.call('hub.info', undefined)).sessions).toBe(2);
   });
@@ -295,7 +366,10 @@ describe('renames', () => {
     // Its own child, with the token, on the session socket.
     const rename = JSON.stringify({ type: 'control', action: 'rename', name: 'alice' });
     const after = JSON.stringify({ type: 'user', msg_id: 'after-rename', message: { role: 'user', content: 'x' } });
-    await writeSocket(socketPathOf(b.address)!, `${JSON.stringify({ type: 'auth', token: b.token })}\n${rename}\n${after}\n`);
+    await writeSocket(
+      socketPathOf(b.address)!,
+      `${JSON.stringify({ type: 'auth', token: b.token })}\n${rename}\n${after}\n`,
+    );
     await until(async () => (await bc.call('inbox.fetch', { ...auth(b), limit: 10 })).items.length === 1);
     // A resume that asks for the name.
     await bc.call('inbox.ack', { ...auth(b), ids: ['after-rename'] });
@@ -303,7 +377,9 @@ describe('renames', () => {
     bc.close();
     await until(() => th!.hub.table.dormant.size === 1);
     const again = await th.client();
-    expect(await reasonOf(again.call('session.register', { cwd: '/x', name: 'alice', resume: auth(b) }))).toBe('name_taken');
+    expect(await reasonOf(again.call('session.register', { cwd: '/x', name: 'alice', resume: auth(b) }))).toBe(
+      'name_taken',
+    );
     expect((await again.call('session.register', { cwd: '/x', resume: auth(b) })).name).toBe('bob');
     const names = (await again.call('agents.list', {})).rows.map((row) => row.name).sort();
     expect(names).toEqual(['alice', 'bob']);

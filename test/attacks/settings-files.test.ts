@@ -40,11 +40,23 @@ describe.skipIf(process.platform === 'win32')('settings files that are FIFOs or 
     const reg = await client.call('session.register', { cwd: project, name: 'p' }, { timeoutMs: ANSWER_MS });
     // agents.list resolves the session's settings, reading every project file.
     expect((await client.call('agents.list', {}, { timeoutMs: ANSWER_MS })).rows.map((r) => r.name)).toContain('p');
-    const { problems } = await client.call('settings.effective', { uiToken: served.ready.uiToken, sessionId: reg.sessionId }, { timeoutMs: ANSWER_MS });
+    const { problems } = await client.call(
+      'settings.effective',
+      { uiToken: served.ready.uiToken, sessionId: reg.sessionId },
+      { timeoutMs: ANSWER_MS },
+    );
     expect(problems).toEqual(
       expect.arrayContaining([
-        { file: path.join(project, '.claude', 'settings.json'), key: null, message: 'unreadable (not a regular file (a FIFO))' },
-        { file: path.join(project, '.claude', 'settings.local.json'), key: null, message: 'unreadable (not a regular file (a device))' },
+        {
+          file: path.join(project, '.claude', 'settings.json'),
+          key: null,
+          message: 'unreadable (not a regular file (a FIFO))',
+        },
+        {
+          file: path.join(project, '.claude', 'settings.local.json'),
+          key: null,
+          message: 'unreadable (not a regular file (a device))',
+        },
       ]),
     );
     // The 1 s settings poll re-stats these files; the hub still answers after several polls.
@@ -61,8 +73,15 @@ describe.skipIf(process.platform === 'win32')('settings files that are FIFOs or 
 
     served = await serveCli(cliEnv(dirs));
     client = await HubClient.connect(served.ready.socket);
-    const set = client.call('settings.set', { uiToken: served.ready.uiToken, key: 'dialogExpiry', value: '10m' }, { timeoutMs: ANSWER_MS });
-    await expect(set).rejects.toMatchObject({ reason: 'invalid_params', data: { issues: [`${userFile} cannot be read (not a regular file (a FIFO)); fix it by hand first`] } });
+    const set = client.call(
+      'settings.set',
+      { uiToken: served.ready.uiToken, key: 'dialogExpiry', value: '10m' },
+      { timeoutMs: ANSWER_MS },
+    );
+    await expect(set).rejects.toMatchObject({
+      reason: 'invalid_params',
+      data: { issues: [`${userFile} cannot be read (not a regular file (a FIFO)); fix it by hand first`] },
+    });
     expect(fs.lstatSync(userFile).isFIFO()).toBe(true);
     expect((await client.call('hub.info', {}, { timeoutMs: ANSWER_MS })).pid).toBe(served.child.pid);
   }, 30_000);

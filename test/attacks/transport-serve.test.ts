@@ -106,7 +106,8 @@ describe('switchboard serve out of file descriptors', () => {
     served = await serveCli(env);
     const pid = served.ready.pid;
     const inUse = fs.readdirSync(`/proc/${pid}/fd`).length;
-    const hard = /Max open files\s+\d+\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/limits`, 'utf8'))?.[1] ?? 'unlimited';
+    const hard =
+      /Max open files\s+\d+\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/limits`, 'utf8'))?.[1] ?? 'unlimited';
     execFileSync('prlimit', ['--pid', String(pid), `--nofile=${inUse + 8}:${hard}`]);
     const tries = await Promise.allSettled(Array.from({ length: 40 }, () => connect(served!.ready.socket)));
     expect(tries.some((t) => t.status === 'fulfilled')).toBe(true);

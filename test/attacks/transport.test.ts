@@ -22,7 +22,8 @@ afterEach(async () => {
   th = undefined;
 });
 
-const reason = (msg: Record<string, unknown>): unknown => (msg.error as { data?: { reason?: string } } | undefined)?.data?.reason;
+const reason = (msg: Record<string, unknown>): unknown =>
+  (msg.error as { data?: { reason?: string } } | undefined)?.data?.reason;
 const INFO = '{"jsonrpc":"2.0","id":1,"method":"hub.info"}\n';
 
 /** A connection that sends nothing and never reads; resolves once connected. */
@@ -180,7 +181,9 @@ describe('hub socket: fairness between connections', () => {
     let flooder = -1;
     let bSock: net.Socket | undefined;
     const server = new RpcServer({
-      limits, logger: silentLogger, onClose: () => undefined,
+      limits,
+      logger: silentLogger,
+      onClose: () => undefined,
       dispatch: (_method, _params, conn) => {
         if (flooder === -1) {
           flooder = conn.id;
@@ -221,7 +224,9 @@ describe('hub socket: pushes to a client that stopped reading', () => {
     const pushers: Array<(n: number) => void> = [];
     let subscriberConn: RpcConnection | undefined;
     const server = new RpcServer({
-      limits, logger: silentLogger, onClose: () => undefined,
+      limits,
+      logger: silentLogger,
+      onClose: () => undefined,
       dispatch: (_method, _params, conn) => {
         subscriberConn ??= conn;
         pushers.push((n) => {

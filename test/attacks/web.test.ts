@@ -24,7 +24,9 @@ afterEach(async () => {
 });
 
 async function serveUi(): Promise<UiServe> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env: cliEnv(tempDirs()) });
+  const child = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], {
+    env: cliEnv(tempDirs()),
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -41,7 +43,10 @@ async function serveUi(): Promise<UiServe> {
     });
   });
   return {
-    child, ready, port: Number(new URL(ready.ui).port), stderr: () => err,
+    child,
+    ready,
+    port: Number(new URL(ready.ui).port),
+    stderr: () => err,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
@@ -79,7 +84,11 @@ async function stillServing(sv: UiServe): Promise<void> {
   } finally {
     c.close();
   }
-  const res = await fetch(`http://127.0.0.1:${sv.port}/api/sessions.list`, { method: 'POST', headers: { Authorization: `Bearer ${sv.ready.uiToken}`, 'Content-Type': 'application/json' }, body: '{}' });
+  const res = await fetch(`http://127.0.0.1:${sv.port}/api/sessions.list`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${sv.ready.uiToken}`, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
   expect(await res.json()).toEqual({ result: { rows: [] } });
 }
 
@@ -107,7 +116,8 @@ describe('web UI attacks against a real serve --ui', () => {
   it('a POST whose client goes away mid-body (a tab closed while saving) ends nothing but that request', async () => {
     served = await serveUi();
     const head = `POST /api/settings.set HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\n${bearer(served)}Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n`;
-    for (let i = 0; i < 3; i++) expect(await raw(served.port, head + '{"key":"dialogExp', { destroyAfterWrite: true })).toBe('');
+    for (let i = 0; i < 3; i++)
+      expect(await raw(served.port, head + '{"key":"dialogExp', { destroyAfterWrite: true })).toBe('');
     await stillServing(served);
     expect(served.stderr()).not.toMatch(/unhandled|uncaught/i);
   });
@@ -115,8 +125,19 @@ describe('web UI attacks against a real serve --ui', () => {
   it('malformed HTTP gets 400 (431 for oversized headers) and its socket closed; the hub lives', async () => {
     served = await serveUi();
     expect(statusOf(await raw(served.port, 'NOT HTTP AT ALL\r\n\r\n'))).toBe(400);
-    expect(statusOf(await raw(served.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`))).toBe(431);
-    expect(statusOf(await raw(served.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n`))).toBe(400);
+    expect(
+      statusOf(
+        await raw(served.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`),
+      ),
+    ).toBe(431);
+    expect(
+      statusOf(
+        await raw(
+          served.port,
+          `GET / HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        ),
+      ),
+    ).toBe(400);
     await stillServing(served);
   });
 
@@ -134,7 +155,10 @@ describe('web UI attacks against a real serve --ui', () => {
     expect(old).toContain('"reason":"token_in_query"');
     expect(old).not.toMatch(/set-cookie/i);
     // A cookie that another local server received from the browser is worth nothing here.
-    const replay = await raw(served.port, `POST /api/held.list HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nOrigin: http://127.0.0.1:${served.port}\r\nCookie: sb_ui=${uiToken}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    const replay = await raw(
+      served.port,
+      `POST /api/held.list HTTP/1.1\r\nHost: 127.0.0.1:${served.port}\r\nOrigin: http://127.0.0.1:${served.port}\r\nCookie: sb_ui=${uiToken}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
     expect(statusOf(replay)).toBe(401);
     await stillServing(served);
   });

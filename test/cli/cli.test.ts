@@ -15,10 +15,14 @@ describe('switchboard CLI', () => {
     const env = cliEnv(tempDirs());
     expect((await runCli(['frobnicate'], env)).code).toBe(2);
     expect((await runCli(['agents', '--bogus'], env)).code).toBe(2);
-    expect((await runCli(['session', 'state', 'sleepy'], { ...env, SWITCHBOARD_SESSION: 'x', SWITCHBOARD_TOKEN: 'y' })).code).toBe(2);
+    expect(
+      (await runCli(['session', 'state', 'sleepy'], { ...env, SWITCHBOARD_SESSION: 'x', SWITCHBOARD_TOKEN: 'y' })).code,
+    ).toBe(2);
     const st = await runCli(['status', '--json'], env);
     expect(st.code).toBe(3);
-    expect(JSON.parse(st.stdout)).toEqual({ error: { reason: 'hub_not_running', message: expect.stringContaining('No hub is running') } });
+    expect(JSON.parse(st.stdout)).toEqual({
+      error: { reason: 'hub_not_running', message: expect.stringContaining('No hub is running') },
+    });
     const help = await runCli(['--help'], env);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('switchboard send --to X');
@@ -46,7 +50,22 @@ describe('switchboard CLI', () => {
     const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
       const start = async (name: string) => {
-        const r = await runCli(['session', 'start', '--cwd', dirs.root, '--name', name, '--pid', String(holder.pid), '--agent', 'codex', '--json'], env);
+        const r = await runCli(
+          [
+            'session',
+            'start',
+            '--cwd',
+            dirs.root,
+            '--name',
+            name,
+            '--pid',
+            String(holder.pid),
+            '--agent',
+            'codex',
+            '--json',
+          ],
+          env,
+        );
         expect(r.code).toBe(0);
         const reg = JSON.parse(r.stdout) as { sessionId: string; token: string; name: string; ref: string };
         return { ...env, SWITCHBOARD_SESSION: reg.sessionId, SWITCHBOARD_TOKEN: reg.token };
@@ -54,8 +73,13 @@ describe('switchboard CLI', () => {
       const alice = await start('alice');
       const bob = await start('bob');
 
-      const agents = JSON.parse((await runCli(['agents', '--json'], alice)).stdout) as { rows: Array<{ name: string; self: boolean; agent: string }> };
-      expect(agents.rows.map((r) => [r.name, r.self, r.agent])).toEqual([['alice', true, 'codex'], ['bob', false, 'codex']]);
+      const agents = JSON.parse((await runCli(['agents', '--json'], alice)).stdout) as {
+        rows: Array<{ name: string; self: boolean; agent: string }>;
+      };
+      expect(agents.rows.map((r) => [r.name, r.self, r.agent])).toEqual([
+        ['alice', true, 'codex'],
+        ['bob', false, 'codex'],
+      ]);
       const text = await runCli(['agents'], alice);
       expect(text.stdout).toMatch(/^NAME \[REF\]\s+WHERE/);
       expect(text.stdout).toContain('alice [');
@@ -67,7 +91,9 @@ describe('switchboard CLI', () => {
       expect(bad.code).toBe(1);
       expect(JSON.parse(bad.stdout)).toMatchObject({ error: { reason: 'summary_missing' } });
 
-      const inbox = JSON.parse((await runCli(['inbox', '--ack', '--json'], bob)).stdout) as { items: Array<{ text: string }> };
+      const inbox = JSON.parse((await runCli(['inbox', '--ack', '--json'], bob)).stdout) as {
+        items: Array<{ text: string }>;
+      };
       expect(inbox.items).toHaveLength(1);
       expect(inbox.items[0]!.text).toContain('hello bob');
       expect((await runCli(['inbox'], bob)).stdout.trim()).toBe('Inbox empty.');
@@ -100,7 +126,26 @@ describe('switchboard held and subscriptions', () => {
     const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
       const start = async (name: string, mode: string) => {
-        const reg = JSON.parse((await runCli(['session', 'start', '--cwd', dirs.root, '--name', name, '--mode', mode, '--pid', String(holder.pid), '--json'], env)).stdout) as { sessionId: string; token: string };
+        const reg = JSON.parse(
+          (
+            await runCli(
+              [
+                'session',
+                'start',
+                '--cwd',
+                dirs.root,
+                '--name',
+                name,
+                '--mode',
+                mode,
+                '--pid',
+                String(holder.pid),
+                '--json',
+              ],
+              env,
+            )
+          ).stdout,
+        ) as { sessionId: string; token: string };
         return { ...env, SWITCHBOARD_SESSION: reg.sessionId, SWITCHBOARD_TOKEN: reg.token };
       };
       const bypass = await start('yolo', 'bypassPermissions');
@@ -116,7 +161,11 @@ describe('switchboard held and subscriptions', () => {
       const list = await runCli(['held'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken });
       expect(list.stdout).toMatch(/^ID\s+FROM\s+TO\s+EXPIRES\s+WHY\s+PREVIEW/);
       expect(list.stdout).toContain('run rm -rf build/');
-      const items = (JSON.parse((await runCli(['held', 'list', '--json'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout) as { items: Array<{ id: string }> }).items;
+      const items = (
+        JSON.parse((await runCli(['held', 'list', '--json'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout) as {
+          items: Array<{ id: string }>;
+        }
+      ).items;
       expect(items).toHaveLength(1);
       const approved = await runCli(['held', 'approve', items[0]!.id], { ...env, SWITCHBOARD_UI_TOKEN: uiToken });
       expect(approved.stdout.trim()).toBe('approved: queued');
@@ -125,10 +174,18 @@ describe('switchboard held and subscriptions', () => {
       expect((await runCli(['held', 'deny', items[0]!.id], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).code).toBe(1);
 
       await runCli(['send', '--to', 'yolo', '--notify-when-idle'], careful);
-      const subs = JSON.parse((await runCli(['subscriptions', '--json'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout) as { items: Array<{ id: string }> };
+      const subs = JSON.parse(
+        (await runCli(['subscriptions', '--json'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout,
+      ) as { items: Array<{ id: string }> };
       expect(subs.items).toHaveLength(1);
-      expect((await runCli(['subscriptions', 'cancel', subs.items[0]!.id], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout.trim()).toBe('cancelled');
-      expect((await runCli(['subscriptions'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout.trim()).toBe('No idle subscriptions.');
+      expect(
+        (
+          await runCli(['subscriptions', 'cancel', subs.items[0]!.id], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })
+        ).stdout.trim(),
+      ).toBe('cancelled');
+      expect((await runCli(['subscriptions'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout.trim()).toBe(
+        'No idle subscriptions.',
+      );
     } finally {
       holder.kill();
     }
@@ -141,24 +198,39 @@ describe('switchboard teams and tasks', () => {
     const env = cliEnv(dirs);
     const claude = env.CLAUDE_CONFIG_DIR as string;
     fs.mkdirSync(claude, { recursive: true });
-    for (const sub of ['teams', 'tasks']) fs.cpSync(new URL(`../fixtures/claude-code/${sub}`, import.meta.url).pathname, `${claude}/${sub}`, { recursive: true });
-    for (const p of fs.readdirSync(claude, { recursive: true, withFileTypes: true })) fs.chmodSync(`${p.parentPath}/${p.name}`, p.isDirectory() ? 0o700 : 0o600);
+    for (const sub of ['teams', 'tasks'])
+      fs.cpSync(new URL(`../fixtures/claude-code/${sub}`, import.meta.url).pathname, `${claude}/${sub}`, {
+        recursive: true,
+      });
+    for (const p of fs.readdirSync(claude, { recursive: true, withFileTypes: true }))
+      fs.chmodSync(`${p.parentPath}/${p.name}`, p.isDirectory() ? 0o700 : 0o600);
     served = await serveCli(env);
     expect((await runCli(['teams'], env)).stdout).toMatch(/^TEAM\s+MEMBERS\s+CREATED\nsession-3f9a1c2e\s+2\s+/);
     const show = await runCli(['team', 'show', 'session-3f9a1c2e'], env);
     expect(show.stdout).toMatch(/team-lead\s+team-lead\s+2\s+\/home\/dev\/myapp/);
-    const created = JSON.parse((await runCli(['task', 'create', '--team', 'session-3f9a1c2e', '--subject', 'Ship it', '--json'], env)).stdout) as { task: { id: string } };
+    const created = JSON.parse(
+      (await runCli(['task', 'create', '--team', 'session-3f9a1c2e', '--subject', 'Ship it', '--json'], env)).stdout,
+    ) as { task: { id: string } };
     expect(created.task.id).toBe('4');
-    expect((await runCli(['task', 'claim', '4', '--team', 'session-3f9a1c2e', '--as', 'researcher'], env)).stdout).toMatch(/4\s+pending\s+researcher/);
+    expect(
+      (await runCli(['task', 'claim', '4', '--team', 'session-3f9a1c2e', '--as', 'researcher'], env)).stdout,
+    ).toMatch(/4\s+pending\s+researcher/);
     const taken = await runCli(['task', 'claim', '4', '--team', 'session-3f9a1c2e', '--as', 'someone', '--json'], env);
     expect(taken.code).toBe(1);
     expect(JSON.parse(taken.stdout)).toMatchObject({ error: { reason: 'already_claimed' } });
     await runCli(['task', 'update', '4', '--team', 'session-3f9a1c2e', '--status', 'completed'], env);
     const board = await runCli(['tasks', '--team', 'session-3f9a1c2e'], env);
-    expect(board.stdout.trim().split('\n').map((l) => l.split(/\s{2,}/)[0])).toEqual(['ID', '1', '2', '4']);
+    expect(
+      board.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s{2,}/)[0]),
+    ).toEqual(['ID', '1', '2', '4']);
     expect(board.stdout).toMatch(/4\s+completed\s+researcher/);
     await runCli(['task', 'assign', '2', '--team', 'session-3f9a1c2e', '--to', 'researcher'], env);
-    expect((await runCli(['team', 'show', 'session-3f9a1c2e', '--json'], env)).stdout).toContain('"member":"researcher","depth":1');
+    expect((await runCli(['team', 'show', 'session-3f9a1c2e', '--json'], env)).stdout).toContain(
+      '"member":"researcher","depth":1',
+    );
     expect((await runCli(['task', 'delete', '4', '--team', 'session-3f9a1c2e'], env)).stdout.trim()).toBe('deleted');
     expect(fs.readFileSync(`${claude}/tasks/session-3f9a1c2e/.highwatermark`, 'utf8')).toBe('4');
     expect((await runCli(['task', 'claim', 'x', '--team', 't'], env)).code).toBe(2);
@@ -182,7 +254,11 @@ describe('switchboard serve --ui', () => {
       });
       const ready = JSON.parse(line) as { ui: string; uiToken: string };
       expect(ready.ui).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/#token=${ready.uiToken}$`));
-      const res = await fetch(ready.ui.replace(/#token=.*/, 'api/sessions.list'), { method: 'POST', headers: { Authorization: `Bearer ${ready.uiToken}`, 'Content-Type': 'application/json' }, body: '{}' });
+      const res = await fetch(ready.ui.replace(/#token=.*/, 'api/sessions.list'), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ready.uiToken}`, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       expect(await res.json()).toEqual({ result: { rows: [] } });
       expect((await runCli(['serve', '--port', '9'], env)).code).toBe(2);
     } finally {

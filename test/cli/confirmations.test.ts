@@ -17,7 +17,10 @@ afterEach(async () => {
 function machineEnv(nats: Nats, name: string, extra: Record<string, unknown> = {}): NodeJS.ProcessEnv {
   const dirs = tempDirs();
   fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ relay: { servers: [nats.url], machine: name }, ...extra }));
+  fs.writeFileSync(
+    path.join(dirs.home, 'settings.json'),
+    JSON.stringify({ relay: { servers: [nats.url], machine: name }, ...extra }),
+  );
   return cliEnv(dirs);
 }
 
@@ -29,11 +32,21 @@ describe('switchboard confirmations', () => {
     const buildbox = machineEnv(nats, 'buildbox');
     const a: Served = await serveCli(laptop);
     const b: Served = await serveCli(buildbox);
-    stops.push(() => a.stop(), () => b.stop());
+    stops.push(
+      () => a.stop(),
+      () => b.stop(),
+    );
     const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
     stops.push(() => holder.kill());
     const start = async (env: NodeJS.ProcessEnv, name: string): Promise<NodeJS.ProcessEnv> => {
-      const reg = JSON.parse((await runCli(['session', 'start', '--cwd', '/tmp', '--name', name, '--pid', String(holder.pid), '--json'], env)).stdout) as { sessionId: string; token: string };
+      const reg = JSON.parse(
+        (
+          await runCli(
+            ['session', 'start', '--cwd', '/tmp', '--name', name, '--pid', String(holder.pid), '--json'],
+            env,
+          )
+        ).stdout,
+      ) as { sessionId: string; token: string };
       return { ...env, SWITCHBOARD_SESSION: reg.sessionId, SWITCHBOARD_TOKEN: reg.token };
     };
     const alice = await start(laptop, 'alice');
@@ -43,12 +56,16 @@ describe('switchboard confirmations', () => {
     const token = a.ready.uiToken;
     expect((await runCli(['confirmations'], laptop)).code).toBe(2);
     expect((await runCli(['confirmations', 'teleport'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).code).toBe(2);
-    expect((await runCli(['confirmations'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout).toContain('No sends wait for your confirmation');
+    expect((await runCli(['confirmations'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout).toContain(
+      'No sends wait for your confirmation',
+    );
 
     const sending = runCli(['send', '--to', 'bob', '--summary', 's', '--message', 'ship it'], alice, 30_000);
     let id = '';
     await until(async () => {
-      const r = JSON.parse((await runCli(['confirmations', '--json'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout) as { items: Array<{ id: string }> };
+      const r = JSON.parse(
+        (await runCli(['confirmations', '--json'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout,
+      ) as { items: Array<{ id: string }> };
       id = r.items[0]?.id ?? '';
       return id !== '';
     }, 10_000);
@@ -56,8 +73,12 @@ describe('switchboard confirmations', () => {
     expect(table).toMatch(/^ID\s+FROM\s+TO\s+EXPIRES\s+PREVIEW/);
     expect(table).toContain('ship it');
     expect(table).toContain('(buildbox)');
-    expect((await runCli(['confirmations', 'deny', 'no-such-id'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).code).toBe(1);
-    expect((await runCli(['confirmations', 'allow', id], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout.trim()).toBe('allowed: the send goes on');
+    expect(
+      (await runCli(['confirmations', 'deny', 'no-such-id'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).code,
+    ).toBe(1);
+    expect(
+      (await runCli(['confirmations', 'allow', id], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout.trim(),
+    ).toBe('allowed: the send goes on');
     const sent = await sending;
     expect(sent.code).toBe(0);
     expect(sent.stdout).toMatch(/^queued: /);

@@ -23,10 +23,18 @@ describe('strict flags per subcommand', () => {
     const claim = await runCli(['task', 'claim', '1', '--team', 't', '--owner', 'w1', '--json'], env);
     expect(claim.code).toBe(2);
     expect(claim.stderr).toContain('task claim does not take --owner');
-    expect(JSON.parse(claim.stdout)).toMatchObject({ error: { reason: 'usage', message: expect.stringContaining('--as') } });
+    expect(JSON.parse(claim.stdout)).toMatchObject({
+      error: { reason: 'usage', message: expect.stringContaining('--as') },
+    });
     const update = await runCli(['task', 'update', '1', '--team', 't', '--blocked-by', '2'], env);
-    expect([update.code, update.stderr]).toEqual([2, expect.stringContaining('task update does not take --blocked-by')]);
-    const task = JSON.parse(fs.readFileSync(path.join(dirs.root, 'claude', 'tasks', 't', '1.json'), 'utf8')) as Record<string, unknown>;
+    expect([update.code, update.stderr]).toEqual([
+      2,
+      expect.stringContaining('task update does not take --blocked-by'),
+    ]);
+    const task = JSON.parse(fs.readFileSync(path.join(dirs.root, 'claude', 'tasks', 't', '1.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(task).toEqual({ id: '1', subject: 'one', description: '', status: 'pending', blocks: [], blockedBy: [] });
   });
 
@@ -58,7 +66,11 @@ describe('strict flags per subcommand', () => {
       [['status', '--team', 't'], '--team'],
       [['setup', 'codex', '--agent', 'x'], '--agent'],
     ];
-    const results = await pool(cases, 3, async ([args, named]) => ({ args, named, r: await runCli(args, { ...env, SWITCHBOARD_UI_TOKEN: 'x' }) }));
+    const results = await pool(cases, 3, async ([args, named]) => ({
+      args,
+      named,
+      r: await runCli(args, { ...env, SWITCHBOARD_UI_TOKEN: 'x' }),
+    }));
     for (const { args, named, r } of results) {
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(r.stderr).toContain(named);
@@ -69,11 +81,19 @@ describe('strict flags per subcommand', () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
     served = await serveCli(env);
-    for (const s of ['a', 'b', 'c']) expect((await runCli(['task', 'create', '--team', 't', '--subject', s], env)).code).toBe(0);
-    const r = await runCli(['task', 'update', '2', '--team', 't', '--add-blocked-by', '1', '--add-blocks', '3', '--json'], env);
+    for (const s of ['a', 'b', 'c'])
+      expect((await runCli(['task', 'create', '--team', 't', '--subject', s], env)).code).toBe(0);
+    const r = await runCli(
+      ['task', 'update', '2', '--team', 't', '--add-blocked-by', '1', '--add-blocks', '3', '--json'],
+      env,
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ task: { id: '2', blockedBy: ['1'], blocks: ['3'] } });
-    const file = (id: string) => JSON.parse(fs.readFileSync(path.join(dirs.root, 'claude', 'tasks', 't', `${id}.json`), 'utf8')) as { blocks: string[]; blockedBy: string[] };
+    const file = (id: string) =>
+      JSON.parse(fs.readFileSync(path.join(dirs.root, 'claude', 'tasks', 't', `${id}.json`), 'utf8')) as {
+        blocks: string[];
+        blockedBy: string[];
+      };
     expect([file('1').blocks, file('3').blockedBy]).toEqual([['2'], ['2']]);
     for (const [args, reason] of [
       [['--add-blocks', '7'], 'blocker_not_found'],
@@ -83,7 +103,13 @@ describe('strict flags per subcommand', () => {
       const bad = await runCli(['task', 'update', '2', '--team', 't', ...args, '--json'], env);
       expect([bad.code, JSON.parse(bad.stdout)]).toEqual([1, { error: { reason, message: expect.any(String) } }]);
     }
-    const create = await runCli(['task', 'create', '--team', 't', '--subject', 'd', '--blocked-by', '9', '--json'], env);
-    expect([create.code, JSON.parse(create.stdout)]).toEqual([1, { error: { reason: 'blocker_not_found', message: expect.any(String) } }]);
+    const create = await runCli(
+      ['task', 'create', '--team', 't', '--subject', 'd', '--blocked-by', '9', '--json'],
+      env,
+    );
+    expect([create.code, JSON.parse(create.stdout)]).toEqual([
+      1,
+      { error: { reason: 'blocker_not_found', message: expect.any(String) } },
+    ]);
   });
 });

@@ -10,30 +10,59 @@ const creds = { sessionId: 'self-id', token: 'self-token' };
 
 function fake(messages: HistoryMessage[], next: number | null) {
   const calls: unknown[] = [];
-  const client = { call: (method: string, params: unknown) => (calls.push([method, params]), Promise.resolve({ messages, next })) } as unknown as HubClient;
+  const client = {
+    call: (method: string, params: unknown) => (calls.push([method, params]), Promise.resolve({ messages, next })),
+  } as unknown as HubClient;
   return { client, calls };
 }
 
 const msg = (seq: number, mine: boolean, text: string): HistoryMessage => ({
-  seq, msgId: `m${seq}`, at: Date.UTC(2026, 11, 1, 12, 0, seq), summary: `s${seq}`, text, outcome: seq % 2 ? 'delivered' : 'dropped', reason: seq % 2 ? '' : 'duplicate', outcomeAt: 0, trail: [],
-  sender: mine ? { sessionId: 'self-id', name: 'me', address: 'uds:/a', team: null } : { sessionId: 'peer-id', name: 'peer', address: 'uds:/b', team: null },
-  receiver: mine ? { sessionId: 'peer-id', name: 'peer', team: null } : { sessionId: 'self-id', name: 'me', team: null },
+  seq,
+  msgId: `m${seq}`,
+  at: Date.UTC(2026, 11, 1, 12, 0, seq),
+  summary: `s${seq}`,
+  text,
+  outcome: seq % 2 ? 'delivered' : 'dropped',
+  reason: seq % 2 ? '' : 'duplicate',
+  outcomeAt: 0,
+  trail: [],
+  sender: mine
+    ? { sessionId: 'self-id', name: 'me', address: 'uds:/a', team: null }
+    : { sessionId: 'peer-id', name: 'peer', address: 'uds:/b', team: null },
+  receiver: mine
+    ? { sessionId: 'peer-id', name: 'peer', team: null }
+    : { sessionId: 'self-id', name: 'me', team: null },
 });
 
 describe('switchboard_history rendering', () => {
   it('asks as itself, renders direction and outcome, and stops inside 6 000 bytes with a cursor', async () => {
     const page = Array.from({ length: 20 }, (_, i) => msg(100 - i, i % 2 === 0, 'x'.repeat(390) + ` word${i}`));
     const f = fake(page, 80);
-    const out = await historyTool(f.client, creds, { text: 'word', with: 'peer', outcome: 'dropped', since: '2h' }, Date.UTC(2026, 11, 1, 14));
+    const out = await historyTool(
+      f.client,
+      creds,
+      { text: 'word', with: 'peer', outcome: 'dropped', since: '2h' },
+      Date.UTC(2026, 11, 1, 14),
+    );
     const [method, params] = f.calls[0] as [string, Record<string, unknown>];
     expect(method).toBe('history.search');
-    expect(params).toEqual({ sessionId: 'self-id', token: 'self-token', limit: 20, text: 'word', with: 'peer', outcome: ['dropped'], since: Date.UTC(2026, 11, 1, 12) });
+    expect(params).toEqual({
+      sessionId: 'self-id',
+      token: 'self-token',
+      limit: 20,
+      text: 'word',
+      with: 'peer',
+      outcome: ['dropped'],
+      since: Date.UTC(2026, 11, 1, 12),
+    });
     expect(Buffer.byteLength(out)).toBeLessThan(6200);
     const shown = out.split('\n\n').filter((b) => !b.startsWith('more:'));
     expect(shown.length).toBeGreaterThan(5);
     expect(shown.length).toBeLessThan(20);
     expect(out.split('\n\n').at(-1)).toBe(`more: pass before=${page[shown.length - 1]!.seq} for older messages`);
-    expect(shown[0]).toMatch(/^2026-12-01 12:01:40 UTC {2}you → peer {2}\[dropped: duplicate\] {2}s100\n {2}x{390} word0$/);
+    expect(shown[0]).toMatch(
+      /^2026-12-01 12:01:40 UTC {2}you → peer {2}\[dropped: duplicate\] {2}s100\n {2}x{390} word0$/,
+    );
     expect(shown[1]).toContain('peer → you  [delivered]');
   });
 

@@ -18,13 +18,33 @@ describe('switchboard history', () => {
     const a = await c.call('session.register', { cwd: '/a', name: 'alpha', pid: process.pid, liveness: 'pid' });
     const b = await c.call('session.register', { cwd: '/b', name: 'beta', pid: process.pid, liveness: 'pid' });
     const g = await c.call('session.register', { cwd: '/g', name: 'gamma', pid: process.pid, liveness: 'pid' });
-    expect((await c.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'beta', summary: 'keys', message: 'the deploy key rotates on friday' })).status).toBe('queued');
+    expect(
+      (
+        await c.call('message.send', {
+          sessionId: a.sessionId,
+          token: a.token,
+          to: 'beta',
+          summary: 'keys',
+          message: 'the deploy key rotates on friday',
+        })
+      ).status,
+    ).toBe('queued');
     c.close();
     expect(await served.stop('SIGTERM')).toBe(0);
 
     served = await serveCli(env);
     c = await HubClient.connect(served.ready.socket);
-    expect((await c.call('message.send', { sessionId: g.sessionId, token: g.token, to: 'alpha', summary: 'ping', message: 'are you around for the release' })).status).toBe('queued');
+    expect(
+      (
+        await c.call('message.send', {
+          sessionId: g.sessionId,
+          token: g.token,
+          to: 'alpha',
+          summary: 'ping',
+          message: 'are you around for the release',
+        })
+      ).status,
+    ).toBe('queued');
     const token = served.ready.uiToken;
     await until(async () => (await c.call('history.status', { uiToken: token })).written >= 3); // m, decision, outcome
     c.close();
@@ -34,9 +54,22 @@ describe('switchboard history', () => {
     const ui = { ...env, SWITCHBOARD_UI_TOKEN: served.ready.uiToken };
     const found = await runCli(['history', '--search', 'deploy key', '--json'], ui);
     expect(found.code, found.stderr).toBe(0);
-    const page = JSON.parse(found.stdout) as { messages: Array<{ summary: string; sender: { name: string }; receiver: { name: string }; outcome: string; text: string }> };
+    const page = JSON.parse(found.stdout) as {
+      messages: Array<{
+        summary: string;
+        sender: { name: string };
+        receiver: { name: string };
+        outcome: string;
+        text: string;
+      }>;
+    };
     expect(page.messages).toHaveLength(1);
-    expect(page.messages[0]).toMatchObject({ summary: 'keys', sender: { name: 'alpha' }, receiver: { name: 'beta' }, outcome: 'queued' });
+    expect(page.messages[0]).toMatchObject({
+      summary: 'keys',
+      sender: { name: 'alpha' },
+      receiver: { name: 'beta' },
+      outcome: 'queued',
+    });
     expect(page.messages[0]!.text).toContain('the deploy key rotates on friday');
 
     const text = await runCli(['history', '--with', 'alpha'], ui);
@@ -45,13 +78,23 @@ describe('switchboard history', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/alpha → beta\s+\[queued\]\s+keys/); // oldest first
     expect(lines[1]).toMatch(/gamma → alpha\s+\[queued\]\s+ping/);
-    expect((await runCli(['history', '--since', '1h', '--outcome', 'denied', '--json'], ui)).stdout).toBe('{"messages":[],"next":null}\n');
+    expect((await runCli(['history', '--since', '1h', '--outcome', 'denied', '--json'], ui)).stdout).toBe(
+      '{"messages":[],"next":null}\n',
+    );
 
     // A session's credentials: only its own messages.
-    const beta = await runCli(['history', '--json'], { ...env, SWITCHBOARD_SESSION: b.sessionId, SWITCHBOARD_TOKEN: b.token });
+    const beta = await runCli(['history', '--json'], {
+      ...env,
+      SWITCHBOARD_SESSION: b.sessionId,
+      SWITCHBOARD_TOKEN: b.token,
+    });
     expect(beta.code, beta.stderr).toBe(0);
     expect((JSON.parse(beta.stdout) as typeof page).messages.map((m) => m.summary)).toEqual(['keys']);
-    const gamma = await runCli(['history', '--search', 'deploy', '--json'], { ...env, SWITCHBOARD_SESSION: g.sessionId, SWITCHBOARD_TOKEN: g.token });
+    const gamma = await runCli(['history', '--search', 'deploy', '--json'], {
+      ...env,
+      SWITCHBOARD_SESSION: g.sessionId,
+      SWITCHBOARD_TOKEN: g.token,
+    });
     expect((JSON.parse(gamma.stdout) as typeof page).messages).toEqual([]);
   }, 60_000);
 

@@ -22,7 +22,11 @@ function fixture(name: string, cwd: string): string {
   return JSON.stringify({ ...(JSON.parse(fs.readFileSync(FIX + name, 'utf8')) as object), cwd });
 }
 
-function run(argv: string[], dirs: TestDirs, stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  argv: string[],
+  dirs: TestDirs,
+  stdin: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, argv, { env: cliEnv(dirs) });
     let stdout = '';
@@ -38,15 +42,28 @@ describe('switchboard-hook.cjs', () => {
   it('registers, stays silent with nothing pending, hands a message over exactly as `switchboard hook` would, and acks it', async () => {
     th = await startHub();
     const dirs = th.dirs;
-    expect(await run([ENTRY, 'session-start', '--agent', 'claude'], dirs, fixture('claude-session-start.json', dirs.root))).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(
+      await run([ENTRY, 'session-start', '--agent', 'claude'], dirs, fixture('claude-session-start.json', dirs.root)),
+    ).toEqual({ code: 0, stdout: '', stderr: '' });
     const c = await th.client();
     const peer = await th.register(c, { name: 'peer' });
     const me = (await c.call('agents.list', {})).rows.find((x) => x.agent === 'claude')!;
     expect(me).toMatchObject({ kind: 'switchboard', cwd: dirs.root });
-    expect(await run([ENTRY, 'post-tool', '--agent', 'claude'], dirs, fixture('claude-post-tool.json', dirs.root))).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(
+      await run([ENTRY, 'post-tool', '--agent', 'claude'], dirs, fixture('claude-post-tool.json', dirs.root)),
+    ).toEqual({ code: 0, stdout: '', stderr: '' });
     const outputs: string[] = [];
-    for (const [i, argv] of [[ENTRY, 'post-tool'], [CLI, 'hook', 'post-tool']].entries()) {
-      await c.call('message.send', { sessionId: peer.sessionId, token: peer.token, to: me.address, summary: `s${i}`, message: `tests are green on main ${i}` });
+    for (const [i, argv] of [
+      [ENTRY, 'post-tool'],
+      [CLI, 'hook', 'post-tool'],
+    ].entries()) {
+      await c.call('message.send', {
+        sessionId: peer.sessionId,
+        token: peer.token,
+        to: me.address,
+        summary: `s${i}`,
+        message: `tests are green on main ${i}`,
+      });
       const out = await run([...argv, '--agent', 'claude'], dirs, fixture('claude-post-tool.json', dirs.root));
       expect(out.code).toBe(0);
       outputs.push(out.stdout.replace(/ \d"|s\d|main \d/g, '#'));
@@ -56,12 +73,18 @@ describe('switchboard-hook.cjs', () => {
     expect(outputs[0], 'the same output as the CLI').toBe(outputs[1]);
     const self = (await c.call('agents.list', {})).rows.filter((x) => x.agent === 'claude');
     expect(self, 'one session for the agent process').toHaveLength(1);
-    expect([...th.hub.table.live.values()].filter((x) => x.agent === 'claude').map((x) => th!.hub.mailboxes.depth(x.id))).toEqual([0]);
+    expect(
+      [...th.hub.table.live.values()].filter((x) => x.agent === 'claude').map((x) => th!.hub.mailboxes.depth(x.id)),
+    ).toEqual([0]);
   });
 
   it('never breaks the agent: no hub, bad JSON or an unknown event exit 0 with one stderr line', async () => {
     const dirs = tempDirs();
-    for (const [args, input] of [[['post-tool', '--agent', 'claude'], fixture('claude-post-tool.json', dirs.root)], [['post-tool', '--agent', 'claude'], 'not json'], [['bogus'], '{}']] as const) {
+    for (const [args, input] of [
+      [['post-tool', '--agent', 'claude'], fixture('claude-post-tool.json', dirs.root)],
+      [['post-tool', '--agent', 'claude'], 'not json'],
+      [['bogus'], '{}'],
+    ] as const) {
       const r = await run([ENTRY, ...args], dirs, input);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('');
@@ -74,13 +97,26 @@ describe('switchboard-hook.cjs', () => {
     const env = cliEnv(dirs);
     const settings = path.join(env.CLAUDE_CONFIG_DIR!, 'settings.json');
     fs.mkdirSync(path.dirname(settings), { recursive: true });
-    const old = (event: string) => ({ hooks: [{ type: 'command', command: `"${process.execPath}" "${CLI}" hook ${event} --agent claude`, timeout: 10 }] });
-    fs.writeFileSync(settings, JSON.stringify({ hooks: { PostToolUse: [{ matcher: '*', ...old('post-tool') }], SessionStart: [old('session-start')] } }));
+    const old = (event: string) => ({
+      hooks: [{ type: 'command', command: `"${process.execPath}" "${CLI}" hook ${event} --agent claude`, timeout: 10 }],
+    });
+    fs.writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: { PostToolUse: [{ matcher: '*', ...old('post-tool') }], SessionStart: [old('session-start')] },
+      }),
+    );
     expect((await runCli(['setup', 'claude-code', '--agent-version', '2.1.100'], env)).code).toBe(0);
-    const hooks = (parseJsonc(fs.readFileSync(settings, 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> }).hooks;
+    const hooks = (
+      parseJsonc(fs.readFileSync(settings, 'utf8')) as {
+        hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+      }
+    ).hooks;
     expect(hooks.PostToolUse, 'the old command replaced, not doubled').toHaveLength(1);
     expect(hooks.SessionStart).toHaveLength(1);
-    expect(hooks.PostToolUse![0]!.hooks[0]!.command, JSON.stringify(hooks)).toBe(`"${process.execPath}" "${ENTRY}" post-tool --agent claude`);
+    expect(hooks.PostToolUse![0]!.hooks[0]!.command, JSON.stringify(hooks)).toBe(
+      `"${process.execPath}" "${ENTRY}" post-tool --agent claude`,
+    );
     expect((await runCli(['setup', 'claude-code', '--agent-version', '2.1.100', '--uninstall'], env)).code).toBe(0);
     expect((parseJsonc(fs.readFileSync(settings, 'utf8')) as { hooks?: unknown }).hooks ?? {}).toEqual({});
   });

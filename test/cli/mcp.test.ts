@@ -45,7 +45,18 @@ describe('switchboard mcp', () => {
     const alice = await agent(th, 'alice');
     const bob = await agent(th, 'bob');
     const tools = (await alice.listTools()).tools.map((t) => t.name).sort();
-    expect(tools).toEqual(['switchboard_check_inbox', 'switchboard_history', 'switchboard_hook', 'switchboard_list_peers', 'switchboard_send', 'switchboard_task_claim', 'switchboard_task_create', 'switchboard_task_get', 'switchboard_task_update', 'switchboard_tasks']);
+    expect(tools).toEqual([
+      'switchboard_check_inbox',
+      'switchboard_history',
+      'switchboard_hook',
+      'switchboard_list_peers',
+      'switchboard_send',
+      'switchboard_task_claim',
+      'switchboard_task_create',
+      'switchboard_task_get',
+      'switchboard_task_update',
+      'switchboard_tasks',
+    ]);
     // switchboard_hook: Claude Code's mcp_tool hooks call it (issue 16); other agents are not offered it.
     expect(tools.some((t) => /^(SendMessage|ListAgents)$/.test(t))).toBe(false);
 
@@ -53,7 +64,12 @@ describe('switchboard mcp', () => {
     expect(peers).toMatch(/^bob \[[0-9a-f]{6}\] — this machine, claude, idle since/);
     expect(peers).not.toContain('alice');
 
-    const sent = text(await alice.callTool({ name: 'switchboard_send', arguments: { to: 'bob', summary: 'ping', message: 'Are the auth tests green?' } }));
+    const sent = text(
+      await alice.callTool({
+        name: 'switchboard_send',
+        arguments: { to: 'bob', summary: 'ping', message: 'Are the auth tests green?' },
+      }),
+    );
     expect(sent).toMatch(/^queued: Queued in bob \[[0-9a-f]{6}\]'s inbox/);
 
     // Any tool result carries unread items; they are acknowledged after the result was returned.
@@ -61,9 +77,17 @@ describe('switchboard mcp', () => {
     expect(inbox).toContain('[Switchboard] 1 new item(s) from other sessions');
     const from = /<cross-session-message from="([^"]+)" from-name="alice"/.exec(inbox)![1]!;
     expect(inbox).toContain('Are the auth tests green?');
-    await until(async () => !text(await bob.callTool({ name: 'switchboard_check_inbox', arguments: {} })).includes('[Switchboard]'));
+    await until(
+      async () =>
+        !text(await bob.callTool({ name: 'switchboard_check_inbox', arguments: {} })).includes('[Switchboard]'),
+    );
 
-    const reply = text(await bob.callTool({ name: 'switchboard_send', arguments: { to: from, summary: 'pong', message: 'Yes, green.' } }));
+    const reply = text(
+      await bob.callTool({
+        name: 'switchboard_send',
+        arguments: { to: from, summary: 'pong', message: 'Yes, green.' },
+      }),
+    );
     expect(reply).toMatch(/^queued:/);
     const back = text(await alice.callTool({ name: 'switchboard_check_inbox', arguments: {} }));
     expect(back).toContain('was handed to its agent');
@@ -75,22 +99,40 @@ describe('switchboard mcp', () => {
     const alice = await agent(th, 'alice');
     const bad = (await alice.callTool({ name: 'switchboard_send', arguments: { to: 42 } })) as Result;
     expect(bad.isError).toBe(true);
-    const noSummary = (await alice.callTool({ name: 'switchboard_send', arguments: { to: 'nobody', message: 'x' } })) as Result;
+    const noSummary = (await alice.callTool({
+      name: 'switchboard_send',
+      arguments: { to: 'nobody', message: 'x' },
+    })) as Result;
     expect(noSummary.isError).toBe(true);
     expect(text(noSummary)).toMatch(/^Error \(summary_missing\)/);
-    const broadcast = (await alice.callTool({ name: 'switchboard_send', arguments: { to: '*', summary: 's', message: 'x' } })) as Result;
+    const broadcast = (await alice.callTool({
+      name: 'switchboard_send',
+      arguments: { to: '*', summary: 's', message: 'x' },
+    })) as Result;
     expect(text(broadcast)).toMatch(/^Error \(to_broadcast\)/);
-    expect(text(await alice.callTool({ name: 'switchboard_list_peers', arguments: {} }))).toBe('No other sessions are reachable right now.');
+    expect(text(await alice.callTool({ name: 'switchboard_list_peers', arguments: {} }))).toBe(
+      'No other sessions are reachable right now.',
+    );
   });
 
   it('task tools work on a team list', async () => {
     th = await startHub();
     const alice = await agent(th, 'alice');
-    const created = JSON.parse(text(await alice.callTool({ name: 'switchboard_task_create', arguments: { team: 'crew', subject: 'Write docs' } })).split('\n\n')[0]!) as { id: string };
+    const created = JSON.parse(
+      text(
+        await alice.callTool({ name: 'switchboard_task_create', arguments: { team: 'crew', subject: 'Write docs' } }),
+      ).split('\n\n')[0]!,
+    ) as { id: string };
     expect(created.id).toBe('1');
-    const claimed = JSON.parse(text(await alice.callTool({ name: 'switchboard_task_claim', arguments: { team: 'crew', id: '1' } })).split('\n\n')[0]!) as { owner: string };
+    const claimed = JSON.parse(
+      text(await alice.callTool({ name: 'switchboard_task_claim', arguments: { team: 'crew', id: '1' } })).split(
+        '\n\n',
+      )[0]!,
+    ) as { owner: string };
     expect(claimed.owner).toBe('alice');
-    const listed = JSON.parse(text(await alice.callTool({ name: 'switchboard_tasks', arguments: { team: 'crew' } })).split('\n\n')[0]!) as unknown[];
+    const listed = JSON.parse(
+      text(await alice.callTool({ name: 'switchboard_tasks', arguments: { team: 'crew' } })).split('\n\n')[0]!,
+    ) as unknown[];
     expect(listed).toHaveLength(1);
   });
 });
@@ -102,30 +144,58 @@ describe('switchboard_history (issue 18)', () => {
     const alice = await th.register(c, { name: 'alice' });
     const bob = await th.register(c, { name: 'bob' });
     const carol = await agent(th, 'carol');
-    const send = (from: { sessionId: string; token: string }, to: string, summary: string, message: string) => c.call('message.send', { sessionId: from.sessionId, token: from.token, to, summary, message });
+    const send = (from: { sessionId: string; token: string }, to: string, summary: string, message: string) =>
+      c.call('message.send', { sessionId: from.sessionId, token: from.token, to, summary, message });
     await send(alice, 'bob', 'private plan', 'the merger codeword is zanzibar');
     await send(bob, 'alice', 'private reply', 'zanzibar acknowledged');
     await send(bob, 'carol', 'for carol', 'carol please review zanzibar-free docs');
-    const carolSent = text(await carol.callTool({ name: 'switchboard_send', arguments: { to: 'bob', summary: 'carol to bob', message: 'reviewed, all good' } }));
+    const carolSent = text(
+      await carol.callTool({
+        name: 'switchboard_send',
+        arguments: { to: 'bob', summary: 'carol to bob', message: 'reviewed, all good' },
+      }),
+    );
     expect(carolSent).toMatch(/^queued:/);
 
     const own = text(await carol.callTool({ name: 'switchboard_history', arguments: {} }));
     expect(own).toContain('you → bob  [queued]  carol to bob');
     expect(own).toContain('bob → you');
     expect(own).toContain('for carol');
-    for (const args of [{}, { text: 'zanzibar' }, { with: 'bob' }, { with: 'alice' }, { text: 'merger codeword' }, { session: alice.sessionId }, { sessionId: alice.sessionId, token: alice.token }]) {
+    for (const args of [
+      {},
+      { text: 'zanzibar' },
+      { with: 'bob' },
+      { with: 'alice' },
+      { text: 'merger codeword' },
+      { session: alice.sessionId },
+      { sessionId: alice.sessionId, token: alice.token },
+    ]) {
       const r = text(await carol.callTool({ name: 'switchboard_history', arguments: args }));
       expect(r, JSON.stringify(args)).not.toContain('merger');
       expect(r, JSON.stringify(args)).not.toContain('private plan');
       expect(r, JSON.stringify(args)).not.toContain('acknowledged');
     }
-    expect(text(await carol.callTool({ name: 'switchboard_history', arguments: { with: 'alice' } }))).toContain('No messages of yours');
+    expect(text(await carol.callTool({ name: 'switchboard_history', arguments: { with: 'alice' } }))).toContain(
+      'No messages of yours',
+    );
     // The method behind it: a session's token with a foreign session id (or a foreign scope) is refused.
-    const refused = async (p: Promise<unknown>): Promise<string> => p.then(() => 'answered', (err: unknown) => (err instanceof RpcError ? err.reason : String(err)));
-    expect(await refused(c.call('history.search', { sessionId: alice.sessionId, token: bob.token }))).toBe('unauthorized');
-    expect(await refused(c.call('history.search', { sessionId: bob.sessionId, token: bob.token, session: alice.sessionId }))).toBe('unauthorized');
+    const refused = async (p: Promise<unknown>): Promise<string> =>
+      p.then(
+        () => 'answered',
+        (err: unknown) => (err instanceof RpcError ? err.reason : String(err)),
+      );
+    expect(await refused(c.call('history.search', { sessionId: alice.sessionId, token: bob.token }))).toBe(
+      'unauthorized',
+    );
+    expect(
+      await refused(c.call('history.search', { sessionId: bob.sessionId, token: bob.token, session: alice.sessionId })),
+    ).toBe('unauthorized');
     // Alice's own tool view (the same method and credentials) does see it: the scope is per session, not a blanket refusal.
-    expect((await c.call('history.search', { sessionId: alice.sessionId, token: alice.token, text: 'zanzibar' })).messages.map((m) => m.summary).sort()).toEqual(['private plan', 'private reply']);
+    expect(
+      (await c.call('history.search', { sessionId: alice.sessionId, token: alice.token, text: 'zanzibar' })).messages
+        .map((m) => m.summary)
+        .sort(),
+    ).toEqual(['private plan', 'private reply']);
   });
 });
 
@@ -135,16 +205,28 @@ describe('switchboard mcp without a hub', () => {
     const { runCli } = await import('../helpers/cli.js');
     const dirs = tempDirs();
     const env = cliEnv(dirs) as Record<string, string>;
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['-e', AGENT, CLI, 'mcp', '--agent', 'gemini', '--name', 'solo'], env, cwd: dirs.root, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['-e', AGENT, CLI, 'mcp', '--agent', 'gemini', '--name', 'solo'],
+      env,
+      cwd: dirs.root,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'solo', version: '1.0.0' });
     await client.connect(transport);
     const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as { pid: number; sessions: number };
     try {
       expect(status.sessions).toBe(1);
-      const agents = JSON.parse((await runCli(['agents', '--json'], env)).stdout) as { rows: Array<{ name: string; agent: string }> };
+      const agents = JSON.parse((await runCli(['agents', '--json'], env)).stdout) as {
+        rows: Array<{ name: string; agent: string }>;
+      };
       expect(agents.rows.map((r) => [r.name, r.agent])).toEqual([['solo', 'gemini']]);
       await client.close();
-      await until(async () => (JSON.parse((await runCli(['status', '--json'], env)).stdout) as { sessions: number }).sessions === 0, 5000);
+      await until(
+        async () =>
+          (JSON.parse((await runCli(['status', '--json'], env)).stdout) as { sessions: number }).sessions === 0,
+        5000,
+      );
     } finally {
       process.kill(status.pid, 'SIGTERM');
     }
@@ -153,11 +235,18 @@ describe('switchboard mcp without a hub', () => {
 
 describe('switchboard mcp lifecycle', () => {
   /** Starts `switchboard mcp` with its stdin held open (as an agent does) and waits for its session. */
-  async function startMcp(th: TestHub): Promise<{ child: ChildProcessWithoutNullStreams; stderr: () => string; exited: Promise<number | null> }> {
-    const child = spawn(process.execPath, [CLI, 'mcp', '--agent', 'claude', '--name', 'life'], { env: cliEnv(th.dirs), cwd: th.dirs.root });
+  async function startMcp(
+    th: TestHub,
+  ): Promise<{ child: ChildProcessWithoutNullStreams; stderr: () => string; exited: Promise<number | null> }> {
+    const child = spawn(process.execPath, [CLI, 'mcp', '--agent', 'claude', '--name', 'life'], {
+      env: cliEnv(th.dirs),
+      cwd: th.dirs.root,
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((r) => child.once('exit', (code, signal) => r(signal === null ? code : -1)));
+    const exited = new Promise<number | null>((r) =>
+      child.once('exit', (code, signal) => r(signal === null ? code : -1)),
+    );
     const c = await th.client();
     await until(async () => (await c.call('agents.list', {})).rows.some((r) => r.name === 'life'), 10_000);
     return { child, stderr: () => stderr, exited };

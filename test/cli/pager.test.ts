@@ -10,7 +10,9 @@ const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 describe('inbox pager', () => {
   it('a 32 KB item under a Codex budget comes in parts that fit, rejoin to the whole, and is acknowledged only with the last', () => {
-    const long = Array.from({ length: 600 }, (_, i) => `line ${i} — ü€😀 of a long report, every word of it`).join('\n');
+    const long = Array.from({ length: 600 }, (_, i) => `line ${i} — ü€😀 of a long report, every word of it`).join(
+      '\n',
+    );
     const pager = new InboxPager(TOOL_TEXT_BUDGET.codex);
     const pieces: string[] = [];
     const acked: string[][] = [];
@@ -31,7 +33,10 @@ describe('inbox pager', () => {
 
   it('small items come whole and are acknowledged; those that do not fit wait with a note', () => {
     const pager = new InboxPager(9000);
-    const page = pager.page([item('a', 'x'.repeat(3000)), item('b', 'y'.repeat(3000)), item('c', 'z'.repeat(3000))], 'ok');
+    const page = pager.page(
+      [item('a', 'x'.repeat(3000)), item('b', 'y'.repeat(3000)), item('c', 'z'.repeat(3000))],
+      'ok',
+    );
     expect(page.done).toEqual(['a', 'b']);
     expect(page.text).toContain('1 more item(s) from other sessions are waiting');
     expect(pager.page([], 'ok')).toEqual({ text: undefined, done: [] });

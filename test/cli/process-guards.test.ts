@@ -28,18 +28,32 @@ setTimeout(() => {
 }, 100);
 `;
 
-async function runChild(guarded: boolean): Promise<{ status: number | null; stdout: string; lines: Array<Record<string, string>> }> {
+async function runChild(
+  guarded: boolean,
+): Promise<{ status: number | null; stdout: string; lines: Array<Record<string, string>> }> {
   if (!fs.existsSync(path.join(dir, 'guards.mjs'))) {
     const root = path.resolve(import.meta.dirname, '../..');
     await build({
-      stdin: { contents: "export { installProcessGuards } from './cli/process-guards.ts'; export { stderrLogger } from './core/kit/logger.ts';", resolveDir: root, loader: 'ts' },
-      bundle: true, platform: 'node', format: 'esm', outfile: path.join(dir, 'guards.mjs'), logLevel: 'silent',
+      stdin: {
+        contents:
+          "export { installProcessGuards } from './cli/process-guards.ts'; export { stderrLogger } from './core/kit/logger.ts';",
+        resolveDir: root,
+        loader: 'ts',
+      },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: path.join(dir, 'guards.mjs'),
+      logLevel: 'silent',
     });
   }
   const file = path.join(dir, `run-${guarded}.mjs`);
   fs.writeFileSync(file, SCRIPT(guarded));
   const r = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 10_000 });
-  const lines = r.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, string>);
+  const lines = r.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, string>);
   return { status: r.status, stdout: r.stdout, lines };
 }
 
@@ -65,7 +79,11 @@ describe('serve process guards', () => {
   it('describe a non-Error reason, and the disposer removes both handlers', () => {
     const proc = new EventEmitter();
     const logged: Array<Record<string, unknown> | undefined> = [];
-    const dispose = installProcessGuards(proc, { info: () => undefined, warn: () => undefined, error: (_m, f) => void logged.push(f) }, () => undefined);
+    const dispose = installProcessGuards(
+      proc,
+      { info: () => undefined, warn: () => undefined, error: (_m, f) => void logged.push(f) },
+      () => undefined,
+    );
     proc.emit('unhandledRejection', 'just a string');
     expect(logged).toEqual([{ origin: 'unhandledRejection', error: 'string', value: 'just a string' }]);
     dispose();

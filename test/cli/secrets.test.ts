@@ -18,11 +18,37 @@ afterEach(async () => {
 
 /** Every command path with the positionals it needs to get as far as its flags. */
 const PATHS: string[][] = [
-  ['serve'], ['status'], ['session', 'start'], ['session', 'state', 'busy'], ['session', 'mode', 'plan'], ['session', 'rename', 'x'], ['session', 'stop'],
-  ['agents'], ['send'], ['inbox'], ['held'], ['held', 'approve', '1'], ['held', 'deny', '1'], ['subscriptions'], ['subscriptions', 'cancel', '1'],
-  ['confirmations'], ['confirmations', 'allow', '1'], ['confirmations', 'deny', '1'], ['teams'], ['history'], ['team', 'show', 't'], ['team', 'send'],
-  ['tasks'], ['task', 'create'], ['task', 'update', '1'], ['task', 'claim', '1'], ['task', 'assign', '1'], ['task', 'delete', '1'],
-  ['hook', 'post-tool'], ['mcp'], ['setup', 'claude-code'],
+  ['serve'],
+  ['status'],
+  ['session', 'start'],
+  ['session', 'state', 'busy'],
+  ['session', 'mode', 'plan'],
+  ['session', 'rename', 'x'],
+  ['session', 'stop'],
+  ['agents'],
+  ['send'],
+  ['inbox'],
+  ['held'],
+  ['held', 'approve', '1'],
+  ['held', 'deny', '1'],
+  ['subscriptions'],
+  ['subscriptions', 'cancel', '1'],
+  ['confirmations'],
+  ['confirmations', 'allow', '1'],
+  ['confirmations', 'deny', '1'],
+  ['teams'],
+  ['history'],
+  ['team', 'show', 't'],
+  ['team', 'send'],
+  ['tasks'],
+  ['task', 'create'],
+  ['task', 'update', '1'],
+  ['task', 'claim', '1'],
+  ['task', 'assign', '1'],
+  ['task', 'delete', '1'],
+  ['hook', 'post-tool'],
+  ['mcp'],
+  ['setup', 'claude-code'],
 ];
 
 describe('secrets never on the command line', () => {
@@ -59,7 +85,9 @@ describe('secrets never on the command line', () => {
     expect(open.stderr).toContain('readable by other users (mode 0644); chmod 600 it first');
     fs.chmodSync(file, 0o600);
     expect((await runCli(['held', '--ui-token-file', file], env)).stdout).toContain('No held messages');
-    expect((await runCli(['held', '--ui-token-file', '-'], env, 15_000, `${ui}\n`)).stdout).toContain('No held messages');
+    expect((await runCli(['held', '--ui-token-file', '-'], env, 15_000, `${ui}\n`)).stdout).toContain(
+      'No held messages',
+    );
     expect((await runCli(['held'], { ...env, SWITCHBOARD_UI_TOKEN: ui })).stdout).toContain('No held messages');
     const dir = await runCli(['held', '--ui-token-file', dirs.root], env);
     expect([dir.code, dir.stderr]).toEqual([2, expect.stringContaining('not a regular file')]);
@@ -68,11 +96,29 @@ describe('secrets never on the command line', () => {
     const empty = await runCli(['held', '--ui-token-file', '-'], env, 15_000, '\n');
     expect([empty.code, empty.stderr]).toEqual([2, expect.stringContaining('expected exactly one token')]);
 
-    const reg = JSON.parse((await runCli(['session', 'start', '--cwd', dirs.root, '--name', 'api', '--pid', String(served.child.pid), '--json'], env)).stdout) as { sessionId: string; token: string };
+    const reg = JSON.parse(
+      (
+        await runCli(
+          ['session', 'start', '--cwd', dirs.root, '--name', 'api', '--pid', String(served.child.pid), '--json'],
+          env,
+        )
+      ).stdout,
+    ) as { sessionId: string; token: string };
     const tokenFile = path.join(dirs.root, 'api-token');
     fs.writeFileSync(tokenFile, reg.token, { mode: 0o600 });
-    expect((await runCli(['inbox', '--session', reg.sessionId, '--token-file', tokenFile], env)).stdout.trim()).toBe('Inbox empty.');
-    expect((await runCli(['session', 'rename', 'api2', '--session', reg.sessionId, '--token-file', '-'], env, 15_000, reg.token)).stdout).toMatch(/^api2 \[/);
+    expect((await runCli(['inbox', '--session', reg.sessionId, '--token-file', tokenFile], env)).stdout.trim()).toBe(
+      'Inbox empty.',
+    );
+    expect(
+      (
+        await runCli(
+          ['session', 'rename', 'api2', '--session', reg.sessionId, '--token-file', '-'],
+          env,
+          15_000,
+          reg.token,
+        )
+      ).stdout,
+    ).toMatch(/^api2 \[/);
     const noToken = await runCli(['inbox', '--session', reg.sessionId], env);
     expect([noToken.code, noToken.stderr]).toEqual([2, expect.stringContaining('--session needs its token')]);
   });
@@ -80,9 +126,16 @@ describe('secrets never on the command line', () => {
   it('setup writes hook and MCP commands that carry no token, even with tokens in the environment', async () => {
     const dirs = tempDirs();
     const token = 'f'.repeat(48);
-    const env = { ...cliEnv(dirs), SWITCHBOARD_SESSION: 'sess-1', SWITCHBOARD_TOKEN: token, SWITCHBOARD_UI_TOKEN: token };
+    const env = {
+      ...cliEnv(dirs),
+      SWITCHBOARD_SESSION: 'sess-1',
+      SWITCHBOARD_TOKEN: token,
+      SWITCHBOARD_UI_TOKEN: token,
+    };
     for (const agent of ['claude-code', 'codex', 'gemini']) expect((await runCli(['setup', agent], env)).code).toBe(0);
-    const written = fs.readdirSync(dirs.root, { recursive: true }).map(String)
+    const written = fs
+      .readdirSync(dirs.root, { recursive: true })
+      .map(String)
       // Node's compile cache (~/.cache/switchboard) holds the CLI's own code, not configuration.
       .filter((f) => !f.startsWith(`.cache${path.sep}`) && fs.statSync(path.join(dirs.root, f)).isFile());
     expect(written.length).toBeGreaterThanOrEqual(4);
@@ -92,9 +145,11 @@ describe('secrets never on the command line', () => {
         if (typeof v[0] === 'string' && v[0].endsWith('switchboard.mjs')) commands.push(v.slice(1).join(' '));
         v.forEach(walk);
       } else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
-      else if (typeof v === 'string' && v.includes('switchboard.mjs" ')) commands.push(v.slice(v.indexOf('switchboard.mjs" ') + 17));
+      else if (typeof v === 'string' && v.includes('switchboard.mjs" '))
+        commands.push(v.slice(v.indexOf('switchboard.mjs" ') + 17));
       // The hooks' own entry (cli/hook-bin.ts) takes the same arguments after `hook`.
-      else if (typeof v === 'string' && v.includes('switchboard-hook.cjs" ')) commands.push('hook ' + v.slice(v.indexOf('switchboard-hook.cjs" ') + 22));
+      else if (typeof v === 'string' && v.includes('switchboard-hook.cjs" '))
+        commands.push('hook ' + v.slice(v.indexOf('switchboard-hook.cjs" ') + 22));
     };
     for (const f of written) {
       const text = fs.readFileSync(path.join(dirs.root, f), 'utf8');
@@ -103,6 +158,9 @@ describe('secrets never on the command line', () => {
       walk(f.endsWith('.toml') ? parseToml(text) : parseJsonc(text));
     }
     expect(commands.length).toBeGreaterThanOrEqual(3 + 14);
-    for (const c of commands) expect(c).toMatch(/^(hook (session-start|prompt-submit|post-tool|stop|session-end) --agent (claude|codex|gemini)|mcp --agent (claude|codex|gemini))$/);
+    for (const c of commands)
+      expect(c).toMatch(
+        /^(hook (session-start|prompt-submit|post-tool|stop|session-end) --agent (claude|codex|gemini)|mcp --agent (claude|codex|gemini))$/,
+      );
   });
 });

@@ -25,10 +25,17 @@ async function hold(port: number): Promise<boolean> {
   return ok;
 }
 
-interface Ready { ui: string; uiToken: string; pid: number }
+interface Ready {
+  ui: string;
+  uiToken: string;
+  pid: number;
+}
 
 /** `serve --json --quiet …` up to its ready line, with stderr collected. */
-async function serveUi(env: NodeJS.ProcessEnv, extra: string[]): Promise<{ child: ChildProcessWithoutNullStreams; ready: Ready; stderr: () => string }> {
+async function serveUi(
+  env: NodeJS.ProcessEnv,
+  extra: string[],
+): Promise<{ child: ChildProcessWithoutNullStreams; ready: Ready; stderr: () => string }> {
   const child = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet', ...extra], { env });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -56,9 +63,15 @@ describe('serve --ui and a taken port', () => {
     const port = Number(new URL(s.ready.ui).port);
     if (mine || port !== DEFAULT_UI_PORT) {
       expect(port).not.toBe(DEFAULT_UI_PORT);
-      expect(s.stderr()).toContain(`127.0.0.1:${DEFAULT_UI_PORT} is in use by another program; the user interface is on port ${port} instead`);
+      expect(s.stderr()).toContain(
+        `127.0.0.1:${DEFAULT_UI_PORT} is in use by another program; the user interface is on port ${port} instead`,
+      );
     }
-    const res = await fetch(`http://127.0.0.1:${port}/api/sessions.list`, { method: 'POST', headers: { Authorization: `Bearer ${s.ready.uiToken}`, 'Content-Type': 'application/json' }, body: '{}' });
+    const res = await fetch(`http://127.0.0.1:${port}/api/sessions.list`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${s.ready.uiToken}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(200);
   });
 
@@ -70,7 +83,12 @@ describe('serve --ui and a taken port', () => {
     const env = cliEnv(tempDirs());
     const r = await runCli(['serve', '--ui', '--port', String(port), '--json', '--quiet'], env);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toEqual({ error: { reason: 'ui_port', message: `Cannot serve the user interface on 127.0.0.1:${port}: it is in use by another program; choose another --port, or --port 0 for a free one` } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      error: {
+        reason: 'ui_port',
+        message: `Cannot serve the user interface on 127.0.0.1:${port}: it is in use by another program; choose another --port, or --port 0 for a free one`,
+      },
+    });
     expect((await runCli(['status'], env)).code).toBe(3);
   });
 
@@ -82,7 +100,9 @@ describe('serve --ui and a taken port', () => {
     expect(second.code).toBe(1);
     const msg = (JSON.parse(second.stdout) as { error: { reason: string; message: string } }).error;
     expect(msg.reason).toBe('hub_running');
-    expect(msg.message).toContain(`(pid ${first.ready.pid}) and serves the user interface at http://127.0.0.1:${port}/`);
+    expect(msg.message).toContain(
+      `(pid ${first.ready.pid}) and serves the user interface at http://127.0.0.1:${port}/`,
+    );
     expect(second.stdout + second.stderr).not.toContain(first.ready.uiToken);
     // hub.info tells any client the port, not the token.
     const info = JSON.parse((await runCli(['status', '--json'], env)).stdout) as Record<string, unknown>;

@@ -32,8 +32,13 @@ describe('one session per agent process under concurrent start-up', () => {
   it(`${AT_ONCE} hooks of one agent process started at once register one session`, async () => {
     th = await startHub();
     const dirs = th.dirs;
-    const input = JSON.stringify({ ...(JSON.parse(fs.readFileSync(FIX + 'claude-session-start.json', 'utf8')) as object), cwd: dirs.root });
-    const runs = await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => hook(dirs, i % 2 === 0 ? 'session-start' : 'prompt-submit', input)));
+    const input = JSON.stringify({
+      ...(JSON.parse(fs.readFileSync(FIX + 'claude-session-start.json', 'utf8')) as object),
+      cwd: dirs.root,
+    });
+    const runs = await Promise.all(
+      Array.from({ length: AT_ONCE }, (_, i) => hook(dirs, i % 2 === 0 ? 'session-start' : 'prompt-submit', input)),
+    );
     expect(runs.map((r) => r.code)).toEqual(Array(AT_ONCE).fill(0));
     expect(runs.map((r) => r.stderr).join('')).toBe('');
     const c = await th.client();

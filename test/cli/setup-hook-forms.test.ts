@@ -17,7 +17,11 @@ function home(): { env: NodeJS.ProcessEnv; settings: () => Settings; bin: string
   const bin = path.join(d.root, 'bin');
   fs.mkdirSync(bin);
   const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: d.root };
-  return { env, bin, settings: () => JSON.parse(fs.readFileSync(path.join(d.root, '.claude', 'settings.json'), 'utf8')) as Settings };
+  return {
+    env,
+    bin,
+    settings: () => JSON.parse(fs.readFileSync(path.join(d.root, '.claude', 'settings.json'), 'utf8')) as Settings,
+  };
 }
 
 describe('Claude Code hook forms by version', () => {
@@ -27,10 +31,31 @@ describe('Claude Code hook forms by version', () => {
     const r = await runCli(['setup', 'claude-code'], h.env);
     expect(r.code, r.stderr).toBe(0);
     const hooks = h.settings().hooks!;
-    for (const [event, ours] of [['UserPromptSubmit', 'prompt-submit'], ['PostToolUse', 'post-tool'], ['Stop', 'stop']] as const) {
-      expect(hooks[event]).toEqual([{ ...(event === 'PostToolUse' ? { matcher: '*' } : {}), hooks: [{ type: 'mcp_tool', server: 'switchboard', tool: 'switchboard_hook', input: { event: ours, permission_mode: '${permission_mode}', stop_hook_active: '${stop_hook_active}' }, timeout: 10 }] }]);
+    for (const [event, ours] of [
+      ['UserPromptSubmit', 'prompt-submit'],
+      ['PostToolUse', 'post-tool'],
+      ['Stop', 'stop'],
+    ] as const) {
+      expect(hooks[event]).toEqual([
+        {
+          ...(event === 'PostToolUse' ? { matcher: '*' } : {}),
+          hooks: [
+            {
+              type: 'mcp_tool',
+              server: 'switchboard',
+              tool: 'switchboard_hook',
+              input: { event: ours, permission_mode: '${permission_mode}', stop_hook_active: '${stop_hook_active}' },
+              timeout: 10,
+            },
+          ],
+        },
+      ]);
     }
-    for (const event of ['SessionStart', 'SessionEnd']) expect(hooks[event]![0]!.hooks[0]).toMatchObject({ type: 'command', command: expect.stringMatching(/switchboard-hook\.cjs" session-(start|end) --agent claude$/) as unknown });
+    for (const event of ['SessionStart', 'SessionEnd'])
+      expect(hooks[event]![0]!.hooks[0]).toMatchObject({
+        type: 'command',
+        command: expect.stringMatching(/switchboard-hook\.cjs" session-(start|end) --agent claude$/) as unknown,
+      });
     // Again with an older version: our mcp_tool entries are recognised and replaced, nothing doubles.
     const older = await runCli(['setup', 'claude-code', '--agent-version', '2.1.117'], h.env);
     expect(older.code, older.stderr).toBe(0);

@@ -54,7 +54,11 @@ function home(): { dir: string; env: NodeJS.ProcessEnv } {
 }
 
 const read = (p: string): string => fs.readFileSync(p, 'utf8');
-const backups = (dir: string): string[] => fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => f.includes('switchboard-backup'));
+const backups = (dir: string): string[] =>
+  fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.includes('switchboard-backup'));
 
 describe('switchboard setup', () => {
   it('claude-code: adds the MCP server and five hooks, keeps everything else, is idempotent, uninstalls cleanly', async () => {
@@ -68,17 +72,36 @@ describe('switchboard setup', () => {
     expect(read(settings)).toBe(CLAUDE_SETTINGS);
 
     expect((await runCli(['setup', 'claude-code'], h.env)).code).toBe(0);
-    const cfg = parseJsonc(read(path.join(h.dir, '.claude.json'))) as { mcpServers: Record<string, { command: string; args: string[] }>; numStartups: number };
+    const cfg = parseJsonc(read(path.join(h.dir, '.claude.json'))) as {
+      mcpServers: Record<string, { command: string; args: string[] }>;
+      numStartups: number;
+    };
     expect(Object.keys(cfg.mcpServers)).toEqual(['github', 'switchboard']);
-    expect(cfg.mcpServers.switchboard).toEqual({ type: 'stdio', command: process.execPath, args: [CLI, 'mcp', '--agent', 'claude'], env: {} });
+    expect(cfg.mcpServers.switchboard).toEqual({
+      type: 'stdio',
+      command: process.execPath,
+      args: [CLI, 'mcp', '--agent', 'claude'],
+      env: {},
+    });
     expect(cfg.numStartups).toBe(42);
     const s = read(settings);
     expect(s).toContain('// my own formatter hook');
-    const hooks = (parseJsonc(s) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> }).hooks;
+    const hooks = (
+      parseJsonc(s) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> }
+    ).hooks;
     expect(Object.keys(hooks)).toEqual(['PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd']);
     expect(hooks.PostToolUse).toHaveLength(2);
     expect(hooks.PostToolUse![0]!.matcher).toBe('Edit|Write');
-    expect(hooks.PostToolUse![1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: `"${process.execPath}" "${path.join(path.dirname(CLI), 'switchboard-hook.cjs')}" post-tool --agent claude`, timeout: 10 }] });
+    expect(hooks.PostToolUse![1]).toEqual({
+      matcher: '*',
+      hooks: [
+        {
+          type: 'command',
+          command: `"${process.execPath}" "${path.join(path.dirname(CLI), 'switchboard-hook.cjs')}" post-tool --agent claude`,
+          timeout: 10,
+        },
+      ],
+    });
     expect(backups(h.dir)).toHaveLength(2);
 
     const again = await runCli(['setup', 'claude-code'], h.env);
@@ -89,7 +112,9 @@ describe('switchboard setup', () => {
     expect(parseJsonc(read(settings))).toEqual(parseJsonc(CLAUDE_SETTINGS));
     expect(read(settings)).toContain('// my own formatter hook');
     expect(JSON.parse(read(path.join(h.dir, '.claude.json')))).toEqual(JSON.parse(CLAUDE_JSON));
-    expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).stdout.trim()).toBe('claude-code: already removed; nothing to change.');
+    expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).stdout.trim()).toBe(
+      'claude-code: already removed; nothing to change.',
+    );
   });
 
   it('codex: a marked TOML table (comments kept) and hooks.json; uninstall restores the file byte for byte', async () => {
@@ -98,11 +123,16 @@ describe('switchboard setup', () => {
     expect((await runCli(['setup', 'codex'], h.env)).code).toBe(0);
     const text = read(toml);
     expect(text.startsWith(CODEX_TOML)).toBe(true);
-    const parsed = parseToml(text) as { model: string; mcp_servers: Record<string, { command: string; args: string[] }> };
+    const parsed = parseToml(text) as {
+      model: string;
+      mcp_servers: Record<string, { command: string; args: string[] }>;
+    };
     expect(parsed.model).toBe('gpt-5-codex');
     // Codex passes MCP servers only a fixed set of variables: the ones hub discovery reads are named explicitly.
     expect(parsed.mcp_servers.switchboard).toEqual({
-      command: process.execPath, args: [CLI, 'mcp', '--agent', 'codex'], env_vars: ['SWITCHBOARD_HOME', 'SWITCHBOARD_RUNTIME_DIR', 'XDG_RUNTIME_DIR'],
+      command: process.execPath,
+      args: [CLI, 'mcp', '--agent', 'codex'],
+      env_vars: ['SWITCHBOARD_HOME', 'SWITCHBOARD_RUNTIME_DIR', 'XDG_RUNTIME_DIR'],
     });
     expect(parsed.mcp_servers.docs).toBeDefined();
     const hooks = JSON.parse(read(path.join(h.dir, '.codex', 'hooks.json'))) as { hooks: Record<string, unknown[]> };
@@ -117,10 +147,14 @@ describe('switchboard setup', () => {
   it('tells the user what is still to do: trust the Codex hooks, trust the Gemini folder', async () => {
     const h = home();
     const codex = (await runCli(['setup', 'codex'], h.env)).stdout;
-    expect(codex).toMatch(/Still to do:\n- Codex runs new hooks only after you trust them: .*`\/hooks`.*silently in `codex exec`/);
+    expect(codex).toMatch(
+      /Still to do:\n- Codex runs new hooks only after you trust them: .*`\/hooks`.*silently in `codex exec`/,
+    );
     expect(codex).toContain('hooks not running');
     const gemini = (await runCli(['setup', 'gemini', '--dry-run'], h.env)).stdout;
-    expect(gemini).toMatch(/trusted folders: in an untrusted folder `\/mcp` shows switchboard as Disabled, every hook is skipped, and headless `gemini -p` refuses to run/);
+    expect(gemini).toMatch(
+      /trusted folders: in an untrusted folder `\/mcp` shows switchboard as Disabled, every hook is skipped, and headless `gemini -p` refuses to run/,
+    );
     expect(gemini).toContain('/permissions');
     const json = JSON.parse((await runCli(['setup', 'gemini', '--json'], h.env)).stdout) as { notes: string[] };
     expect(json.notes[0]).toMatch(/^Gemini CLI runs MCP servers and hooks only in trusted folders/);
@@ -130,9 +164,19 @@ describe('switchboard setup', () => {
     const h = home();
     const file = path.join(h.dir, '.gemini', 'settings.json');
     expect((await runCli(['setup', 'gemini'], h.env)).code).toBe(0);
-    const cfg = parseJsonc(read(file)) as { mcpServers: Record<string, unknown>; hooks: Record<string, Array<{ hooks: Array<{ name: string; timeout: number }> }>> };
+    const cfg = parseJsonc(read(file)) as {
+      mcpServers: Record<string, unknown>;
+      hooks: Record<string, Array<{ hooks: Array<{ name: string; timeout: number }> }>>;
+    };
     expect(Object.keys(cfg.mcpServers)).toEqual(['fs', 'switchboard']);
-    expect(Object.keys(cfg.hooks)).toEqual(['BeforeTool', 'SessionStart', 'BeforeAgent', 'AfterTool', 'AfterAgent', 'SessionEnd']);
+    expect(Object.keys(cfg.hooks)).toEqual([
+      'BeforeTool',
+      'SessionStart',
+      'BeforeAgent',
+      'AfterTool',
+      'AfterAgent',
+      'SessionEnd',
+    ]);
     expect(cfg.hooks.AfterTool![0]!.hooks[0]).toMatchObject({ name: 'switchboard-post-tool', timeout: 10000 });
     expect(read(file)).toContain('// theme and tools');
     expect((await runCli(['setup', 'gemini', '--uninstall'], h.env)).code).toBe(0);
@@ -156,7 +200,9 @@ describe('switchboard setup', () => {
     const dir = tempDirs().root;
     const env = { PATH: process.env.PATH, HOME: dir };
     expect((await runCli(['setup', 'claude-code'], env)).code).toBe(0);
-    expect(Object.keys((JSON.parse(read(path.join(dir, '.claude.json'))) as { mcpServers: object }).mcpServers)).toEqual(['switchboard']);
+    expect(
+      Object.keys((JSON.parse(read(path.join(dir, '.claude.json'))) as { mcpServers: object }).mcpServers),
+    ).toEqual(['switchboard']);
     expect((await runCli(['setup', 'claude-code', '--uninstall'], env)).code).toBe(0);
   });
 });

@@ -14,8 +14,13 @@ describe('agents.list permission mode and class', () => {
     await th.register(c, { name: 'careful', permissionMode: 'default' });
     const yolo = await th.register(c, { name: 'yolo', permissionMode: 'bypassPermissions' });
     await th.register(c, { name: 'planner', permissionMode: 'plan', bypassAvailable: true });
-    const byName = async () => Object.fromEntries((await c.call('agents.list', {})).rows.map((r) => [r.name, [r.mode, r.modeClass]]));
-    expect(await byName()).toEqual({ careful: ['default', 'prompting'], yolo: ['bypassPermissions', 'bypass'], planner: ['plan', 'bypass'] });
+    const byName = async () =>
+      Object.fromEntries((await c.call('agents.list', {})).rows.map((r) => [r.name, [r.mode, r.modeClass]]));
+    expect(await byName()).toEqual({
+      careful: ['default', 'prompting'],
+      yolo: ['bypassPermissions', 'bypass'],
+      planner: ['plan', 'bypass'],
+    });
     await c.call('session.mode', { sessionId: yolo.sessionId, token: yolo.token, permissionMode: 'acceptEdits' });
     expect((await byName()).yolo).toEqual(['acceptEdits', 'prompting']);
   });

@@ -18,14 +18,26 @@ describe('durability', () => {
     const env = cliEnv(dirs);
     // A burst of 200 from one sender would be rate-limited by the default throttle.
     fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ throttle: { bucketSize: 1000, queueFullAt: 1000 } }));
+    fs.writeFileSync(
+      path.join(dirs.home, 'settings.json'),
+      JSON.stringify({ throttle: { bucketSize: 1000, queueFullAt: 1000 } }),
+    );
     served = await serveCli(env);
     let c = await HubClient.connect(served.ready.socket);
     const a = await c.call('session.register', { cwd: '/a', name: 'a', pid: process.pid, liveness: 'pid' });
     const b = await c.call('session.register', { cwd: '/b', name: 'b', pid: process.pid, liveness: 'pid' });
     const conn = await c.call('session.register', { cwd: '/c', name: 'c' });
     const sends = [];
-    for (let i = 0; i < 200; i++) sends.push(c.call('message.send', { sessionId: a.sessionId, token: a.token, to: i % 2 ? 'b' : 'c', summary: 's', message: `m${i}` }));
+    for (let i = 0; i < 200; i++)
+      sends.push(
+        c.call('message.send', {
+          sessionId: a.sessionId,
+          token: a.token,
+          to: i % 2 ? 'b' : 'c',
+          summary: 's',
+          message: `m${i}`,
+        }),
+      );
     const results = await Promise.all(sends);
     expect(results.every((r) => r.status === 'queued')).toBe(true);
     await served.stop('SIGKILL');
@@ -36,7 +48,12 @@ describe('durability', () => {
     const rows = (await c.call('agents.list', {})).rows.map((r) => r.name).sort();
     expect(rows).toEqual(['a', 'b']);
     const bItems = await c.call('inbox.fetch', { sessionId: b.sessionId, token: b.token, limit: 1000 });
-    expect(bItems.items.map((i) => i.id).sort()).toEqual(results.filter((_, i) => i % 2).map((r) => r.msg_id).sort());
+    expect(bItems.items.map((i) => i.id).sort()).toEqual(
+      results
+        .filter((_, i) => i % 2)
+        .map((r) => r.msg_id)
+        .sort(),
+    );
     await c.call('session.register', { cwd: '/c', resume: { sessionId: conn.sessionId, token: conn.token } });
     const cItems = await c.call('inbox.fetch', { sessionId: conn.sessionId, token: conn.token, limit: 1000 });
     expect(cItems.items).toHaveLength(100);
@@ -58,8 +75,13 @@ describe('durability', () => {
     await reopened.journal.append({ t: 'i', id: 's1', item: item('z') });
     expect(await reopened.journal.compact()).toBe(true);
     reopened.journal.close();
-    const lines = [{ t: 'i', id: 's1', item: item('y') }, { t: 'i', id: 's1', item: item('z') }];
-    expect(fs.readFileSync(path.join(dir, 'journal.ndjson'), 'utf8')).toBe(lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    const lines = [
+      { t: 'i', id: 's1', item: item('y') },
+      { t: 'i', id: 's1', item: item('z') },
+    ];
+    expect(fs.readFileSync(path.join(dir, 'journal.ndjson'), 'utf8')).toBe(
+      lines.map((l) => JSON.stringify(l) + '\n').join(''),
+    );
     expect(fs.statSync(path.join(dir, 'journal.ndjson')).mode & 0o777).toBe(0o600);
   });
 });

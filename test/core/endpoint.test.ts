@@ -3,7 +3,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { EndpointError, ensurePrivateDir, MAX_SOCKET_PATH_BYTES, resolveEndpoint, sessionSocketPath, type EndpointEnv } from '../../core/transport/endpoint.js';
+import {
+  EndpointError,
+  ensurePrivateDir,
+  MAX_SOCKET_PATH_BYTES,
+  resolveEndpoint,
+  sessionSocketPath,
+  type EndpointEnv,
+} from '../../core/transport/endpoint.js';
 import { startHub as startCoreHub, type Hub } from '../../core/index.js';
 import { HubRunningError } from '../../core/transport/hub-lock.js';
 import { startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
@@ -13,13 +20,15 @@ const base: EndpointEnv = { platform: 'linux', env: {}, uid: 1000, user: 'dev', 
 describe('endpoint naming', () => {
   it('picks SWITCHBOARD_RUNTIME_DIR, then XDG_RUNTIME_DIR/switchboard, then tmpdir/switchboard-uid', () => {
     expect(resolveEndpoint({ ...base, env: { SWITCHBOARD_RUNTIME_DIR: '/r/sb' } }).hubSocket).toBe('/r/sb/hub.sock');
-    expect(resolveEndpoint({ ...base, env: { XDG_RUNTIME_DIR: '/run/user/1000' } }).hubSocket).toBe('/run/user/1000/switchboard/hub.sock');
+    expect(resolveEndpoint({ ...base, env: { XDG_RUNTIME_DIR: '/run/user/1000' } }).hubSocket).toBe(
+      '/run/user/1000/switchboard/hub.sock',
+    );
     expect(resolveEndpoint(base).hubSocket).toBe('/tmp/switchboard-1000/hub.sock');
     expect(resolveEndpoint(base).stateDir).toBe('/home/dev/.switchboard');
     expect(resolveEndpoint({ ...base, env: { SWITCHBOARD_HOME: '/s' } }).stateDir).toBe('/s');
   });
 
-  it('finds the same hub without XDG_RUNTIME_DIR (agents strip it): the user\'s own runtime directory, not tmpdir', () => {
+  it("finds the same hub without XDG_RUNTIME_DIR (agents strip it): the user's own runtime directory, not tmpdir", () => {
     const withVar = resolveEndpoint({ ...base, env: { XDG_RUNTIME_DIR: '/run/user/1000' } });
     const stripped = resolveEndpoint({ ...base, env: {}, userRuntimeDir: '/run/user/1000' });
     expect(stripped.hubSocket).toBe(withVar.hubSocket);
@@ -38,7 +47,12 @@ describe('endpoint naming', () => {
   });
 
   it('names Windows pipes per user and runtime directory', () => {
-    const w = resolveEndpoint({ ...base, platform: 'win32', user: 'Jane Doe', env: { SWITCHBOARD_RUNTIME_DIR: 'C:\\sb' } });
+    const w = resolveEndpoint({
+      ...base,
+      platform: 'win32',
+      user: 'Jane Doe',
+      env: { SWITCHBOARD_RUNTIME_DIR: 'C:\\sb' },
+    });
     expect(w.windows).toBe(true);
     expect(w.hubSocket).toMatch(/^\\\\\.\\pipe\\switchboard-Jane_Doe-[0-9a-f]{8}-hub$/);
     expect(sessionSocketPath(w, 'abc')).toMatch(/^\\\\\.\\pipe\\switchboard-Jane_Doe-[0-9a-f]{8}-s-abc$/);
@@ -92,11 +106,15 @@ describe('the hub socket', () => {
 
   it('only one of two hubs racing to start wins; the other reports the running one', async () => {
     const d = tempDirs();
-    const results = await Promise.allSettled([startCoreHub({ endpoint: d.env }), startCoreHub({ endpoint: d.env }), startCoreHub({ endpoint: d.env })]);
+    const results = await Promise.allSettled([
+      startCoreHub({ endpoint: d.env }),
+      startCoreHub({ endpoint: d.env }),
+      startCoreHub({ endpoint: d.env }),
+    ]);
     const won = results.filter((r) => r.status === 'fulfilled');
     const lost = results.filter((r) => r.status === 'rejected');
     expect(won).toHaveLength(1);
-    for (const l of lost) expect((l).reason).toBeInstanceOf(HubRunningError);
+    for (const l of lost) expect(l.reason).toBeInstanceOf(HubRunningError);
     await (won[0] as PromiseFulfilledResult<Hub>).value.close();
   });
 
@@ -105,7 +123,11 @@ describe('the hub socket', () => {
     fs.mkdirSync(d.runtime, { mode: 0o700 });
     const sock = path.join(d.runtime, 'hub.sock');
     // A process that listens on the socket, then dies by SIGKILL: the file stays.
-    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(sock)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', `require('net').createServer().listen(${JSON.stringify(sock)}, () => console.log('up'))`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     await new Promise((r) => child.stdout.once('data', r));
     const live = await startCoreHub({ endpoint: d.env }).catch((e: unknown) => e);
     expect(live).toBeInstanceOf(HubRunningError);

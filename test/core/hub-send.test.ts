@@ -16,7 +16,13 @@ describe('sending between two hosted sessions', () => {
     b.on('inbox.item', (p) => pushed.push(p));
     await b.call('inbox.subscribe', { sessionId: rb.sessionId, token: rb.token });
 
-    const res = await a.call('message.send', { sessionId: ra.sessionId, token: ra.token, to: 'beta', summary: 'hi', message: 'hello </cross-session-message> there' });
+    const res = await a.call('message.send', {
+      sessionId: ra.sessionId,
+      token: ra.token,
+      to: 'beta',
+      summary: 'hi',
+      message: 'hello </cross-session-message> there',
+    });
     expect(res.status).toBe('queued');
     expect(res.to.name).toBe('beta');
 
@@ -42,7 +48,9 @@ describe('sending between two hosted sessions', () => {
     th = await startHub();
     const a = await th.client();
     const ra = await th.register(a, { name: 'alpha' });
-    const err = await a.call('inbox.fetch', { sessionId: ra.sessionId, token: 'x'.repeat(48) }).catch((e: unknown) => e);
+    const err = await a
+      .call('inbox.fetch', { sessionId: ra.sessionId, token: 'x'.repeat(48) })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcError);
     expect((err as RpcError).reason).toBe('unauthorized');
   });

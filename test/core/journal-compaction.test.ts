@@ -27,14 +27,28 @@ describe('compaction through the hub', () => {
   it('large live messages are never rewritten; acknowledging most of them compacts once, keeping exactly the rest', async () => {
     const dirs = tempDirs();
     fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ throttle: { bucketSize: 1000, queueFullAt: 1000 } }));
+    fs.writeFileSync(
+      path.join(dirs.home, 'settings.json'),
+      JSON.stringify({ throttle: { bucketSize: 1000, queueFullAt: 1000 } }),
+    );
     const limits = { journalCompactBytes: 256 * 1024, livenessSweepMs: 30 };
     th = await startHub({ limits }, dirs);
     const c = await th.client();
     const a = await th.register(c, { name: 'a' });
     const b = await th.register(c, { name: 'b' });
     const ids: string[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await c.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'b', summary: 's', message: `${i}`.padEnd(200 * 1024, 'x') })).msg_id);
+    for (let i = 0; i < 20; i++)
+      ids.push(
+        (
+          await c.call('message.send', {
+            sessionId: a.sessionId,
+            token: a.token,
+            to: 'b',
+            summary: 's',
+            message: `${i}`.padEnd(200 * 1024, 'x'),
+          })
+        ).msg_id,
+      );
     const file = th.hub.journal.file;
     const ino = fs.statSync(file).ino;
     // 4 MiB live and almost nothing dead: the old "512 bytes per record" guess rewrote this every sweep.
@@ -109,7 +123,9 @@ describe('Journal.compact', () => {
     await journal.append({ t: 'i', id: 's', item: item('b') });
     const bad = { t: 'i', id: 's', item: { ...item('c'), at: 1n } } as unknown as JournalRecord;
     await expect(journal.append(bad)).rejects.toThrow('not serializable');
-    expect(log.lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'journal: record not serializable, not written' }));
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({ level: 'error', msg: 'journal: record not serializable, not written' }),
+    );
     await journal.append({ t: 'a', id: 's', ids: ['a'] });
     expect(await journal.compact()).toBe(true);
     journal.close();
@@ -156,7 +172,9 @@ describe('Journal.compact', () => {
     fs.truncateSync(journal.file, 0); // the file is suddenly shorter than what the index knows: reads come back short
     expect(await done).toBe(false);
     expect(temps(dir)).toEqual([]);
-    expect(log.lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'journal: compaction failed, the journal is unchanged' }));
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({ level: 'error', msg: 'journal: compaction failed, the journal is unchanged' }),
+    );
     expect(journal.wantsCompaction()).toBe(false); // backs off instead of retrying every sweep
     await journal.append({ t: 'i', id: 's', item: item('still-works') });
     journal.close();

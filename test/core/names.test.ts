@@ -32,7 +32,18 @@ describe('names', () => {
   });
 
   it('refuses reserved, address-like and @ names', () => {
-    for (const bad of ['main', 'MAIN', 'team-lead', 'a@b', 'uds:/x', '/tmp/x', 'x [abc123]', '', '   ', 'a'.repeat(65)]) {
+    for (const bad of [
+      'main',
+      'MAIN',
+      'team-lead',
+      'a@b',
+      'uds:/x',
+      '/tmp/x',
+      'x [abc123]',
+      '',
+      '   ',
+      'a'.repeat(65),
+    ]) {
       expect(validName(bad), bad).toBeUndefined();
     }
     expect(validName('API Worker')).toBe('api-worker');
@@ -59,7 +70,12 @@ describe('names', () => {
 });
 
 describe('resolution of to', () => {
-  const list = [row('api-worker', 'uds:/r/a.sock'), row('api-tests', 'uds:/r/b.sock'), row('web', 'uds:/r/c.sock'), row('web', 'uds:/r/d.sock')];
+  const list = [
+    row('api-worker', 'uds:/r/a.sock'),
+    row('api-tests', 'uds:/r/b.sock'),
+    row('web', 'uds:/r/c.sock'),
+    row('web', 'uds:/r/d.sock'),
+  ];
   const rows = arrayIndex(list);
 
   it('refuses empty, broadcast, @ and reserved names', () => {

@@ -12,7 +12,11 @@ function fake(): { r: Reclaimer; clock: { t: number }; heap: { bytes: number }; 
   const clock = { t: 0 };
   const heap = { bytes: 20 * MB };
   let n = 0;
-  const r = new Reclaimer({ now: () => clock.t, heapBytes: () => heap.bytes, collect: () => (n++, (heap.bytes = 22 * MB), true) });
+  const r = new Reclaimer({
+    now: () => clock.t,
+    heapBytes: () => heap.bytes,
+    collect: () => (n++, (heap.bytes = 22 * MB), true),
+  });
   return { r, clock, heap, collections: () => n };
 }
 
@@ -64,7 +68,8 @@ describe('Reclaimer', () => {
   });
 
   it("with V8's own collector, shrinks a young generation that a burst grew", () => {
-    const newSpace = (): number => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+    const newSpace = (): number =>
+      v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
     let t = 0;
     const r = new Reclaimer({ now: () => t });
     // A burst: many short-lived objects with a share that survives, as queued messages do.

@@ -5,7 +5,8 @@ let th: TestHub;
 afterEach(async () => th?.close());
 
 const code = (msg: Record<string, unknown>): unknown => (msg.error as { code: number } | undefined)?.code;
-const reason = (msg: Record<string, unknown>): unknown => (msg.error as { data?: { reason?: string } } | undefined)?.data?.reason;
+const reason = (msg: Record<string, unknown>): unknown =>
+  (msg.error as { data?: { reason?: string } } | undefined)?.data?.reason;
 
 describe('hub socket under bad input', () => {
   it('answers garbage with a parse error and keeps the connection', async () => {
@@ -13,7 +14,9 @@ describe('hub socket under bad input', () => {
     const c = await rawConnect(th.hub.paths.hubSocket);
     c.write('this is not json\n');
     expect(code(await c.next())).toBe(-32700);
-    c.write('[1,2,3]\n{"jsonrpc":"1.0","id":1,"method":"hub.info"}\n{"jsonrpc":"2.0","id":{"x":1},"method":"hub.info"}\n');
+    c.write(
+      '[1,2,3]\n{"jsonrpc":"1.0","id":1,"method":"hub.info"}\n{"jsonrpc":"2.0","id":{"x":1},"method":"hub.info"}\n',
+    );
     expect(code(await c.next())).toBe(-32600);
     expect(code(await c.next())).toBe(-32600);
     expect(code(await c.next())).toBe(-32600);
@@ -42,9 +45,18 @@ describe('hub socket under bad input', () => {
     const r1 = await c.next();
     expect(code(r1)).toBe(-32602);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
-    c.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session.register', params: { cwd: 'x'.repeat(5000) } }) + '\n');
+    c.write(
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session.register', params: { cwd: 'x'.repeat(5000) } }) + '\n',
+    );
     expect(code(await c.next())).toBe(-32602);
-    c.write(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'session.register', params: { cwd: '/x', permissionMode: 'yolo' } }) + '\n');
+    c.write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'session.register',
+        params: { cwd: '/x', permissionMode: 'yolo' },
+      }) + '\n',
+    );
     const r3 = await c.next();
     expect(code(r3)).toBe(-32602);
     expect(JSON.stringify(r3.error)).toContain('permissionMode');
@@ -79,7 +91,9 @@ describe('hub socket under bad input', () => {
   it('sends nothing back for notifications (requests without id)', async () => {
     th = await startHub();
     const c = await rawConnect(th.hub.paths.hubSocket);
-    c.write('{"jsonrpc":"2.0","method":"hub.info"}\n{"jsonrpc":"2.0","method":"nope"}\n{"jsonrpc":"2.0","id":9,"method":"hub.info"}\n');
+    c.write(
+      '{"jsonrpc":"2.0","method":"hub.info"}\n{"jsonrpc":"2.0","method":"nope"}\n{"jsonrpc":"2.0","id":9,"method":"hub.info"}\n',
+    );
     expect((await c.next()).id).toBe(9);
   });
 });

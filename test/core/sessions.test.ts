@@ -25,7 +25,19 @@ describe('sessions', () => {
     await c.call('session.mode', { ...auth, permissionMode: 'acceptEdits' });
     const { rows } = await c.call('agents.list', auth);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ name: 'api-worker', label: `api-worker [${r.ref}]`, cwd: '/home/u/MyApp', agent: 'claude', kind: 'switchboard', state: 'busy', self: true, canReceive: true, machine: null, inboxDepth: 0, inbound: { value: null, source: 'parity' } });
+    expect(rows[0]).toMatchObject({
+      name: 'api-worker',
+      label: `api-worker [${r.ref}]`,
+      cwd: '/home/u/MyApp',
+      agent: 'claude',
+      kind: 'switchboard',
+      state: 'busy',
+      self: true,
+      canReceive: true,
+      machine: null,
+      inboxDepth: 0,
+      inbound: { value: null, source: 'parity' },
+    });
 
     const bad = await c.call('session.rename', { ...auth, name: 'main' }).catch((e: unknown) => e);
     expect((bad as RpcError).reason).toBe('name_invalid');
@@ -38,14 +50,25 @@ describe('sessions', () => {
     const c = await th.client();
     const r = await th.register(c, { name: 'short-lived' });
     expect((await watcher.call('agents.list', {})).rows).toHaveLength(2);
-    await watcher.call('message.send', { sessionId: w.sessionId, token: w.token, to: 'short-lived', summary: 's', message: 'keep me' });
+    await watcher.call('message.send', {
+      sessionId: w.sessionId,
+      token: w.token,
+      to: 'short-lived',
+      summary: 's',
+      message: 'keep me',
+    });
     c.close();
     await until(async () => (await watcher.call('agents.list', {})).rows.length === 1, 2000);
 
     const again = await th.client();
-    const wrong = await again.call('session.register', { cwd: '/x', resume: { sessionId: r.sessionId, token: 'f'.repeat(48) } }).catch((e: unknown) => e);
+    const wrong = await again
+      .call('session.register', { cwd: '/x', resume: { sessionId: r.sessionId, token: 'f'.repeat(48) } })
+      .catch((e: unknown) => e);
     expect((wrong as RpcError).reason).toBe('unauthorized');
-    const resumed = await again.call('session.register', { cwd: '/x', resume: { sessionId: r.sessionId, token: r.token } });
+    const resumed = await again.call('session.register', {
+      cwd: '/x',
+      resume: { sessionId: r.sessionId, token: r.token },
+    });
     expect(resumed).toMatchObject({ sessionId: r.sessionId, name: 'short-lived', address: r.address, resumed: true });
   });
 

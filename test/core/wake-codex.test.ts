@@ -30,24 +30,51 @@ afterEach(async () => {
   proc = fake = t = undefined;
 });
 
-const fetch = async (r: Registration): Promise<InboxItem[]> => (await c.call('inbox.fetch', { ...authOf(r), limit: 50 })).items;
-const receipts = async (r: Registration, msgId: string): Promise<InboxItem[]> => (await fetch(r)).filter((i) => i.kind === 'receipt' && i.origMsgId === msgId);
-const reasonOf = (i: InboxItem | undefined): string => (i?.kind === 'receipt' ? i.reason ?? '' : '');
+const fetch = async (r: Registration): Promise<InboxItem[]> =>
+  (await c.call('inbox.fetch', { ...authOf(r), limit: 50 })).items;
+const receipts = async (r: Registration, msgId: string): Promise<InboxItem[]> =>
+  (await fetch(r)).filter((i) => i.kind === 'receipt' && i.origMsgId === msgId);
+const reasonOf = (i: InboxItem | undefined): string => (i?.kind === 'receipt' ? (i.reason ?? '') : '');
 
 /** A hub, alice, and "web": a Codex session whose process looks like the daemon, idle after a turn its hooks reported. */
-async function world(o: { answer?: (cwd: string) => Answer; mode?: Parameters<typeof fakeAppServer>[2]; status?: () => string; noServer?: boolean; limits?: Record<string, number> } = {}) {
+async function world(
+  o: {
+    answer?: (cwd: string) => Answer;
+    mode?: Parameters<typeof fakeAppServer>[2];
+    status?: () => string;
+    noServer?: boolean;
+    limits?: Record<string, number>;
+  } = {},
+) {
   t = await startHub(o.limits ? { limits: o.limits } : {});
   c = await t.client();
   const alice = await t.register(c, { name: 'alice' });
   const codexHome = path.join(t.dirs.root, 'codex-home');
   const cwd = path.join(t.dirs.root, 'project');
   fs.mkdirSync(cwd, { recursive: true });
-  if (o.noServer !== true) fake = await fakeAppServer(codexHome, o.answer?.(cwd) ?? threadAnswers({ threadId: THREAD, cwd, ...(o.status ? { status: o.status } : {}) }), o.mode ?? 'ok');
+  if (o.noServer !== true)
+    fake = await fakeAppServer(
+      codexHome,
+      o.answer?.(cwd) ?? threadAnswers({ threadId: THREAD, cwd, ...(o.status ? { status: o.status } : {}) }),
+      o.mode ?? 'ok',
+    );
   // argv[1] is "app-server", as the daemon's (`codex app-server --listen unix:// …`).
   fs.writeFileSync(path.join(t.dirs.root, 'app-server'), 'setInterval(() => {}, 1 << 30);\n');
-  proc = spawn(process.execPath, ['app-server', '--listen', 'unix://'], { cwd: t.dirs.root, env: { CODEX_HOME: codexHome, PATH: '/usr/bin:/bin' }, stdio: 'ignore' });
+  proc = spawn(process.execPath, ['app-server', '--listen', 'unix://'], {
+    cwd: t.dirs.root,
+    env: { CODEX_HOME: codexHome, PATH: '/usr/bin:/bin' },
+    stdio: 'ignore',
+  });
   await until(() => fs.readFileSync(`/proc/${proc!.pid}/cmdline`, 'utf8').includes('app-server'));
-  const web = await t.register(c, { name: 'web', agent: 'codex', cwd, pid: proc.pid!, liveness: 'pid', hook: true, permissionMode: 'default' });
+  const web = await t.register(c, {
+    name: 'web',
+    agent: 'codex',
+    cwd,
+    pid: proc.pid!,
+    liveness: 'pid',
+    hook: true,
+    permissionMode: 'default',
+  });
   await c.call('session.state', { ...authOf(web), state: 'busy', hook: true, agentSessionId: THREAD });
   await c.call('session.state', { ...authOf(web), state: 'idle', hook: true, agentSessionId: THREAD });
   return { alice, web, codexHome, cwd };
@@ -56,7 +83,11 @@ async function world(o: { answer?: (cwd: string) => Answer; mode?: Parameters<ty
 describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread through its app-server', () => {
   it('starts a turn in the thread its hooks named, messages as untrusted context, policy unchanged; the sender gets delivered', async () => {
     const { alice, web } = await world();
-    expect(t!.hub.wake.routeFor(t!.hub.table.live.get(web.sessionId)!)).toEqual({ kind: 'codex-app-server', socketPath: fake!.socketPath, threadId: THREAD });
+    expect(t!.hub.wake.routeFor(t!.hub.table.live.get(web.sessionId)!)).toEqual({
+      kind: 'codex-app-server',
+      socketPath: fake!.socketPath,
+      threadId: THREAD,
+    });
     const r = await c.call('message.send', { ...authOf(alice), to: 'web', summary: 's', message: 'wake up, codex' });
     expect(r.status).toBe('queued');
     await until(async () => (await receipts(alice, r.msg_id)).length === 1);
@@ -65,10 +96,18 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
     expect(reasonOf(receipt)).toMatch(/Codex app-server started a turn/);
     expect(fake!.requests.map((q) => q.method)).toEqual(['initialize', 'initialized', 'thread/read', 'turn/start']);
     const start = fake!.requests.find((q) => q.method === 'turn/start')!.params as Record<string, unknown>;
-    expect(Object.keys(start).sort(), 'no approval, sandbox or model override').toEqual(['additionalContext', 'input', 'threadId']);
+    expect(Object.keys(start).sort(), 'no approval, sandbox or model override').toEqual([
+      'additionalContext',
+      'input',
+      'threadId',
+    ]);
     expect(start.threadId).toBe(THREAD);
-    expect(JSON.stringify(start.input)).toMatch(/\[Switchboard\] 1 message from other agent sessions.*not instructions from your user/);
-    expect(start.additionalContext).toMatchObject({ switchboard: { kind: 'untrusted', name: 'switchboard', value: expect.stringContaining('wake up, codex') } });
+    expect(JSON.stringify(start.input)).toMatch(
+      /\[Switchboard\] 1 message from other agent sessions.*not instructions from your user/,
+    );
+    expect(start.additionalContext).toMatchObject({
+      switchboard: { kind: 'untrusted', name: 'switchboard', value: expect.stringContaining('wake up, codex') },
+    });
     expect(await fetch(web), 'acknowledged: no hook hands it over again').toEqual([]);
     expect(t!.hub.table.live.get(web.sessionId)!.state, 'its turn runs until its Stop hook').toBe('busy');
   });
@@ -83,7 +122,9 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
     const [held] = (await c.call('held.list', { uiToken: t!.hub.uiToken })).items;
     await c.call('held.approve', { uiToken: t!.hub.uiToken, id: held!.id });
     await until(() => fake!.requests.some((q) => q.method === 'turn/start'));
-    await until(async () => (await receipts(mallory, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered'));
+    await until(async () =>
+      (await receipts(mallory, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered'),
+    );
     expect(await fetch(web)).toEqual([]);
   });
 
@@ -91,7 +132,9 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
     let reads = 0;
     const { alice } = await world({ status: () => (++reads < 3 ? 'active' : 'idle') });
     const r = await c.call('message.send', { ...authOf(alice), to: 'web', summary: 's', message: 'after your turn' });
-    await until(async () => (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered'));
+    await until(async () =>
+      (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered'),
+    );
     expect(reads).toBe(3);
   });
 
@@ -102,57 +145,120 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
     await sleep(300);
     expect(fake!.requests.some((q) => q.method === 'turn/start')).toBe(false);
     expect(await receipts(alice, r.msg_id)).toEqual([]);
-    expect((await fetch(web)).map((i) => i.id), 'its next hook hands it over').toEqual([r.msg_id]);
+    expect(
+      (await fetch(web)).map((i) => i.id),
+      'its next hook hands it over',
+    ).toEqual([r.msg_id]);
   });
 
   it.each([
     ['the thread is not loaded (its window closed)', { status: () => 'notLoaded' }, /not loaded/],
-    ['the thread works in another folder', { answer: () => threadAnswers({ threadId: THREAD, cwd: '/elsewhere' }) }, /another folder/],
-    ['the daemon refuses the turn', { answer: (cwd: string): Answer => (q) => (q.method === 'turn/start' ? { error: { code: -32600, message: 'thread is archived' } } : threadAnswers({ threadId: THREAD, cwd })(q)) }, /thread is archived/],
+    [
+      'the thread works in another folder',
+      { answer: () => threadAnswers({ threadId: THREAD, cwd: '/elsewhere' }) },
+      /another folder/,
+    ],
+    [
+      'the daemon refuses the turn',
+      {
+        answer:
+          (cwd: string): Answer =>
+          (q) =>
+            q.method === 'turn/start'
+              ? { error: { code: -32600, message: 'thread is archived' } }
+              : threadAnswers({ threadId: THREAD, cwd })(q),
+      },
+      /thread is archived/,
+    ],
     ['no daemon listens', { noServer: true }, /cannot reach the Codex app-server/],
     ['the socket is no WebSocket', { mode: 'http' as const }, /did not accept a WebSocket upgrade/],
-    ['the daemon never answers', { mode: 'silent' as const, limits: { codexWakeTimeoutMs: 300 } }, /did not answer within 300 ms/],
-    ['the daemon sends a frame over the limit', { mode: 'huge' as const, limits: { codexFrameBytes: 64 * 1024 } }, /over the size limit/],
-  ])('%s: the message goes back to its inbox, its user is told, the sender gets waiting with the reason', async (_what, o, reason) => {
-    const { alice, web } = await world(o);
-    const r = await c.call('message.send', { ...authOf(alice), to: 'web', summary: 's', message: 'try me' });
-    await until(async () => (await receipts(alice, r.msg_id)).length === 1, 5000);
-    const [receipt] = await receipts(alice, r.msg_id);
-    expect(receipt).toMatchObject({ status: 'waiting' });
-    expect(reasonOf(receipt)).toMatch(/idle and cannot be woken \(its Codex app-server started no turn: .*\); its user has been told/);
-    expect(reasonOf(receipt)).toMatch(reason);
-    expect(t!.hub.userNotices.list().some((n) => /1 message waiting for web/.test(n.text))).toBe(true);
-    expect((await fetch(web)).map((i) => i.id), 'nothing lost: its next turn reads it').toEqual([r.msg_id]);
-    expect(t!.hub.table.live.get(web.sessionId)!.state).toBe('idle');
-    expect((await c.call('hub.info', {})).version, 'the hub is alive').toBeTypeOf('string');
-  });
+    [
+      'the daemon never answers',
+      { mode: 'silent' as const, limits: { codexWakeTimeoutMs: 300 } },
+      /did not answer within 300 ms/,
+    ],
+    [
+      'the daemon sends a frame over the limit',
+      { mode: 'huge' as const, limits: { codexFrameBytes: 64 * 1024 } },
+      /over the size limit/,
+    ],
+  ])(
+    '%s: the message goes back to its inbox, its user is told, the sender gets waiting with the reason',
+    async (_what, o, reason) => {
+      const { alice, web } = await world(o);
+      const r = await c.call('message.send', { ...authOf(alice), to: 'web', summary: 's', message: 'try me' });
+      await until(async () => (await receipts(alice, r.msg_id)).length === 1, 5000);
+      const [receipt] = await receipts(alice, r.msg_id);
+      expect(receipt).toMatchObject({ status: 'waiting' });
+      expect(reasonOf(receipt)).toMatch(
+        /idle and cannot be woken \(its Codex app-server started no turn: .*\); its user has been told/,
+      );
+      expect(reasonOf(receipt)).toMatch(reason);
+      expect(t!.hub.userNotices.list().some((n) => /1 message waiting for web/.test(n.text))).toBe(true);
+      expect(
+        (await fetch(web)).map((i) => i.id),
+        'nothing lost: its next turn reads it',
+      ).toEqual([r.msg_id]);
+      expect(t!.hub.table.live.get(web.sessionId)!.state).toBe('idle');
+      expect((await c.call('hub.info', {})).version, 'the hub is alive').toBeTypeOf('string');
+    },
+  );
 
-  it('the thread id is taken only from the session\'s own hook reports, and only a well-formed one', async () => {
+  it("the thread id is taken only from the session's own hook reports, and only a well-formed one", async () => {
     const { web } = await world();
-    await expect(c.call('session.state', { sessionId: web.sessionId, token: 'f'.repeat(48), state: 'idle', hook: true, agentSessionId: 'other' })).rejects.toMatchObject({ reason: 'unauthorized' });
-    await expect(c.call('session.state', { ...authOf(web), state: 'idle', hook: true, agentSessionId: '../../x y' })).rejects.toMatchObject({ reason: 'invalid_params' });
+    await expect(
+      c.call('session.state', {
+        sessionId: web.sessionId,
+        token: 'f'.repeat(48),
+        state: 'idle',
+        hook: true,
+        agentSessionId: 'other',
+      }),
+    ).rejects.toMatchObject({ reason: 'unauthorized' });
+    await expect(
+      c.call('session.state', { ...authOf(web), state: 'idle', hook: true, agentSessionId: '../../x y' }),
+    ).rejects.toMatchObject({ reason: 'invalid_params' });
     expect(t!.hub.table.live.get(web.sessionId)!.agentThreadId).toBe(THREAD);
   });
 });
 
 describe('codexRoute and the turn input', () => {
   const ports = (argv: string[] | undefined, env: Record<string, string> | undefined): CodexWakePorts => ({
-    timeoutMs: 1000, idleWaitMs: 0, maxFrameBytes: 1024, turnBytes: 100, codexHome: '/fallback/.codex', version: '0', argvOf: () => argv, environOf: () => env,
+    timeoutMs: 1000,
+    idleWaitMs: 0,
+    maxFrameBytes: 1024,
+    turnBytes: 100,
+    codexHome: '/fallback/.codex',
+    version: '0',
+    argvOf: () => argv,
+    environOf: () => env,
   });
   const s = { pid: 42, cwd: '/p', agentThreadId: THREAD };
 
   it('needs a thread id from its hooks and a daemon process; codex exec and --no-daemon have no way in', () => {
-    expect(codexRoute({ ...s, agentThreadId: undefined }, ports(['codex', 'app-server'], {}))).toMatchObject({ kind: 'none', why: expect.stringMatching(/not named its Codex thread/) });
-    expect(codexRoute(s, ports(['codex', 'exec', 'hello'], {}))).toMatchObject({ kind: 'none', why: expect.stringMatching(/its own process/) });
+    expect(codexRoute({ ...s, agentThreadId: undefined }, ports(['codex', 'app-server'], {}))).toMatchObject({
+      kind: 'none',
+      why: expect.stringMatching(/not named its Codex thread/),
+    });
+    expect(codexRoute(s, ports(['codex', 'exec', 'hello'], {}))).toMatchObject({
+      kind: 'none',
+      why: expect.stringMatching(/its own process/),
+    });
     expect(codexRoute(s, ports(['codex', '--no-daemon'], {}))).toMatchObject({ kind: 'none' });
     expect(codexRoute(s, ports(undefined, {}))).toMatchObject({ kind: 'none' });
   });
 
   it("finds the socket under the daemon's own CODEX_HOME, else its HOME, else the hub's default", () => {
     const daemon = ['/x/codex', 'app-server', '--listen', 'unix://'];
-    expect(codexRoute(s, ports(daemon, { CODEX_HOME: '/h/custom' }))).toMatchObject({ socketPath: '/h/custom/app-server-control/app-server-control.sock' });
-    expect(codexRoute(s, ports(daemon, { HOME: '/home/u' }))).toMatchObject({ socketPath: '/home/u/.codex/app-server-control/app-server-control.sock' });
-    expect(codexRoute(s, ports(daemon, undefined))).toMatchObject({ socketPath: '/fallback/.codex/app-server-control/app-server-control.sock' });
+    expect(codexRoute(s, ports(daemon, { CODEX_HOME: '/h/custom' }))).toMatchObject({
+      socketPath: '/h/custom/app-server-control/app-server-control.sock',
+    });
+    expect(codexRoute(s, ports(daemon, { HOME: '/home/u' }))).toMatchObject({
+      socketPath: '/home/u/.codex/app-server-control/app-server-control.sock',
+    });
+    expect(codexRoute(s, ports(daemon, undefined))).toMatchObject({
+      socketPath: '/fallback/.codex/app-server-control/app-server-control.sock',
+    });
   });
 
   it('fits messages to the per-turn budget (at least one) and says how many', () => {

@@ -18,8 +18,10 @@ let c: HubClient;
 let alice: Registration;
 let peer: StockPeer | undefined;
 const authOf = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
-const fetch = async (r: Registration): Promise<InboxItem[]> => (await c.call('inbox.fetch', { ...authOf(r), limit: 50 })).items;
-const receipts = async (r: Registration, msgId: string): Promise<InboxItem[]> => (await fetch(r)).filter((i) => i.kind === 'receipt' && i.origMsgId === msgId);
+const fetch = async (r: Registration): Promise<InboxItem[]> =>
+  (await c.call('inbox.fetch', { ...authOf(r), limit: 50 })).items;
+const receipts = async (r: Registration, msgId: string): Promise<InboxItem[]> =>
+  (await fetch(r)).filter((i) => i.kind === 'receipt' && i.origMsgId === msgId);
 
 beforeEach(async () => {
   t = await startHub();
@@ -35,7 +37,14 @@ afterEach(async () => {
 /** A Claude Code session of ours whose own process also has a messaging socket (scripted), idle by its Stop hook. */
 async function idleClaude(opts: { permissionMode?: 'default' | 'bypassPermissions' } = {}): Promise<Registration> {
   peer = await stockPeer(path.join(t.dirs.root, 'claude'), path.join(t.dirs.root, 'cc-socks'), { version: '2.1.332' });
-  const bob = await t.register(c, { name: 'bob', agent: 'claude', pid: peer.pid, liveness: 'pid', hook: true, ...opts });
+  const bob = await t.register(c, {
+    name: 'bob',
+    agent: 'claude',
+    pid: peer.pid,
+    liveness: 'pid',
+    hook: true,
+    ...opts,
+  });
   await c.call('session.state', { ...authOf(bob), state: 'busy', hook: true });
   await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true });
   await until(() => t.hub.table.stock.length === 1);
@@ -45,7 +54,7 @@ async function idleClaude(opts: { permissionMode?: 'default' | 'bypassPermission
 }
 
 describe('waking an idle Claude Code session through its own socket', () => {
-  it('writes the message there once; hooks are not offered it; the turn\'s hook report makes it delivered', async () => {
+  it("writes the message there once; hooks are not offered it; the turn's hook report makes it delivered", async () => {
     const bob = await idleClaude();
     const r = await c.call('message.send', { ...authOf(alice), to: 'bob', summary: 's', message: 'wake up' });
     expect(r.status).toBe('queued');
@@ -63,7 +72,10 @@ describe('waking an idle Claude Code session through its own socket', () => {
     expect((await receipts(alice, r.msg_id))[0]).toMatchObject({ status: 'delivered' });
     expect(t.hub.mailboxes.depth(bob.sessionId)).toBe(0);
     await sleep(100);
-    expect(peer!.peer.lines.filter((l) => l.type === 'user'), 'written once').toHaveLength(1);
+    expect(
+      peer!.peer.lines.filter((l) => l.type === 'user'),
+      'written once',
+    ).toHaveLength(1);
   });
 
   it("Claude Code's own held, then delivered, come back as receipts; no hook report settles a message it holds", async () => {
@@ -72,16 +84,33 @@ describe('waking an idle Claude Code session through its own socket', () => {
     await until(() => peer!.peer.lines.some((l) => l.type === 'user'));
     const from = peer!.peer.lines.find((l) => l.type === 'user')!.from as string;
     const reply = from.slice('uds:'.length);
-    await peer!.send(reply, { type: 'control', action: 'peer_message_status', status: 'held', reason: 'held for the user', from: `uds:${peer!.socketPath}`, orig_msg_id: r.msg_id, msgV: 1 });
+    await peer!.send(reply, {
+      type: 'control',
+      action: 'peer_message_status',
+      status: 'held',
+      reason: 'held for the user',
+      from: `uds:${peer!.socketPath}`,
+      orig_msg_id: r.msg_id,
+      msgV: 1,
+    });
     await until(async () => (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'held'));
     expect(t.hub.table.live.get(bob.sessionId)!.state, 'no turn started').toBe('idle');
     await c.call('session.state', { ...authOf(bob), state: 'busy', hook: true });
     await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true });
     await sleep(100);
     expect((await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered')).toBe(false);
-    expect(await fetch(bob), 'still Claude Code\'s to decide').toEqual([]);
-    await peer!.send(reply, { type: 'control', action: 'peer_message_status', status: 'delivered', from: `uds:${peer!.socketPath}`, orig_msg_id: r.msg_id, msgV: 1 });
-    await until(async () => (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered'));
+    expect(await fetch(bob), "still Claude Code's to decide").toEqual([]);
+    await peer!.send(reply, {
+      type: 'control',
+      action: 'peer_message_status',
+      status: 'delivered',
+      from: `uds:${peer!.socketPath}`,
+      orig_msg_id: r.msg_id,
+      msgV: 1,
+    });
+    await until(async () =>
+      (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered'),
+    );
     expect(t.hub.mailboxes.depth(bob.sessionId)).toBe(0);
   });
 
@@ -144,7 +173,9 @@ describe('no way in', () => {
     await c.call('inbox.ack', { ...authOf(codex), ids: [r1.msg_id, r2.msg_id] });
     await c.call('session.state', { ...authOf(codex), state: 'idle', hook: true });
     await sleep(100);
-    expect((await receipts(alice, r1.msg_id)).filter((i) => i.kind === 'receipt' && i.status === 'waiting')).toHaveLength(1);
+    expect(
+      (await receipts(alice, r1.msg_id)).filter((i) => i.kind === 'receipt' && i.status === 'waiting'),
+    ).toHaveLength(1);
   });
 
   it('a session without hooks (MCP only) tells nobody: its idle means nothing', async () => {

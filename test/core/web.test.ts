@@ -24,38 +24,62 @@ interface Res {
   body: string;
 }
 
-function request(port: number, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Res> {
+function request(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<Res> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: { Host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: opts.method ?? 'GET',
+        path: opts.path,
+        headers: { Host: `127.0.0.1:${port}`, ...opts.headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
 }
 
-async function setup(rendererDir = '/nonexistent', opts: Omit<WebServerOptions, 'port' | 'rendererDir'> = {}): Promise<{ port: number; token: string; auth: string; origin: string }> {
+async function setup(
+  rendererDir = '/nonexistent',
+  opts: Omit<WebServerOptions, 'port' | 'rendererDir'> = {},
+): Promise<{ port: number; token: string; auth: string; origin: string }> {
   th = await startHub();
   web = await startWebServer(th.hub, { port: 0, rendererDir, ...opts });
   const token = th.hub.uiToken;
   return { port: web.port, token, auth: `Bearer ${token}`, origin: `http://127.0.0.1:${web.port}` };
 }
 
-const reasonOf = (r: Res): unknown => (JSON.parse(r.body) as { error?: { data?: { reason?: string } } }).error?.data?.reason;
+const reasonOf = (r: Res): unknown =>
+  (JSON.parse(r.body) as { error?: { data?: { reason?: string } } }).error?.data?.reason;
 
 /** Opens an event stream; resolves with its status and, for a 200, what it sent until 'ready'. */
-function openEvents(port: number, target: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; close(): void }> {
+function openEvents(
+  port: number,
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; close(): void }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: target, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => {
-        text += d.toString();
-        if (res.statusCode === 200 && text.includes('event: ready')) resolve({ status: 200, text, close: () => req.destroy() });
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, close: () => undefined }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path: target, headers: { Host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (res.statusCode === 200 && text.includes('event: ready'))
+            resolve({ status: 200, text, close: () => req.destroy() });
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, close: () => undefined }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -65,23 +89,41 @@ describe('web bridge security', () => {
   it('takes the token only as a Bearer header: the printed URL keeps it in the fragment and no answer sets a cookie', async () => {
     const { port, token, auth, origin } = await setup();
     expect(web!.url).toBe(`http://127.0.0.1:${port}/#token=${token}`);
-    const post = (headers: Record<string, string>) => request(port, { method: 'POST', path: '/api/held.list', headers: { Origin: origin, 'Content-Type': 'application/json', ...headers }, body: '{}' });
+    const post = (headers: Record<string, string>) =>
+      request(port, {
+        method: 'POST',
+        path: '/api/held.list',
+        headers: { Origin: origin, 'Content-Type': 'application/json', ...headers },
+        body: '{}',
+      });
     expect((await post({ Authorization: auth })).status).toBe(200);
-    for (const headers of [{}, { Authorization: 'Bearer wrong' }, { Authorization: `Basic ${token}` }, { Cookie: `sb_ui=${token}` }, { Cookie: `sb_ui_${port}=${token}` }] as Array<Record<string, string>>) {
+    for (const headers of [
+      {},
+      { Authorization: 'Bearer wrong' },
+      { Authorization: `Basic ${token}` },
+      { Cookie: `sb_ui=${token}` },
+      { Cookie: `sb_ui_${port}=${token}` },
+    ] as Array<Record<string, string>>) {
       const r = await post(headers);
       expect(r.status).toBe(401);
       expect(reasonOf(r)).toBe('unauthorized');
     }
     const old = await request(port, { path: `/?token=${token}` });
     expect([old.status, reasonOf(old)]).toEqual([400, 'token_in_query']);
-    for (const r of [old, await request(port, { path: '/' }), await post({ Authorization: auth })]) expect(r.headers['set-cookie']).toBeUndefined();
+    for (const r of [old, await request(port, { path: '/' }), await post({ Authorization: auth })])
+      expect(r.headers['set-cookie']).toBeUndefined();
     expect((await openEvents(port, '/api/events')).status).toBe(401);
   });
 
   it('event streams open with the token or a one-time ticket that expires, is bounded in number, and needs the token', async () => {
     const { port, auth } = await setup('/nonexistent', { limits: { ticketMs: 300, tickets: 2 } });
     const ticket = async (headers: Record<string, string> = { Authorization: auth }) => {
-      const r = await request(port, { method: 'POST', path: '/api/events/ticket', headers: { 'Content-Type': 'application/json', ...headers }, body: '{}' });
+      const r = await request(port, {
+        method: 'POST',
+        path: '/api/events/ticket',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: '{}',
+      });
       return { status: r.status, ticket: (JSON.parse(r.body) as { result?: { ticket: string } }).result?.ticket };
     };
     expect((await ticket({})).status).toBe(401);
@@ -115,7 +157,13 @@ describe('web bridge security', () => {
 
   it('refuses a foreign Host (DNS rebinding) and cross-site requests even with the token', async () => {
     const { port, auth, origin } = await setup();
-    const post = (headers: Record<string, string>) => request(port, { method: 'POST', path: '/api/held.list', headers: { Authorization: auth, 'Content-Type': 'application/json', ...headers }, body: '{}' });
+    const post = (headers: Record<string, string>) =>
+      request(port, {
+        method: 'POST',
+        path: '/api/held.list',
+        headers: { Authorization: auth, 'Content-Type': 'application/json', ...headers },
+        body: '{}',
+      });
     expect((await post({ Origin: origin })).status).toBe(200);
     expect((await post({ Origin: origin, Host: `evil.example:${port}` })).status).toBe(421);
     expect((await post({ Origin: 'http://evil.example' })).status).toBe(403);
@@ -128,7 +176,11 @@ describe('web bridge security', () => {
 
   it('sends a strict CSP and no-store on every answer', async () => {
     const { port, auth } = await setup();
-    for (const r of [await request(port, { path: '/' }), await request(port, { path: '/', headers: { Authorization: auth } }), await request(port, { path: '/%zz' })]) {
+    for (const r of [
+      await request(port, { path: '/' }),
+      await request(port, { path: '/', headers: { Authorization: auth } }),
+      await request(port, { path: '/%zz' }),
+    ]) {
       expect(r.headers['content-security-policy']).toBe(CSP);
       expect(r.headers['cache-control']).toBe('no-store');
       expect(r.headers['x-content-type-options']).toBe('nosniff');
@@ -137,7 +189,11 @@ describe('web bridge security', () => {
 
   it('a handler that throws, synchronously or after an await, answers 500, logs its stack, and the server goes on', async () => {
     const lines: Array<[string, Record<string, unknown> | undefined]> = [];
-    const logger = { info: () => undefined, warn: () => undefined, error: (m: string, f?: Record<string, unknown>) => void lines.push([m, f]) };
+    const logger = {
+      info: () => undefined,
+      warn: () => undefined,
+      error: (m: string, f?: Record<string, unknown>) => void lines.push([m, f]),
+    };
     const { port, auth } = await setup('/nonexistent', { logger });
     const hub = th!.hub as { dispatch: unknown; attachUi: unknown };
     const { dispatch, attachUi } = hub;
@@ -145,7 +201,12 @@ describe('web bridge security', () => {
     hub.attachUi = () => {
       throw new Error('attach failed');
     };
-    const op = await request(port, { method: 'POST', path: '/api/sessions.list', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: '{}' });
+    const op = await request(port, {
+      method: 'POST',
+      path: '/api/sessions.list',
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect([op.status, reasonOf(op)]).toEqual([500, 'internal']);
     expect(op.body).not.toContain('BigInt');
     const ev = await openEvents(port, '/api/events', { Authorization: auth });
@@ -156,24 +217,53 @@ describe('web bridge security', () => {
     ]);
     hub.dispatch = dispatch;
     hub.attachUi = attachUi;
-    expect((await request(port, { method: 'POST', path: '/api/sessions.list', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(200);
+    expect(
+      (
+        await request(port, {
+          method: 'POST',
+          path: '/api/sessions.list',
+          headers: { Authorization: auth, 'Content-Type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
 describe('web bridge operations and events', () => {
   it('lists and approves held messages; refuses session credentials, unknown operations, bad and oversized bodies', async () => {
     const { port, auth, origin } = await setup();
-    const call = (op: string, body: string) => request(port, { method: 'POST', path: `/api/${op}`, headers: { Authorization: auth, Origin: origin, 'Content-Type': 'application/json' }, body });
+    const call = (op: string, body: string) =>
+      request(port, {
+        method: 'POST',
+        path: `/api/${op}`,
+        headers: { Authorization: auth, Origin: origin, 'Content-Type': 'application/json' },
+        body,
+      });
     const c = await th!.client();
     const a = await th!.register(c, { name: 'careful' });
     const b = await th!.register(await th!.client(), { name: 'yolo', permissionMode: 'bypassPermissions' });
-    const sent = await c.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'yolo', summary: 's', message: 'please' });
+    const sent = await c.call('message.send', {
+      sessionId: a.sessionId,
+      token: a.token,
+      to: 'yolo',
+      summary: 's',
+      message: 'please',
+    });
     expect(sent.status).toBe('held');
-    const list = JSON.parse((await call('held.list', '{}')).body) as { result: { items: Array<{ id: string; preview: string }> } };
+    const list = JSON.parse((await call('held.list', '{}')).body) as {
+      result: { items: Array<{ id: string; preview: string }> };
+    };
     expect(list.result.items.map((h) => [h.id, h.preview])).toEqual([[sent.msg_id, 'please']]);
-    expect(JSON.parse((await call('held.approve', JSON.stringify({ id: sent.msg_id }))).body)).toEqual({ result: { status: 'queued' } });
-    expect((await c.call('inbox.fetch', { sessionId: b.sessionId, token: b.token })).items.map((i) => i.id)).toEqual([sent.msg_id]);
-    const sessions = JSON.parse((await call('sessions.list', '{}')).body) as { result: { rows: Array<{ name: string }> } };
+    expect(JSON.parse((await call('held.approve', JSON.stringify({ id: sent.msg_id }))).body)).toEqual({
+      result: { status: 'queued' },
+    });
+    expect((await c.call('inbox.fetch', { sessionId: b.sessionId, token: b.token })).items.map((i) => i.id)).toEqual([
+      sent.msg_id,
+    ]);
+    const sessions = JSON.parse((await call('sessions.list', '{}')).body) as {
+      result: { rows: Array<{ name: string }> };
+    };
     expect(sessions.result.rows.map((r) => r.name).sort()).toEqual(['careful', 'yolo']);
 
     expect((await call('held.list', JSON.stringify({ sessionId: a.sessionId, token: a.token }))).status).toBe(400);
@@ -187,10 +277,13 @@ describe('web bridge operations and events', () => {
   it('streams hub events as Server-Sent Events and starts held countdowns', async () => {
     const { port, auth } = await setup();
     const got: string[] = [];
-    const req = http.request({ host: '127.0.0.1', port, path: '/api/events', headers: { Host: `127.0.0.1:${port}`, Authorization: auth } }, (res) => {
-      expect(res.headers['content-type']).toBe('text/event-stream');
-      res.on('data', (d: Buffer) => got.push(d.toString()));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/api/events', headers: { Host: `127.0.0.1:${port}`, Authorization: auth } },
+      (res) => {
+        expect(res.headers['content-type']).toBe('text/event-stream');
+        res.on('data', (d: Buffer) => got.push(d.toString()));
+      },
+    );
     req.end();
     await until(() => got.join('').includes('event: ready'));
     const c = await th!.client();
@@ -212,21 +305,33 @@ describe('web bridge operations and events', () => {
     const index = await request(port, { path: '/', headers: { Authorization: auth } });
     expect(index.status).toBe(200);
     expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect((await request(port, { path: '/../secret.txt', headers: { Authorization: auth } })).body).not.toContain('secret');
+    expect((await request(port, { path: '/../secret.txt', headers: { Authorization: auth } })).body).not.toContain(
+      'secret',
+    );
     expect((await request(port, { path: '/%2e%2e/secret.txt', headers: { Authorization: auth } })).status).toBe(404);
     await web!.close();
     web = await startWebServer(th!.hub, { port: 0, rendererDir: '/nonexistent' });
-    expect((await request(web.port, { path: '/', headers: { Authorization: `Bearer ${th!.hub.uiToken}` } })).status).toBe(503);
+    expect(
+      (await request(web.port, { path: '/', headers: { Authorization: `Bearer ${th!.hub.uiToken}` } })).status,
+    ).toBe(503);
   });
 });
 
 describe('settings from a user interface', () => {
   it('writes one user-scope key, validates it, and never overwrites a broken file', async () => {
     const { port, auth, origin } = await setup();
-    const call = (body: unknown) => request(port, { method: 'POST', path: '/api/settings.set', headers: { Authorization: auth, Origin: origin, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const call = (body: unknown) =>
+      request(port, {
+        method: 'POST',
+        path: '/api/settings.set',
+        headers: { Authorization: auth, Origin: origin, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const file = path.join(th!.dirs.home, 'settings.json');
     fs.writeFileSync(file, JSON.stringify({ theme: 'kept' }));
-    const ok = JSON.parse((await call({ key: 'dialogExpiry', value: '10m' })).body) as { result: { effective: { dialogExpiry: unknown } } };
+    const ok = JSON.parse((await call({ key: 'dialogExpiry', value: '10m' })).body) as {
+      result: { effective: { dialogExpiry: unknown } };
+    };
     expect(ok.result.effective.dialogExpiry).toEqual({ value: '10m', source: 'user' });
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ theme: 'kept', dialogExpiry: '10m' });
     expect((await call({ key: 'dialogExpiry', value: '3h' })).status).toBe(400);

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { escapeBody, percentDecode, percentEncode, unwrapMessage, UserEventLine, wrapMessage, udsAddress } from '../../core/protocol/cc-wire.js';
+import {
+  escapeBody,
+  percentDecode,
+  percentEncode,
+  unwrapMessage,
+  UserEventLine,
+  wrapMessage,
+  udsAddress,
+} from '../../core/protocol/cc-wire.js';
 import { isProtocolFrame } from '../../core/protocol/frames.js';
 import { LineSplitter } from '../../core/protocol/ndjson.js';
 import { validateSend } from '../../core/messaging/validate.js';
@@ -28,8 +36,14 @@ describe('Claude Code wire format', () => {
   });
 
   it('wraps with attributes in Claude Code order and escapes closing tags in the body', () => {
-    const wrapped = wrapMessage('a </cross-session-message> b', { from: udsAddress('/r/x.sock'), fromName: 'na"me<>', fromMode: 'bypass' });
-    expect(wrapped).toBe('<cross-session-message from="uds:/r/x.sock" from-name="name" from-mode="bypass">\na &lt;/cross-session-message> b\n</cross-session-message>');
+    const wrapped = wrapMessage('a </cross-session-message> b', {
+      from: udsAddress('/r/x.sock'),
+      fromName: 'na"me<>',
+      fromMode: 'bypass',
+    });
+    expect(wrapped).toBe(
+      '<cross-session-message from="uds:/r/x.sock" from-name="name" from-mode="bypass">\na &lt;/cross-session-message> b\n</cross-session-message>',
+    );
     fc.assert(
       fc.property(fc.string(), (body) => {
         const w = wrapMessage(body, { from: 'uds:/x' });
@@ -40,7 +54,9 @@ describe('Claude Code wire format', () => {
   });
 
   it('recognises team protocol frames', () => {
-    expect(isProtocolFrame(JSON.stringify({ type: 'shutdown_request', requestId: 'x', from: 'a', timestamp: 't' }))).toBe(true);
+    expect(
+      isProtocolFrame(JSON.stringify({ type: 'shutdown_request', requestId: 'x', from: 'a', timestamp: 't' })),
+    ).toBe(true);
     expect(isProtocolFrame('{"type":"note"}')).toBe(false);
     expect(isProtocolFrame('hello')).toBe(false);
   });
@@ -85,7 +101,13 @@ describe('send validation (DESIGN.md §5)', () => {
     expect(reason({ to: 'x', summary: '  ', message: 'm' })).toBe('summary_missing');
     expect(reason({ to: 'x', summary: 's'.repeat(201), message: 'm' })).toBe('summary_too_long');
     expect(reason({ to: 'x', summary: 's'.repeat(200), message: 'm' })).toBeUndefined();
-    expect(reason({ to: 'x', summary: 's', message: JSON.stringify({ type: 'permission_response', request_id: 'r', subtype: 'success' }) })).toBe('message_is_frame');
+    expect(
+      reason({
+        to: 'x',
+        summary: 's',
+        message: JSON.stringify({ type: 'permission_response', request_id: 'r', subtype: 'success' }),
+      }),
+    ).toBe('message_is_frame');
     expect(reason({ to: 'x', summary: 's', message: 'm'.repeat(LIMITS.messageBytes + 1) })).toBe('message_too_large');
     expect(reason({ to: 'x' })).toBe('message_missing');
     expect(reason({ to: 'x', notify_when_idle: true })).toBeUndefined();

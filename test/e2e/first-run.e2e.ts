@@ -24,9 +24,15 @@ test.beforeEach(async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbf-'));
   const bin = path.join(root, 'bin');
   fs.mkdirSync(bin);
-  for (const c of ['claude', 'codex', 'gemini']) fs.writeFileSync(path.join(bin, c), '#!/bin/sh\necho "fake $0: must never run" >&2\nexit 3\n', { mode: 0o755 });
+  for (const c of ['claude', 'codex', 'gemini'])
+    fs.writeFileSync(path.join(bin, c), '#!/bin/sh\necho "fake $0: must never run" >&2\nexit 3\n', { mode: 0o755 });
   // Only the fake agents and the system's basic tools: a real agent on this machine is never found.
-  const env = { PATH: `${bin}${path.delimiter}/usr/bin${path.delimiter}/bin`, HOME: root, SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: path.join(root, 'home') };
+  const env = {
+    PATH: `${bin}${path.delimiter}/usr/bin${path.delimiter}/bin`,
+    HOME: root,
+    SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'),
+    SWITCHBOARD_HOME: path.join(root, 'home'),
+  };
   const hub = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env });
   const url = await new Promise<string>((resolve) => {
     let out = '';
@@ -48,7 +54,8 @@ test('first run: detect the agents, preview the setup, apply it, then wait for t
   await page.goto(ctx.url);
   const firstRun = page.getByTestId('first-run');
   await expect(firstRun).toContainText('No live sessions yet');
-  for (const agent of ['claude-code', 'codex', 'gemini']) await expect(page.getByTestId(`detected-${agent}`)).toContainText(`found at ${ctx.root}/bin/`);
+  for (const agent of ['claude-code', 'codex', 'gemini'])
+    await expect(page.getByTestId(`detected-${agent}`)).toContainText(`found at ${ctx.root}/bin/`);
   await expect(page.getByTestId('detected-codex')).toContainText('not set up');
   await expect(page.getByTestId('waiting')).toHaveCount(0);
   await shoot(page, 'first-run');
@@ -64,15 +71,36 @@ test('first run: detect the agents, preview the setup, apply it, then wait for t
   await expect(page.getByTestId('waiting')).toContainText('Waiting for your first session');
   await expect(page.getByTestId('waiting')).toContainText('Codex CLI');
   await expect(page.getByTestId('detected-codex')).toContainText('set up');
-  expect(fs.readFileSync(path.join(ctx.root, '.codex', 'config.toml'), 'utf8')).toContain(`"${CLI}", "mcp", "--agent", "codex"`);
-  expect(fs.readFileSync(path.join(ctx.root, '.codex', 'hooks.json'), 'utf8')).toMatch(/(?: hook|switchboard-hook\.cjs\\") session-start --agent codex/); // the hooks' own entry when built
+  expect(fs.readFileSync(path.join(ctx.root, '.codex', 'config.toml'), 'utf8')).toContain(
+    `"${CLI}", "mcp", "--agent", "codex"`,
+  );
+  expect(fs.readFileSync(path.join(ctx.root, '.codex', 'hooks.json'), 'utf8')).toMatch(
+    /(?: hook|switchboard-hook\.cjs\\") session-start --agent codex/,
+  ); // the hooks' own entry when built
   await shoot(page, 'first-run-waiting');
 
   // The first session replaces the start page.
   const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
   try {
     const r = await new Promise<number | null>((resolve) => {
-      const c = spawn(process.execPath, [CLI, 'session', 'start', '--cwd', ctx.root, '--name', 'first', '--mode', 'default', '--pid', String(holder.pid), '--json'], { env: ctx.env, stdio: 'ignore' });
+      const c = spawn(
+        process.execPath,
+        [
+          CLI,
+          'session',
+          'start',
+          '--cwd',
+          ctx.root,
+          '--name',
+          'first',
+          '--mode',
+          'default',
+          '--pid',
+          String(holder.pid),
+          '--json',
+        ],
+        { env: ctx.env, stdio: 'ignore' },
+      );
       c.on('close', resolve);
     });
     expect(r).toBe(0);
@@ -93,11 +121,17 @@ test('every view has an empty state that says what will appear there', async ({ 
     ['Activity', /No messages yet/],
   ];
   for (const [view, text] of expectations) {
-    await page.getByRole('navigation').getByRole('button', { name: new RegExp(`^${view}`) }).click();
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: new RegExp(`^${view}`) })
+      .click();
     await expect(page.getByText(text)).toBeVisible();
   }
   // Keyboard: the navigation is one tab stop, arrows move between views.
-  await page.getByRole('navigation').getByRole('button', { name: /^Activity/ }).focus();
+  await page
+    .getByRole('navigation')
+    .getByRole('button', { name: /^Activity/ })
+    .focus();
   await page.keyboard.press('ArrowUp');
   await expect(page.getByRole('heading', { level: 2 })).toHaveText(/^Teams/);
   await page.keyboard.press('Home');

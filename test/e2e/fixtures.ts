@@ -62,7 +62,10 @@ export async function shoot(page: Page, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits 1280 px wide`).toBeLessThanOrEqual(VIEWPORT.width);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${name} fits 1280 px wide`,
+    ).toBeLessThanOrEqual(VIEWPORT.width);
     await page.screenshot({ path: `${SHOTS}${name}${scheme === 'dark' ? '-dark' : ''}.png` });
   }
   await page.emulateMedia({ colorScheme: 'light' });

@@ -25,7 +25,11 @@ interface Ctx {
   uiToken: string;
 }
 
-function cli(ctx: Ctx, args: string[], extra: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string }> {
+function cli(
+  ctx: Ctx,
+  args: string[],
+  extra: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...ctx.env, ...extra } });
     let stdout = '';
@@ -48,13 +52,31 @@ async function serve(env: NodeJS.ProcessEnv): Promise<{ hub: ChildProcess; url: 
 
 async function start(): Promise<Ctx> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbh-'));
-  const env = { PATH: process.env.PATH, HOME: root, SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: path.join(root, 'home'), CLAUDE_CONFIG_DIR: path.join(root, 'claude') };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: root,
+    SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'),
+    SWITCHBOARD_HOME: path.join(root, 'home'),
+    CLAUDE_CONFIG_DIR: path.join(root, 'claude'),
+  };
   const s = await serve(env);
   return { root, env, holder: spawn('sleep', ['600'], { stdio: 'ignore' }), ...s };
 }
 
 async function session(ctx: Ctx, name: string, mode: string): Promise<NodeJS.ProcessEnv> {
-  const r = await cli(ctx, ['session', 'start', '--cwd', ctx.root, '--name', name, '--mode', mode, '--pid', String(ctx.holder.pid), '--json']);
+  const r = await cli(ctx, [
+    'session',
+    'start',
+    '--cwd',
+    ctx.root,
+    '--name',
+    name,
+    '--mode',
+    mode,
+    '--pid',
+    String(ctx.holder.pid),
+    '--json',
+  ]);
   const reg = JSON.parse(r.stdout) as { sessionId: string; token: string };
   return { SWITCHBOARD_SESSION: reg.sessionId, SWITCHBOARD_TOKEN: reg.token };
 }
@@ -110,7 +132,9 @@ test('search finds a message sent an hour earlier, after the hub restarted', asy
   await shoot(page, 'history-search');
 });
 
-test('a conversation shows each outcome: queued → delivered, held → approved, held → denied, held → released, dropped', async ({ page }) => {
+test('a conversation shows each outcome: queued → delivered, held → approved, held → denied, held → released, dropped', async ({
+  page,
+}) => {
   const careful = await session(ctx, 'careful', 'default');
   const yolo = await session(ctx, 'yolo', 'bypassPermissions');
   await page.goto(ctx.url);
@@ -132,7 +156,11 @@ test('a conversation shows each outcome: queued → delivered, held → approved
   expect(await send(ctx, careful, 'yolo', 'status', 'what is the build status?')).toMatch(/^dropped/);
 
   // The user lets messages in: the one still held is released (delivered), the next one is queued and then delivered.
-  const set = await fetch(new URL('/api/settings.set', ctx.url), { method: 'POST', headers: { Authorization: `Bearer ${ctx.uiToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ key: 'crossSessionInbound', value: 'accept' }) });
+  const set = await fetch(new URL('/api/settings.set', ctx.url), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ctx.uiToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ key: 'crossSessionInbound', value: 'accept' }),
+  });
   expect(set.status).toBe(200);
   expect(await send(ctx, careful, 'yolo', 'thanks', 'thanks, all good now')).toMatch(/^queued/);
   expect((await cli(ctx, ['inbox', '--ack', '--json'], yolo)).code).toBe(0);
@@ -155,7 +183,13 @@ test('a conversation shows each outcome: queued → delivered, held → approved
   const conv = page.getByTestId('conversation').getByTestId('history-msg');
   await expect(conv).toHaveCount(5);
   const paths = await conv.getByTestId('outcome-path').allTextContents();
-  expect(paths).toEqual(['held → approved → delivered', 'held → denied', 'held → delivered', 'dropped', 'queued → delivered']);
+  expect(paths).toEqual([
+    'held → approved → delivered',
+    'held → denied',
+    'held → delivered',
+    'dropped',
+    'queued → delivered',
+  ]);
   await expect(conv.nth(1).getByTestId('outcome-reason')).toContainText('Denied:');
   await expect(conv.nth(3).getByTestId('outcome-reason')).toHaveText('Dropped: duplicate');
   await page.getByLabel('Filter by outcome').selectOption('denied');

@@ -25,7 +25,13 @@ export async function serve(settings: Record<string, unknown> = {}): Promise<Ser
   const root = tempDir('sbp-');
   fs.mkdirSync(path.join(root, 'home'), { mode: 0o700 });
   fs.writeFileSync(path.join(root, 'home', 'settings.json'), JSON.stringify(settings));
-  const env = { PATH: process.env.PATH, HOME: root, SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: path.join(root, 'home'), CLAUDE_CONFIG_DIR: path.join(root, 'claude') };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: root,
+    SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'),
+    SWITCHBOARD_HOME: path.join(root, 'home'),
+    CLAUDE_CONFIG_DIR: path.join(root, 'claude'),
+  };
   const hub = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env });
   const ready = await new Promise<{ ui: string; socket: string }>((resolve, reject) => {
     let out = '';

@@ -20,14 +20,27 @@ test.afterEach(async ({ page }) => {
 });
 
 async function register(h: Served, name: string, extra: Record<string, unknown> = {}): Promise<Reg> {
-  return (await h.call('session.register', { cwd: `${h.root}/${name}`, name, pid: process.pid, liveness: 'pid', ...extra })) as unknown as Reg;
+  return (await h.call('session.register', {
+    cwd: `${h.root}/${name}`,
+    name,
+    pid: process.pid,
+    liveness: 'pid',
+    ...extra,
+  })) as unknown as Reg;
 }
 
 async function send(h: Served, from: Reg, to: string, text: string): Promise<{ status: string; msg_id: string }> {
-  return (await h.call('message.send', { sessionId: from.sessionId, token: from.token, to, summary: text.slice(0, 40), message: text })) as unknown as { status: string; msg_id: string };
+  return (await h.call('message.send', {
+    sessionId: from.sessionId,
+    token: from.token,
+    to,
+    summary: text.slice(0, 40),
+    message: text,
+  })) as unknown as { status: string; msg_id: string };
 }
 
-const edge = (page: Page, from: string, to: string) => page.getByTestId('picture-edge').filter({ hasText: new RegExp(`^${from} \\[\\w+\\] → ${to} \\[`) });
+const edge = (page: Page, from: string, to: string) =>
+  page.getByTestId('picture-edge').filter({ hasText: new RegExp(`^${from} \\[\\w+\\] → ${to} \\[`) });
 
 /** How long the last update took from the hub's event reaching the page: until applied to the graph, and until its frame ran. */
 async function drawnMs(page: Page): Promise<string> {
@@ -56,7 +69,9 @@ async function openPicture(page: Page, h: Served): Promise<void> {
   await expect(page.getByTestId('picture-graph').locator('canvas').first()).toBeAttached(); // sigma drew (WebGL)
 }
 
-test('a held message pulses, then turns delivered when approved; a dot opens the session, a line the conversation', async ({ page }) => {
+test('a held message pulses, then turns delivered when approved; a dot opens the session, a line the conversation', async ({
+  page,
+}) => {
   hub = await serve({ throttle: { bucketSize: 1000, queueFullAt: 1000 } });
   const h = hub;
   const api = await register(h, 'api', { agent: 'codex', team: 'backend', member: 'api' });
@@ -94,15 +109,21 @@ test('a held message pulses, then turns delivered when approved; a dot opens the
   await expect(page.getByTestId('picture-graph')).toHaveAttribute('data-pulsing', 'false');
   await expect(page.getByTestId('total-held')).toHaveText('0');
   const ms = await drawnMs(page);
-  console.log(`picture: approve → line recoloured, applied/drawn ${ms} ms after the hub's event reached the page (5 sessions)`);
+  console.log(
+    `picture: approve → line recoloured, applied/drawn ${ms} ms after the hub's event reached the page (5 sessions)`,
+  );
 
   // Keyboard: the line's entry opens the conversation (History view); a session's name opens it in Sessions.
-  await edge(page, 'api', 'db').getByRole('button', { name: /Open the conversation/ }).focus();
+  await edge(page, 'api', 'db')
+    .getByRole('button', { name: /Open the conversation/ })
+    .focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: /^History/ })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByTestId('conversation').getByTestId('history-msg').first()).toBeVisible(); // the pair's conversation
   await page.getByRole('button', { name: /^Picture/ }).click();
-  await edge(page, 'api', 'db').getByRole('button', { name: /^db \[/ }).click();
+  await edge(page, 'api', 'db')
+    .getByRole('button', { name: /^db \[/ })
+    .click();
   await expect(page.getByTestId('session-detail')).toContainText(db.address);
 });
 
@@ -147,10 +168,23 @@ test('500 sessions and 5 000 messages: a held message and its approval reach the
   hub = await serve({ throttle: { bucketSize: 1000, queueFullAt: 1000 } });
   const h = hub;
   const teams = ['api', 'web', 'data', 'infra', 'docs'];
-  const regs = await Promise.all(Array.from({ length: 500 }, (_, i) => register(h, `s${i}`, { permissionMode: i === 0 ? 'bypassPermissions' : 'default', agent: (['claude', 'codex', 'gemini'] as const)[i % 3], ...(i % 5 !== 4 ? { team: teams[i % 5], member: `s${i}` } : {}) })));
+  const regs = await Promise.all(
+    Array.from({ length: 500 }, (_, i) =>
+      register(h, `s${i}`, {
+        permissionMode: i === 0 ? 'bypassPermissions' : 'default',
+        agent: (['claude', 'codex', 'gemini'] as const)[i % 3],
+        ...(i % 5 !== 4 ? { team: teams[i % 5], member: `s${i}` } : {}),
+      }),
+    ),
+  );
   // 5 000 messages over 2 500 pairs: each session writes twice to five others (s0 is bypass: what reaches it is held).
   const sends: Array<() => Promise<unknown>> = [];
-  for (let i = 1; i < 500; i++) for (let k = 1; k <= 5; k++) for (let n = 0; n < 2; n++) sends.push(() => send(h, regs[i]!, `s${(i + k * 37) % 500 === 0 ? 1 : (i + k * 37) % 500}`, `m ${i} ${k} ${n}`));
+  for (let i = 1; i < 500; i++)
+    for (let k = 1; k <= 5; k++)
+      for (let n = 0; n < 2; n++)
+        sends.push(() =>
+          send(h, regs[i]!, `s${(i + k * 37) % 500 === 0 ? 1 : (i + k * 37) % 500}`, `m ${i} ${k} ${n}`),
+        );
   for (let n = 0; n < 10; n++) sends.push(() => send(h, regs[0]!, `s${n + 1}`, `from the bypass one ${n}`));
   for (let i = 0; i < sends.length; i += 100) await Promise.all(sends.slice(i, i + 100).map((s) => s()));
 
@@ -159,7 +193,9 @@ test('500 sessions and 5 000 messages: a held message and its approval reach the
   await openPicture(page, h);
   await expect(page.getByTestId('picture-summary')).toHaveText(/^500 sessions, 5000 messages/, { timeout: 60_000 });
   await expect(page.getByTestId('picture-graph')).toHaveAttribute('data-revision', /^[1-9]/);
-  console.log(`picture scale: opened with 500 sessions and 5000 messages in ${Date.now() - t0} ms (navigation, fetch, layout, first draw)`);
+  console.log(
+    `picture scale: opened with 500 sessions and 5000 messages in ${Date.now() - t0} ms (navigation, fetch, layout, first draw)`,
+  );
 
   const times: string[] = [];
   await page.getByLabel('Filter conversations by session').fill('s0 ['); // the list shows 200 lines at most: s0's few
@@ -173,6 +209,8 @@ test('500 sessions and 5 000 messages: a held message and its approval reach the
     times.push(`approved ${await drawnMs(page)}`);
   }
   await expect(page.getByTestId('picture-summary')).toHaveText(/^500 sessions, 5003 messages/);
-  console.log(`picture scale: hub event → applied/drawn in ms (measured in the page): ${times.join(', ')}; baseline empty frame ${await emptyFrameMs(page)} ms`);
+  console.log(
+    `picture scale: hub event → applied/drawn in ms (measured in the page): ${times.join(', ')}; baseline empty frame ${await emptyFrameMs(page)} ms`,
+  );
   await shoot(page, 'picture-scale');
 });

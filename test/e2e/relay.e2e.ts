@@ -13,11 +13,25 @@ import { expect, test } from './fixtures.js';
 const CLI = path.resolve('dist/cli/switchboard.mjs');
 const SHOTS = path.resolve('docs/screenshots');
 
-function machineEnv(root: string, name: string, natsUrl: string, extra: Record<string, unknown> = {}): NodeJS.ProcessEnv {
+function machineEnv(
+  root: string,
+  name: string,
+  natsUrl: string,
+  extra: Record<string, unknown> = {},
+): NodeJS.ProcessEnv {
   const dir = path.join(root, name);
   fs.mkdirSync(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(dir, 'home', 'settings.json'), JSON.stringify({ relay: { servers: [natsUrl], machine: name }, ...extra }));
-  return { PATH: process.env.PATH, HOME: dir, SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'), SWITCHBOARD_HOME: path.join(dir, 'home'), CLAUDE_CONFIG_DIR: path.join(dir, 'claude') };
+  fs.writeFileSync(
+    path.join(dir, 'home', 'settings.json'),
+    JSON.stringify({ relay: { servers: [natsUrl], machine: name }, ...extra }),
+  );
+  return {
+    PATH: process.env.PATH,
+    HOME: dir,
+    SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'),
+    SWITCHBOARD_HOME: path.join(dir, 'home'),
+    CLAUDE_CONFIG_DIR: path.join(dir, 'claude'),
+  };
 }
 
 function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; stdout: string }> {
@@ -30,7 +44,9 @@ function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | n
 }
 
 function serve(env: NodeJS.ProcessEnv, ui: boolean): Promise<{ proc: ChildProcess; url?: string }> {
-  const proc = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet', ...(ui ? ['--ui', '--port', '0'] : [])], { env });
+  const proc = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet', ...(ui ? ['--ui', '--port', '0'] : [])], {
+    env,
+  });
   return new Promise((resolve) => {
     let out = '';
     proc.stdout.on('data', (d: Buffer) => {
@@ -53,7 +69,10 @@ test('a send to another machine waits for Allow; Deny answers confirm-denied and
     const b = await serve(buildbox, false);
     procs.push(a.proc, b.proc);
     const start = async (env: NodeJS.ProcessEnv, name: string): Promise<NodeJS.ProcessEnv> => {
-      const reg = JSON.parse((await cli(env, ['session', 'start', '--cwd', root, '--name', name, '--pid', String(holder.pid), '--json'])).stdout) as { sessionId: string; token: string };
+      const reg = JSON.parse(
+        (await cli(env, ['session', 'start', '--cwd', root, '--name', name, '--pid', String(holder.pid), '--json']))
+          .stdout,
+      ) as { sessionId: string; token: string };
       return { ...env, SWITCHBOARD_SESSION: reg.sessionId, SWITCHBOARD_TOKEN: reg.token };
     };
     const alice = await start(laptop, 'alice');
@@ -73,7 +92,16 @@ test('a send to another machine waits for Allow; Deny answers confirm-denied and
     expect(JSON.parse((await denied).stdout)).toMatchObject({ status: 'confirm-denied' });
     expect(JSON.parse((await cli(bob, ['inbox', '--json'])).stdout)).toMatchObject({ items: [] });
 
-    const allowed = cli(alice, ['send', '--to', 'bob', '--summary', 'plans', '--message', 'the public plans', '--json']);
+    const allowed = cli(alice, [
+      'send',
+      '--to',
+      'bob',
+      '--summary',
+      'plans',
+      '--message',
+      'the public plans',
+      '--json',
+    ]);
     await page.getByTestId('confirmation-item').getByRole('button', { name: 'Allow once' }).click();
     expect(JSON.parse((await allowed).stdout)).toMatchObject({ status: 'queued' });
     expect((await cli(bob, ['inbox', '--json'])).stdout).toContain('the public plans');

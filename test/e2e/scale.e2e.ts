@@ -13,7 +13,9 @@ import { expect, test } from './fixtures.js';
 const CLI = path.resolve('dist/cli/switchboard.mjs');
 
 /** A minimal JSON-RPC line client for bulk setup. */
-async function rpcClient(socket: string): Promise<(method: string, params: unknown) => Promise<Record<string, unknown>>> {
+async function rpcClient(
+  socket: string,
+): Promise<(method: string, params: unknown) => Promise<Record<string, unknown>>> {
   const sock = net.connect(socket);
   await new Promise((r) => sock.once('connect', r));
   let buf = '';
@@ -28,17 +30,27 @@ async function rpcClient(socket: string): Promise<(method: string, params: unkno
       waiting.get(msg.id)?.(msg.result);
     }
   });
-  return (method, params) => new Promise((resolve) => {
-    waiting.set(++id, resolve);
-    sock.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
-  });
+  return (method, params) =>
+    new Promise((resolve) => {
+      waiting.set(++id, resolve);
+      sock.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
 }
 
 test('500 sessions and 100 held messages render; approving one updates the list', async ({ page }) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbs-'));
   fs.mkdirSync(path.join(root, 'home'), { mode: 0o700 });
-  fs.writeFileSync(path.join(root, 'home', 'settings.json'), JSON.stringify({ throttle: { bucketSize: 1000, queueFullAt: 1000 } }));
-  const env = { PATH: process.env.PATH, HOME: root, SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: path.join(root, 'home'), CLAUDE_CONFIG_DIR: path.join(root, 'claude') };
+  fs.writeFileSync(
+    path.join(root, 'home', 'settings.json'),
+    JSON.stringify({ throttle: { bucketSize: 1000, queueFullAt: 1000 } }),
+  );
+  const env = {
+    PATH: process.env.PATH,
+    HOME: root,
+    SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'),
+    SWITCHBOARD_HOME: path.join(root, 'home'),
+    CLAUDE_CONFIG_DIR: path.join(root, 'claude'),
+  };
   const hub = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env });
   try {
     const ready = await new Promise<{ ui: string; socket: string }>((resolve) => {
@@ -49,9 +61,26 @@ test('500 sessions and 100 held messages render; approving one updates the list'
       });
     });
     const call = await rpcClient(ready.socket);
-    const regs = await Promise.all(Array.from({ length: 500 }, (_, i) => call('session.register', { cwd: `/work/p${i}`, name: `s${i}`, pid: process.pid, liveness: 'pid', permissionMode: i === 0 ? 'bypassPermissions' : 'default' })));
+    const regs = await Promise.all(
+      Array.from({ length: 500 }, (_, i) =>
+        call('session.register', {
+          cwd: `/work/p${i}`,
+          name: `s${i}`,
+          pid: process.pid,
+          liveness: 'pid',
+          permissionMode: i === 0 ? 'bypassPermissions' : 'default',
+        }),
+      ),
+    );
     const sender = regs[1]!;
-    for (let i = 0; i < 100; i++) await call('message.send', { sessionId: sender.sessionId, token: sender.token, to: 's0', summary: 'bulk', message: `held message ${i}` });
+    for (let i = 0; i < 100; i++)
+      await call('message.send', {
+        sessionId: sender.sessionId,
+        token: sender.token,
+        to: 's0',
+        summary: 'bulk',
+        message: `held message ${i}`,
+      });
 
     await page.goto(ready.ui);
     await expect(page.getByTestId('sessions').getByRole('row')).toHaveCount(501);

@@ -20,7 +20,11 @@ interface Ctx {
   origin: string;
 }
 
-function cli(ctx: Ctx, args: string[], extra: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string }> {
+function cli(
+  ctx: Ctx,
+  args: string[],
+  extra: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...ctx.env, ...extra } });
     let stdout = '';
@@ -31,7 +35,13 @@ function cli(ctx: Ctx, args: string[], extra: NodeJS.ProcessEnv = {}): Promise<{
 
 async function start(): Promise<Ctx> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbe-'));
-  const env = { PATH: process.env.PATH, HOME: root, SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: path.join(root, 'home'), CLAUDE_CONFIG_DIR: path.join(root, 'claude') };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: root,
+    SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'),
+    SWITCHBOARD_HOME: path.join(root, 'home'),
+    CLAUDE_CONFIG_DIR: path.join(root, 'claude'),
+  };
   const hub = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env });
   const ready = await new Promise<{ ui: string }>((resolve) => {
     let out = '';
@@ -45,7 +55,19 @@ async function start(): Promise<Ctx> {
 }
 
 async function session(ctx: Ctx, name: string, mode: string): Promise<NodeJS.ProcessEnv> {
-  const r = await cli(ctx, ['session', 'start', '--cwd', ctx.root, '--name', name, '--mode', mode, '--pid', String(ctx.holder.pid), '--json']);
+  const r = await cli(ctx, [
+    'session',
+    'start',
+    '--cwd',
+    ctx.root,
+    '--name',
+    name,
+    '--mode',
+    mode,
+    '--pid',
+    String(ctx.holder.pid),
+    '--json',
+  ]);
   const reg = JSON.parse(r.stdout) as { sessionId: string; token: string };
   return { SWITCHBOARD_SESSION: reg.sessionId, SWITCHBOARD_TOKEN: reg.token };
 }
@@ -71,9 +93,13 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
   await expect(page.getByTestId('sessions').getByRole('row')).toHaveCount(3);
   // A bypass session is marked as one, and its Inbound column says what mode parity does for it.
   await expect(page.getByTestId('session-yolo').getByTestId('mode')).toHaveText('bypass bypass permissions');
-  await expect(page.getByTestId('session-yolo').getByTestId('inbound')).toHaveText('holds messages from prompting sessions');
+  await expect(page.getByTestId('session-yolo').getByTestId('inbound')).toHaveText(
+    'holds messages from prompting sessions',
+  );
   await expect(page.getByTestId('session-careful').getByTestId('mode')).toHaveText('prompting default (asks)');
-  await expect(page.getByTestId('session-careful').getByTestId('inbound')).toHaveText('holds messages from bypass sessions');
+  await expect(page.getByTestId('session-careful').getByTestId('inbound')).toHaveText(
+    'holds messages from bypass sessions',
+  );
   // The filter's whole placeholder fits in its box.
   const fit = await page.getByLabel('Filter sessions').evaluate((el: HTMLInputElement) => {
     const css = getComputedStyle(el);
@@ -85,7 +111,15 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
   expect(fit.text).toBeLessThanOrEqual(fit.room);
   await shoot(page, 'sessions');
 
-  expect((await cli(ctx, ['send', '--to', 'yolo', '--summary', 'cleanup', '--message', 'please delete build/ and rerun'], careful)).stdout).toMatch(/^held:/);
+  expect(
+    (
+      await cli(
+        ctx,
+        ['send', '--to', 'yolo', '--summary', 'cleanup', '--message', 'please delete build/ and rerun'],
+        careful,
+      )
+    ).stdout,
+  ).toMatch(/^held:/);
   await page.getByRole('button', { name: /^Approvals/ }).click();
   const item = page.getByTestId('held-item');
   await expect(item).toHaveCount(1);
@@ -99,14 +133,18 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
   const updateMs = Date.now() - t0;
   const inbox = await cli(ctx, ['inbox', '--json'], yolo);
   expect(inbox.stdout).toContain('approved=\\"after-hold\\"');
-  const receipts = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as { items: Array<{ status?: string }> };
+  const receipts = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as {
+    items: Array<{ status?: string }>;
+  };
   expect(receipts.items.map((i) => i.status)).toEqual(['held', 'approved']);
 
   await cli(ctx, ['send', '--to', 'yolo', '--summary', 'again', '--message', 'second try'], careful);
   await expect(page.getByTestId('held-item')).toHaveCount(1);
   await page.getByTestId('held-item').press('Escape');
   await expect(page.getByTestId('held-item')).toHaveCount(0);
-  const denied = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as { items: Array<{ status?: string }> };
+  const denied = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as {
+    items: Array<{ status?: string }>;
+  };
   expect(denied.items.map((i) => i.status)).toContain('denied');
   console.log(`approve → list updated in ${updateMs} ms (browser round trip included)`);
 
@@ -137,19 +175,44 @@ test('subscriptions, teams, activity and preferences views', async ({ page }) =>
   // A team as Claude Code writes it; a task created in the UI lands on disk in its format.
   const teamDir = path.join(ctx.root, 'claude', 'teams', 'crew');
   fs.mkdirSync(path.join(teamDir, 'inboxes'), { recursive: true });
-  fs.writeFileSync(path.join(teamDir, 'config.json'), JSON.stringify({ name: 'crew', createdAt: 1, leadAgentId: 'team-lead@crew', members: [{ agentId: 'team-lead@crew', name: 'team-lead', joinedAt: 1 }, { agentId: 'dev@crew', name: 'dev', joinedAt: 2 }] }, null, 2));
+  fs.writeFileSync(
+    path.join(teamDir, 'config.json'),
+    JSON.stringify(
+      {
+        name: 'crew',
+        createdAt: 1,
+        leadAgentId: 'team-lead@crew',
+        members: [
+          { agentId: 'team-lead@crew', name: 'team-lead', joinedAt: 1 },
+          { agentId: 'dev@crew', name: 'dev', joinedAt: 2 },
+        ],
+      },
+      null,
+      2,
+    ),
+  );
   await page.getByRole('button', { name: /^Teams/ }).click();
   await expect(page.getByText('team-lead')).toBeVisible();
   await page.getByLabel('New task subject').fill('Write the release notes');
   await page.getByRole('button', { name: 'Create task' }).click();
   await expect(page.getByTestId('task-1')).toContainText('Write the release notes');
   const onDisk = fs.readFileSync(path.join(ctx.root, 'claude', 'tasks', 'crew', '1.json'), 'utf8');
-  expect(JSON.parse(onDisk)).toEqual({ id: '1', subject: 'Write the release notes', description: '', status: 'pending', blocks: [], blockedBy: [] });
+  expect(JSON.parse(onDisk)).toEqual({
+    id: '1',
+    subject: 'Write the release notes',
+    description: '',
+    status: 'pending',
+    blocks: [],
+    blockedBy: [],
+  });
   expect(onDisk).toBe(JSON.stringify(JSON.parse(onDisk), null, 2));
   await page.getByLabel('Assign task 1').selectOption('dev');
   await expect(page.getByLabel('Assign task 1')).toHaveValue('dev');
   // A blocked task (made by the CLI) is drawn with an arrow from its blocker.
-  expect((await cli(ctx, ['task', 'create', '--team', 'crew', '--subject', 'Publish the release', '--blocked-by', '1'])).code).toBe(0);
+  expect(
+    (await cli(ctx, ['task', 'create', '--team', 'crew', '--subject', 'Publish the release', '--blocked-by', '1']))
+      .code,
+  ).toBe(0);
   await expect(page.getByTestId('task-2')).toContainText('Publish the release');
   await expect(page.getByTestId('blocker-lines').locator('path.open')).toHaveCount(1);
   await shoot(page, 'teams');
@@ -157,11 +220,18 @@ test('subscriptions, teams, activity and preferences views', async ({ page }) =>
   await page.getByRole('button', { name: /^Preferences/ }).click();
   await expect(page.getByTestId('preferences')).toContainText('Messages from other sessions');
   await expect(page.getByTestId('preferences')).not.toContainText('Throttle:');
-  await expect(page.locator('tr[data-key="throttle.bucketSize"] th')).toHaveAttribute('title', 'Settings key: throttle.bucketSize');
+  await expect(page.locator('tr[data-key="throttle.bucketSize"] th')).toHaveAttribute(
+    'title',
+    'Settings key: throttle.bucketSize',
+  );
   await page.getByLabel('Messages from other sessions').selectOption('hold');
   await expect(page.getByTestId('preferences')).toContainText('from user settings');
-  expect(JSON.parse(fs.readFileSync(path.join(ctx.root, 'home', 'settings.json'), 'utf8'))).toEqual({ crossSessionInbound: 'hold' });
-  expect((await cli(ctx, ['send', '--to', 'builder', '--summary', 's', '--message', 'now held'], a)).stdout).toMatch(/^held:/);
+  expect(JSON.parse(fs.readFileSync(path.join(ctx.root, 'home', 'settings.json'), 'utf8'))).toEqual({
+    crossSessionInbound: 'hold',
+  });
+  expect((await cli(ctx, ['send', '--to', 'builder', '--summary', 's', '--message', 'now held'], a)).stdout).toMatch(
+    /^held:/,
+  );
   await shoot(page, 'preferences');
 });
 
@@ -171,14 +241,23 @@ test('without the token nothing loads; a cross-site request is refused', async (
   const res = await page.goto(ctx.origin + '/');
   expect(res?.status()).toBe(200); // the public renderer loads; the hub's data does not
   await expect(page.getByRole('status').filter({ hasText: 'Not signed in' })).toBeVisible();
-  const cross = await request.post(ctx.origin + '/api/held.list', { headers: { Origin: 'http://evil.example', 'Content-Type': 'application/json' }, data: {} });
+  const cross = await request.post(ctx.origin + '/api/held.list', {
+    headers: { Origin: 'http://evil.example', 'Content-Type': 'application/json' },
+    data: {},
+  });
   expect(cross.status()).toBe(403);
-  const noToken = await request.post(ctx.origin + '/api/held.list', { headers: { 'Content-Type': 'application/json' }, data: {} });
+  const noToken = await request.post(ctx.origin + '/api/held.list', {
+    headers: { 'Content-Type': 'application/json' },
+    data: {},
+  });
   expect(noToken.status()).toBe(401);
   await fresh.close();
 });
 
-test('the token leaves the address bar, no cookie carries it, and a reload stays signed in', async ({ page, context }) => {
+test('the token leaves the address bar, no cookie carries it, and a reload stays signed in', async ({
+  page,
+  context,
+}) => {
   await open(page, ctx, 'Sessions');
   await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
   expect(page.url()).not.toContain('token');
@@ -197,7 +276,9 @@ test('session detail: a message from the user, and an idle notice for the user',
   await detail.getByRole('button', { name: 'Send as the user' }).click();
   await expect(detail.getByRole('status')).toContainText('Queued for builder');
   const inbox = JSON.parse((await cli(ctx, ['inbox', '--json'], builder)).stdout) as { items: Array<{ text: string }> };
-  expect(inbox.items[0]!.text).toBe('<user-message source="switchboard-ui">\nPlease stop after the current test run.\n</user-message>');
+  expect(inbox.items[0]!.text).toBe(
+    '<user-message source="switchboard-ui">\nPlease stop after the current test run.\n</user-message>',
+  );
   await detail.getByRole('button', { name: 'Notify me when idle' }).click();
   await expect(detail.getByRole('status')).toContainText('You will get one notice');
   await shoot(page, 'session-detail');
@@ -234,6 +315,8 @@ test('a held message expires after a short dialogExpiry while the UI is open', a
   const item = page.getByTestId('held-item');
   await expect(item.getByTestId('countdown')).toHaveText(/^(1:00|0:5\d) left$/);
   await expect(item).toHaveCount(0, { timeout: 70_000 });
-  const receipts = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as { items: Array<{ status?: string }> };
+  const receipts = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as {
+    items: Array<{ status?: string }>;
+  };
   expect(receipts.items.map((i) => i.status)).toEqual(['held', 'expired']);
 });

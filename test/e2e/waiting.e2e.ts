@@ -30,7 +30,13 @@ test.afterEach(async () => {
 
 test('an idle session that cannot be woken shows how many messages wait for it', async ({ page }) => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbw-'));
-  const env = { PATH: process.env.PATH, HOME: root, SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: path.join(root, 'home'), CLAUDE_CONFIG_DIR: path.join(root, 'claude') };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: root,
+    SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'),
+    SWITCHBOARD_HOME: path.join(root, 'home'),
+    CLAUDE_CONFIG_DIR: path.join(root, 'claude'),
+  };
   hub = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env });
   const ready = await new Promise<{ ui: string }>((resolve) => {
     let out = '';
@@ -45,18 +51,28 @@ test('an idle session that cannot be woken shows how many messages wait for it',
   const input = JSON.stringify({ session_id: 'thread-1', cwd, permission_mode: 'default' });
   expect((await cli(env, ['hook', 'session-start', '--agent', 'codex'], input)).code).toBe(0);
   expect((await cli(env, ['hook', 'stop', '--agent', 'codex'], input)).code).toBe(0); // its turn ended: idle, by its hook
-  const sender = JSON.parse((await cli(env, ['session', 'start', '--cwd', root, '--name', 'lead', '--pid', String(holder.pid), '--json'])).stdout) as { sessionId: string; token: string };
+  const sender = JSON.parse(
+    (await cli(env, ['session', 'start', '--cwd', root, '--name', 'lead', '--pid', String(holder.pid), '--json']))
+      .stdout,
+  ) as { sessionId: string; token: string };
   const as = { ...env, SWITCHBOARD_SESSION: sender.sessionId, SWITCHBOARD_TOKEN: sender.token };
-  const { rows } = JSON.parse((await cli(as, ['agents', '--json'])).stdout) as { rows: Array<{ label: string; agent: string }> };
+  const { rows } = JSON.parse((await cli(as, ['agents', '--json'])).stdout) as {
+    rows: Array<{ label: string; agent: string }>;
+  };
   const web = rows.find((r) => r.agent === 'codex')!;
-  for (const m of ['first', 'second']) expect((await cli(as, ['send', '--to', web.label, '--summary', m, '--message', `${m} note`])).stdout).toMatch(/^queued/);
+  for (const m of ['first', 'second'])
+    expect((await cli(as, ['send', '--to', web.label, '--summary', m, '--message', `${m} note`])).stdout).toMatch(
+      /^queued/,
+    );
 
   await page.goto(ready.ui);
   await page.getByRole('button', { name: /^Sessions/ }).click();
   const badge = page.getByTestId('waiting-badge');
   await expect(badge).toHaveCount(1);
   await expect(badge).toHaveText(`2 messages waiting for ${web.label}, which is idle`);
-  await expect(page.getByTestId('sessions').getByRole('row').filter({ hasText: web.label })).toContainText('2 messages waiting');
+  await expect(page.getByTestId('sessions').getByRole('row').filter({ hasText: web.label })).toContainText(
+    '2 messages waiting',
+  );
   // Its user types: the next turn starts (its prompt hook reports busy and hands the messages over); the badge goes.
   expect((await cli(env, ['hook', 'prompt-submit', '--agent', 'codex'], input)).code).toBe(0);
   await expect(badge).toHaveCount(0);

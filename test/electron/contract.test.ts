@@ -5,7 +5,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { BRIDGE_OPERATIONS } from '../../core/contract/bridge.js';
 import { DESKTOP_SCHEMAS } from '../../core/contract/desktop.js';
-import { BRIDGE_OPERATION_NAMES, DESKTOP_OPERATION_NAMES, IPC_CHANNELS, type BridgeOperationName, type DesktopOperationName } from '../../core/contract/operations.js';
+import {
+  BRIDGE_OPERATION_NAMES,
+  DESKTOP_OPERATION_NAMES,
+  IPC_CHANNELS,
+  type BridgeOperationName,
+  type DesktopOperationName,
+} from '../../core/contract/operations.js';
 import { createHandlers } from '../../core/host/api/handlers.js';
 import { METHODS } from '../../core/protocol/methods.js';
 import type { DesktopHandlers } from '../../electron/ipc/server.js';

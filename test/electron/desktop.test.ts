@@ -8,7 +8,12 @@ import { EndpointError } from '../../core/transport/endpoint.js';
 import { HubRunningError } from '../../core/transport/hub-lock.js';
 import { cliLinkPlan, isLinked, packagedCliPath, writeCliLink } from '../../electron/cli-link.js';
 import { createDesktopHandlers } from '../../electron/desktop-handlers.js';
-import { DesktopPrefsStore, loginItemSettings, readDesktopPrefs, type KeyValueStore } from '../../electron/settings/desktop-prefs.js';
+import {
+  DesktopPrefsStore,
+  loginItemSettings,
+  readDesktopPrefs,
+  type KeyValueStore,
+} from '../../electron/settings/desktop-prefs.js';
 import { startFailureText } from '../../electron/startup.js';
 import { JournalError } from '../../core/journal/journal.js';
 import { viewUrl, Windows, type WindowLike } from '../../electron/windows/windows.js';
@@ -17,13 +22,25 @@ import { tempDir } from '../helpers/temp.js';
 
 function memoryStore(initial: unknown = {}): KeyValueStore & { data: Record<string, unknown> } {
   const data = (initial ?? {}) as Record<string, unknown>;
-  return { data, get store() { return data; }, set: (k, v) => void (data[k] = v) };
+  return {
+    data,
+    get store() {
+      return data;
+    },
+    set: (k, v) => void (data[k] = v),
+  };
 }
 
 describe('desktop preferences from electron-store', () => {
   it('parses key by key: a bad value falls back and is reported, unknown keys are ignored', () => {
-    expect(readDesktopPrefs({ launchAtLogin: true, windowBounds: {} })).toEqual({ prefs: { launchAtLogin: true }, problems: [] });
-    expect(readDesktopPrefs({ launchAtLogin: 'yes' })).toEqual({ prefs: { launchAtLogin: false }, problems: ['launchAtLogin: Invalid input: expected boolean, received string; using false'] });
+    expect(readDesktopPrefs({ launchAtLogin: true, windowBounds: {} })).toEqual({
+      prefs: { launchAtLogin: true },
+      problems: [],
+    });
+    expect(readDesktopPrefs({ launchAtLogin: 'yes' })).toEqual({
+      prefs: { launchAtLogin: false },
+      problems: ['launchAtLogin: Invalid input: expected boolean, received string; using false'],
+    });
     expect(readDesktopPrefs([1, 2]).problems).toEqual(['the preferences file is not a JSON object; using defaults']);
     expect(readDesktopPrefs(undefined)).toEqual({ prefs: { launchAtLogin: false }, problems: [] });
   });
@@ -53,8 +70,12 @@ describe('the command-line launcher', () => {
   });
 
   it('quotes paths and targets the unpacked bundle inside a package', () => {
-    expect(packagedCliPath('/Applications/Switchboard.app/Contents/Resources')).toBe('/Applications/Switchboard.app/Contents/Resources/app.asar.unpacked/dist/cli/switchboard.mjs');
-    expect(cliLinkPlan('darwin', { HOME: '/Users/a' }, "/tmp/it's here.mjs").content).toContain(`exec node '/tmp/it'\\''s here.mjs' "$@"`);
+    expect(packagedCliPath('/Applications/Switchboard.app/Contents/Resources')).toBe(
+      '/Applications/Switchboard.app/Contents/Resources/app.asar.unpacked/dist/cli/switchboard.mjs',
+    );
+    expect(cliLinkPlan('darwin', { HOME: '/Users/a' }, "/tmp/it's here.mjs").content).toContain(
+      `exec node '/tmp/it'\\''s here.mjs' "$@"`,
+    );
     const win = cliLinkPlan('win32', { LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local' }, 'C:\\App\\cli.mjs');
     expect(win.path).toBe('C:\\Users\\a\\AppData\\Local\\Switchboard\\bin\\switchboard.cmd');
     expect(win.content).toBe('@echo off\r\nnode "C:\\App\\cli.mjs" %*\r\n');
@@ -63,8 +84,17 @@ describe('the command-line launcher', () => {
   it('desktop operations: get, set launch-at-login, install the launcher', () => {
     const home = tempDir('sb-home-');
     const loginItems: unknown[] = [];
-    const handlers = createDesktopHandlers({ prefs: new DesktopPrefsStore(memoryStore()), setLoginItem: (s) => loginItems.push(s), cliLink: cliLinkPlan('linux', { HOME: home }, CLI), paused: () => true });
-    expect(handlers['desktop.get']({})).toEqual({ launchAtLogin: false, cliLink: { path: path.join(home, '.local/bin/switchboard'), linked: false }, paused: true });
+    const handlers = createDesktopHandlers({
+      prefs: new DesktopPrefsStore(memoryStore()),
+      setLoginItem: (s) => loginItems.push(s),
+      cliLink: cliLinkPlan('linux', { HOME: home }, CLI),
+      paused: () => true,
+    });
+    expect(handlers['desktop.get']({})).toEqual({
+      launchAtLogin: false,
+      cliLink: { path: path.join(home, '.local/bin/switchboard'), linked: false },
+      paused: true,
+    });
     expect(handlers['desktop.set']({ launchAtLogin: true })).toMatchObject({ launchAtLogin: true });
     expect(loginItems).toEqual([{ openAtLogin: true, openAsHidden: true }]);
     expect(handlers['desktop.linkCli']({})).toEqual({ path: path.join(home, '.local/bin/switchboard') });
@@ -114,13 +144,23 @@ describe('windows', () => {
     const options: unknown[] = [];
     const dock: boolean[] = [];
     let quitting = false;
-    const windows = new Windows({ create: (o) => (options.push(o), created[created.push(new FakeWindow()) - 1]!), setDockVisible: (v) => dock.push(v), isQuitting: () => quitting }, '/app/preload.cjs');
+    const windows = new Windows(
+      {
+        create: (o) => (options.push(o), created[created.push(new FakeWindow()) - 1]!),
+        setDockVisible: (v) => dock.push(v),
+        isQuitting: () => quitting,
+      },
+      '/app/preload.cjs',
+    );
     const main = (await windows.show('main', 'approvals')) as FakeWindow;
     await windows.show('main', 'sessions');
     expect(created).toHaveLength(1);
     expect(main.loaded).toEqual([viewUrl('approvals')]);
     expect(viewUrl('approvals')).toBe('app://switchboard/index.html#approvals');
-    expect(options[0]).toMatchObject({ show: false, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, preload: '/app/preload.cjs' } });
+    expect(options[0]).toMatchObject({
+      show: false,
+      webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, preload: '/app/preload.cjs' },
+    });
     expect(windows.trustedIds()).toEqual(new Set([main.webContents.id]));
     expect(main.fire('close')).toBe(true); // hidden, not closed
     expect(main.visible).toBe(false);
@@ -138,11 +178,30 @@ describe('windows', () => {
 
 describe('start-up failures', () => {
   it('say why and what to do; the app never starts a second hub', () => {
-    expect(startFailureText(new HubRunningError('/run/sb/hub.sock'))).toMatchObject({ title: 'Another Switchboard hub is running', detail: expect.stringContaining('/run/sb/hub.sock') });
-    expect(startFailureText(new EndpointError('loose_mode', '/run/sb has mode 0777'))).toMatchObject({ title: 'Switchboard refused an unsafe runtime directory', detail: expect.stringContaining('0777') });
-    expect(startFailureText(new EndpointError('loose_mode', '/home/u/.switchboard', 'state')).title).toBe('Switchboard refused an unsafe state directory');
-    expect(startFailureText(new JournalError('state_locked', '/home/u/.switchboard', 'is locked by another hub', { holder: { pid: 42, socket: '/run/sb/hub.sock' } }))).toMatchObject({ title: 'Another Switchboard hub uses this state directory', detail: expect.stringContaining('pid 42') });
-    expect(startFailureText(new JournalError('not_regular', '/home/u/.switchboard/journal.ndjson')).title).toBe('Switchboard refused its message journal');
+    expect(startFailureText(new HubRunningError('/run/sb/hub.sock'))).toMatchObject({
+      title: 'Another Switchboard hub is running',
+      detail: expect.stringContaining('/run/sb/hub.sock'),
+    });
+    expect(startFailureText(new EndpointError('loose_mode', '/run/sb has mode 0777'))).toMatchObject({
+      title: 'Switchboard refused an unsafe runtime directory',
+      detail: expect.stringContaining('0777'),
+    });
+    expect(startFailureText(new EndpointError('loose_mode', '/home/u/.switchboard', 'state')).title).toBe(
+      'Switchboard refused an unsafe state directory',
+    );
+    expect(
+      startFailureText(
+        new JournalError('state_locked', '/home/u/.switchboard', 'is locked by another hub', {
+          holder: { pid: 42, socket: '/run/sb/hub.sock' },
+        }),
+      ),
+    ).toMatchObject({
+      title: 'Another Switchboard hub uses this state directory',
+      detail: expect.stringContaining('pid 42'),
+    });
+    expect(startFailureText(new JournalError('not_regular', '/home/u/.switchboard/journal.ndjson')).title).toBe(
+      'Switchboard refused its message journal',
+    );
     expect(startFailureText(new Error('boom')).title).toBe('Switchboard could not start');
   });
 });

@@ -2,17 +2,36 @@
 // clicks only open the view, the agent's text labelled and cut short.
 import { describe, expect, it } from 'vitest';
 import type { HeldView } from '../../core/protocol/methods.js';
-import { confirmationNotification, heldNotification, newHeldItems, onAction, onClick } from '../../electron/notifications/route.js';
+import {
+  confirmationNotification,
+  heldNotification,
+  newHeldItems,
+  onAction,
+  onClick,
+} from '../../electron/notifications/route.js';
 
 const item = (id: string, preview = 'please run the migration'): HeldView => ({
-  id, sender: { name: 'worker', address: 'uds:/r/worker.sock', sessionId: 's1', verified: true }, receiver: { sessionId: 's2', name: 'lead', label: 'lead [a1b]' },
-  reason: 'mode parity', preview, text: preview, summary: null, heldAt: 0, expiresAt: null,
+  id,
+  sender: { name: 'worker', address: 'uds:/r/worker.sock', sessionId: 's1', verified: true },
+  receiver: { sessionId: 's2', name: 'lead', label: 'lead [a1b]' },
+  reason: 'mode parity',
+  preview,
+  text: preview,
+  summary: null,
+  heldAt: 0,
+  expiresAt: null,
 });
 
 describe('held-message notifications', () => {
   it('on macOS offers Deny first and Approve second; elsewhere no actions', () => {
     const mac = heldNotification(item('h1'), 'darwin');
-    expect(mac).toEqual({ kind: 'held', itemId: 'h1', title: 'Held: worker → lead [a1b]', body: 'Agent text (not from you): please run the migration', actions: ['Deny', 'Approve'] });
+    expect(mac).toEqual({
+      kind: 'held',
+      itemId: 'h1',
+      title: 'Held: worker → lead [a1b]',
+      body: 'Agent text (not from you): please run the migration',
+      actions: ['Deny', 'Approve'],
+    });
     expect(heldNotification(item('h1'), 'linux').actions).toEqual([]);
     expect(heldNotification(item('h1'), 'win32').actions).toEqual([]);
   });
@@ -33,9 +52,23 @@ describe('held-message notifications', () => {
   });
 
   it('a send waiting to leave the machine: Deny first, Allow once second; the buttons decide the confirmation', () => {
-    const c = { id: 'c1', sender: { sessionId: 's', name: 'alice' }, target: { machine: 'buildbox', session: 'bob [abc123] on buildbox' }, preview: 'deploy', text: 'deploy', createdAt: 0, expiresAt: null };
+    const c = {
+      id: 'c1',
+      sender: { sessionId: 's', name: 'alice' },
+      target: { machine: 'buildbox', session: 'bob [abc123] on buildbox' },
+      preview: 'deploy',
+      text: 'deploy',
+      createdAt: 0,
+      expiresAt: null,
+    };
     const spec = confirmationNotification(c, 'darwin');
-    expect(spec).toEqual({ kind: 'confirmation', itemId: 'c1', title: 'Leave this machine? alice → bob [abc123] on buildbox', body: 'To buildbox: deploy', actions: ['Deny', 'Allow once'] });
+    expect(spec).toEqual({
+      kind: 'confirmation',
+      itemId: 'c1',
+      title: 'Leave this machine? alice → bob [abc123] on buildbox',
+      body: 'To buildbox: deploy',
+      actions: ['Deny', 'Allow once'],
+    });
     expect(onAction(spec, 0)).toEqual({ kind: 'deny', item: 'confirmation', itemId: 'c1' });
     expect(onAction(spec, 1)).toEqual({ kind: 'approve', item: 'confirmation', itemId: 'c1' });
     expect(confirmationNotification(c, 'linux').actions).toEqual([]);

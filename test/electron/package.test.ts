@@ -21,15 +21,30 @@ const config = loadCommonJs(path.join(ROOT, 'build', 'electron-builder.config.cj
 describe('electron-builder configuration', () => {
   it('validates, and an invalid one does not', async () => {
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
-    await expect(validateConfiguration({ ...config, mac: { hardnedRuntime: true } } as unknown as Configuration, new DebugLogger(false))).rejects.toThrow(/Invalid configuration object/);
+    await expect(
+      validateConfiguration(
+        { ...config, mac: { hardnedRuntime: true } } as unknown as Configuration,
+        new DebugLogger(false),
+      ),
+    ).rejects.toThrow(/Invalid configuration object/);
   });
 
   it('flips the release fuses and targets every platform', () => {
     expect(config.electronFuses).toEqual({
-      runAsNode: false, enableCookieEncryption: true, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false,
-      enableEmbeddedAsarIntegrityValidation: true, onlyLoadAppFromAsar: true, grantFileProtocolExtraPrivileges: false, loadBrowserProcessSpecificV8Snapshot: false,
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+      loadBrowserProcessSpecificV8Snapshot: false,
     });
-    expect(config.mac).toMatchObject({ target: ['dmg', 'zip'], hardenedRuntime: true, entitlements: 'build/entitlements.mac.plist' });
+    expect(config.mac).toMatchObject({
+      target: ['dmg', 'zip'],
+      hardenedRuntime: true,
+      entitlements: 'build/entitlements.mac.plist',
+    });
     expect(config.win).toMatchObject({ target: ['nsis'] });
     expect(config.linux).toMatchObject({ target: ['AppImage', 'deb'] });
     expect(fs.existsSync(path.join(ROOT, 'build', 'entitlements.mac.plist'))).toBe(true);
@@ -40,8 +55,14 @@ describe('packing against a stub Electron', () => {
   let files: string[] = [];
   let out = '';
   beforeAll(async () => {
-    for (const f of ['dist/electron/main.mjs', 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'dist/cli/switchboard.mjs'])
-      if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first (npm test does)`);
+    for (const f of [
+      'dist/electron/main.mjs',
+      'dist/electron/preload.cjs',
+      'dist/renderer/index.html',
+      'dist/cli/switchboard.mjs',
+    ])
+      if (!fs.existsSync(path.join(ROOT, f)))
+        throw new Error(`${f} is missing: run npm run build first (npm test does)`);
     const stub = tempDir('sb-electron-dist-');
     fs.writeFileSync(path.join(stub, 'electron'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     out = tempDir('sb-pack-');
@@ -49,20 +70,45 @@ describe('packing against a stub Electron', () => {
       projectDir: ROOT,
       targets: Platform.LINUX.createTarget('dir'),
       publish: 'never',
-      config: { ...config, electronFuses: null, electronDist: stub, electronVersion: (loadCommonJs('electron/package.json') as { version: string }).version, directories: { ...config.directories, output: out } },
+      config: {
+        ...config,
+        electronFuses: null,
+        electronDist: stub,
+        electronVersion: (loadCommonJs('electron/package.json') as { version: string }).version,
+        directories: { ...config.directories, output: out },
+      },
     });
-    files = listPackage(path.join(out, 'linux-unpacked', 'resources', 'app.asar'), { isPack: false }).map((f) => f.replaceAll('\\', '/'));
+    files = listPackage(path.join(out, 'linux-unpacked', 'resources', 'app.asar'), { isPack: false }).map((f) =>
+      f.replaceAll('\\', '/'),
+    );
   }, 120_000);
 
   it('holds the four bundles', () => {
-    for (const f of ['/package.json', '/dist/electron/main.mjs', '/dist/electron/preload.cjs', '/dist/renderer/index.html', '/dist/cli/switchboard.mjs']) expect(files).toContain(f);
+    for (const f of [
+      '/package.json',
+      '/dist/electron/main.mjs',
+      '/dist/electron/preload.cjs',
+      '/dist/renderer/index.html',
+      '/dist/cli/switchboard.mjs',
+    ])
+      expect(files).toContain(f);
     expect(files.some((f) => f.startsWith('/dist/renderer/assets/') && f.endsWith('.js'))).toBe(true);
     // The CLI is also a real file beside the archive, for the launcher Preferences installs.
-    expect(fs.existsSync(path.join(out, 'linux-unpacked', 'resources', 'app.asar.unpacked', 'dist', 'cli', 'switchboard.mjs'))).toBe(true);
+    expect(
+      fs.existsSync(
+        path.join(out, 'linux-unpacked', 'resources', 'app.asar.unpacked', 'dist', 'cli', 'switchboard.mjs'),
+      ),
+    ).toBe(true);
   });
 
   it('holds nothing else', () => {
-    const bad = files.filter((f) => /^\/(test|bench|core|cli|electron|preload|renderer|scripts|build|docs|node_modules)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts') || f.endsWith('.tsx'));
+    const bad = files.filter(
+      (f) =>
+        /^\/(test|bench|core|cli|electron|preload|renderer|scripts|build|docs|node_modules)\//.test(f) ||
+        f.endsWith('.map') ||
+        f.endsWith('.ts') ||
+        f.endsWith('.tsx'),
+    );
     expect(bad).toEqual([]);
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { main: string };
     expect(pkg.main).toBe('dist/electron/main.mjs');

@@ -7,17 +7,36 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CSP } from '../../core/contract/csp.js';
 import { appProtocolHandler, APP_SCHEME_PRIVILEGES, resolveAppPath } from '../../electron/security/app-protocol.js';
-import { hardenContents, hardenSession, safeExternalUrl, type HardenableContents } from '../../electron/security/harden.js';
+import {
+  hardenContents,
+  hardenSession,
+  safeExternalUrl,
+  type HardenableContents,
+} from '../../electron/security/harden.js';
 import { SECURE_WEB_PREFERENCES, windowWebPreferences } from '../../electron/security/web-preferences.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('webPreferences', () => {
   it('is the checklist, frozen', () => {
-    expect(SECURE_WEB_PREFERENCES).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, experimentalFeatures: false, webviewTag: false, disableBlinkFeatures: 'Auxclick' });
+    expect(SECURE_WEB_PREFERENCES).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      disableBlinkFeatures: 'Auxclick',
+    });
     expect(SECURE_WEB_PREFERENCES).not.toHaveProperty('enableBlinkFeatures');
     expect(Object.isFrozen(SECURE_WEB_PREFERENCES)).toBe(true);
     expect(() => ((SECURE_WEB_PREFERENCES as Record<string, unknown>).sandbox = false)).toThrow();
-    expect(windowWebPreferences('/app/preload.cjs')).toEqual({ ...SECURE_WEB_PREFERENCES, preload: '/app/preload.cjs' });
+    expect(windowWebPreferences('/app/preload.cjs')).toEqual({
+      ...SECURE_WEB_PREFERENCES,
+      preload: '/app/preload.cjs',
+    });
   });
 });
 
@@ -39,7 +58,11 @@ describe('webContents hardening', () => {
     const contents = new FakeContents();
     const opened: string[] = [];
     const logs: string[] = [];
-    hardenContents(contents, (u) => opened.push(u), (why, url) => logs.push(`${why} ${url}`));
+    hardenContents(
+      contents,
+      (u) => opened.push(u),
+      (why, url) => logs.push(`${why} ${url}`),
+    );
     return { contents, opened, logs };
   };
 
@@ -49,19 +72,33 @@ describe('webContents hardening', () => {
     expect(contents.attempt('will-navigate', 'app://switchboard/other.html')).toBe(true);
     expect(contents.attempt('will-redirect', 'http://127.0.0.1:9/')).toBe(true);
     expect(contents.attempt('will-attach-webview', '')).toBe(true);
-    expect(logs).toEqual(['navigation refused https://evil.example/', 'navigation refused app://switchboard/other.html', 'redirect refused http://127.0.0.1:9/', 'webview refused ']);
+    expect(logs).toEqual([
+      'navigation refused https://evil.example/',
+      'navigation refused app://switchboard/other.html',
+      'redirect refused http://127.0.0.1:9/',
+      'webview refused ',
+    ]);
   });
 
   it('denies every new window; https links go to the system browser, nothing else does', () => {
     const { contents, opened } = setup();
-    for (const url of ['https://docs.example/guide', 'http://docs.example/', 'file:///etc/passwd', 'javascript:alert(1)', 'app://switchboard/index.html', 'https://user:pw@host.example/', 'not a url'])
+    for (const url of [
+      'https://docs.example/guide',
+      'http://docs.example/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'app://switchboard/index.html',
+      'https://user:pw@host.example/',
+      'not a url',
+    ])
       expect(contents.openHandler!({ url })).toEqual({ action: 'deny' });
     expect(opened).toEqual(['https://docs.example/guide']);
   });
 
   it('safeExternalUrl is https only', () => {
     expect(safeExternalUrl('https://a.example/x?y=1')).toBe('https://a.example/x?y=1');
-    for (const bad of ['http://a.example', 'smb://host/share', 'ms-msdt:foo', 'file:///C:/x', '']) expect(safeExternalUrl(bad)).toBeNull();
+    for (const bad of ['http://a.example', 'smb://host/share', 'ms-msdt:foo', 'file:///C:/x', ''])
+      expect(safeExternalUrl(bad)).toBeNull();
   });
 
   it('refuses every permission request and check', () => {
@@ -69,7 +106,8 @@ describe('webContents hardening', () => {
     let check: (() => boolean) | undefined;
     hardenSession({ setPermissionRequestHandler: (h) => (request = h), setPermissionCheckHandler: (h) => (check = h) });
     const answers: boolean[] = [];
-    for (const p of ['media', 'notifications', 'clipboard-read', 'geolocation', 'openExternal']) request!(null, p, (g) => answers.push(g));
+    for (const p of ['media', 'notifications', 'clipboard-read', 'geolocation', 'openExternal'])
+      request!(null, p, (g) => answers.push(g));
     expect(answers).toEqual([false, false, false, false, false]);
     expect(check!()).toBe(false);
   });
@@ -84,7 +122,10 @@ describe('app:// protocol', () => {
   fs.writeFileSync(path.join(path.dirname(root), 'secret.txt'), 'secret');
 
   it('is registered standard and secure, without fetch or CORS', () => {
-    expect(APP_SCHEME_PRIVILEGES).toEqual({ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false, stream: false } });
+    expect(APP_SCHEME_PRIVILEGES).toEqual({
+      scheme: 'app',
+      privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false, stream: false },
+    });
   });
 
   it('resolves only files inside the renderer directory on our host', () => {
@@ -93,7 +134,14 @@ describe('app:// protocol', () => {
     // A literal or encoded ../ segment is normalised away by URL parsing: it stays inside the root.
     expect(resolveAppPath(root, 'app://switchboard/../secret.txt')).toBe(path.join(root, 'secret.txt'));
     expect(resolveAppPath(root, 'app://switchboard/%2e%2e/secret.txt')).toBe(path.join(root, 'secret.txt'));
-    for (const bad of ['app://switchboard/assets/..%2f..%2fsecret.txt', 'app://switchboard/%00', 'app://other/index.html', 'https://switchboard/index.html', 'app://switchboard/%E0%A4%A', '::'])
+    for (const bad of [
+      'app://switchboard/assets/..%2f..%2fsecret.txt',
+      'app://switchboard/%00',
+      'app://other/index.html',
+      'https://switchboard/index.html',
+      'app://switchboard/%E0%A4%A',
+      '::',
+    ])
       expect(resolveAppPath(root, bad), bad).toBeNull();
   });
 
@@ -102,7 +150,9 @@ describe('app:// protocol', () => {
     const ok = await handler({ url: 'app://switchboard/assets/app.js', method: 'GET' });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-security-policy')).toBe(CSP);
-    expect(CSP).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'");
+    expect(CSP).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'",
+    );
     expect(ok.headers.get('cache-control')).toBe('no-store');
     expect(ok.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await ok.text()).toBe('console.log(1)');

@@ -16,11 +16,17 @@ const START = path.join(ROOT, 'scripts', 'start.mjs');
 describe('finding Electron', () => {
   it('reports why when the package or its binary is missing, and the path when present', () => {
     const root = tempDir('sb-el-');
-    expect(findElectronBinary(root, {}, 'linux')).toEqual({ path: null, why: 'the electron package is not installed (run npm ci)' });
+    expect(findElectronBinary(root, {}, 'linux')).toEqual({
+      path: null,
+      why: 'the electron package is not installed (run npm ci)',
+    });
     const pkg = path.join(root, 'node_modules', 'electron');
     fs.mkdirSync(path.join(pkg, 'dist'), { recursive: true });
     fs.writeFileSync(path.join(pkg, 'package.json'), '{}');
-    expect(findElectronBinary(root, {}, 'linux')).toMatchObject({ path: null, why: expect.stringContaining('no Electron binary at') });
+    expect(findElectronBinary(root, {}, 'linux')).toMatchObject({
+      path: null,
+      why: expect.stringContaining('no Electron binary at'),
+    });
     fs.writeFileSync(path.join(pkg, 'path.txt'), 'electron');
     fs.writeFileSync(path.join(pkg, 'dist', 'electron'), '');
     expect(findElectronBinary(root, {}, 'linux')).toEqual({ path: path.join(pkg, 'dist', 'electron') });
@@ -50,7 +56,10 @@ describe('the start script without a display', () => {
   });
 
   it('plain start runs the same UI headless instead', async () => {
-    const child = spawn(process.execPath, [START, '--port', '0'], { env: { ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [START, '--port', '0'], {
+      env: { ...env() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

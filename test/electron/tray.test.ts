@@ -2,25 +2,54 @@
 // and the debounce are checked with fakes.
 import { describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
-import { buildTrayMenu, debounce, trayIconFile, trayStatus, type TrayAction, type TrayItem, type TrayState } from '../../electron/tray/menu.js';
+import {
+  buildTrayMenu,
+  debounce,
+  trayIconFile,
+  trayStatus,
+  type TrayAction,
+  type TrayItem,
+  type TrayState,
+} from '../../electron/tray/menu.js';
 import { toMenuTemplate } from '../../electron/tray/template.js';
 
-const session = (label: string, state: 'busy' | 'idle', kind: 'switchboard' | 'claude-code' = 'switchboard'): TrayState['sessions'][number] => ({ label, agent: 'claude', state, kind, address: `uds:/x/${label}` });
+const session = (
+  label: string,
+  state: 'busy' | 'idle',
+  kind: 'switchboard' | 'claude-code' = 'switchboard',
+): TrayState['sessions'][number] => ({ label, agent: 'claude', state, kind, address: `uds:/x/${label}` });
 const base: TrayState = { sessions: [], held: 0, confirmations: 0, paused: false };
 const labels = (items: TrayItem[]): string[] => items.map((i) => i.label ?? `(${i.type})`);
 
 describe('tray menu', () => {
   it('with nothing running says so and still offers every command', () => {
     const items = buildTrayMenu(base);
-    expect(labels(items)).toEqual(['0 live sessions', 'Sessions', '(separator)', 'Held messages…', 'Pause inbound (refuse all)', '(separator)', 'Preferences…', 'Quit Switchboard']);
+    expect(labels(items)).toEqual([
+      '0 live sessions',
+      'Sessions',
+      '(separator)',
+      'Held messages…',
+      'Pause inbound (refuse all)',
+      '(separator)',
+      'Preferences…',
+      'Quit Switchboard',
+    ]);
     expect(items[1]!.submenu).toEqual([{ label: 'No live sessions', enabled: false }]);
     expect(items[0]!.enabled).toBe(false);
   });
 
   it('lists sessions with busy/idle and counts held messages and confirmations together', () => {
-    const items = buildTrayMenu({ ...base, sessions: [session('api [a1b]', 'busy'), session('web [c2d]', 'idle', 'claude-code')], held: 2, confirmations: 1 });
+    const items = buildTrayMenu({
+      ...base,
+      sessions: [session('api [a1b]', 'busy'), session('web [c2d]', 'idle', 'claude-code')],
+      held: 2,
+      confirmations: 1,
+    });
     expect(items[0]!.label).toBe('2 live sessions');
-    expect(items[1]!.submenu!.map((i) => i.label)).toEqual(['● api [a1b] — Claude Code, busy', '○ web [c2d] — Claude Code (its own messaging), idle']);
+    expect(items[1]!.submenu!.map((i) => i.label)).toEqual([
+      '● api [a1b] — Claude Code, busy',
+      '○ web [c2d] — Claude Code (its own messaging), idle',
+    ]);
     const held = items.find((i) => i.label?.startsWith('Held'))!;
     expect(held.label).toBe('Held messages (3)…');
     expect(held.action).toEqual({ kind: 'open', view: 'approvals' });
@@ -37,7 +66,10 @@ describe('tray menu', () => {
     const off = buildTrayMenu(base).find((i) => i.label?.startsWith('Pause'))!;
     expect(off).toMatchObject({ type: 'checkbox', checked: false, action: { kind: 'pause', paused: true } });
     const onItems = buildTrayMenu({ ...base, paused: true });
-    expect(onItems.find((i) => i.label?.startsWith('Pause'))).toMatchObject({ checked: true, action: { kind: 'pause', paused: false } });
+    expect(onItems.find((i) => i.label?.startsWith('Pause'))).toMatchObject({
+      checked: true,
+      action: { kind: 'pause', paused: false },
+    });
     expect(onItems[0]!.label).toBe('0 live sessions — inbound paused');
   });
 
@@ -46,18 +78,30 @@ describe('tray menu', () => {
     expect(trayIconFile({ ...base, held: 1 }, 'darwin')).toBe('trayAlertTemplate.png');
     expect(trayIconFile({ ...base, confirmations: 2 }, 'linux')).toBe('trayAlert.png');
     expect(trayIconFile(base, 'win32')).toBe('tray.png');
-    for (const f of ['tray.png', 'trayTemplate.png', 'trayTemplate@2x.png', 'trayAlert.png', 'trayAlertTemplate.png', 'trayAlertTemplate@2x.png'])
+    for (const f of [
+      'tray.png',
+      'trayTemplate.png',
+      'trayTemplate@2x.png',
+      'trayAlert.png',
+      'trayAlertTemplate.png',
+      'trayAlertTemplate@2x.png',
+    ])
       expect(fs.existsSync(new URL(`../../build/icons/${f}`, import.meta.url))).toBe(true);
   });
 
   it('status: tooltip and badge', () => {
     expect(trayStatus(base)).toEqual({ tooltip: 'Switchboard — 0 sessions', badge: '' });
-    expect(trayStatus({ ...base, sessions: [session('a', 'idle')], held: 4, paused: true })).toEqual({ tooltip: 'Switchboard — 1 session, 4 waiting for you, inbound paused', badge: '4' });
+    expect(trayStatus({ ...base, sessions: [session('a', 'idle')], held: 4, paused: true })).toEqual({
+      tooltip: 'Switchboard — 1 session, 4 waiting for you, inbound paused',
+      badge: '4',
+    });
   });
 
   it('the Electron template wires each item to one dispatcher', () => {
     const dispatched: TrayAction[] = [];
-    const template = toMenuTemplate(buildTrayMenu({ ...base, sessions: [session('a', 'idle')] }), (a) => dispatched.push(a));
+    const template = toMenuTemplate(buildTrayMenu({ ...base, sessions: [session('a', 'idle')] }), (a) =>
+      dispatched.push(a),
+    );
     const click = (label: string, items = template): void => {
       const item = items.find((i) => i.label === label)!;
       (item.click as () => void)();
@@ -65,7 +109,11 @@ describe('tray menu', () => {
     click('Quit Switchboard');
     click('Preferences…');
     click('○ a — Claude Code, idle', template[1]!.submenu as typeof template);
-    expect(dispatched).toEqual([{ kind: 'quit' }, { kind: 'open', view: 'preferences' }, { kind: 'open', view: 'sessions' }]);
+    expect(dispatched).toEqual([
+      { kind: 'quit' },
+      { kind: 'open', view: 'preferences' },
+      { kind: 'open', view: 'sessions' },
+    ]);
     expect(template[0]).toEqual({ type: 'normal', label: '1 live session', enabled: false });
   });
 

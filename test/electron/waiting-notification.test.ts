@@ -8,10 +8,15 @@ describe('waiting-for-an-idle-session notifications', () => {
   it('names the count and the session, offers no buttons, and a click opens Sessions', () => {
     const spec = waitingNotification({ sessionId: 's-1', label: 'web [3f]', count: 2 });
     expect(spec).toEqual({
-      kind: 'waiting', itemId: 's-1', title: '2 messages waiting for web [3f], which is idle',
-      body: 'Its agent cannot be woken from outside. Switch to it and type anything, or it reads them at its next turn.', actions: [],
+      kind: 'waiting',
+      itemId: 's-1',
+      title: '2 messages waiting for web [3f], which is idle',
+      body: 'Its agent cannot be woken from outside. Switch to it and type anything, or it reads them at its next turn.',
+      actions: [],
     });
-    expect(waitingNotification({ sessionId: 's-1', label: 'web [3f]', count: 1 }).title).toBe('1 message waiting for web [3f], which is idle');
+    expect(waitingNotification({ sessionId: 's-1', label: 'web [3f]', count: 1 }).title).toBe(
+      '1 message waiting for web [3f], which is idle',
+    );
     expect(onClick(spec)).toEqual({ kind: 'open', itemId: 's-1', view: 'sessions' });
     expect(onAction(spec, 0)).toEqual({ kind: 'open', itemId: 's-1', view: 'sessions' });
   });

@@ -12,7 +12,14 @@ function checkBuilt(): void {
 }
 
 export function cliEnv(dirs: TestDirs, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: dirs.root, SWITCHBOARD_RUNTIME_DIR: dirs.runtime, SWITCHBOARD_HOME: dirs.home, CLAUDE_CONFIG_DIR: `${dirs.root}/claude`, ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: dirs.root,
+    SWITCHBOARD_RUNTIME_DIR: dirs.runtime,
+    SWITCHBOARD_HOME: dirs.home,
+    CLAUDE_CONFIG_DIR: `${dirs.root}/claude`,
+    ...extra,
+  };
 }
 
 export interface CliResult {
@@ -22,7 +29,13 @@ export interface CliResult {
 }
 
 /** Runs the CLI (`cli`: another build of it) to its exit; `input` is written to its stdin (which is closed either way). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15_000, input = '', cli = CLI): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 15_000,
+  input = '',
+  cli = CLI,
+): Promise<CliResult> {
   checkBuilt();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], { env });

@@ -39,7 +39,11 @@ function serverFrame(payload: Buffer, opcode = 1): Buffer {
 }
 
 /** `mode`: 'http' answers the upgrade with 400; 'silent' never answers; 'huge' sends a frame over any small limit first. */
-export async function fakeAppServer(codexHome: string, answer: Answer, mode: 'ok' | 'http' | 'silent' | 'huge' = 'ok'): Promise<FakeAppServer> {
+export async function fakeAppServer(
+  codexHome: string,
+  answer: Answer,
+  mode: 'ok' | 'http' | 'silent' | 'huge' = 'ok',
+): Promise<FakeAppServer> {
   const dir = path.join(codexHome, 'app-server-control');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const socketPath = path.join(dir, 'app-server-control.sock');
@@ -62,8 +66,12 @@ export async function fakeAppServer(codexHome: string, answer: Answer, mode: 'ok
         buf = buf.subarray(end + 4);
         if (mode === 'silent') return;
         if (mode === 'http') return void sock.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n');
-        const accept = createHash('sha1').update(key + GUID).digest('base64');
-        sock.write(`HTTP/1.1 101 Switching Protocols\r\nconnection: Upgrade\r\nupgrade: websocket\r\nsec-websocket-accept: ${accept}\r\n\r\n`);
+        const accept = createHash('sha1')
+          .update(key + GUID)
+          .digest('base64');
+        sock.write(
+          `HTTP/1.1 101 Switching Protocols\r\nconnection: Upgrade\r\nupgrade: websocket\r\nsec-websocket-accept: ${accept}\r\n\r\n`,
+        );
         upgraded = true;
         if (mode === 'huge') sock.write(serverFrame(Buffer.alloc(200_000, 0x20)));
       }
@@ -83,8 +91,15 @@ export async function fakeAppServer(codexHome: string, answer: Answer, mode: 'ok
         requests.push(req);
         if (req.id === undefined) continue;
         const out = answer(req) as { error?: unknown } | undefined;
-        const reply = out !== undefined && typeof out === 'object' && 'error' in out ? { id: req.id, error: out.error } : { id: req.id, result: out ?? {} };
-        sock.write(serverFrame(Buffer.from(JSON.stringify({ method: 'configWarning', params: { summary: 'a notification first' } }))));
+        const reply =
+          out !== undefined && typeof out === 'object' && 'error' in out
+            ? { id: req.id, error: out.error }
+            : { id: req.id, result: out ?? {} };
+        sock.write(
+          serverFrame(
+            Buffer.from(JSON.stringify({ method: 'configWarning', params: { summary: 'a notification first' } })),
+          ),
+        );
         sock.write(serverFrame(Buffer.from(JSON.stringify(reply))));
       }
     });
@@ -101,8 +116,10 @@ export async function fakeAppServer(codexHome: string, answer: Answer, mode: 'ok
 /** What a loaded thread answers: `status` for thread/read, a turn id for turn/start. */
 export function threadAnswers(o: { threadId: string; cwd: string; status?: () => string }): Answer {
   return (req) => {
-    if (req.method === 'initialize') return { userAgent: 'codex-fake/0.171.0', codexHome: '', platformFamily: 'unix', platformOs: 'linux' };
-    if (req.method === 'thread/read') return { thread: { id: o.threadId, cwd: o.cwd, status: { type: o.status?.() ?? 'idle' } }, readState: null };
+    if (req.method === 'initialize')
+      return { userAgent: 'codex-fake/0.171.0', codexHome: '', platformFamily: 'unix', platformOs: 'linux' };
+    if (req.method === 'thread/read')
+      return { thread: { id: o.threadId, cwd: o.cwd, status: { type: o.status?.() ?? 'idle' } }, readState: null };
     if (req.method === 'turn/start') return { turn: { id: 'turn-1', status: 'inProgress', items: [] } };
     return { error: { code: -32601, message: `no ${req.method}` } };
   };

@@ -32,7 +32,12 @@ export interface TestHub {
 }
 
 export async function startHub(opts: Omit<HubOptions, 'endpoint'> = {}, dirs = tempDirs()): Promise<TestHub> {
-  const hub = await startCoreHub({ managedSettingsPath: `${dirs.root}/managed-settings.json`, claudeHome: `${dirs.root}/claude`, ...opts, endpoint: dirs.env });
+  const hub = await startCoreHub({
+    managedSettingsPath: `${dirs.root}/managed-settings.json`,
+    claudeHome: `${dirs.root}/claude`,
+    ...opts,
+    endpoint: dirs.env,
+  });
   const clients: HubClient[] = [];
   return {
     hub,
@@ -128,6 +133,7 @@ export function fakeClock(start = 1_700_000_000_000) {
 /** A logger that keeps what it was told, for assertions. */
 export function memoryLogger() {
   const lines: Array<{ level: string; msg: string; fields?: Record<string, unknown> }> = [];
-  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, ...(fields ? { fields } : {}) });
+  const at = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
+    void lines.push({ level, msg, ...(fields ? { fields } : {}) });
   return { lines, info: at('info'), warn: at('warn'), error: at('error') };
 }

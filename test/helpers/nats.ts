@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 
 export function natsServerPath(): string {
-  for (const p of [process.env.NATS_SERVER, '/usr/sbin/nats-server', '/usr/bin/nats-server']) if (p && fs.existsSync(p)) return p;
+  for (const p of [process.env.NATS_SERVER, '/usr/sbin/nats-server', '/usr/bin/nats-server'])
+    if (p && fs.existsSync(p)) return p;
   const which = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' });
   if (which.status === 0) return which.stdout.trim();
   throw new Error('this needs nats-server (apt-get install nats-server, or NATS_SERVER=/path)');
@@ -44,7 +45,9 @@ export async function startNats(port?: number): Promise<Nats> {
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
-    port: p, url: `nats://127.0.0.1:${p}`, proc,
+    port: p,
+    url: `nats://127.0.0.1:${p}`,
+    proc,
     stop: async () => {
       if (proc.exitCode !== null) return;
       proc.kill('SIGKILL');

@@ -29,7 +29,11 @@ async function main(): Promise<unknown> {
       for (let i = 0; i < Number(b); i++) {
         let release: (() => Promise<void>) | undefined;
         try {
-          release = await lockfile.lock(file, { lockfilePath: `${file}.lock`, retries: { retries: 10, minTimeout: 5, maxTimeout: 100 }, stale: 10_000 });
+          release = await lockfile.lock(file, {
+            lockfilePath: `${file}.lock`,
+            retries: { retries: 10, minTimeout: 5, maxTimeout: 100 },
+            stale: 10_000,
+          });
         } catch {
           lost++;
           continue;

@@ -21,7 +21,8 @@ const made = new Set<string>();
 
 /** A fresh directory `<tmp>/<prefix>XXXXXX`, removed after the test file. */
 export function tempDir(prefix = 'sbt-'): string {
-  if (!prefix.startsWith(TEMP_PREFIX)) throw new Error(`temp directory prefixes start with "${TEMP_PREFIX}" (got ${prefix})`);
+  if (!prefix.startsWith(TEMP_PREFIX))
+    throw new Error(`temp directory prefixes start with "${TEMP_PREFIX}" (got ${prefix})`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   made.add(dir);
   return dir;
@@ -42,7 +43,11 @@ export function removeTempDirs(): void {
  * stops `procs` with `signal`, waits until each has exited (so none writes
  * into `dir` afterwards), then removes `dir`.
  */
-export async function stopAndRemove(dir: string, procs: ChildProcess[], signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export async function stopAndRemove(
+  dir: string,
+  procs: ChildProcess[],
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   await Promise.all(
     procs.map(
       (p) =>

@@ -12,7 +12,13 @@ export function workerScript(): Promise<string> {
     const out = path.join(tempDir('sbw-'), 'team-worker.mjs');
     await build({
       entryPoints: [new URL('./team-worker.ts', import.meta.url).pathname],
-      outfile: out, bundle: true, platform: 'node', mainFields: ['module', 'main'], format: 'esm', target: 'node20', logLevel: 'warning',
+      outfile: out,
+      bundle: true,
+      platform: 'node',
+      mainFields: ['module', 'main'],
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     });
     return out;
@@ -28,14 +34,20 @@ export async function runWorker<T>(args: string[]): Promise<T> {
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as T) : reject(new Error(`worker ${args[0]} exited ${code}: ${err}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').pop()!) as T)
+        : reject(new Error(`worker ${args[0]} exited ${code}: ${err}`)),
+    );
   });
 }
 
 /** Starts a worker that holds a lock until killed; resolves once it holds it. */
 export async function lockHolder(file: string, staleMs: number): Promise<ChildProcess> {
   const script = await workerScript();
-  const child = spawn(process.execPath, [script, 'hold-lock', file, String(staleMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, 'hold-lock', file, String(staleMs)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
   return child;
 }

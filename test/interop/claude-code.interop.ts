@@ -29,7 +29,8 @@ describe.skipIf(OPTED_OUT).each(VERSIONS)('Claude Code %s', (version) => {
   const holder = spawn('sleep', ['900'], { stdio: 'ignore' });
   const auth = () => ({ sessionId: alice.sessionId, token: alice.token });
   const rows = async (): Promise<AgentRow[]> => (await c.call('agents.list', {})).rows;
-  const stockName = async (p: Peer): Promise<string> => (await rows()).find((r) => r.address === `uds:${p.socketPath}`)!.name;
+  const stockName = async (p: Peer): Promise<string> =>
+    (await rows()).find((r) => r.address === `uds:${p.socketPath}`)!.name;
 
   beforeAll(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbi-'));
@@ -55,27 +56,47 @@ describe.skipIf(OPTED_OUT).each(VERSIONS)('Claude Code %s', (version) => {
     const real = (await rows()).filter((r) => r.kind === 'claude-code');
     const registryName = (JSON.parse(fs.readFileSync(open.registry, 'utf8')) as { name: string }).name;
     expect(real.map((r) => r.address).sort()).toEqual([`uds:${open.socketPath}`, `uds:${holding.socketPath}`].sort());
-    expect(real.find((r) => r.address === `uds:${open.socketPath}`)).toMatchObject({ name: registryName, agent: 'claude', machine: null });
+    expect(real.find((r) => r.address === `uds:${open.socketPath}`)).toMatchObject({
+      name: registryName,
+      agent: 'claude',
+      machine: null,
+    });
   });
 
   it("a Switchboard session's message lands in the real session's transcript as a peer message", async () => {
-    const r = await c.call('message.send', { ...auth(), to: await stockName(open), summary: 'hello', message: `interop check ${version}` });
+    const r = await c.call('message.send', {
+      ...auth(),
+      to: await stockName(open),
+      summary: 'hello',
+      message: `interop check ${version}`,
+    });
     expect(r.status).toBe('sent');
     await until(() => open.transcript().includes(`interop check ${version}`), 15_000);
-    const line = open.transcript().split('\n').find((l) => l.includes(`interop check ${version}`) && l.includes('"origin"'));
+    const line = open
+      .transcript()
+      .split('\n')
+      .find((l) => l.includes(`interop check ${version}`) && l.includes('"origin"'));
     expect(line).toBeDefined();
     expect(JSON.parse(line!)).toMatchObject({ origin: { kind: 'peer' } });
     expect(line).toContain('from-name=\\"alice\\"');
   });
 
   it('with the real session set to hold, the held receipt reaches the Switchboard sender', async () => {
-    const r = await c.call('message.send', { ...auth(), to: await stockName(holding), summary: 'careful', message: 'please wait for your user' });
+    const r = await c.call('message.send', {
+      ...auth(),
+      to: await stockName(holding),
+      summary: 'careful',
+      message: 'please wait for your user',
+    });
     let items: InboxItem[] = [];
     await until(async () => {
       items = (await c.call('inbox.fetch', { ...auth(), limit: 20 })).items;
       return items.some((i) => i.kind === 'receipt' && i.origMsgId === r.msg_id);
     }, 15_000);
-    expect(items.find((i) => i.kind === 'receipt' && i.origMsgId === r.msg_id)).toMatchObject({ status: 'held', to: { address: `uds:${holding.socketPath}` } });
+    expect(items.find((i) => i.kind === 'receipt' && i.origMsgId === r.msg_id)).toMatchObject({
+      status: 'held',
+      to: { address: `uds:${holding.socketPath}` },
+    });
   });
 
   it("with publishing on, the real session's /peers lists the Switchboard session", async () => {
@@ -88,11 +109,20 @@ describe.skipIf(OPTED_OUT).each(VERSIONS)('Claude Code %s', (version) => {
     expect(open.screen()).toMatch(/Other Claude sessions|alice/);
   });
 
-  it.runIf(version === '2.1.332')('an idle subscription uses its notify_when_idle frame and returns the usual notice', async () => {
-    const reg = JSON.parse(fs.readFileSync(open.registry, 'utf8')) as { peerFeatures?: string[] };
-    expect(reg.peerFeatures).toContain('notify_idle');
-    const r = await c.call('message.send', { ...auth(), to: await stockName(open), notify_when_idle: true });
-    expect(r.status).toBe('subscribed');
-    await until(async () => (await c.call('inbox.fetch', { ...auth(), limit: 50 })).items.some((i) => i.kind === 'notice' && /is now idle/.test(i.text)), 20_000);
-  });
+  it.runIf(version === '2.1.332')(
+    'an idle subscription uses its notify_when_idle frame and returns the usual notice',
+    async () => {
+      const reg = JSON.parse(fs.readFileSync(open.registry, 'utf8')) as { peerFeatures?: string[] };
+      expect(reg.peerFeatures).toContain('notify_idle');
+      const r = await c.call('message.send', { ...auth(), to: await stockName(open), notify_when_idle: true });
+      expect(r.status).toBe('subscribed');
+      await until(
+        async () =>
+          (await c.call('inbox.fetch', { ...auth(), limit: 50 })).items.some(
+            (i) => i.kind === 'notice' && /is now idle/.test(i.text),
+          ),
+        20_000,
+      );
+    },
+  );
 });

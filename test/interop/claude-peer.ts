@@ -20,7 +20,10 @@ const CACHE = process.env.SWITCHBOARD_INTEROP_CACHE ?? path.join(os.homedir(), '
 
 export function requireTools(): void {
   for (const tool of ['tmux', 'unshare', 'tar', 'npm']) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) throw new Error(`interop tests need ${tool} (apt-get install tmux util-linux); set SWITCHBOARD_SKIP_INTEROP=1 to opt out (README)`);
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
+      throw new Error(
+        `interop tests need ${tool} (apt-get install tmux util-linux); set SWITCHBOARD_SKIP_INTEROP=1 to opt out (README)`,
+      );
   }
 }
 
@@ -37,7 +40,14 @@ export function claudeBinary(version: Version): string {
   fs.mkdirSync(CACHE, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(CACHE, `.${version}-`));
   try {
-    const tgz = execFileSync('npm', ['pack', '--silent', `@anthropic-ai/claude-code-linux-x64@${version}`], { cwd: tmp, encoding: 'utf8', timeout: 300_000 }).trim().split('\n').pop()!;
+    const tgz = execFileSync('npm', ['pack', '--silent', `@anthropic-ai/claude-code-linux-x64@${version}`], {
+      cwd: tmp,
+      encoding: 'utf8',
+      timeout: 300_000,
+    })
+      .trim()
+      .split('\n')
+      .pop()!;
     execFileSync('tar', ['-xzf', path.join(tmp, tgz), '-C', tmp]);
     fs.rmSync(path.join(tmp, tgz), { force: true });
     fs.chmodSync(path.join(tmp, 'package', 'claude'), 0o755);
@@ -82,7 +92,9 @@ export interface PeerOptions {
 export function seedRoot(root: string, version: Version, names: readonly string[]): void {
   const configDir = path.join(root, 'home', '.claude');
   fs.mkdirSync(configDir, { recursive: true });
-  const projects = Object.fromEntries(names.map((n) => [path.join(root, `work-${n}`), { hasTrustDialogAccepted: true }]));
+  const projects = Object.fromEntries(
+    names.map((n) => [path.join(root, `work-${n}`), { hasTrustDialogAccepted: true }]),
+  );
   const state = {
     hasCompletedOnboarding: true,
     lastOnboardingVersion: version,
@@ -90,7 +102,8 @@ export function seedRoot(root: string, version: Version, names: readonly string[
     projects,
   };
   fs.writeFileSync(path.join(configDir, '.claude.json'), JSON.stringify(state, null, 2), { mode: 0o600 });
-  if (!fs.existsSync(path.join(configDir, 'settings.json'))) fs.writeFileSync(path.join(configDir, 'settings.json'), '{ "theme": "dark" }');
+  if (!fs.existsSync(path.join(configDir, 'settings.json')))
+    fs.writeFileSync(path.join(configDir, 'settings.json'), '{ "theme": "dark" }');
 }
 
 const q = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
@@ -106,23 +119,48 @@ export async function startPeer(opts: PeerOptions): Promise<Peer> {
   if (!fs.existsSync(path.join(configDir, '.claude.json'))) seedRoot(opts.root, opts.version, [opts.name]);
   const launch = path.join(opts.root, `launch-${opts.name}.sh`);
   const env = [
-    'PATH=/usr/local/bin:/usr/bin:/bin', 'TERM=xterm-256color', 'LANG=C.UTF-8', `HOME=${home}`, `CLAUDE_CONFIG_DIR=${configDir}`, `XDG_RUNTIME_DIR=${run}`,
-    `CLAUDE_CODE_TMPDIR=${tmp}`, `TMPDIR=${tmp}`, 'CLAUDE_CODE_HARBOR_KITE=1', 'DISABLE_AUTOUPDATER=1', 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1',
-    'DISABLE_TELEMETRY=1', 'DISABLE_ERROR_REPORTING=1', 'CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1', 'CLAUDE_CODE_DISABLE_BG_EXIT_HANDOFF=1',
-    `ANTHROPIC_API_KEY=${FAKE_KEY}`, 'ANTHROPIC_BASE_URL=http://127.0.0.1:9', 'CLAUDE_CODE_MAX_RETRIES=0',
+    'PATH=/usr/local/bin:/usr/bin:/bin',
+    'TERM=xterm-256color',
+    'LANG=C.UTF-8',
+    `HOME=${home}`,
+    `CLAUDE_CONFIG_DIR=${configDir}`,
+    `XDG_RUNTIME_DIR=${run}`,
+    `CLAUDE_CODE_TMPDIR=${tmp}`,
+    `TMPDIR=${tmp}`,
+    'CLAUDE_CODE_HARBOR_KITE=1',
+    'DISABLE_AUTOUPDATER=1',
+    'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1',
+    'DISABLE_TELEMETRY=1',
+    'DISABLE_ERROR_REPORTING=1',
+    'CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL=1',
+    'CLAUDE_CODE_DISABLE_BG_EXIT_HANDOFF=1',
+    `ANTHROPIC_API_KEY=${FAKE_KEY}`,
+    'ANTHROPIC_BASE_URL=http://127.0.0.1:9',
+    'CLAUDE_CODE_MAX_RETRIES=0',
   ].map(q);
   const args = [q(bin), ...(opts.settings ? ['--settings', q(JSON.stringify(opts.settings))] : [])];
-  fs.writeFileSync(launch, `#!/bin/sh\nip link set lo up 2>/dev/null || true\ncd ${q(cwd)} || exit 97\nexec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ${env.join(' ')} ${args.join(' ')}\n`, { mode: 0o700 });
+  fs.writeFileSync(
+    launch,
+    `#!/bin/sh\nip link set lo up 2>/dev/null || true\ncd ${q(cwd)} || exit 97\nexec env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" ${env.join(' ')} ${args.join(' ')}\n`,
+    { mode: 0o700 },
+  );
   const tmuxSock = path.join(run, `tmux-${opts.name}.sock`);
-  const tmux = (...a: string[]): string => execFileSync('tmux', ['-f', '/dev/null', '-S', tmuxSock, ...a], { encoding: 'utf8' });
+  const tmux = (...a: string[]): string =>
+    execFileSync('tmux', ['-f', '/dev/null', '-S', tmuxSock, ...a], { encoding: 'utf8' });
   const unshare = process.getuid?.() === 0 ? 'unshare -n' : 'unshare -rn';
-  if (spawnSync('sh', ['-c', `${unshare} true`]).status !== 0) throw new Error(`cannot create a private network namespace with "${unshare}" here`);
+  if (spawnSync('sh', ['-c', `${unshare} true`]).status !== 0)
+    throw new Error(`cannot create a private network namespace with "${unshare}" here`);
   tmux('new-session', '-d', '-s', opts.name, '-x', '200', '-y', '50', `exec ${unshare} ${launch}`);
   tmux('set-option', '-t', opts.name, 'remain-on-exit', 'on');
   const pid = Number(tmux('list-panes', '-t', opts.name, '-F', '#{pane_pid}').trim());
   const registry = path.join(configDir, 'sessions', `${pid}.json`);
   const peer: Peer = {
-    name: opts.name, pid, registry, configDir, cwd, socketPath: '',
+    name: opts.name,
+    pid,
+    registry,
+    configDir,
+    cwd,
+    socketPath: '',
     screen: () => tmux('capture-pane', '-p', '-t', opts.name),
     keys: (...keys) => void tmux('send-keys', '-t', opts.name, ...keys),
     transcript() {
@@ -138,14 +176,18 @@ export async function startPeer(opts: PeerOptions): Promise<Peer> {
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (tmux('display-message', '-p', '-t', opts.name, '#{pane_dead}').trim() === '1') throw new Error(`claude ${opts.version} exited during start-up:\n${peer.screen()}`);
+    if (tmux('display-message', '-p', '-t', opts.name, '#{pane_dead}').trim() === '1')
+      throw new Error(`claude ${opts.version} exited during start-up:\n${peer.screen()}`);
     const screen = peer.screen();
-    if (/Unable to connect to Anthropic services|Do you want to use this API key/.test(screen)) throw new Error(`a first-run dialog showed (the seed did not apply):\n${screen}`);
+    if (/Unable to connect to Anthropic services|Do you want to use this API key/.test(screen))
+      throw new Error(`a first-run dialog showed (the seed did not apply):\n${screen}`);
     // Should the trust dialog still show, answer it (the cursor may start on "No, exit").
-    if (screen.includes('Yes, I trust this folder')) peer.keys(...(/❯\s*No, exit/.test(screen) ? ['Down', 'Enter'] : ['Enter']));
+    if (screen.includes('Yes, I trust this folder'))
+      peer.keys(...(/❯\s*No, exit/.test(screen) ? ['Down', 'Enter'] : ['Enter']));
     if (fs.existsSync(registry)) {
       try {
-        peer.socketPath = (JSON.parse(fs.readFileSync(registry, 'utf8')) as { messagingSocketPath?: string }).messagingSocketPath ?? '';
+        peer.socketPath =
+          (JSON.parse(fs.readFileSync(registry, 'utf8')) as { messagingSocketPath?: string }).messagingSocketPath ?? '';
       } catch {
         // being written
       }
@@ -199,7 +241,8 @@ export function sweepLeftovers(version: Version, configDir: string): void {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       if (fs.readlinkSync(`/proc/${entry}/exe`) !== binReal) continue;
-      if (!fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`CLAUDE_CONFIG_DIR=${configDir}`)) continue;
+      if (!fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`CLAUDE_CONFIG_DIR=${configDir}`))
+        continue;
       process.kill(Number(entry), 'SIGKILL');
     } catch {
       // gone, or not ours to read

@@ -13,7 +13,10 @@ describe('the Electron bridge over the preload object', () => {
   it('unwraps results, turns failures into BridgeError, and passes only typed events', async () => {
     const listeners: Array<(e: unknown) => void> = [];
     const api: PreloadApi = {
-      call: async (op) => (op === 'held.list' ? { ok: true, result: { items: [] } } : { ok: false, reason: 'unauthorized', message: 'Unauthorized' }),
+      call: async (op) =>
+        op === 'held.list'
+          ? { ok: true, result: { items: [] } }
+          : { ok: false, reason: 'unauthorized', message: 'Unauthorized' },
       onEvent: (l) => {
         listeners.push(l);
         return () => undefined;
@@ -21,7 +24,9 @@ describe('the Electron bridge over the preload object', () => {
     };
     const bridge = electronBridge(api);
     expect(await bridge.call('held.list')).toEqual({ items: [] });
-    await expect(bridge.call('held.approve', { id: 'x' })).rejects.toEqual(new BridgeError('unauthorized', 'Unauthorized'));
+    await expect(bridge.call('held.approve', { id: 'x' })).rejects.toEqual(
+      new BridgeError('unauthorized', 'Unauthorized'),
+    );
     const got: unknown[] = [];
     bridge.onEvent((e) => got.push(e));
     for (const l of listeners) {

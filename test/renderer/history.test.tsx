@@ -49,19 +49,52 @@ async function settle(ms = 0): Promise<void> {
 
 const NOW = Date.now();
 let seq = 0;
-function msg(from: string, to: string, summary: string, outcome: string, trail: Array<[kind: 'receipt' | 'decision', status: string, reason?: string]>, reason = ''): HistoryMessage {
+function msg(
+  from: string,
+  to: string,
+  summary: string,
+  outcome: string,
+  trail: Array<[kind: 'receipt' | 'decision', status: string, reason?: string]>,
+  reason = '',
+): HistoryMessage {
   seq++;
   return {
-    seq, msgId: `m${seq}`, at: NOW - 60_000 * seq, sender: { sessionId: `id-${from}`, name: from, address: `uds:/r/${from}.sock`, team: null },
-    receiver: { sessionId: `id-${to}`, name: to, team: null }, summary,
+    seq,
+    msgId: `m${seq}`,
+    at: NOW - 60_000 * seq,
+    sender: { sessionId: `id-${from}`, name: from, address: `uds:/r/${from}.sock`, team: null },
+    receiver: { sessionId: `id-${to}`, name: to, team: null },
+    summary,
     text: `<cross-session-message from="uds:/r/${from}.sock" from-name="${from}" from-mode="prompting">\n${summary} in full\n</cross-session-message>`,
-    outcome, reason, outcomeAt: NOW, trail: trail.map(([kind, status, why]) => ({ at: NOW, kind, status, reason: why ?? '' })),
+    outcome,
+    reason,
+    outcomeAt: NOW,
+    trail: trail.map(([kind, status, why]) => ({ at: NOW, kind, status, reason: why ?? '' })),
   };
 }
 
-const delivered = msg('api', 'web', 'schema ready', 'delivered', [['decision', 'deliver'], ['receipt', 'delivered']]);
-const approved = msg('api', 'web', 'please migrate', 'delivered', [['decision', 'hold', 'mode parity'], ['receipt', 'held', 'mode parity'], ['receipt', 'approved'], ['receipt', 'delivered']]);
-const denied = msg('web', 'api', 'rm -rf please', 'denied', [['decision', 'hold', 'mode parity'], ['receipt', 'held', 'mode parity'], ['receipt', 'denied', 'the user said no']], 'the user said no');
+const delivered = msg('api', 'web', 'schema ready', 'delivered', [
+  ['decision', 'deliver'],
+  ['receipt', 'delivered'],
+]);
+const approved = msg('api', 'web', 'please migrate', 'delivered', [
+  ['decision', 'hold', 'mode parity'],
+  ['receipt', 'held', 'mode parity'],
+  ['receipt', 'approved'],
+  ['receipt', 'delivered'],
+]);
+const denied = msg(
+  'web',
+  'api',
+  'rm -rf please',
+  'denied',
+  [
+    ['decision', 'hold', 'mode parity'],
+    ['receipt', 'held', 'mode parity'],
+    ['receipt', 'denied', 'the user said no'],
+  ],
+  'the user said no',
+);
 const dropped = msg('api', 'web', 'again', 'dropped', [['receipt', 'dropped', 'duplicate']], 'duplicate');
 
 describe('outcome paths', () => {
@@ -119,10 +152,16 @@ describe('History view', () => {
     expect(screen.getAllByTestId('history-msg')).toHaveLength(8);
 
     cleanup();
-    const off = createStores(fakeBridge({ 'history.search': new BridgeError('history_off', 'History is off on this hub; history.status says why') }).bridge);
+    const off = createStores(
+      fakeBridge({
+        'history.search': new BridgeError('history_off', 'History is off on this hub; history.status says why'),
+      }).bridge,
+    );
     render(<HistoryView stores={off} />);
     await settle();
-    expect(screen.getByRole('alert').textContent).toBe('Could not load the history: history is off on this hub (Preferences → Message history says why)');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Could not load the history: history is off on this hub (Preferences → Message history says why)',
+    );
   });
 
   it('moves through results with the arrow keys, opens a conversation with Enter and goes back with Escape', async () => {
@@ -153,7 +192,13 @@ describe('History view', () => {
   });
 
   it('opens a team conversation from the team filter, and reloads when new activity arrives', async () => {
-    const f = fakeBridge({ 'history.search': { messages: [], next: null }, 'history.conversation': { messages: [delivered], next: null }, 'teams.list': { root: '/c', teams: [{ name: 'crew', members: 2, createdAt: 0 }] }, 'teams.show': null, 'tasks.list': { tasks: [] } });
+    const f = fakeBridge({
+      'history.search': { messages: [], next: null },
+      'history.conversation': { messages: [delivered], next: null },
+      'teams.list': { root: '/c', teams: [{ name: 'crew', members: 2, createdAt: 0 }] },
+      'teams.show': null,
+      'tasks.list': { tasks: [] },
+    });
     const stores = createStores(f.bridge);
     await stores.teams.getState().load();
     render(<HistoryView stores={stores} />);
@@ -171,10 +216,18 @@ describe('History view', () => {
 
   it('the Teams view opens its team conversation', async () => {
     const f = fakeBridge({
-      'sessions.list': { rows: [] }, 'held.list': { items: [] }, 'subscriptions.list': { items: [] }, 'activity.list': { entries: [], notices: [] },
-      'settings.effective': { effective: {}, problems: [], paused: false }, 'confirmations.list': { items: [] }, 'setup.detect': { agents: [] },
-      'teams.list': { root: '/c', teams: [{ name: 'crew', members: 2, createdAt: 0 }] }, 'teams.show': { config: { name: 'crew', members: [] }, inboxes: [] }, 'tasks.list': { tasks: [] },
-      'history.conversation': { messages: [delivered], next: null }, 'history.search': { messages: [], next: null },
+      'sessions.list': { rows: [] },
+      'held.list': { items: [] },
+      'subscriptions.list': { items: [] },
+      'activity.list': { entries: [], notices: [] },
+      'settings.effective': { effective: {}, problems: [], paused: false },
+      'confirmations.list': { items: [] },
+      'setup.detect': { agents: [] },
+      'teams.list': { root: '/c', teams: [{ name: 'crew', members: 2, createdAt: 0 }] },
+      'teams.show': { config: { name: 'crew', members: [] }, inboxes: [] },
+      'tasks.list': { tasks: [] },
+      'history.conversation': { messages: [delivered], next: null },
+      'history.search': { messages: [], next: null },
     });
     const stores = createStores(f.bridge);
     render(<App stores={stores} />);
@@ -182,22 +235,71 @@ describe('History view', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Teams' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Its conversation' }));
     await settle();
-    expect(f.calls.filter(([op]) => op === 'history.conversation').at(-1)).toEqual(['history.conversation', { limit: 100, team: 'crew' }]);
+    expect(f.calls.filter(([op]) => op === 'history.conversation').at(-1)).toEqual([
+      'history.conversation',
+      { limit: 100, team: 'crew' },
+    ]);
     expect(screen.getByRole('heading', { level: 2 }).textContent).toContain('Team conversation: crew');
   });
 });
 
 describe('Sessions → History', () => {
   it('a Sessions row opens that session’s history, and each row draws its traffic', async () => {
-    const row = { name: 'api', ref: 'aaaaaa', label: 'api [aaaaaa]', address: 'uds:/x/api', machine: null, cwd: '/w', agent: 'claude', kind: 'switchboard', mode: 'default', hooks: 'reported', state: 'idle', stateSince: Date.now(), canReceive: true, self: false, inboxDepth: 0, inbound: { value: null, source: 'parity' } };
+    const row = {
+      name: 'api',
+      ref: 'aaaaaa',
+      label: 'api [aaaaaa]',
+      address: 'uds:/x/api',
+      machine: null,
+      cwd: '/w',
+      agent: 'claude',
+      kind: 'switchboard',
+      mode: 'default',
+      hooks: 'reported',
+      state: 'idle',
+      stateSince: Date.now(),
+      canReceive: true,
+      self: false,
+      inboxDepth: 0,
+      inbound: { value: null, source: 'parity' },
+    };
     const entries = [
-      { at: Date.now() - 1000, kind: 'decision', status: 'deliver', sender: 'api', receiver: 'web', msgId: 'a', reason: '' },
-      { at: Date.now() - 2000, kind: 'receipt', status: 'delivered', sender: 'api', receiver: 'web', msgId: 'a', reason: '' },
-      { at: Date.now() - 5 * 60_000, kind: 'decision', status: 'hold', sender: 'web', receiver: 'api', msgId: 'b', reason: '' },
+      {
+        at: Date.now() - 1000,
+        kind: 'decision',
+        status: 'deliver',
+        sender: 'api',
+        receiver: 'web',
+        msgId: 'a',
+        reason: '',
+      },
+      {
+        at: Date.now() - 2000,
+        kind: 'receipt',
+        status: 'delivered',
+        sender: 'api',
+        receiver: 'web',
+        msgId: 'a',
+        reason: '',
+      },
+      {
+        at: Date.now() - 5 * 60_000,
+        kind: 'decision',
+        status: 'hold',
+        sender: 'web',
+        receiver: 'api',
+        msgId: 'b',
+        reason: '',
+      },
     ];
     const f = fakeBridge({
-      'sessions.list': { rows: [row] }, 'held.list': { items: [] }, 'subscriptions.list': { items: [] }, 'activity.list': { entries, notices: [] },
-      'settings.effective': { effective: {}, problems: [], paused: false }, 'teams.list': { root: '/c', teams: [] }, 'confirmations.list': { items: [] },
+      'sessions.list': { rows: [row] },
+      'held.list': { items: [] },
+      'subscriptions.list': { items: [] },
+      'activity.list': { entries, notices: [] },
+      'settings.effective': { effective: {}, problems: [], paused: false },
+      'teams.list': { root: '/c', teams: [] },
+      'confirmations.list': { items: [] },
       'history.search': { messages: [approved], next: null },
     });
     const stores = createStores(f.bridge);
@@ -209,7 +311,10 @@ describe('Sessions → History', () => {
     fireEvent.click(screen.getByRole('button', { name: 'api [aaaaaa]' }));
     fireEvent.click(screen.getByRole('button', { name: 'Open its history' }));
     await settle();
-    expect(f.calls.filter(([op]) => op === 'history.search').at(-1)).toEqual(['history.search', { limit: 100, with: 'api' }]);
+    expect(f.calls.filter(([op]) => op === 'history.search').at(-1)).toEqual([
+      'history.search',
+      { limit: 100, with: 'api' },
+    ]);
     expect(screen.getByRole('button', { name: 'History' }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByLabelText<HTMLInputElement>('Filter by session').value).toBe('api');
     expect(screen.getAllByTestId('history-msg')).toHaveLength(1);
@@ -217,12 +322,27 @@ describe('Sessions → History', () => {
 
   it('counts each message once per bucket (decision, receipts and drops share its id), oldest left, only inside the window', () => {
     const now = 1_000_000_000;
-    const e = (msgId: string, at: number, sender: string, receiver: string, kind = 'decision', status = 'deliver') => ({ at, kind, status, sender, receiver, msgId, reason: '' });
-    const t = traffic([
-      e('1', now - 10, 'a', 'b'), e('1', now - 5, 'a', 'b', 'receipt', 'delivered'), e('2', now - 10, 'a', 'c'),
-      e('3', now - 29 * 60_000, 'b', 'a'), e('4', now - 31 * 60_000, 'a', 'b'),
-      e('5', now - 5, 'a', 'stock', 'receipt', 'sent'), e('6', now - 3, 'a', 'b', 'receipt', 'dropped'),
-    ], now);
+    const e = (msgId: string, at: number, sender: string, receiver: string, kind = 'decision', status = 'deliver') => ({
+      at,
+      kind,
+      status,
+      sender,
+      receiver,
+      msgId,
+      reason: '',
+    });
+    const t = traffic(
+      [
+        e('1', now - 10, 'a', 'b'),
+        e('1', now - 5, 'a', 'b', 'receipt', 'delivered'),
+        e('2', now - 10, 'a', 'c'),
+        e('3', now - 29 * 60_000, 'b', 'a'),
+        e('4', now - 31 * 60_000, 'a', 'b'),
+        e('5', now - 5, 'a', 'stock', 'receipt', 'sent'),
+        e('6', now - 3, 'a', 'b', 'receipt', 'dropped'),
+      ],
+      now,
+    );
     expect(t.get('a')!.reduce((x, y) => x + y, 0)).toBe(5);
     expect(t.get('a')![14]).toBe(4);
     expect(t.get('a')![0]).toBe(1);
@@ -233,8 +353,25 @@ describe('Sessions → History', () => {
 describe('deleting history', () => {
   it('Preferences: says what is kept, deletes all after a second click; says why history is off', async () => {
     let messages = 3;
-    const status = () => ({ enabled: true, reason: null, file: '/h/.switchboard/history.sqlite', queued: 0, written: 9, gap: { records: 0, since: null }, lastError: null, writeMs: 1, messages, events: 4, bytes: 3 * 1024 * 1024, retention: { days: 30, maxMegabytes: 512 } });
-    const f = fakeBridge({ 'history.status': status, 'history.delete': () => ((messages = 0), { deleted: 3 }), 'history.search': { messages: [], next: null } });
+    const status = () => ({
+      enabled: true,
+      reason: null,
+      file: '/h/.switchboard/history.sqlite',
+      queued: 0,
+      written: 9,
+      gap: { records: 0, since: null },
+      lastError: null,
+      writeMs: 1,
+      messages,
+      events: 4,
+      bytes: 3 * 1024 * 1024,
+      retention: { days: 30, maxMegabytes: 512 },
+    });
+    const f = fakeBridge({
+      'history.status': status,
+      'history.delete': () => ((messages = 0), { deleted: 3 }),
+      'history.search': { messages: [], next: null },
+    });
     const stores = createStores(f.bridge);
     render(<HistoryPrefs stores={stores} />);
     await settle();
@@ -248,15 +385,25 @@ describe('deleting history', () => {
     expect(screen.getByRole('button', { name: 'Delete all history…' }).hasAttribute('disabled')).toBe(true);
 
     cleanup();
-    const off = createStores(fakeBridge({ 'history.status': { ...status(), enabled: false, reason: 'this runtime (Node 20.0.0) has no node:sqlite' } }).bridge);
+    const off = createStores(
+      fakeBridge({
+        'history.status': { ...status(), enabled: false, reason: 'this runtime (Node 20.0.0) has no node:sqlite' },
+      }).bridge,
+    );
     render(<HistoryPrefs stores={off} />);
     await settle();
-    expect(screen.getByTestId('history-prefs').textContent).toContain('History is off: this runtime (Node 20.0.0) has no node:sqlite.');
+    expect(screen.getByTestId('history-prefs').textContent).toContain(
+      'History is off: this runtime (Node 20.0.0) has no node:sqlite.',
+    );
   });
 
   it('a conversation deletes itself (both directions) after a second click, then shows it is empty', async () => {
     let conv = [approved, denied];
-    const f = fakeBridge({ 'history.search': { messages: [], next: null }, 'history.conversation': () => ({ messages: conv, next: null }), 'history.delete': () => ((conv = []), { deleted: 2 }) });
+    const f = fakeBridge({
+      'history.search': { messages: [], next: null },
+      'history.conversation': () => ({ messages: conv, next: null }),
+      'history.delete': () => ((conv = []), { deleted: 2 }),
+    });
     const stores = createStores(f.bridge);
     render(<HistoryView stores={stores} />);
     await act(() => stores.history.getState().open({ kind: 'pair', a: 'api', b: 'web' }));

@@ -8,10 +8,14 @@ import type { ConnectionState } from '../../renderer/bridge/bridge.js';
 
 const TOKEN = 'ab'.repeat(24);
 
-function home(hash: string, stored: Record<string, string> = {}): TokenHome & { urls: string[]; stored: Record<string, string> } {
+function home(
+  hash: string,
+  stored: Record<string, string> = {},
+): TokenHome & { urls: string[]; stored: Record<string, string> } {
   const urls: string[] = [];
   return {
-    urls, stored,
+    urls,
+    stored,
     location: { hash, pathname: '/', search: '' },
     history: { replaceState: (_d, _u, url) => void urls.push(url) },
     sessionStorage: { getItem: (k) => stored[k] ?? null, setItem: (k, v) => void (stored[k] = v) },
@@ -39,13 +43,22 @@ interface Fake {
   states: ConnectionState[];
 }
 
-function fakeWorld(ticketStatus: () => number): { fake: Fake; fetch: typeof fetch; eventSource: (url: string) => EventSourceLike } {
+function fakeWorld(ticketStatus: () => number): {
+  fake: Fake;
+  fetch: typeof fetch;
+  eventSource: (url: string) => EventSourceLike;
+} {
   const fake: Fake = { requests: [], streams: [], states: [] };
   let n = 0;
   const fetchFake = (async (url: string, init: RequestInit) => {
     fake.requests.push({ url, headers: init.headers as Record<string, string>, credentials: init.credentials });
     const status = url === '/api/events/ticket' ? ticketStatus() : 200;
-    const body = status !== 200 ? { error: { message: 'no', data: { reason: 'unauthorized' } } } : url === '/api/events/ticket' ? { result: { ticket: `t${++n}` } } : { result: { rows: [] } };
+    const body =
+      status !== 200
+        ? { error: { message: 'no', data: { reason: 'unauthorized' } } }
+        : url === '/api/events/ticket'
+          ? { result: { ticket: `t${++n}` } }
+          : { result: { rows: [] } };
     return { status, ok: status === 200, json: async () => body } as Response;
   }) as typeof fetch;
   const eventSource = (url: string) => {
@@ -79,7 +92,8 @@ describe('the HTTP bridge', () => {
     const bridge = httpBridge({ token: () => TOKEN, fetch: w.fetch, eventSource: w.eventSource });
     bridge.onState((s) => w.fake.states.push(s));
     expect(await bridge.call('sessions.list')).toEqual({ rows: [] });
-    for (const r of w.fake.requests) expect([r.headers.Authorization, r.credentials]).toEqual([`Bearer ${TOKEN}`, 'omit']);
+    for (const r of w.fake.requests)
+      expect([r.headers.Authorization, r.credentials]).toEqual([`Bearer ${TOKEN}`, 'omit']);
     await until(() => w.fake.streams.length === 1);
     expect(w.fake.streams[0]!.url).toBe('/api/events?ticket=t1');
     w.fake.streams[0]!.es.fire('ready');
@@ -96,7 +110,12 @@ describe('the HTTP bridge', () => {
     let token: string | undefined = TOKEN;
     let tokenChanged: () => void = () => undefined;
     const w = fakeWorld(() => status);
-    const bridge = httpBridge({ token: () => token, fetch: w.fetch, eventSource: w.eventSource, onTokenChange: (l) => (tokenChanged = l) });
+    const bridge = httpBridge({
+      token: () => token,
+      fetch: w.fetch,
+      eventSource: w.eventSource,
+      onTokenChange: (l) => (tokenChanged = l),
+    });
     bridge.onState((s) => w.fake.states.push(s));
     await until(() => w.fake.states.includes('unauthorized'));
     expect(w.fake.streams).toEqual([]);

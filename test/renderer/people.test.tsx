@@ -46,8 +46,23 @@ async function settle(): Promise<void> {
 }
 
 const row = (name: string, extra: Partial<AgentRow> & Record<string, unknown>): AgentRow => ({
-  name, ref: 'abc123', label: `${name} [abc123]`, address: `uds:/r/${name}.sock`, machine: null, cwd: `/w/${name}`, agent: 'claude', kind: 'switchboard',
-  state: 'idle', stateSince: Date.now(), canReceive: true, self: false, inboxDepth: 0, inbound: { value: null, source: 'parity' }, mode: null, hooks: null, ...extra,
+  name,
+  ref: 'abc123',
+  label: `${name} [abc123]`,
+  address: `uds:/r/${name}.sock`,
+  machine: null,
+  cwd: `/w/${name}`,
+  agent: 'claude',
+  kind: 'switchboard',
+  state: 'idle',
+  stateSince: Date.now(),
+  canReceive: true,
+  self: false,
+  inboxDepth: 0,
+  inbound: { value: null, source: 'parity' },
+  mode: null,
+  hooks: null,
+  ...extra,
 });
 
 describe('Sessions: permission mode, class and inbound meaning', () => {
@@ -79,7 +94,12 @@ describe('Sessions: permission mode, class and inbound meaning', () => {
   });
 
   it('says when the filter matches nothing, and Escape closes a session detail back to its row', async () => {
-    const stores = createStores(fakeBridge({ 'sessions.list': { rows: [row('careful', { mode: 'default', modeClass: 'prompting' })] }, 'activity.list': { entries: [], notices: [] } }).bridge);
+    const stores = createStores(
+      fakeBridge({
+        'sessions.list': { rows: [row('careful', { mode: 'default', modeClass: 'prompting' })] },
+        'activity.list': { entries: [], notices: [] },
+      }).bridge,
+    );
     render(<SessionsView stores={stores} />);
     await act(() => stores.sessions.getState().load());
     const name = screen.getByRole('button', { name: 'careful [abc123]' });
@@ -100,13 +120,30 @@ describe('Activity status pills', () => {
     const style = document.createElement('style');
     style.textContent = fs.readFileSync('renderer/styles.css', 'utf8');
     document.head.append(style);
-    const entry = (status: string, i: number) => ({ at: Date.now(), kind: 'receipt', status, sender: 'careful', receiver: 'yolo', msgId: `m${i}`, reason: 'r' });
-    const stores = createStores(fakeBridge({ 'activity.list': { entries: [entry('queued', 1), entry('held', 2), entry('denied', 3)], notices: [] } }).bridge);
+    const entry = (status: string, i: number) => ({
+      at: Date.now(),
+      kind: 'receipt',
+      status,
+      sender: 'careful',
+      receiver: 'yolo',
+      msgId: `m${i}`,
+      reason: 'r',
+    });
+    const stores = createStores(
+      fakeBridge({
+        'activity.list': { entries: [entry('queued', 1), entry('held', 2), entry('denied', 3)], notices: [] },
+      }).bridge,
+    );
     render(<ActivityView stores={stores} />);
     await act(() => stores.activity.getState().load());
-    const pill = (status: string) => screen.getByTestId('activity').querySelector<HTMLElement>(`[data-status="${status}"]`)!;
+    const pill = (status: string) =>
+      screen.getByTestId('activity').querySelector<HTMLElement>(`[data-status="${status}"]`)!;
     for (const s of ['queued', 'held', 'denied']) {
-      expect([s, getComputedStyle(pill(s)).paddingTop, getComputedStyle(pill(s)).borderRadius]).toEqual([s, '1px 7px'.split(' ')[0], '10px']);
+      expect([s, getComputedStyle(pill(s)).paddingTop, getComputedStyle(pill(s)).borderRadius]).toEqual([
+        s,
+        '1px 7px'.split(' ')[0],
+        '10px',
+      ]);
       expect(pill(s).className.split(' ')).not.toContain(s);
     }
     expect(getComputedStyle(pill('held')).paddingTop).toBe(getComputedStyle(pill('queued')).paddingTop);
@@ -120,7 +157,16 @@ describe('Activity status pills', () => {
     await act(() => stores.activity.getState().load());
     expect(screen.getByText(/No messages yet\. Every message between sessions shows up here/)).toBeTruthy();
     cleanup();
-    const one = createStores(fakeBridge({ 'activity.list': { entries: [{ at: Date.now(), kind: 'receipt', status: 'queued', sender: 'a', receiver: 'b', msgId: 'm', reason: '' }], notices: [] } }).bridge);
+    const one = createStores(
+      fakeBridge({
+        'activity.list': {
+          entries: [
+            { at: Date.now(), kind: 'receipt', status: 'queued', sender: 'a', receiver: 'b', msgId: 'm', reason: '' },
+          ],
+          notices: [],
+        },
+      }).bridge,
+    );
     render(<ActivityView stores={one} />);
     await act(() => one.activity.getState().load());
     fireEvent.change(screen.getByLabelText('Filter by session'), { target: { value: 'nobody' } });
@@ -130,14 +176,25 @@ describe('Activity status pills', () => {
 });
 
 const EFFECTIVE = {
-  inbound: { value: null, source: 'parity' }, dialogExpiry: { value: '5m', source: 'default' }, isolatePeerMachines: { value: false, source: 'default' },
-  publishToClaudeCode: { value: false, source: 'default' }, idleSubscriptionMinutes: { value: 60, source: 'default' }, relay: { value: null, source: 'default' },
-  throttle: { value: { bucketSize: 10, refillPerSecond: 1, duplicateWindowMs: 10_000, queueFullAt: 50, foldWindowMs: 30_000 }, source: 'default' },
+  inbound: { value: null, source: 'parity' },
+  dialogExpiry: { value: '5m', source: 'default' },
+  isolatePeerMachines: { value: false, source: 'default' },
+  publishToClaudeCode: { value: false, source: 'default' },
+  idleSubscriptionMinutes: { value: 60, source: 'default' },
+  relay: { value: null, source: 'default' },
+  throttle: {
+    value: { bucketSize: 10, refillPerSecond: 1, duplicateWindowMs: 10_000, queueFullAt: 50, foldWindowMs: 30_000 },
+    source: 'default',
+  },
 };
 
 describe('Preferences in plain words', () => {
   it('labels each setting with a unit and one line of help, keeps the raw key in a tooltip, and edits milliseconds as seconds', async () => {
-    const f = fakeBridge({ 'settings.effective': { effective: EFFECTIVE, problems: [], paused: false }, 'settings.set': { effective: {} }, 'confirmations.list': { items: [], relay: { configured: false, connected: false, machine: null } } });
+    const f = fakeBridge({
+      'settings.effective': { effective: EFFECTIVE, problems: [], paused: false },
+      'settings.set': { effective: {} },
+      'confirmations.list': { items: [], relay: { configured: false, connected: false, machine: null } },
+    });
     const stores = createStores(f.bridge);
     render(<PreferencesView stores={stores} />);
     await act(() => stores.settings.getState().load());
@@ -147,7 +204,8 @@ describe('Preferences in plain words', () => {
     expect(within(burst).getByRole('rowheader').title).toBe('Settings key: throttle.bucketSize');
     expect(burst.textContent).toContain('Messages allowed in a burst');
     expect(within(burst).getByText('messages')).toBeTruthy();
-    for (const tr of table.querySelectorAll('tr')) expect(tr.querySelector('.hint')?.textContent?.length ?? 0, tr.dataset.key).toBeGreaterThan(20);
+    for (const tr of table.querySelectorAll('tr'))
+      expect(tr.querySelector('.hint')?.textContent?.length ?? 0, tr.dataset.key).toBeGreaterThan(20);
     const dup = screen.getByLabelText<HTMLInputElement>('Ignore an identical repeat for');
     expect(dup.value).toBe('10');
     expect(dup.getAttribute('aria-describedby')).toBe('help-throttle-duplicateWindowMs');
@@ -155,7 +213,9 @@ describe('Preferences in plain words', () => {
     fireEvent.change(dup, { target: { value: '2.5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await settle();
-    expect(f.calls.filter(([op]) => op === 'settings.set')).toEqual([['settings.set', { key: 'throttle', value: { duplicateWindowMs: 2500 } }]]);
+    expect(f.calls.filter(([op]) => op === 'settings.set')).toEqual([
+      ['settings.set', { key: 'throttle', value: { duplicateWindowMs: 2500 } }],
+    ]);
     expect(screen.getByLabelText('Messages from other sessions')).toBeTruthy();
   });
 });
@@ -165,11 +225,13 @@ describe('first run', () => {
     let configured = false;
     const f = fakeBridge({
       'sessions.list': { rows: [] },
-      'setup.detect': () => ({ agents: [
-        { agent: 'claude-code', command: 'claude', path: '/opt/bin/claude', configured: false, problem: null },
-        { agent: 'codex', command: 'codex', path: null, configured: false, problem: null },
-        { agent: 'gemini', command: 'gemini', path: '/opt/bin/gemini', configured, problem: null },
-      ] }),
+      'setup.detect': () => ({
+        agents: [
+          { agent: 'claude-code', command: 'claude', path: '/opt/bin/claude', configured: false, problem: null },
+          { agent: 'codex', command: 'codex', path: null, configured: false, problem: null },
+          { agent: 'gemini', command: 'gemini', path: '/opt/bin/gemini', configured, problem: null },
+        ],
+      }),
       'setup.plan': { changes: [{ file: '/h/.gemini/settings.json', diff: '+ "switchboard": {…}' }] },
       'setup.apply': () => ((configured = true), { changed: ['/h/.gemini/settings.json'], backups: [] }),
     });
@@ -183,24 +245,38 @@ describe('first run', () => {
     expect(screen.queryByTestId('waiting')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Set up Gemini CLI…' }));
     await settle();
-    expect(screen.getByTestId('setup-preview').textContent).toContain('Dry run: nothing is written until you press Apply');
+    expect(screen.getByTestId('setup-preview').textContent).toContain(
+      'Dry run: nothing is written until you press Apply',
+    );
     expect(f.calls.some(([op]) => op === 'setup.apply')).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
     await settle();
-    expect(f.calls.filter(([op]) => op === 'setup.plan' || op === 'setup.apply')).toEqual([['setup.plan', { agent: 'gemini', uninstall: false }], ['setup.apply', { agent: 'gemini', uninstall: false }]]);
+    expect(f.calls.filter(([op]) => op === 'setup.plan' || op === 'setup.apply')).toEqual([
+      ['setup.plan', { agent: 'gemini', uninstall: false }],
+      ['setup.apply', { agent: 'gemini', uninstall: false }],
+    ]);
     expect(screen.getByTestId('detected-gemini').textContent).toContain('set up');
     expect(screen.getByTestId('waiting').textContent).toContain('Waiting for your first session');
     expect(screen.getByTestId('waiting').textContent).toContain('Gemini CLI');
   });
 
   it('says when no agent is installed, and shows a failed detection', async () => {
-    const none = createStores(fakeBridge({ 'sessions.list': { rows: [] }, 'setup.detect': { agents: [{ agent: 'claude-code', command: 'claude', path: null, configured: false, problem: null }] } }).bridge);
+    const none = createStores(
+      fakeBridge({
+        'sessions.list': { rows: [] },
+        'setup.detect': {
+          agents: [{ agent: 'claude-code', command: 'claude', path: null, configured: false, problem: null }],
+        },
+      }).bridge,
+    );
     render(<SessionsView stores={none} />);
     await act(() => none.sessions.getState().load());
     await settle();
     expect(screen.getByText(/No agent found/)).toBeTruthy();
     cleanup();
-    const failing = createStores(fakeBridge({ 'sessions.list': { rows: [] }, 'setup.detect': new Error('hub unreachable') }).bridge);
+    const failing = createStores(
+      fakeBridge({ 'sessions.list': { rows: [] }, 'setup.detect': new Error('hub unreachable') }).bridge,
+    );
     render(<SessionsView stores={failing} />);
     await act(() => failing.sessions.getState().load());
     await settle();
@@ -210,7 +286,17 @@ describe('first run', () => {
 
 describe('keyboard and page', () => {
   it('moves between views with the arrow keys, Home and End, as one tab stop', async () => {
-    const stores = createStores(fakeBridge({ 'sessions.list': { rows: [] }, 'held.list': { items: [] }, 'subscriptions.list': { items: [] }, 'activity.list': { entries: [], notices: [] }, 'settings.effective': { effective: {}, problems: [] }, 'teams.list': { root: '/c', teams: [] }, 'setup.detect': { agents: [] } }).bridge);
+    const stores = createStores(
+      fakeBridge({
+        'sessions.list': { rows: [] },
+        'held.list': { items: [] },
+        'subscriptions.list': { items: [] },
+        'activity.list': { entries: [], notices: [] },
+        'settings.effective': { effective: {}, problems: [] },
+        'teams.list': { root: '/c', teams: [] },
+        'setup.detect': { agents: [] },
+      }).bridge,
+    );
     render(<App stores={stores} />);
     await settle();
     const nav = screen.getByRole('navigation', { name: 'Views' });

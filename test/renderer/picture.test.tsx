@@ -19,13 +19,31 @@ import type { AgentRow, HistoryEdgesView } from '../../core/protocol/methods.js'
 afterEach(cleanup);
 
 const row = (name: string, extra: Partial<AgentRow> = {}): AgentRow => ({
-  name, ref: 'abc123', label: `${name} [abc123]`, address: `uds:/r/${name}.sock`, machine: null, cwd: `/w/${name}`, agent: 'claude', kind: 'switchboard', mode: 'default', hooks: 'reported',
-  state: 'idle', stateSince: 0, canReceive: true, self: false, inboxDepth: 0, inbound: { value: null, source: 'parity' }, ...extra,
+  name,
+  ref: 'abc123',
+  label: `${name} [abc123]`,
+  address: `uds:/r/${name}.sock`,
+  machine: null,
+  cwd: `/w/${name}`,
+  agent: 'claude',
+  kind: 'switchboard',
+  mode: 'default',
+  hooks: 'reported',
+  state: 'idle',
+  stateSince: 0,
+  canReceive: true,
+  self: false,
+  inboxDepth: 0,
+  inbound: { value: null, source: 'parity' },
+  ...extra,
 });
 type EdgeRow = HistoryEdgesView['edges'][number];
 const edgeRow = (from: string, to: string, outcome: string, count: number, last = 1): EdgeRow => ({
   from: { sessionId: `id-${from}`, name: from, address: `uds:/r/${from}.sock`, team: null },
-  to: { sessionId: `id-${to}`, name: to, team: null, address: `uds:/r/${to}.sock` }, outcome, count, last,
+  to: { sessionId: `id-${to}`, name: to, team: null, address: `uds:/r/${to}.sock` },
+  outcome,
+  count,
+  last,
 });
 
 function fakeBridge(answers: Record<string, unknown>) {
@@ -51,11 +69,23 @@ function fakeBridge(answers: Record<string, unknown>) {
 }
 
 /** A graph that keeps what it was given. */
-function fakeGraph(): { factory: GraphFactory; applied: Picture[]; events: { onNode(k: string): void; onEdge(k: string): void } | null } {
-  const out = { applied: [] as Picture[], events: null as { onNode(k: string): void; onEdge(k: string): void } | null, factory: null as unknown as GraphFactory };
+function fakeGraph(): {
+  factory: GraphFactory;
+  applied: Picture[];
+  events: { onNode(k: string): void; onEdge(k: string): void } | null;
+} {
+  const out = {
+    applied: [] as Picture[],
+    events: null as { onNode(k: string): void; onEdge(k: string): void } | null,
+    factory: null as unknown as GraphFactory,
+  };
   out.factory = async (_el, events) => {
     out.events = events;
-    const view: GraphView = { apply: (p) => void out.applied.push(p), setPalette: () => undefined, dispose: () => undefined };
+    const view: GraphView = {
+      apply: (p) => void out.applied.push(p),
+      setPalette: () => undefined,
+      dispose: () => undefined,
+    };
     return view;
   };
   return out;
@@ -72,11 +102,24 @@ async function settle(): Promise<void> {
 describe('the picture model', () => {
   it('groups by machine and team, folds outcomes into four tones, and an edge takes the most pressing one', () => {
     const p = buildPicture(
-      [row('api', { team: 'backend' }), row('db', { team: 'backend', state: 'busy' }), row('far', { machine: 'laptop' })],
-      [edgeRow('api', 'db', 'queued', 3), edgeRow('api', 'db', 'approved', 1), edgeRow('api', 'db', 'dropped', 1), edgeRow('db', 'api', 'denied', 2), edgeRow('db', 'api', 'held', 1), edgeRow('gone', 'db', 'expired', 1)],
+      [
+        row('api', { team: 'backend' }),
+        row('db', { team: 'backend', state: 'busy' }),
+        row('far', { machine: 'laptop' }),
+      ],
+      [
+        edgeRow('api', 'db', 'queued', 3),
+        edgeRow('api', 'db', 'approved', 1),
+        edgeRow('api', 'db', 'dropped', 1),
+        edgeRow('db', 'api', 'denied', 2),
+        edgeRow('db', 'api', 'held', 1),
+        edgeRow('gone', 'db', 'expired', 1),
+      ],
     );
     expect([...p.nodes.values()].map((n) => [n.label, n.machine, n.team, n.state, n.live])).toEqual([
-      ['api [abc123]', 'this machine', 'backend', 'idle', true], ['db [abc123]', 'this machine', 'backend', 'busy', true], ['far [abc123]', 'laptop', 'no team', 'idle', true],
+      ['api [abc123]', 'this machine', 'backend', 'idle', true],
+      ['db [abc123]', 'this machine', 'backend', 'busy', true],
+      ['far [abc123]', 'laptop', 'no team', 'idle', true],
       ['gone (ended)', 'this machine', 'no team', 'ended', false],
     ]);
     const ab = p.edges.get('uds:/r/api.sock>uds:/r/db.sock')!;
@@ -88,11 +131,32 @@ describe('the picture model', () => {
   });
 
   it('outlines each team, and each machine only once there are two, and frames them all', () => {
-    const one = groupCircles([{ x: 0, y: 0, machine: 'this machine', team: 'a' }, { x: 10, y: 0, machine: 'this machine', team: 'a' }, { x: 30, y: 0, machine: 'this machine', team: 'b' }], 5);
-    expect(one.map((c) => [c.kind, c.label, c.x, c.y, c.r])).toEqual([['team', 'a', 5, 0, 10], ['team', 'b', 30, 0, 5]]);
+    const one = groupCircles(
+      [
+        { x: 0, y: 0, machine: 'this machine', team: 'a' },
+        { x: 10, y: 0, machine: 'this machine', team: 'a' },
+        { x: 30, y: 0, machine: 'this machine', team: 'b' },
+      ],
+      5,
+    );
+    expect(one.map((c) => [c.kind, c.label, c.x, c.y, c.r])).toEqual([
+      ['team', 'a', 5, 0, 10],
+      ['team', 'b', 30, 0, 5],
+    ]);
     expect(boxOf(one)).toEqual({ x: [-5, 35], y: [-10, 10] });
-    const two = groupCircles([{ x: 0, y: 0, machine: 'here', team: 'a' }, { x: 40, y: 0, machine: 'laptop', team: 'a' }], 5);
-    expect(two.map((c) => `${c.kind} ${c.label} r=${c.r}`)).toEqual(['machine here r=10', 'team a r=5', 'machine laptop r=10', 'team a r=5']);
+    const two = groupCircles(
+      [
+        { x: 0, y: 0, machine: 'here', team: 'a' },
+        { x: 40, y: 0, machine: 'laptop', team: 'a' },
+      ],
+      5,
+    );
+    expect(two.map((c) => `${c.kind} ${c.label} r=${c.r}`)).toEqual([
+      'machine here r=10',
+      'team a r=5',
+      'machine laptop r=10',
+      'team a r=5',
+    ]);
     expect(boxOf([])).toBe(null);
   });
 
@@ -113,7 +177,14 @@ describe('Picture view', () => {
     const f = fakeBridge({ 'sessions.list': { rows: [] }, 'picture.edges': { since: 0, edges: [], truncated: false } });
     const stores = createStores(f.bridge);
     const g = fakeGraph();
-    render(<PictureView stores={stores} graph={g.factory} onOpenSession={() => undefined} onOpenConversation={() => undefined} />);
+    render(
+      <PictureView
+        stores={stores}
+        graph={g.factory}
+        onOpenSession={() => undefined}
+        onOpenConversation={() => undefined}
+      />,
+    );
     await act(() => stores.sessions.getState().load());
     await settle();
     expect(screen.getByTestId('picture-empty').textContent).toContain('Nothing to draw yet');
@@ -121,16 +192,29 @@ describe('Picture view', () => {
 
   it('draws sessions and lines, follows a held message to its approval, and opens sessions and conversations', async () => {
     let edges: EdgeRow[] = [edgeRow('api', 'db', 'queued', 6), edgeRow('api', 'yolo', 'held', 1)];
-    const f = fakeBridge({ 'sessions.list': { rows: [row('api'), row('db'), row('yolo')] }, 'picture.edges': () => ({ since: 0, edges, truncated: false }) });
+    const f = fakeBridge({
+      'sessions.list': { rows: [row('api'), row('db'), row('yolo')] },
+      'picture.edges': () => ({ since: 0, edges, truncated: false }),
+    });
     const stores = createStores(f.bridge);
     const g = fakeGraph();
     const opened: string[] = [];
-    render(<PictureView stores={stores} graph={g.factory} onOpenSession={(a) => opened.push(`session ${a}`)} onOpenConversation={(b) => opened.push(`conversation ${b.join(' ')}`)} />);
+    render(
+      <PictureView
+        stores={stores}
+        graph={g.factory}
+        onOpenSession={(a) => opened.push(`session ${a}`)}
+        onOpenConversation={(b) => opened.push(`conversation ${b.join(' ')}`)}
+      />,
+    );
     await act(() => stores.sessions.getState().load());
     await settle();
     expect(screen.getByTestId('picture-summary').textContent).toBe('3 sessions, 7 messages in the last hour');
     const items = () => screen.getAllByTestId('picture-edge').map((li) => `${li.dataset.tone} ${li.textContent}`);
-    expect(items()).toEqual(['held api [abc123] → yolo [abc123]1 message: 1 held', 'delivered api [abc123] → db [abc123]6 messages: 6 delivered']);
+    expect(items()).toEqual([
+      'held api [abc123] → yolo [abc123]1 message: 1 held',
+      'delivered api [abc123] → db [abc123]6 messages: 6 delivered',
+    ]);
     expect(screen.getByTestId('total-held').textContent).toBe('1');
     const last = () => g.applied[g.applied.length - 1]!;
     expect([last().nodes.size, [...last().edges.values()].map((e) => e.tone)]).toEqual([3, ['delivered', 'held']]);
@@ -148,7 +232,12 @@ describe('Picture view', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Open the conversation of api [abc123] and db [abc123]' }));
     g.events!.onNode('uds:/r/yolo.sock');
     g.events!.onEdge('uds:/r/api.sock>uds:/r/yolo.sock');
-    expect(opened).toEqual(['session uds:/r/db.sock', 'conversation id-api id-db', 'session uds:/r/yolo.sock', 'conversation id-api id-yolo']);
+    expect(opened).toEqual([
+      'session uds:/r/db.sock',
+      'conversation id-api id-db',
+      'session uds:/r/yolo.sock',
+      'conversation id-api id-yolo',
+    ]);
 
     // Another window asks the hub again; the filter narrows the list.
     fireEvent.change(screen.getByLabelText('Messages of'), { target: { value: String(24 * 3_600_000) } });
@@ -159,10 +248,15 @@ describe('Picture view', () => {
   });
 
   it('keeps the list when the window cannot draw, and says when history is off', async () => {
-    const f = fakeBridge({ 'sessions.list': { rows: [row('api'), row('db')] }, 'picture.edges': new BridgeError('history_off', 'History is off on this hub') });
+    const f = fakeBridge({
+      'sessions.list': { rows: [row('api'), row('db')] },
+      'picture.edges': new BridgeError('history_off', 'History is off on this hub'),
+    });
     const stores = createStores(f.bridge);
     const noGl: GraphFactory = () => Promise.reject(new NoGraphics());
-    render(<PictureView stores={stores} graph={noGl} onOpenSession={() => undefined} onOpenConversation={() => undefined} />);
+    render(
+      <PictureView stores={stores} graph={noGl} onOpenSession={() => undefined} onOpenConversation={() => undefined} />,
+    );
     await act(() => stores.sessions.getState().load());
     await settle();
     expect(screen.getByText(/WebGL is off/)).toBeTruthy();
@@ -174,7 +268,9 @@ describe('Picture view', () => {
     vi.useFakeTimers();
     try {
       let pending: Array<() => void> = [];
-      const f = fakeBridge({ 'picture.edges': () => new Promise((r) => pending.push(() => r({ since: 0, edges: [], truncated: false }))) });
+      const f = fakeBridge({
+        'picture.edges': () => new Promise((r) => pending.push(() => r({ since: 0, edges: [], truncated: false }))),
+      });
       const store = createPictureStore(f.bridge);
       const count = () => f.calls.filter(([op]) => op === 'picture.edges').length;
       f.emit({ type: 'activity' });

@@ -40,8 +40,15 @@ function fakeBridge(answers: Answers) {
 }
 
 const held = (i: number, expiresAt: number | null): HeldView => ({
-  id: `m${i}`, sender: { name: 'careful', address: 'uds:/r/a.sock', sessionId: 's1', verified: true }, receiver: { sessionId: 's2', name: 'yolo', label: 'yolo [abc123]' },
-  reason: 'this session bypasses permission prompts and the sender does not (mode parity)', preview: `message ${i}`, text: `message ${i} in full`, summary: 'sum', heldAt: 0, expiresAt,
+  id: `m${i}`,
+  sender: { name: 'careful', address: 'uds:/r/a.sock', sessionId: 's1', verified: true },
+  receiver: { sessionId: 's2', name: 'yolo', label: 'yolo [abc123]' },
+  reason: 'this session bypasses permission prompts and the sender does not (mode parity)',
+  preview: `message ${i}`,
+  text: `message ${i} in full`,
+  summary: 'sum',
+  heldAt: 0,
+  expiresAt,
 });
 
 async function settle(): Promise<void> {
@@ -52,7 +59,24 @@ async function settle(): Promise<void> {
 
 describe('Sessions view', () => {
   it('shows loading, then many rows, and filters', async () => {
-    const rows = Array.from({ length: 50 }, (_, i) => ({ name: `s${i}`, ref: 'aaaaaa', label: `s${i} [aaaaaa]`, address: `uds:/x/${i}`, machine: null, cwd: `/w/${i}`, agent: 'claude', kind: 'switchboard', mode: i === 0 ? 'unknown' : 'default', hooks: i === 1 ? 'never' : 'reported', state: i % 2 ? 'busy' : 'idle', stateSince: Date.now(), canReceive: true, self: false, inboxDepth: i, inbound: { value: null, source: 'parity' } }));
+    const rows = Array.from({ length: 50 }, (_, i) => ({
+      name: `s${i}`,
+      ref: 'aaaaaa',
+      label: `s${i} [aaaaaa]`,
+      address: `uds:/x/${i}`,
+      machine: null,
+      cwd: `/w/${i}`,
+      agent: 'claude',
+      kind: 'switchboard',
+      mode: i === 0 ? 'unknown' : 'default',
+      hooks: i === 1 ? 'never' : 'reported',
+      state: i % 2 ? 'busy' : 'idle',
+      stateSince: Date.now(),
+      canReceive: true,
+      self: false,
+      inboxDepth: i,
+      inbound: { value: null, source: 'parity' },
+    }));
     const f = fakeBridge({ 'sessions.list': { rows } });
     const stores = createStores(f.bridge);
     render(<SessionsView stores={stores} />);
@@ -67,8 +91,25 @@ describe('Sessions view', () => {
   });
 
   it('marks a stock Claude Code session and offers no send-as-user for it', async () => {
-    const row = { name: 'myapp-3f', ref: 'c27324', label: 'myapp-3f [c27324]', address: 'uds:/run/cc-socks/1.sock', machine: null, cwd: '/w', agent: 'claude', kind: 'claude-code', state: 'busy', stateSince: Date.now(), canReceive: true, self: false, inboxDepth: 0, inbound: { value: null, source: 'its own Claude Code settings' } };
-    const stores = createStores(fakeBridge({ 'sessions.list': { rows: [row] }, 'activity.list': { entries: [], notices: [] } }).bridge);
+    const row = {
+      name: 'myapp-3f',
+      ref: 'c27324',
+      label: 'myapp-3f [c27324]',
+      address: 'uds:/run/cc-socks/1.sock',
+      machine: null,
+      cwd: '/w',
+      agent: 'claude',
+      kind: 'claude-code',
+      state: 'busy',
+      stateSince: Date.now(),
+      canReceive: true,
+      self: false,
+      inboxDepth: 0,
+      inbound: { value: null, source: 'its own Claude Code settings' },
+    };
+    const stores = createStores(
+      fakeBridge({ 'sessions.list': { rows: [row] }, 'activity.list': { entries: [], notices: [] } }).bridge,
+    );
     render(<SessionsView stores={stores} />);
     await act(() => stores.sessions.getState().load());
     expect(screen.getByText('own messaging')).toBeTruthy();
@@ -92,7 +133,11 @@ describe('Sessions view', () => {
 
 describe('Approvals view', () => {
   it('counts down an expiring item, focuses Deny, and Enter never approves', async () => {
-    const f = fakeBridge({ 'held.list': { items: [held(1, Date.now() + 65_000)] }, 'held.deny': { status: 'denied' }, 'held.approve': { status: 'queued' } });
+    const f = fakeBridge({
+      'held.list': { items: [held(1, Date.now() + 65_000)] },
+      'held.deny': { status: 'denied' },
+      'held.approve': { status: 'queued' },
+    });
     const stores = createStores(f.bridge);
     render(<ApprovalsView stores={stores} />);
     await act(() => stores.held.getState().load());
@@ -107,11 +152,18 @@ describe('Approvals view', () => {
   });
 
   it('approves or denies everything from one sender, and explains the empty state', async () => {
-    const f = fakeBridge({ 'held.list': { items: [held(1, null), held(2, null), held(3, null)] }, 'held.approve': { status: 'queued' } });
+    const f = fakeBridge({
+      'held.list': { items: [held(1, null), held(2, null), held(3, null)] },
+      'held.approve': { status: 'queued' },
+    });
     const stores = createStores(f.bridge);
     render(<ApprovalsView stores={stores} />);
     await act(() => stores.held.getState().load());
-    expect(screen.getAllByTestId('countdown').map((c) => c.textContent)).toEqual(['no deadline', 'no deadline', 'no deadline']);
+    expect(screen.getAllByTestId('countdown').map((c) => c.textContent)).toEqual([
+      'no deadline',
+      'no deadline',
+      'no deadline',
+    ]);
     fireEvent.click(screen.getByRole('button', { name: 'Approve all from sender' }));
     await settle();
     expect(f.calls.filter(([op]) => op === 'held.approve').map(([, i]) => i.id)).toEqual(['m1', 'm2', 'm3']);
@@ -125,8 +177,20 @@ describe('Approvals view', () => {
 
 describe('cross-machine confirmations', () => {
   it('show the relay state and each waiting send; Deny has focus, Esc denies, Enter never allows', async () => {
-    const item = { id: 'c1', sender: { sessionId: 's1', name: 'alice' }, target: { machine: 'buildbox', session: 'bob [abc123] on buildbox' }, preview: 'deploy now', text: 'deploy now', createdAt: Date.now(), expiresAt: Date.now() + 90_000 };
-    const f = fakeBridge({ 'held.list': { items: [] }, 'confirmations.list': { items: [item], relay: { configured: true, connected: true, machine: 'laptop' } }, 'confirmations.deny': { decided: true } });
+    const item = {
+      id: 'c1',
+      sender: { sessionId: 's1', name: 'alice' },
+      target: { machine: 'buildbox', session: 'bob [abc123] on buildbox' },
+      preview: 'deploy now',
+      text: 'deploy now',
+      createdAt: Date.now(),
+      expiresAt: Date.now() + 90_000,
+    };
+    const f = fakeBridge({
+      'held.list': { items: [] },
+      'confirmations.list': { items: [item], relay: { configured: true, connected: true, machine: 'laptop' } },
+      'confirmations.deny': { decided: true },
+    });
     const stores = createStores(f.bridge);
     render(<ApprovalsView stores={stores} />);
     await act(() => stores.confirmations.getState().load());
@@ -146,11 +210,21 @@ describe('cross-machine confirmations', () => {
 
 describe('relay preferences', () => {
   it('edits servers and machine only, says where credentials live, and locks under managed settings', async () => {
-    const f = fakeBridge({ 'confirmations.list': { items: [], relay: { configured: true, connected: false, machine: 'laptop' } }, 'settings.set': { effective: {} } });
+    const f = fakeBridge({
+      'confirmations.list': { items: [], relay: { configured: true, connected: false, machine: 'laptop' } },
+      'settings.set': { effective: {} },
+    });
     const stores = createStores(f.bridge);
     await act(() => stores.confirmations.getState().load());
     const saved: unknown[] = [];
-    render(<RelayPrefs stores={stores} value={{ servers: ['nats://a:4222'], machine: 'laptop', token: '(set)' }} source="user" save={async (v) => void saved.push(v)} />);
+    render(
+      <RelayPrefs
+        stores={stores}
+        value={{ servers: ['nats://a:4222'], machine: 'laptop', token: '(set)' }}
+        source="user"
+        save={async (v) => void saved.push(v)}
+      />,
+    );
     expect(screen.getByTestId('relay').textContent).toContain('Not connected (it retries).');
     expect(screen.getByTestId('relay').textContent).toContain('Credentials are set in the settings file.');
     fireEvent.change(screen.getByLabelText('relay servers'), { target: { value: 'nats://a:4222, tls://b:4222' } });
@@ -158,7 +232,14 @@ describe('relay preferences', () => {
     await settle();
     expect(saved).toEqual([{ servers: ['nats://a:4222', 'tls://b:4222'], machine: 'laptop' }]);
     cleanup();
-    render(<RelayPrefs stores={stores} value={{ servers: ['nats://a:4222'] }} source="managed" save={async () => undefined} />);
+    render(
+      <RelayPrefs
+        stores={stores}
+        value={{ servers: ['nats://a:4222'] }}
+        source="managed"
+        save={async () => undefined}
+      />,
+    );
     expect(screen.getByLabelText<HTMLInputElement>('relay servers').disabled).toBe(true);
     expect(screen.getByTestId('relay').textContent).toContain('Managed settings decide the relay here.');
   });
@@ -168,8 +249,12 @@ describe('stores and app', () => {
   it('reload the matching store on a hub event and show the held count in the navigation', async () => {
     let items = [held(1, null)];
     const f = fakeBridge({
-      'held.list': () => ({ items }), 'sessions.list': { rows: [] }, 'subscriptions.list': { items: [] }, 'activity.list': { entries: [], notices: [] },
-      'settings.effective': { effective: {}, problems: [] }, 'teams.list': { root: '/c', teams: [] },
+      'held.list': () => ({ items }),
+      'sessions.list': { rows: [] },
+      'subscriptions.list': { items: [] },
+      'activity.list': { entries: [], notices: [] },
+      'settings.effective': { effective: {}, problems: [] },
+      'teams.list': { root: '/c', teams: [] },
     });
     const stores = createStores(f.bridge);
     render(<App stores={stores} />);

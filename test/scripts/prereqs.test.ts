@@ -24,7 +24,12 @@ function bareBin(): string {
 
 function runTestCommand(bin: string, extra: Record<string, string> = {}) {
   const env: Record<string, string> = { PATH: bin, HOME: os.homedir(), SWITCHBOARD_PREREQS_PATH_ONLY: '1', ...extra };
-  return spawnSync(process.execPath, ['scripts/test.mjs', '--prereqs-only'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(process.execPath, ['scripts/test.mjs', '--prereqs-only'], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 }
 
 describe('npm test on a machine without chromium, nats-server, tmux, unshare', () => {
@@ -33,7 +38,9 @@ describe('npm test on a machine without chromium, nats-server, tmux, unshare', (
     expect(r.status).toBe(1);
     const message = r.stderr.trim();
     for (const name of ['chromium', 'nats-server', 'tmux', 'ip (', 'unshare']) expect(message).toContain(name);
-    expect(message).toContain('apt-get install -y --no-install-recommends chromium nats-server tmux iproute2 util-linux');
+    expect(message).toContain(
+      'apt-get install -y --no-install-recommends chromium nats-server tmux iproute2 util-linux',
+    );
     expect(message).not.toMatch(/\n\s+at /); // no stack trace
     expect(message).not.toContain('▶'); // nothing was built or run
     expect(message.split('npm test needs').length).toBe(2); // one message
@@ -46,21 +53,33 @@ describe('npm test on a machine without chromium, nats-server, tmux, unshare', (
     expect(r.stderr).not.toContain('tmux');
   });
 
-  it.skipIf(process.getuid?.() !== 0 || process.platform !== 'linux')('as root with apt-get, says what it installs and installs it', () => {
-    const bin = bareBin();
-    const log = path.join(bin, 'apt.log');
-    // A recording apt-get that "installs" by creating the programs on PATH.
-    const fake = `#!/bin/sh\necho "$@" >> ${log}\nif [ "$1" = install ]; then for p in chromium nats-server tmux ip unshare; do printf '#!/bin/sh\\n' > ${bin}/$p; /bin/chmod +x ${bin}/$p; done; fi\n`;
-    fs.writeFileSync(path.join(bin, 'apt-get'), fake, { mode: 0o755 });
-    const r = runTestCommand(bin);
-    expect(r.stderr).toContain('installing chromium nats-server tmux iproute2 util-linux with apt-get');
-    expect(fs.readFileSync(log, 'utf8')).toMatch(/^update -qq\ninstall -y -qq --no-install-recommends chromium nats-server tmux iproute2 util-linux\n$/);
-    expect(r.status).toBe(0);
-    expect(r.stderr).toContain('every system program the suites need is here');
-  });
+  it.skipIf(process.getuid?.() !== 0 || process.platform !== 'linux')(
+    'as root with apt-get, says what it installs and installs it',
+    () => {
+      const bin = bareBin();
+      const log = path.join(bin, 'apt.log');
+      // A recording apt-get that "installs" by creating the programs on PATH.
+      const fake = `#!/bin/sh\necho "$@" >> ${log}\nif [ "$1" = install ]; then for p in chromium nats-server tmux ip unshare; do printf '#!/bin/sh\\n' > ${bin}/$p; /bin/chmod +x ${bin}/$p; done; fi\n`;
+      fs.writeFileSync(path.join(bin, 'apt-get'), fake, { mode: 0o755 });
+      const r = runTestCommand(bin);
+      expect(r.stderr).toContain('installing chromium nats-server tmux iproute2 util-linux with apt-get');
+      expect(fs.readFileSync(log, 'utf8')).toMatch(
+        /^update -qq\ninstall -y -qq --no-install-recommends chromium nats-server tmux iproute2 util-linux\n$/,
+      );
+      expect(r.status).toBe(0);
+      expect(r.stderr).toContain('every system program the suites need is here');
+    },
+  );
 
   it('refuses a Node older than 22.12 with the reason, before anything else', () => {
-    const r = spawnSync(process.execPath, ['-e', `import('./scripts/toolchain.mjs').then((m) => console.log(JSON.stringify([m.supportedNode('v20.20.2'), m.supportedNode('v22.11.0'), m.supportedNode('v22.12.0'), m.supportedNode('v24.1.0')])))`], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `import('./scripts/toolchain.mjs').then((m) => console.log(JSON.stringify([m.supportedNode('v20.20.2'), m.supportedNode('v22.11.0'), m.supportedNode('v22.12.0'), m.supportedNode('v24.1.0')])))`,
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     const [v20, v2211, v2212, v24] = JSON.parse(r.stdout) as (string | null)[];
     expect(v20).toContain('needs Node 22.12+');
     expect(v2211).toContain('needs Node 22.12+');

@@ -24,6 +24,8 @@ afterAll(() => {
   if (before === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = before;
   if (left.length > 0) {
-    throw new Error(`this test file left ${left.length} temporary entries: ${left.slice(0, 20).join(', ')}. Make them with tempDir() from test/helpers/temp.ts, which removes them after the file.`);
+    throw new Error(
+      `this test file left ${left.length} temporary entries: ${left.slice(0, 20).join(', ')}. Make them with tempDir() from test/helpers/temp.ts, which removes them after the file.`,
+    );
   }
 });

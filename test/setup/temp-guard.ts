@@ -16,6 +16,9 @@ export default function setup(): () => void {
     else process.env.TMPDIR = before;
     const left = fs.readdirSync(root);
     fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
-    if (left.length > 0) console.warn(`temp guard: removed ${left.length} entries a test file did not clean up: ${left.slice(0, 20).join(', ')}`);
+    if (left.length > 0)
+      console.warn(
+        `temp guard: removed ${left.length} entries a test file did not clean up: ${left.slice(0, 20).join(', ')}`,
+      );
   };
 }

@@ -7,7 +7,14 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import { HubError } from '../../protocol/errors.js';
-import { METHODS, type AuthKind, type AuthOf, type MethodName, type MethodParams, type MethodResults } from '../../protocol/methods.js';
+import {
+  METHODS,
+  type AuthKind,
+  type AuthOf,
+  type MethodName,
+  type MethodParams,
+  type MethodResults,
+} from '../../protocol/methods.js';
 import type { SessionRecord } from '../../registry/session.js';
 import type { SessionTable } from '../../registry/table.js';
 import type { Clock } from '../../kit/clock.js';
@@ -22,7 +29,10 @@ export interface Caller<K extends AuthKind = AuthKind> {
   ui: K extends 'ui' ? true : K extends 'reader' ? boolean : false;
 }
 
-export type Handler<M extends MethodName> = (params: MethodParams<M>, caller: Caller<AuthOf<M>>) => MethodResults[M] | Promise<MethodResults[M]>;
+export type Handler<M extends MethodName> = (
+  params: MethodParams<M>,
+  caller: Caller<AuthOf<M>>,
+) => MethodResults[M] | Promise<MethodResults[M]>;
 export type Handlers = { [M in MethodName]: Handler<M> };
 
 export interface DispatchPorts {
@@ -62,11 +72,17 @@ export function createDispatch(ports: DispatchPorts, handlers: Handlers): Dispat
       case 'session':
         return { conn, session: session(c), ui: false };
       case 'actor':
-        return { conn, session: c.sessionId !== undefined && c.token !== undefined ? session(c) : undefined, ui: false };
+        return {
+          conn,
+          session: c.sessionId !== undefined && c.token !== undefined ? session(c) : undefined,
+          ui: false,
+        };
       case 'ui':
         return { conn, session: undefined, ui: ui(c) };
       case 'reader':
-        return c.uiToken !== undefined ? { conn, session: undefined, ui: ui(c) } : { conn, session: session(c), ui: false };
+        return c.uiToken !== undefined
+          ? { conn, session: undefined, ui: ui(c) }
+          : { conn, session: session(c), ui: false };
       default: {
         const never: never = kind;
         return never;

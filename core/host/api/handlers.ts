@@ -28,7 +28,14 @@ export function createHandlers(hub: Hub): Handlers {
     'session.register': async (params, { conn }) => {
       const { session, token, resumed } = await registerSession(hub, params, conn);
       if (params.hook === true) session.hooksSeenAt = hub.clock.now();
-      return { sessionId: session.id, token, name: session.name, ref: hub.table.refOf(session.id), address: session.address, resumed };
+      return {
+        sessionId: session.id,
+        token,
+        name: session.name,
+        ref: hub.table.refOf(session.id),
+        address: session.address,
+        resumed,
+      };
     },
 
     'session.state': (params, { session: s }) => {
@@ -77,7 +84,12 @@ export function createHandlers(hub: Hub): Handlers {
         rows: hub.table.agentRows(session?.id, (s) => {
           const depth = hub.mailboxes.depth(s.id);
           const inbound = hub.admission.effective(s).inbound;
-          return { canReceive: depth < hub.limits.inboxItems && inbound.value !== 'refuse', inboxDepth: depth, inbound: { value: inbound.value, source: inbound.source }, waiting: hub.wake.waitingFor(s.id) };
+          return {
+            canReceive: depth < hub.limits.inboxItems && inbound.value !== 'refuse',
+            inboxDepth: depth,
+            inbound: { value: inbound.value, source: inbound.source },
+            waiting: hub.wake.waitingFor(s.id),
+          };
         }),
       };
     },

@@ -33,7 +33,9 @@ export function createHistoryHandlers(hub: Hub): HistoryHandlers {
     const messages: HistoryMessage[] = run(() => hub.history.query({ ...q, limit }));
     return { messages, next: messages.length === limit ? messages[messages.length - 1]!.seq : null };
   };
-  const filters = (p: MethodParams<'history.search'> | MethodParams<'history.conversation'>): Omit<HistoryQuery, 'order'> => ({
+  const filters = (
+    p: MethodParams<'history.search'> | MethodParams<'history.conversation'>,
+  ): Omit<HistoryQuery, 'order'> => ({
     ...(p.text !== undefined ? { text: p.text } : {}),
     ...(p.with !== undefined ? { with: p.with } : {}),
     ...(p.outcome !== undefined ? { outcome: p.outcome } : {}),
@@ -55,10 +57,14 @@ export function createHistoryHandlers(hub: Hub): HistoryHandlers {
     'history.conversation': (p, caller) => {
       const scope = scopeOf(caller);
       if (scope !== null && p.between !== undefined) throw new HubError('unauthorized');
-      if (p.with === undefined && p.between === undefined && p.team === undefined) throw new HubError('invalid_params', { issues: ['give "with", "between" or "team"'] });
+      if (p.with === undefined && p.between === undefined && p.team === undefined)
+        throw new HubError('invalid_params', { issues: ['give "with", "between" or "team"'] });
       return page({
-        ...filters(p), ...(scope !== null ? { scope } : {}), ...(p.between !== undefined ? { between: p.between } : {}),
-        ...(p.team !== undefined ? { team: p.team } : {}), order: 'oldest',
+        ...filters(p),
+        ...(scope !== null ? { scope } : {}),
+        ...(p.between !== undefined ? { between: p.between } : {}),
+        ...(p.team !== undefined ? { team: p.team } : {}),
+        order: 'oldest',
       });
     },
 
@@ -69,14 +75,23 @@ export function createHistoryHandlers(hub: Hub): HistoryHandlers {
     'history.edges': (p) => {
       const since = hub.clock.now() - p.windowMs;
       const rows = run(() => hub.history.edges(since, hub.limits.historyEdgeRows));
-      const addressOf = (id: string): string | null => (hub.table.live.get(id) ?? hub.table.dormant.get(id)?.session)?.address ?? null;
-      return { since, edges: rows.map((e) => ({ ...e, to: { ...e.to, address: addressOf(e.to.sessionId) } })), truncated: rows.length === hub.limits.historyEdgeRows };
+      const addressOf = (id: string): string | null =>
+        (hub.table.live.get(id) ?? hub.table.dormant.get(id)?.session)?.address ?? null;
+      return {
+        since,
+        edges: rows.map((e) => ({ ...e, to: { ...e.to, address: addressOf(e.to.sessionId) } })),
+        truncated: rows.length === hub.limits.historyEdgeRows,
+      };
     },
 
     'history.status': () => {
       const admin = hub.adminSettings();
       const stats = hub.history.stats() ?? { messages: 0, events: 0, bytes: 0 };
-      return { ...hub.history.status(), ...stats, retention: { days: admin.historyRetentionDays.value, maxMegabytes: admin.historyMaxMegabytes.value } };
+      return {
+        ...hub.history.status(),
+        ...stats,
+        retention: { days: admin.historyRetentionDays.value, maxMegabytes: admin.historyMaxMegabytes.value },
+      };
     },
   };
 }

@@ -23,16 +23,24 @@ type TeamMethod = Extract<MethodName, `teams.${string}` | `tasks.${string}`>;
 export type TeamHandlers = { [M in TeamMethod]: Handler<M> };
 
 function mapped(err: unknown): never {
-  if (err instanceof UnreadableFileError) throw new HubError(err.code, { file: err.file, problem: err.problem }, { cause: err });
-  if (err instanceof TaskError) throw new HubError(err.code === 'not_found' ? 'task_not_found' : err.code, undefined, { cause: err });
+  if (err instanceof UnreadableFileError)
+    throw new HubError(err.code, { file: err.file, problem: err.problem }, { cause: err });
+  if (err instanceof TaskError)
+    throw new HubError(err.code === 'not_found' ? 'task_not_found' : err.code, undefined, { cause: err });
   if (err instanceof LockTimeoutError) throw new HubError('lock_timeout', { file: err.file }, { cause: err });
   if (err instanceof RosterError) {
-    const reason: ErrorReason = err.code === 'team_exists' ? 'team_exists' : err.code === 'reserved_name' ? 'name_invalid' : 'team_not_found';
+    const reason: ErrorReason =
+      err.code === 'team_exists' ? 'team_exists' : err.code === 'reserved_name' ? 'name_invalid' : 'team_not_found';
     throw new HubError(reason, undefined, { cause: err });
   }
   if (err instanceof TeamSendError) {
     const reasons: Record<TeamSendError['code'], ErrorReason> = {
-      no_team: 'team_not_found', no_member: 'member_not_found', frame_not_allowed: 'frame_not_allowed', role: 'frame_role', not_a_member: 'not_a_member', not_lead: 'not_lead',
+      no_team: 'team_not_found',
+      no_member: 'member_not_found',
+      frame_not_allowed: 'frame_not_allowed',
+      role: 'frame_role',
+      not_a_member: 'not_a_member',
+      not_lead: 'not_lead',
     };
     throw new HubError(reasons[err.code], undefined, { cause: err });
   }
@@ -42,7 +50,10 @@ function mapped(err: unknown): never {
 export function createTeamHandlers(hub: Hub): TeamHandlers {
   /** The actor of a change: the calling session's member name, else its name, else the user. */
   const actor = (s: SessionRecord | undefined): string => (s === undefined ? 'user' : (s.member ?? s.name));
-  const guard = <P, C, R>(fn: (p: P, caller: C) => Promise<R>) => (p: P, caller: C): Promise<R> => fn(p, caller).catch(mapped);
+  const guard =
+    <P, C, R>(fn: (p: P, caller: C) => Promise<R>) =>
+    (p: P, caller: C): Promise<R> =>
+      fn(p, caller).catch(mapped);
 
   return {
     'teams.list': guard(async () => ({ root: hub.teams.root, teams: await hub.teams.list() })),
@@ -56,15 +67,30 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
     'teams.send': guard(async (p, { session: s }: Caller<'session'>) => {
       if (s.member === null || s.team === null || s.team !== p.team) throw new HubError('not_a_member');
       const member = s.member;
-      const leaving = { msgId: randomUUID(), at: hub.clock.now(), sender: { id: s.id, name: s.name, address: s.address, team: s.team }, receiver: { id: `team:${p.team}/${p.to}`, name: p.to, team: p.team }, summary: p.summary ?? null, text: p.text };
+      const leaving = {
+        msgId: randomUUID(),
+        at: hub.clock.now(),
+        sender: { id: s.id, name: s.name, address: s.address, team: s.team },
+        receiver: { id: `team:${p.team}/${p.to}`, name: p.to, team: p.team },
+        summary: p.summary ?? null,
+        text: p.text,
+      };
       await recordOutbound(hub.history, leaving, async () => {
-        await hub.teams.send({ team: p.team, from: { sessionId: s.id, member }, to: p.to, text: p.text, ...(p.summary ? { summary: p.summary } : {}) });
+        await hub.teams.send({
+          team: p.team,
+          from: { sessionId: s.id, member },
+          to: p.to,
+          text: p.text,
+          ...(p.summary ? { summary: p.summary } : {}),
+        });
         return { status: 'sent', reason: `in ${p.to}'s mailbox of team ${p.team}` };
       });
       return { delivered: 'inbox' as const };
     }),
 
-    'tasks.list': guard(async (p) => ({ tasks: await hub.teams.tasks(p.list).list({ includeInternal: p.includeInternal === true }) })),
+    'tasks.list': guard(async (p) => ({
+      tasks: await hub.teams.tasks(p.list).list({ includeInternal: p.includeInternal === true }),
+    })),
 
     'tasks.get': guard(async (p) => {
       const task = await hub.teams.tasks(p.list).get(p.id);
@@ -74,8 +100,11 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
 
     'tasks.create': guard(async (p) => {
       const task = await hub.teams.tasks(p.list).create({
-        subject: p.subject, description: p.description, ...(p.activeForm !== undefined ? { activeForm: p.activeForm } : {}),
-        ...(p.blockedBy !== undefined ? { blockedBy: p.blockedBy } : {}), ...(p.metadata !== undefined ? { metadata: p.metadata } : {}),
+        subject: p.subject,
+        description: p.description,
+        ...(p.activeForm !== undefined ? { activeForm: p.activeForm } : {}),
+        ...(p.blockedBy !== undefined ? { blockedBy: p.blockedBy } : {}),
+        ...(p.metadata !== undefined ? { metadata: p.metadata } : {}),
       });
       return { task };
     }),
@@ -84,16 +113,29 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
       const { list, id, sessionId: _s, token: _t, addBlocks, addBlockedBy, ...patch } = p;
       const tasks = hub.teams.tasks(list);
       // Edges first: they are the part that can be refused (missing task, self-block, cycle).
-      const linked = addBlocks !== undefined || addBlockedBy !== undefined ? await tasks.link(id, { ...(addBlocks ? { blocks: addBlocks } : {}), ...(addBlockedBy ? { blockedBy: addBlockedBy } : {}) }) : undefined;
+      const linked =
+        addBlocks !== undefined || addBlockedBy !== undefined
+          ? await tasks.link(id, {
+              ...(addBlocks ? { blocks: addBlocks } : {}),
+              ...(addBlockedBy ? { blockedBy: addBlockedBy } : {}),
+            })
+          : undefined;
       if (linked !== undefined && Object.keys(patch).length === 0) return { task: linked };
       return { task: await tasks.update(id, patch) };
     }),
 
-    'tasks.claim': guard(async (p, { session }: Caller<'actor'>) => ({ task: await hub.teams.tasks(p.list).claim(p.id, p.owner ?? actor(session), { busyCheck: p.busyCheck === true }) })),
+    'tasks.claim': guard(async (p, { session }: Caller<'actor'>) => ({
+      task: await hub.teams.tasks(p.list).claim(p.id, p.owner ?? actor(session), { busyCheck: p.busyCheck === true }),
+    })),
 
     'tasks.assign': guard(async (p, { session: s }: Caller<'actor'>) => {
       // The frame's author: a member of this team (checked against the roster), else the session's name or "user".
-      const by = s === undefined ? 'user' : s.member !== null && s.team === p.team ? { sessionId: s.id, member: s.member } : s.name;
+      const by =
+        s === undefined
+          ? 'user'
+          : s.member !== null && s.team === p.team
+            ? { sessionId: s.id, member: s.member }
+            : s.name;
       return { task: await hub.teams.assign(p.team, p.id, p.owner, by) };
     }),
 

@@ -11,28 +11,47 @@ import { setUserSetting, UserSettingsError } from '../../settings/user-file.js';
 import type { Hub } from '../hub.js';
 import type { Handler } from './dispatch.js';
 
-type UiMethod = 'ui.attach' | 'held.list' | 'held.approve' | 'held.deny' | 'subscriptions.list' | 'subscriptions.cancel' | 'settings.effective' | 'activity.list' | 'settings.set' | 'inbound.pause' | 'confirmations.list' | 'confirmations.allow' | 'confirmations.deny';
+type UiMethod =
+  | 'ui.attach'
+  | 'held.list'
+  | 'held.approve'
+  | 'held.deny'
+  | 'subscriptions.list'
+  | 'subscriptions.cancel'
+  | 'settings.effective'
+  | 'activity.list'
+  | 'settings.set'
+  | 'inbound.pause'
+  | 'confirmations.list'
+  | 'confirmations.allow'
+  | 'confirmations.deny';
 export type UiHandlers = { [M in UiMethod & MethodName]: Handler<M> };
 
 const PREVIEW_CHARS = 200;
 
 export function createUiHandlers(hub: Hub): UiHandlers {
-  const sessionName = (id: string): string | null => (hub.table.live.get(id) ?? hub.table.dormant.get(id)?.session)?.name ?? null;
+  const sessionName = (id: string): string | null =>
+    (hub.table.live.get(id) ?? hub.table.dormant.get(id)?.session)?.name ?? null;
 
   return {
-    'ui.attach': ((_p, { conn }) => {
+    'ui.attach': (_p, { conn }) => {
       hub.attachUi(conn);
       return { attached: true, held: hub.admission.held.size };
-    }),
+    },
 
-    'held.list': (() => {
+    'held.list': () => {
       const monoNow = hub.clock.monotonic();
       const items = hub.admission.held.all().map((e): HeldView => {
         const name = sessionName(e.receiverId) ?? 'a session that has ended';
         const ref = hub.table.refOf(e.receiverId);
         return {
           id: e.id,
-          sender: { name: e.env.fromName, address: e.env.fromAddress, sessionId: e.env.fromSessionId, verified: e.env.fromSessionId !== null },
+          sender: {
+            name: e.env.fromName,
+            address: e.env.fromAddress,
+            sessionId: e.env.fromSessionId,
+            verified: e.env.fromSessionId !== null,
+          },
           receiver: { sessionId: e.receiverId, name, label: ref ? label(name, ref) : name },
           reason: e.reason,
           preview: e.env.body.slice(0, PREVIEW_CHARS),
@@ -43,36 +62,39 @@ export function createUiHandlers(hub: Hub): UiHandlers {
         };
       });
       return { items };
-    }),
+    },
 
-    'held.approve': ((p) => hub.admission.approve(p.id)),
+    'held.approve': (p) => hub.admission.approve(p.id),
 
-    'held.deny': (async (p) => {
+    'held.deny': async (p) => {
       await hub.admission.deny(p.id);
       return { status: 'denied' as const };
-    }),
+    },
 
-    'subscriptions.list': (() => {
+    'subscriptions.list': () => {
       const monoNow = hub.clock.monotonic();
       const wallNow = hub.clock.now();
       return {
         items: hub.idle.list().map((s) => ({
           id: s.id,
-          subscriber: { sessionId: s.subscriberId, name: s.subscriberId === USER_SUBSCRIBER ? 'you (the user)' : sessionName(s.subscriberId) },
+          subscriber: {
+            sessionId: s.subscriberId,
+            name: s.subscriberId === USER_SUBSCRIBER ? 'you (the user)' : sessionName(s.subscriberId),
+          },
           target: { sessionId: s.targetId, label: s.targetLabel },
           createdAt: wallNow - (monoNow - s.createdAt),
           expiresAt: wallNow + (s.expiresAt - monoNow),
         })),
       };
-    }),
+    },
 
-    'subscriptions.cancel': ((p) => {
+    'subscriptions.cancel': (p) => {
       const cancelled = hub.idle.cancel(p.id);
       if (cancelled) hub.events.emit({ type: 'subscriptions.changed' });
       return { cancelled };
-    }),
+    },
 
-    'settings.effective': ((p) => {
+    'settings.effective': (p) => {
       let effective: unknown = redactRelay(hub.adminSettings());
       if (p.sessionId !== undefined) {
         const s = hub.table.live.get(p.sessionId);
@@ -80,11 +102,11 @@ export function createUiHandlers(hub: Hub): UiHandlers {
         effective = hub.admission.effective(s);
       }
       return { effective, problems: hub.settings.problems(), paused: hub.admission.paused };
-    }),
+    },
 
-    'activity.list': (() => ({ entries: hub.activity.list(), notices: hub.userNotices.list() })),
+    'activity.list': () => ({ entries: hub.activity.list(), notices: hub.userNotices.list() }),
 
-    'settings.set': (async (p) => {
+    'settings.set': async (p) => {
       try {
         setUserSetting(hub.settings.userPath, p.key, p.value ?? null);
       } catch (err) {
@@ -93,29 +115,36 @@ export function createUiHandlers(hub: Hub): UiHandlers {
       }
       await hub.settingsChanged();
       return { effective: hub.adminSettings() };
-    }),
+    },
 
-    'confirmations.list': (() => {
+    'confirmations.list': () => {
       const relay = hub.remote.relay;
-      return { items: hub.remote.confirmations.list(), relay: { configured: relay !== undefined, connected: relay?.connected ?? false, machine: relay?.machine ?? null } };
-    }),
-    'confirmations.allow': ((p) => {
+      return {
+        items: hub.remote.confirmations.list(),
+        relay: {
+          configured: relay !== undefined,
+          connected: relay?.connected ?? false,
+          machine: relay?.machine ?? null,
+        },
+      };
+    },
+    'confirmations.allow': (p) => {
       if (!hub.remote.confirmations.decide(p.id, 'allow')) throw new HubError('item_not_found');
       return { decided: true as const };
-    }),
-    'confirmations.deny': ((p) => {
+    },
+    'confirmations.deny': (p) => {
       if (!hub.remote.confirmations.decide(p.id, 'deny')) throw new HubError('item_not_found');
       return { decided: true as const };
-    }),
+    },
 
     // Pausing refuses every new inbound message; held ones stay held for the user to decide.
-    'inbound.pause': ((p) => {
+    'inbound.pause': (p) => {
       if (hub.admission.paused !== p.paused) {
         hub.admission.paused = p.paused;
         hub.events.emit({ type: 'inbound.paused', paused: p.paused });
       }
       return { paused: hub.admission.paused };
-    }),
+    },
   };
 }
 
@@ -123,6 +152,8 @@ export function createUiHandlers(hub: Hub): UiHandlers {
 function redactRelay<T extends { relay: { value: unknown; source: string } }>(e: T): T {
   const r = e.relay.value as Record<string, unknown> | null;
   if (r === null) return e;
-  const hidden = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'token' || k === 'password' ? '(set)' : v]));
+  const hidden = Object.fromEntries(
+    Object.entries(r).map(([k, v]) => [k, k === 'token' || k === 'password' ? '(set)' : v]),
+  );
   return { ...e, relay: { ...e.relay, value: hidden } };
 }

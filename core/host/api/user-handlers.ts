@@ -15,7 +15,6 @@ import type { Hub } from '../hub.js';
 import type { Handler } from './dispatch.js';
 import { USER_SUBSCRIBER } from '../../idle/idle.js';
 
-
 function target(hub: Hub, to: string): SessionRecord {
   const r = resolveTo(to, hub.table);
   if (r.kind !== 'row') throw new HubError('target_not_found', { candidates: [] });
@@ -23,7 +22,9 @@ function target(hub: Hub, to: string): SessionRecord {
   return r.row.session;
 }
 
-export function createUserHandlers(hub: Hub): { [M in 'user.send' | 'user.subscribe' | 'setup.detect' | 'setup.plan' | 'setup.apply']: Handler<M> } {
+export function createUserHandlers(hub: Hub): {
+  [M in 'user.send' | 'user.subscribe' | 'setup.detect' | 'setup.plan' | 'setup.apply']: Handler<M>;
+} {
   /** Agent setup as the user: the same plan `switchboard setup` makes, for the hub's own CLI path. */
   const planFor = (p: { agent: SetupAgent; uninstall?: boolean | undefined }) => {
     try {
@@ -46,8 +47,24 @@ export function createUserHandlers(hub: Hub): { [M in 'user.send' | 'user.subscr
       const s = target(hub, p.to);
       const id = randomUUID();
       const text = `<user-message source="switchboard-ui">\n${escapeBody(p.message).replace(/<\/user-message/gi, '&lt;/user-message')}\n</user-message>`;
-      const added = await hub.mailboxes.put(s.id, { kind: 'message', id, from: { address: 'user', name: 'your user (Switchboard UI)', sessionId: null }, summary: null, text, at: hub.clock.now(), approvedAfterHold: false });
-      hub.recordActivity({ at: hub.clock.now(), kind: 'decision', status: added === 'added' ? 'deliver' : 'drop', sender: 'user', receiver: s.name, msgId: id, reason: 'a message from the user' });
+      const added = await hub.mailboxes.put(s.id, {
+        kind: 'message',
+        id,
+        from: { address: 'user', name: 'your user (Switchboard UI)', sessionId: null },
+        summary: null,
+        text,
+        at: hub.clock.now(),
+        approvedAfterHold: false,
+      });
+      hub.recordActivity({
+        at: hub.clock.now(),
+        kind: 'decision',
+        status: added === 'added' ? 'deliver' : 'drop',
+        sender: 'user',
+        receiver: s.name,
+        msgId: id,
+        reason: 'a message from the user',
+      });
       return { status: added === 'added' ? 'queued' : 'dropped', msg_id: id, to: { name: s.name, address: s.address } };
     },
     'user.subscribe': (p) => {

@@ -60,12 +60,22 @@ export type HttpErrorReason = keyof typeof HTTP_ERRORS;
 
 export function baseHeaders(): Record<string, string> {
   return {
-    'Content-Security-Policy': CSP, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer',
-    'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Resource-Policy': 'same-origin', 'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': CSP,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'X-Frame-Options': 'DENY',
   };
 }
 
-export function send(res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+export function send(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  extra: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body); // first: if it throws, the caller can still answer 500
   res.writeHead(status, { ...baseHeaders(), 'Content-Type': 'application/json', ...extra });
@@ -125,6 +135,8 @@ export function readBody(req: http.IncomingMessage, limit: number): Promise<Body
     req.on('data', onData);
     req.once('end', () => done({ ok: true, bytes: Buffer.concat(chunks) }));
     req.once('error', () => done({ ok: false, why: 'aborted' }));
-    req.once('close', () => done(req.complete ? { ok: true, bytes: Buffer.concat(chunks) } : { ok: false, why: 'aborted' }));
+    req.once('close', () =>
+      done(req.complete ? { ok: true, bytes: Buffer.concat(chunks) } : { ok: false, why: 'aborted' }),
+    );
   });
 }

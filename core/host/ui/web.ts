@@ -20,11 +20,26 @@ import type { Logger } from '../../kit/logger.js';
 import type { RpcConnection } from '../../transport/rpc-server.js';
 import { runBridgeOperation } from './ui-bridge.js';
 import { bearerOf, sameSecret, Tickets } from './web-auth.js';
-import { parseTarget, readBody, refuse, send, baseHeaders, WEB_LIMITS, type Target, type WebLimits } from './web-http.js';
-
+import {
+  parseTarget,
+  readBody,
+  refuse,
+  send,
+  baseHeaders,
+  WEB_LIMITS,
+  type Target,
+  type WebLimits,
+} from './web-http.js';
 
 const STATUS: Partial<Record<ErrorReason, number>> = { invalid_params: 400, method_not_found: 404, internal: 500 };
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+};
 const TICKET_PATH = '/api/events/ticket';
 
 export interface WebServer {
@@ -94,7 +109,8 @@ export async function startWebServer(hub: Hub, opts: WebServerOptions): Promise<
 
     const authorised = sameSecret(bearerOf(req), token);
     if (target.pathname === '/api/events' && req.method === 'GET') {
-      if (!authorised && !tickets.take(target.query.get('ticket'))) return refuse(res, target.query.has('ticket') ? 'bad_ticket' : 'unauthorized');
+      if (!authorised && !tickets.take(target.query.get('ticket')))
+        return refuse(res, target.query.has('ticket') ? 'bad_ticket' : 'unauthorized');
       return events(req, res);
     }
     if (target.pathname.startsWith('/api/')) {
@@ -110,7 +126,13 @@ export async function startWebServer(hub: Hub, opts: WebServerOptions): Promise<
   async function api(op: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (!isBridgeOperation(op)) return send(res, 404, { error: errorObject('method_not_found') });
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 'unsupported_type');
-    const tooLarge = (): void => send(res, 413, { error: errorObject('frame_too_large', { limitBytes: limits.bodyBytes }) }, { Connection: 'close' });
+    const tooLarge = (): void =>
+      send(
+        res,
+        413,
+        { error: errorObject('frame_too_large', { limitBytes: limits.bodyBytes }) },
+        { Connection: 'close' },
+      );
     if (Number(req.headers['content-length'] ?? 0) > limits.bodyBytes) {
       req.resume(); // discard it, so the client reads our answer instead of a reset
       return tooLarge();
@@ -141,7 +163,8 @@ export async function startWebServer(hub: Hub, opts: WebServerOptions): Promise<
     const conn: RpcConnection = {
       id: -2 - ++streamIds,
       notify: (method, params) => {
-        if (open && !closed && method === BRIDGE_EVENT) res.write(`event: ${BRIDGE_EVENT}\ndata: ${JSON.stringify(params)}\n\n`);
+        if (open && !closed && method === BRIDGE_EVENT)
+          res.write(`event: ${BRIDGE_EVENT}\ndata: ${JSON.stringify(params)}\n\n`);
       },
       get closed() {
         return closed;
@@ -172,7 +195,10 @@ export async function startWebServer(hub: Hub, opts: WebServerOptions): Promise<
       if (!fs.existsSync(path.join(root, 'index.html'))) return refuse(res, 'not_built');
       return refuse(res, 'not_found');
     }
-    res.writeHead(200, { ...baseHeaders(), 'Content-Type': TYPES[path.extname(resolved)] ?? 'application/octet-stream' });
+    res.writeHead(200, {
+      ...baseHeaders(),
+      'Content-Type': TYPES[path.extname(resolved)] ?? 'application/octet-stream',
+    });
     res.end(body);
   }
 

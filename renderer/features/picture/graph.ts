@@ -42,7 +42,18 @@ export const sigmaGraph: GraphFactory = async (container, events, palette) => {
   return createSigmaGraph(container, events, palette);
 };
 
-const FALLBACK: Palette = { delivered: '#2f9e57', deliveredLine: '#b6ddc4', held: '#d99a00', heldPulse: '#ffd65c', refused: '#d9453b', dropped: '#8a8a94', busy: '#d99a00', idle: '#2f9e57', ended: '#a0a0a8', label: '#1d1d1f' };
+const FALLBACK: Palette = {
+  delivered: '#2f9e57',
+  deliveredLine: '#b6ddc4',
+  held: '#d99a00',
+  heldPulse: '#ffd65c',
+  refused: '#d9453b',
+  dropped: '#8a8a94',
+  busy: '#d99a00',
+  idle: '#2f9e57',
+  ended: '#a0a0a8',
+  label: '#1d1d1f',
+};
 
 /** The palette in force for `el` (CSS variables `--picture-*`, light or dark). */
 export function readPalette(el: Element): Palette {

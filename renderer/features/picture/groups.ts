@@ -25,7 +25,10 @@ export function groupCircles(nodes: Iterable<Placed>, radius: number): GroupCirc
   const machines = new Set<string>();
   for (const n of nodes) {
     machines.add(n.machine);
-    for (const [key, label, kind] of [[`m:${n.machine}`, n.machine, 'machine'], [`t:${n.machine}/${n.team}`, n.team, 'team']] as const) {
+    for (const [key, label, kind] of [
+      [`m:${n.machine}`, n.machine, 'machine'],
+      [`t:${n.machine}/${n.team}`, n.team, 'team'],
+    ] as const) {
       const g = members.get(key) ?? { label, kind, pts: [] };
       g.pts.push(n);
       members.set(key, g);

@@ -10,8 +10,14 @@ export type Tone = (typeof TONES)[number];
 
 /** History outcome → tone: approved and queued got through; denied and expired did not (like refused). */
 const TONE_OF: Record<string, Tone> = {
-  queued: 'delivered', delivered: 'delivered', approved: 'delivered', held: 'held',
-  refused: 'refused', denied: 'refused', expired: 'refused', dropped: 'dropped',
+  queued: 'delivered',
+  delivered: 'delivered',
+  approved: 'delivered',
+  held: 'held',
+  refused: 'refused',
+  denied: 'refused',
+  expired: 'refused',
+  dropped: 'dropped',
 };
 /** An edge takes the most pressing tone present: something waiting for you, then stopped, then dropped. */
 const PRECEDENCE: readonly Tone[] = ['held', 'refused', 'dropped', 'delivered'];
@@ -65,22 +71,61 @@ const zero = (): Record<Tone, number> => ({ delivered: 0, held: 0, refused: 0, d
 export function buildPicture(rows: readonly AgentRow[], edgeRows: readonly EdgeRow[]): Picture {
   const nodes = new Map<string, PictureNode>();
   for (const r of rows) {
-    nodes.set(r.address, { key: r.address, label: r.label, machine: r.machine ?? THIS_MACHINE, team: r.team ?? NO_TEAM, agent: r.kind === 'claude-code' ? 'claude-code' : r.agent, state: r.state, live: true, address: r.address });
+    nodes.set(r.address, {
+      key: r.address,
+      label: r.label,
+      machine: r.machine ?? THIS_MACHINE,
+      team: r.team ?? NO_TEAM,
+      agent: r.kind === 'claude-code' ? 'claude-code' : r.agent,
+      state: r.state,
+      live: true,
+      address: r.address,
+    });
   }
   const ended = (key: string, name: string, team: string | null): string => {
-    if (!nodes.has(key)) nodes.set(key, { key, label: `${name} (ended)`, machine: THIS_MACHINE, team: team ?? NO_TEAM, agent: 'other', state: 'ended', live: false, address: null });
+    if (!nodes.has(key))
+      nodes.set(key, {
+        key,
+        label: `${name} (ended)`,
+        machine: THIS_MACHINE,
+        team: team ?? NO_TEAM,
+        agent: 'other',
+        state: 'ended',
+        live: false,
+        address: null,
+      });
     return key;
   };
   const edges = new Map<string, PictureEdge>();
   const totals = zero();
   let messages = 0;
   for (const e of edgeRows) {
-    const from = nodes.has(e.from.address) ? e.from.address : ended(e.from.sessionId !== null ? `session:${e.from.sessionId}` : e.from.address, e.from.name ?? e.from.address, e.from.team);
-    const to = e.to.address !== null && nodes.has(e.to.address) ? e.to.address : ended(`session:${e.to.sessionId}`, e.to.name, e.to.team);
+    const from = nodes.has(e.from.address)
+      ? e.from.address
+      : ended(
+          e.from.sessionId !== null ? `session:${e.from.sessionId}` : e.from.address,
+          e.from.name ?? e.from.address,
+          e.from.team,
+        );
+    const to =
+      e.to.address !== null && nodes.has(e.to.address)
+        ? e.to.address
+        : ended(`session:${e.to.sessionId}`, e.to.name, e.to.team);
     const key = `${from}>${to}`;
     let edge = edges.get(key);
     if (edge === undefined) {
-      edge = { key, from, to, fromLabel: nodes.get(from)!.label, toLabel: nodes.get(to)!.label, count: 0, counts: zero(), tone: 'delivered', last: 0, between: [e.from.sessionId ?? e.from.name ?? e.from.address, e.to.sessionId] };
+      edge = {
+        key,
+        from,
+        to,
+        fromLabel: nodes.get(from)!.label,
+        toLabel: nodes.get(to)!.label,
+        count: 0,
+        counts: zero(),
+        tone: 'delivered',
+        last: 0,
+        between: [e.from.sessionId ?? e.from.name ?? e.from.address, e.to.sessionId],
+      };
       edges.set(key, edge);
     }
     const tone = toneOf(e.outcome);
@@ -101,6 +146,8 @@ export function edgeOrder(a: PictureEdge, b: PictureEdge): number {
 
 /** "12 messages: 10 delivered, 1 held, 1 dropped" */
 export function countsText(e: Pick<PictureEdge, 'count' | 'counts'>): string {
-  const parts = TONES.filter((t) => e.counts[t] > 0).map((t) => `${e.counts[t]} ${t === 'refused' ? 'refused or denied' : t}`);
+  const parts = TONES.filter((t) => e.counts[t] > 0).map(
+    (t) => `${e.counts[t]} ${t === 'refused' ? 'refused or denied' : t}`,
+  );
   return `${e.count} message${e.count === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }

@@ -38,7 +38,10 @@ export function nearestSegment(p: Point, segments: Iterable<Segment>): string | 
 }
 
 /** The pulse layer: call draw() after each render with the held lines (none: it clears). */
-export function createPulseLayer(container: HTMLElement): { draw(lines: readonly Segment[], colour: string): void; remove(): void } {
+export function createPulseLayer(container: HTMLElement): {
+  draw(lines: readonly Segment[], colour: string): void;
+  remove(): void;
+} {
   const canvas = document.createElement('canvas');
   canvas.className = 'picture-pulse';
   canvas.setAttribute('aria-hidden', 'true');

@@ -14,7 +14,12 @@ import { NoGraphics, readPalette, sigmaGraph, type GraphFactory, type GraphView 
 import { buildPicture, countsText, edgeOrder, TONES, type Picture, type PictureEdge } from './model.js';
 
 const LIST_ROWS = 200; // the list shows the most pressing conversations; the graph shows all
-const TONE_TEXT = { delivered: 'delivered', held: 'held for you', refused: 'refused or denied', dropped: 'dropped' } as const;
+const TONE_TEXT = {
+  delivered: 'delivered',
+  held: 'held for you',
+  refused: 'refused or denied',
+  dropped: 'dropped',
+} as const;
 
 export interface PictureViewProps {
   stores: Stores;
@@ -26,7 +31,12 @@ export interface PictureViewProps {
   graph?: GraphFactory;
 }
 
-export function PictureView({ stores, onOpenSession, onOpenConversation, graph = sigmaGraph }: PictureViewProps): ReactNode {
+export function PictureView({
+  stores,
+  onOpenSession,
+  onOpenConversation,
+  graph = sigmaGraph,
+}: PictureViewProps): ReactNode {
   const sessions = useStore(stores.sessions);
   const edges = useStore(stores.picture);
   const [filter, setFilter] = useState('');
@@ -60,7 +70,12 @@ export function PictureView({ stores, onOpenSession, onOpenConversation, graph =
         made = v;
         setGfx({ view: v, problem: null });
       },
-      (err: unknown) => !disposed && setGfx({ view: null, problem: err instanceof NoGraphics ? err.message : `The picture could not be drawn: ${String(err)}` }),
+      (err: unknown) =>
+        !disposed &&
+        setGfx({
+          view: null,
+          problem: err instanceof NoGraphics ? err.message : `The picture could not be drawn: ${String(err)}`,
+        }),
     );
     const dark = matchMedia('(prefers-color-scheme: dark)');
     const recolour = (): void => made?.setPalette(readPalette(el));
@@ -86,59 +101,150 @@ export function PictureView({ stores, onOpenSession, onOpenConversation, graph =
   }, [gfx.view, picture, stores]);
 
   const f = filter.trim().toLowerCase();
-  const list = [...picture.edges.values()].filter((e) => f === '' || `${e.fromLabel} ${e.toLabel}`.toLowerCase().includes(f)).sort(edgeOrder);
+  const list = [...picture.edges.values()]
+    .filter((e) => f === '' || `${e.fromLabel} ${e.toLabel}`.toLowerCase().includes(f))
+    .sort(edgeOrder);
   const windowText = PICTURE_WINDOWS.find((w) => w.ms === edges.windowMs)?.text.toLowerCase() ?? 'the window';
   const empty = !sessions.loading && picture.nodes.size === 0;
   return (
     <section aria-labelledby="picture-h" className="picture-view">
       <header className="view-head">
         <h2 id="picture-h">Picture</h2>
-        <select aria-label="Messages of" value={edges.windowMs} onChange={(e) => void stores.picture.getState().setWindow(Number(e.target.value))}>
-          {PICTURE_WINDOWS.map((w) => <option key={w.ms} value={w.ms}>{w.text}</option>)}
+        <select
+          aria-label="Messages of"
+          value={edges.windowMs}
+          onChange={(e) => void stores.picture.getState().setWindow(Number(e.target.value))}
+        >
+          {PICTURE_WINDOWS.map((w) => (
+            <option key={w.ms} value={w.ms}>
+              {w.text}
+            </option>
+          ))}
         </select>
         <ul className="legend" aria-label="Legend">
-          {TONES.map((t) => <li key={t}><span className={`swatch tone-${t}`} />{TONE_TEXT[t]} <span className="count" data-testid={`total-${t}`}>{picture.totals[t]}</span></li>)}
-          <li><span className="dot busy" />busy</li>
-          <li><span className="dot idle" />idle</li>
+          {TONES.map((t) => (
+            <li key={t}>
+              <span className={`swatch tone-${t}`} />
+              {TONE_TEXT[t]}{' '}
+              <span className="count" data-testid={`total-${t}`}>
+                {picture.totals[t]}
+              </span>
+            </li>
+          ))}
+          <li>
+            <span className="dot busy" />
+            busy
+          </li>
+          <li>
+            <span className="dot idle" />
+            idle
+          </li>
         </ul>
       </header>
-      {edges.error !== null && <p className="error" role="alert">Could not load the messages: {edges.error}</p>}
-      {edges.off !== null && <p className="dim" role="status">{edges.off}</p>}
-      {gfx.problem !== null && <p className="dim" role="status">{gfx.problem}</p>}
+      {edges.error !== null && (
+        <p className="error" role="alert">
+          Could not load the messages: {edges.error}
+        </p>
+      )}
+      {edges.off !== null && (
+        <p className="dim" role="status">
+          {edges.off}
+        </p>
+      )}
+      {gfx.problem !== null && (
+        <p className="dim" role="status">
+          {gfx.problem}
+        </p>
+      )}
       {empty && (
         <div className="empty" data-testid="picture-empty">
-          <p>Nothing to draw yet. Each session shows here as a dot, grouped by its machine and team; each message between two sessions draws a line: green when delivered, amber (pulsing) while held for you, red when refused or denied, grey when dropped.</p>
+          <p>
+            Nothing to draw yet. Each session shows here as a dot, grouped by its machine and team; each message between
+            two sessions draws a line: green when delivered, amber (pulsing) while held for you, red when refused or
+            denied, grey when dropped.
+          </p>
           <p>Start an agent session set up for Switchboard and it appears here.</p>
         </div>
       )}
       <div className={`picture-body ${empty ? 'hidden' : ''}`}>
-        <div className="picture-graph" ref={box} data-testid="picture-graph" role="img" aria-label={`${picture.nodes.size} sessions and ${picture.edges.size} conversations, ${picture.messages} messages in the ${windowText}`} />
+        <div
+          className="picture-graph"
+          ref={box}
+          data-testid="picture-graph"
+          role="img"
+          aria-label={`${picture.nodes.size} sessions and ${picture.edges.size} conversations, ${picture.messages} messages in the ${windowText}`}
+        />
         <aside className="picture-list" aria-label="Conversations">
           <p className="dim" data-testid="picture-summary">
-            {picture.nodes.size} session{picture.nodes.size === 1 ? '' : 's'}, {picture.messages} message{picture.messages === 1 ? '' : 's'} in the {windowText}{edges.data.truncated ? ' (the oldest left out)' : ''}
+            {picture.nodes.size} session{picture.nodes.size === 1 ? '' : 's'}, {picture.messages} message
+            {picture.messages === 1 ? '' : 's'} in the {windowText}
+            {edges.data.truncated ? ' (the oldest left out)' : ''}
           </p>
-          {picture.nodes.size > 0 && picture.edges.size === 0 && !edges.loading && <p className="dim">No messages in the {windowText}. A line appears when one session messages another.</p>}
-          {picture.edges.size > 0 && <input type="search" className="filter" placeholder="Filter by session" aria-label="Filter conversations by session" value={filter} onChange={(e) => setFilter(e.target.value)} />}
+          {picture.nodes.size > 0 && picture.edges.size === 0 && !edges.loading && (
+            <p className="dim">No messages in the {windowText}. A line appears when one session messages another.</p>
+          )}
+          {picture.edges.size > 0 && (
+            <input
+              type="search"
+              className="filter"
+              placeholder="Filter by session"
+              aria-label="Filter conversations by session"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+            />
+          )}
           <ul data-testid="picture-edges">
-            {list.slice(0, LIST_ROWS).map((e) => <EdgeRow key={e.key} edge={e} picture={picture} onOpenSession={onOpenSession} onOpenConversation={onOpenConversation} />)}
+            {list.slice(0, LIST_ROWS).map((e) => (
+              <EdgeRow
+                key={e.key}
+                edge={e}
+                picture={picture}
+                onOpenSession={onOpenSession}
+                onOpenConversation={onOpenConversation}
+              />
+            ))}
           </ul>
-          {list.length > LIST_ROWS && <p className="dim">and {list.length - LIST_ROWS} more (held and stopped ones first; filter to find one)</p>}
+          {list.length > LIST_ROWS && (
+            <p className="dim">and {list.length - LIST_ROWS} more (held and stopped ones first; filter to find one)</p>
+          )}
         </aside>
       </div>
     </section>
   );
 }
 
-function EdgeRow({ edge: e, picture, onOpenSession, onOpenConversation }: { edge: PictureEdge; picture: Picture } & Pick<PictureViewProps, 'onOpenSession' | 'onOpenConversation'>): ReactNode {
+function EdgeRow({
+  edge: e,
+  picture,
+  onOpenSession,
+  onOpenConversation,
+}: { edge: PictureEdge; picture: Picture } & Pick<
+  PictureViewProps,
+  'onOpenSession' | 'onOpenConversation'
+>): ReactNode {
   const side = (key: string, label: string): ReactNode => {
     const address = picture.nodes.get(key)?.address ?? null;
-    return address === null ? <span className="mono dim">{label}</span> : <button className="link mono" onClick={() => onOpenSession(address)} title="Open this session">{label}</button>;
+    return address === null ? (
+      <span className="mono dim">{label}</span>
+    ) : (
+      <button className="link mono" onClick={() => onOpenSession(address)} title="Open this session">
+        {label}
+      </button>
+    );
   };
   return (
     <li data-testid="picture-edge" data-tone={e.tone} data-count={e.count} className={`tone-${e.tone}`}>
       <span className={`swatch tone-${e.tone}`} aria-hidden="true" />
-      <span className="ends">{side(e.from, e.fromLabel)} → {side(e.to, e.toLabel)}</span>
-      <button className="link conv" onClick={() => onOpenConversation(e.between)} aria-label={`Open the conversation of ${e.fromLabel} and ${e.toLabel}`}>{countsText(e)}</button>
+      <span className="ends">
+        {side(e.from, e.fromLabel)} → {side(e.to, e.toLabel)}
+      </span>
+      <button
+        className="link conv"
+        onClick={() => onOpenConversation(e.between)}
+        aria-label={`Open the conversation of ${e.fromLabel} and ${e.toLabel}`}
+      >
+        {countsText(e)}
+      </button>
     </li>
   );
 }

@@ -20,22 +20,44 @@ const CROWDED_LINES = 200; // beyond this many lines, delivered ones are drawn f
 const PULSE_EXTRA_PX = 3; // a held line's pulse is this much wider than the line
 const LABEL_GAP_PX = 3; // between a dot and its label
 
-interface NodeAttrs { x: number; y: number; size: number; color: string; label: string; machine: string; team: string; state: string; live: boolean }
-interface EdgeAttrs { size: number; color: string; type: string; tone: string; count: number; zIndex: number }
+interface NodeAttrs {
+  x: number;
+  y: number;
+  size: number;
+  color: string;
+  label: string;
+  machine: string;
+  team: string;
+  state: string;
+  live: boolean;
+}
+interface EdgeAttrs {
+  size: number;
+  color: string;
+  type: string;
+  tone: string;
+  count: number;
+  zIndex: number;
+}
 /** What a person looks for is drawn on top: held, then stopped, then dropped, then the (faded) delivered. */
 const Z_INDEX: Record<Tone, number> = { delivered: 0, dropped: 1, refused: 2, held: 3 };
 
 /** A seeded random source so circle packing is stable between layouts. */
 function seeded(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 export function createSigmaGraph(container: HTMLElement, events: GraphEvents, palette: Palette): GraphView {
   const graph = new Graph<NodeAttrs, EdgeAttrs>({ type: 'directed', allowSelfLoops: true });
   let colours = palette;
   const sigma = new Sigma(graph, container, {
-    renderEdgeLabels: false, enableEdgeEvents: false, hideEdgesOnMove: true, defaultEdgeType: 'arrow', labelFont: 'system-ui, sans-serif', labelSize: 12,
+    renderEdgeLabels: false,
+    enableEdgeEvents: false,
+    hideEdgesOnMove: true,
+    defaultEdgeType: 'arrow',
+    labelFont: 'system-ui, sans-serif',
+    labelSize: 12,
     labelColor: { color: colours.label },
     // Labels go left of a dot near the right edge, so none is cut off there.
     defaultDrawNodeLabel: (ctx, data, settings) => {
@@ -44,14 +66,27 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
       ctx.fillStyle = colours.label;
       const w = ctx.measureText(data.label).width;
       const fits = data.x + data.size + LABEL_GAP_PX + w <= ctx.canvas.width / (window.devicePixelRatio || 1);
-      ctx.fillText(data.label, fits ? data.x + data.size + LABEL_GAP_PX : data.x - data.size - LABEL_GAP_PX - w, data.y + settings.labelSize / 3);
-    }, labelRenderedSizeThreshold: 4, labelGridCellSize: 160, labelDensity: 0.7, zIndex: true, minEdgeThickness: 1, stagePadding: 24, allowInvalidContainer: true,
+      ctx.fillText(
+        data.label,
+        fits ? data.x + data.size + LABEL_GAP_PX : data.x - data.size - LABEL_GAP_PX - w,
+        data.y + settings.labelSize / 3,
+      );
+    },
+    labelRenderedSizeThreshold: 4,
+    labelGridCellSize: 160,
+    labelDensity: 0.7,
+    zIndex: true,
+    minEdgeThickness: 1,
+    stagePadding: 24,
+    allowInvalidContainer: true,
   });
   /** Each line's ends in the viewport as last drawn. */
   const segment = (key: string, width: number): Segment | null => {
     const from = sigma.getNodeDisplayData(graph.source(key));
     const to = sigma.getNodeDisplayData(graph.target(key));
-    return from === undefined || to === undefined ? null : { key, from: sigma.framedGraphToViewport(from), to: sigma.framedGraphToViewport(to), width };
+    return from === undefined || to === undefined
+      ? null
+      : { key, from: sigma.framedGraphToViewport(from), to: sigma.framedGraphToViewport(to), width };
   };
   const lineAt = (x: number, y: number): string | null => {
     const lines: Segment[] = [];
@@ -111,10 +146,14 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
     drawPulse();
   });
 
-  const nodeColour = (n: PictureNode): string => (!n.live ? colours.ended : n.state === 'busy' ? colours.busy : colours.idle);
+  const nodeColour = (n: PictureNode): string =>
+    !n.live ? colours.ended : n.state === 'busy' ? colours.busy : colours.idle;
   const layout = (): void => {
     circlepack.assign(graph, { hierarchyAttributes: ['machine', 'team'], rng: seeded(LAYOUT_SEED) });
-    const circles = groupCircles(graph.mapNodes((_, a) => a), NODE_SIZE);
+    const circles = groupCircles(
+      graph.mapNodes((_, a) => a),
+      NODE_SIZE,
+    );
     captions.replaceChildren();
     groups = circles.map((circle) => {
       const el = document.createElement('div');
@@ -131,7 +170,12 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
   const edgeSize = (count: number): number => Math.min(MAX_EDGE_PX, 1.5 + 1.5 * Math.log2(count));
   let crowded = false; // many lines: delivered ones fade so the others show
   const edgeAttrs = (e: PictureEdge): EdgeAttrs => ({
-    size: edgeSize(e.count), color: e.tone === 'delivered' && crowded ? colours.deliveredLine : colours[e.tone], type: 'arrow', tone: e.tone, count: e.count, zIndex: Z_INDEX[e.tone],
+    size: edgeSize(e.count),
+    color: e.tone === 'delivered' && crowded ? colours.deliveredLine : colours[e.tone],
+    type: 'arrow',
+    tone: e.tone,
+    count: e.count,
+    zIndex: Z_INDEX[e.tone],
   });
   const reduced = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
 
@@ -147,14 +191,28 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
         }
       });
       for (const n of p.nodes.values()) {
-        const attrs = { size: NODE_SIZE, color: nodeColour(n), label: `${n.label} · ${n.agent}`, machine: n.machine, team: n.team, state: n.state, live: n.live };
+        const attrs = {
+          size: NODE_SIZE,
+          color: nodeColour(n),
+          label: `${n.label} · ${n.agent}`,
+          machine: n.machine,
+          team: n.team,
+          state: n.state,
+          live: n.live,
+        };
         if (!graph.hasNode(n.key)) {
           graph.addNode(n.key, { ...attrs, x: 0, y: 0 });
           moved = true;
         } else {
           const old = graph.getNodeAttributes(n.key);
           if (old.machine !== n.machine || old.team !== n.team) moved = true;
-          if (old.color !== attrs.color || old.label !== attrs.label || old.machine !== n.machine || old.team !== n.team) graph.mergeNodeAttributes(n.key, attrs);
+          if (
+            old.color !== attrs.color ||
+            old.label !== attrs.label ||
+            old.machine !== n.machine ||
+            old.team !== n.team
+          )
+            graph.mergeNodeAttributes(n.key, attrs);
         }
       }
       graph.forEachEdge((key) => {
@@ -168,7 +226,8 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
         if (!graph.hasEdge(e.key)) graph.addDirectedEdgeWithKey(e.key, e.from, e.to, attrs);
         else {
           const old = graph.getEdgeAttributes(e.key);
-          if (old.tone !== attrs.tone || old.count !== attrs.count || old.color !== attrs.color) graph.mergeEdgeAttributes(e.key, attrs);
+          if (old.tone !== attrs.tone || old.count !== attrs.count || old.color !== attrs.color)
+            graph.mergeEdgeAttributes(e.key, attrs);
         }
       }
       if (moved) layout();

@@ -24,9 +24,24 @@ interface Package {
 }
 
 const PACKAGES: Record<AgentName, Package> = {
-  claude: { spec: `@anthropic-ai/claude-code-linux-x64@${PINNED.claude}`, dir: PINNED.claude, file: 'claude', node: false },
-  codex: { spec: `@openai/codex@${PINNED.codex}-linux-x64`, dir: `codex-${PINNED.codex}`, file: 'vendor/x86_64-unknown-linux-musl/bin/codex', node: false },
-  gemini: { spec: `@google/gemini-cli@${PINNED.gemini}`, dir: `gemini-${PINNED.gemini}`, file: 'bundle/gemini.js', node: true },
+  claude: {
+    spec: `@anthropic-ai/claude-code-linux-x64@${PINNED.claude}`,
+    dir: PINNED.claude,
+    file: 'claude',
+    node: false,
+  },
+  codex: {
+    spec: `@openai/codex@${PINNED.codex}-linux-x64`,
+    dir: `codex-${PINNED.codex}`,
+    file: 'vendor/x86_64-unknown-linux-musl/bin/codex',
+    node: false,
+  },
+  gemini: {
+    spec: `@google/gemini-cli@${PINNED.gemini}`,
+    dir: `gemini-${PINNED.gemini}`,
+    file: 'bundle/gemini.js',
+    node: true,
+  },
 };
 
 function unpacked(p: Package): string {
@@ -34,7 +49,10 @@ function unpacked(p: Package): string {
   const file = path.join(dir, 'package', p.file);
   if (fs.existsSync(file)) return file;
   fs.mkdirSync(dir, { recursive: true });
-  const tgz = execFileSync('npm', ['pack', '--silent', p.spec], { cwd: dir, encoding: 'utf8', timeout: NPM_TIMEOUT_MS }).trim().split('\n').pop()!;
+  const tgz = execFileSync('npm', ['pack', '--silent', p.spec], { cwd: dir, encoding: 'utf8', timeout: NPM_TIMEOUT_MS })
+    .trim()
+    .split('\n')
+    .pop()!;
   execFileSync('tar', ['-xzf', path.join(dir, tgz), '-C', dir]);
   fs.rmSync(path.join(dir, tgz), { force: true });
   if (!p.node) fs.chmodSync(file, 0o755);

@@ -34,63 +34,124 @@ const DAEMON_DIR = `/tmp/codex-daemon-${process.getuid?.() ?? 0}`;
 export async function trustCodexHooks(w: World, cwd: string): Promise<number> {
   const [bin] = agentCommand('codex');
   const unshare = process.getuid?.() === 0 ? ['unshare', '-n'] : ['unshare', '-rn'];
-  const child = spawn(unshare[0]!, [...unshare.slice(1), 'env', '-i', `PATH=/usr/bin:/bin`, `HOME=${w.home}`, `TMPDIR=${w.env.TMPDIR}`, `${MARKER}=${w.root}`, bin!, 'app-server', '--listen', 'stdio://'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(
+    unshare[0]!,
+    [
+      ...unshare.slice(1),
+      'env',
+      '-i',
+      `PATH=/usr/bin:/bin`,
+      `HOME=${w.home}`,
+      `TMPDIR=${w.env.TMPDIR}`,
+      `${MARKER}=${w.root}`,
+      bin!,
+      'app-server',
+      '--listen',
+      'stdio://',
+    ],
+    { stdio: ['pipe', 'pipe', 'ignore'] },
+  );
   let out = '';
-  const hooks = await new Promise<Array<{ key: string; currentHash: string; trustStatus: string }>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`codex app-server did not list hooks in ${TRUST_MS} ms: ${out.slice(-2000)}`)), TRUST_MS);
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      for (const line of out.split('\n')) {
-        if (!line.startsWith('{"id":2,')) continue;
-        clearTimeout(timer);
-        const entries = (JSON.parse(line) as { result: { data: Array<{ hooks: Array<{ key: string; currentHash: string; trustStatus: string }> }> } }).result.data;
-        resolve(entries.flatMap((e) => e.hooks));
-      }
-    });
-    const send = (m: unknown): boolean => child.stdin.write(JSON.stringify(m) + '\n');
-    send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'switchboard-test', title: null, version: '0' }, capabilities: { experimentalApi: false, requestAttestation: false } } });
-    send({ method: 'initialized' });
-    send({ id: 2, method: 'hooks/list', params: { cwds: [cwd] } });
-  }).finally(() => child.kill('SIGTERM'));
+  const hooks = await new Promise<Array<{ key: string; currentHash: string; trustStatus: string }>>(
+    (resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`codex app-server did not list hooks in ${TRUST_MS} ms: ${out.slice(-2000)}`)),
+        TRUST_MS,
+      );
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        for (const line of out.split('\n')) {
+          if (!line.startsWith('{"id":2,')) continue;
+          clearTimeout(timer);
+          const entries = (
+            JSON.parse(line) as {
+              result: { data: Array<{ hooks: Array<{ key: string; currentHash: string; trustStatus: string }> }> };
+            }
+          ).result.data;
+          resolve(entries.flatMap((e) => e.hooks));
+        }
+      });
+      const send = (m: unknown): boolean => child.stdin.write(JSON.stringify(m) + '\n');
+      send({
+        id: 1,
+        method: 'initialize',
+        params: {
+          clientInfo: { name: 'switchboard-test', title: null, version: '0' },
+          capabilities: { experimentalApi: false, requestAttestation: false },
+        },
+      });
+      send({ method: 'initialized' });
+      send({ id: 2, method: 'hooks/list', params: { cwds: [cwd] } });
+    },
+  ).finally(() => child.kill('SIGTERM'));
   const file = path.join(w.home, '.codex', 'config.toml');
   const untrusted = hooks.filter((h) => h.trustStatus !== 'trusted' && h.trustStatus !== 'managed');
-  fs.appendFileSync(file, untrusted.map((h) => `\n[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = ${JSON.stringify(h.currentHash)}\n`).join(''));
+  fs.appendFileSync(
+    file,
+    untrusted
+      .map((h) => `\n[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = ${JSON.stringify(h.currentHash)}\n`)
+      .join(''),
+  );
   return untrusted.length;
 }
 
 /** `extraArgs` after the pinned binary (e.g. `--no-daemon`); the mode is Codex's default (asks); its hooks trusted as by /hooks. */
-export async function startInteractiveCodex(w: World, o: { name: string; steps: Step[]; extraArgs?: string[] }): Promise<Pane> {
-  if (spawnSync('sh', ['-c', 'command -v tmux']).status !== 0) throw new Error('interactive agent tests need tmux (apt-get install tmux); set SWITCHBOARD_SKIP_AGENTS=1 to opt out');
+export async function startInteractiveCodex(
+  w: World,
+  o: { name: string; steps: Step[]; extraArgs?: string[] },
+): Promise<Pane> {
+  if (spawnSync('sh', ['-c', 'command -v tmux']).status !== 0)
+    throw new Error(
+      'interactive agent tests need tmux (apt-get install tmux); set SWITCHBOARD_SKIP_AGENTS=1 to opt out',
+    );
   const model = await startModelServer('openai', path.join(w.root, `m-${o.name}.sock`), o.steps);
   const cwd = path.join(w.root, `w-${o.name}`);
   fs.mkdirSync(cwd, { recursive: true });
   PROFILES.codex.seed(w.home);
   PROFILES.codex.trust(w.home, cwd);
-  if ((await trustCodexHooks(w, cwd)) === 0 && !fs.readFileSync(path.join(w.home, '.codex', 'config.toml'), 'utf8').includes('trusted_hash')) throw new Error('no Switchboard hooks to trust: run world.setup("codex") first');
+  if (
+    (await trustCodexHooks(w, cwd)) === 0 &&
+    !fs.readFileSync(path.join(w.home, '.codex', 'config.toml'), 'utf8').includes('trusted_hash')
+  )
+    throw new Error('no Switchboard hooks to trust: run world.setup("codex") first');
   const args = [...agentCommand('codex'), ...(o.extraArgs ?? [])];
   const run = path.join(w.root, 'run');
   fs.mkdirSync(run, { recursive: true, mode: 0o700 });
   const pidfile = path.join(run, `forward-${o.name}.pid`);
-  const env = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8', TERM: 'xterm-256color', [MARKER]: w.root, ...w.env, SCRIPTED_OPENAI_KEY: FAKE_KEYS.codex, CODEX_DISABLE_UPDATE_CHECK: '1' };
+  const env = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    [MARKER]: w.root,
+    ...w.env,
+    SCRIPTED_OPENAI_KEY: FAKE_KEYS.codex,
+    CODEX_DISABLE_UPDATE_CHECK: '1',
+  };
   const script = [
     '#!/bin/sh',
     'ip link set lo up || exit 96',
     `${q(process.execPath)} ${q(FORWARDER)} ${MODEL_PORT} ${q(model.socketPath)} ${q(pidfile)} &`,
     `i=0; while [ ! -s ${q(pidfile)} ]; do i=$((i+1)); [ $i -gt 200 ] && exit 95; sleep 0.05; done`,
     `cd ${q(cwd)} || exit 97`,
-    `exec env -i ${Object.entries(env).map(([k, v]) => q(`${k}=${v}`)).join(' ')} ${args.map(q).join(' ')}`,
+    `exec env -i ${Object.entries(env)
+      .map(([k, v]) => q(`${k}=${v}`))
+      .join(' ')} ${args.map(q).join(' ')}`,
   ].join('\n');
   const launcher = path.join(w.root, `launch-${o.name}.sh`);
   fs.writeFileSync(launcher, script + '\n', { mode: 0o700 });
   const tmuxSock = path.join(run, `tmux-${o.name}.sock`);
-  const tmux = (...a: string[]): string => execFileSync('tmux', ['-f', '/dev/null', '-S', tmuxSock, ...a], { encoding: 'utf8' });
+  const tmux = (...a: string[]): string =>
+    execFileSync('tmux', ['-f', '/dev/null', '-S', tmuxSock, ...a], { encoding: 'utf8' });
   const unshare = process.getuid?.() === 0 ? 'unshare -n' : 'unshare -rn';
   tmux('new-session', '-d', '-s', o.name, '-x', '200', '-y', '50', `exec ${unshare} ${launcher}`);
   tmux('set-option', '-t', o.name, 'remain-on-exit', 'on');
   const pid = Number(tmux('list-panes', '-t', o.name, '-F', '#{pane_pid}').trim());
   const hadDaemonDir = fs.existsSync(DAEMON_DIR);
   const pane: Pane = {
-    name: o.name, pid, cwd, model,
+    name: o.name,
+    pid,
+    cwd,
+    model,
     screen: () => tmux('capture-pane', '-p', '-t', o.name),
     keys: (...keys) => void tmux('send-keys', '-t', o.name, ...keys),
     async stop() {
@@ -113,7 +174,8 @@ export async function startInteractiveCodex(w: World, o: { name: string; steps: 
   const deadline = Date.now() + READY_MS;
   for (;;) {
     const screen = pane.screen();
-    if (tmux('display-message', '-p', '-t', o.name, '#{pane_dead}').trim() === '1') throw new Error(`codex exited during start-up:\n${screen}`);
+    if (tmux('display-message', '-p', '-t', o.name, '#{pane_dead}').trim() === '1')
+      throw new Error(`codex exited during start-up:\n${screen}`);
     if (screen.includes('Ask Codex to do anything')) return pane;
     if (Date.now() > deadline) {
       await pane.stop();

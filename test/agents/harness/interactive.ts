@@ -28,8 +28,21 @@ export interface Pane {
   stop(): Promise<void>;
 }
 
-export async function startInteractiveClaude(w: World, o: { name: string; steps: Step[]; mode?: ModeName; extraArgs?: string[]; env?: Record<string, string>; /** Another Claude Code binary (default: the pinned one). */ bin?: string }): Promise<Pane> {
-  if (spawnSync('sh', ['-c', 'command -v tmux']).status !== 0) throw new Error('interactive agent tests need tmux (apt-get install tmux); set SWITCHBOARD_SKIP_AGENTS=1 to opt out');
+export async function startInteractiveClaude(
+  w: World,
+  o: {
+    name: string;
+    steps: Step[];
+    mode?: ModeName;
+    extraArgs?: string[];
+    env?: Record<string, string>;
+    /** Another Claude Code binary (default: the pinned one). */ bin?: string;
+  },
+): Promise<Pane> {
+  if (spawnSync('sh', ['-c', 'command -v tmux']).status !== 0)
+    throw new Error(
+      'interactive agent tests need tmux (apt-get install tmux); set SWITCHBOARD_SKIP_AGENTS=1 to opt out',
+    );
   const model = await startModelServer('anthropic', path.join(w.root, `m-${o.name}.sock`), o.steps);
   const cwd = path.join(w.root, `w-${o.name}`);
   fs.mkdirSync(cwd, { recursive: true });
@@ -40,25 +53,39 @@ export async function startInteractiveClaude(w: World, o: { name: string; steps:
   const run = path.join(w.root, 'run');
   fs.mkdirSync(run, { recursive: true, mode: 0o700 });
   const pidfile = path.join(run, `forward-${o.name}.pid`);
-  const env = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8', TERM: 'xterm-256color', [MARKER]: w.root, ...w.env, ...agentEnv, ...(o.env ?? {}) };
+  const env = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    [MARKER]: w.root,
+    ...w.env,
+    ...agentEnv,
+    ...(o.env ?? {}),
+  };
   const script = [
     '#!/bin/sh',
     'ip link set lo up || exit 96',
     `${q(process.execPath)} ${q(FORWARDER)} ${MODEL_PORT} ${q(model.socketPath)} ${q(pidfile)} &`,
     `i=0; while [ ! -s ${q(pidfile)} ]; do i=$((i+1)); [ $i -gt 200 ] && exit 95; sleep 0.05; done`,
     `cd ${q(cwd)} || exit 97`,
-    `exec env -i ${Object.entries(env).map(([k, v]) => q(`${k}=${v}`)).join(' ')} ${args.map(q).join(' ')}`,
+    `exec env -i ${Object.entries(env)
+      .map(([k, v]) => q(`${k}=${v}`))
+      .join(' ')} ${args.map(q).join(' ')}`,
   ].join('\n');
   const launcher = path.join(w.root, `launch-${o.name}.sh`);
   fs.writeFileSync(launcher, script + '\n', { mode: 0o700 });
   const tmuxSock = path.join(run, `tmux-${o.name}.sock`);
-  const tmux = (...a: string[]): string => execFileSync('tmux', ['-f', '/dev/null', '-S', tmuxSock, ...a], { encoding: 'utf8' });
+  const tmux = (...a: string[]): string =>
+    execFileSync('tmux', ['-f', '/dev/null', '-S', tmuxSock, ...a], { encoding: 'utf8' });
   const unshare = process.getuid?.() === 0 ? 'unshare -n' : 'unshare -rn';
   tmux('new-session', '-d', '-s', o.name, '-x', '200', '-y', '50', `exec ${unshare} ${launcher}`);
   tmux('set-option', '-t', o.name, 'remain-on-exit', 'on');
   const pid = Number(tmux('list-panes', '-t', o.name, '-F', '#{pane_pid}').trim());
   const pane: Pane = {
-    name: o.name, pid, cwd, model,
+    name: o.name,
+    pid,
+    cwd,
+    model,
     screen: () => tmux('capture-pane', '-p', '-t', o.name),
     keys: (...keys) => void tmux('send-keys', '-t', o.name, ...keys),
     async stop() {
@@ -77,8 +104,10 @@ export async function startInteractiveClaude(w: World, o: { name: string; steps:
   const deadline = Date.now() + READY_MS;
   for (;;) {
     const screen = pane.screen();
-    if (tmux('display-message', '-p', '-t', o.name, '#{pane_dead}').trim() === '1') throw new Error(`claude exited during start-up:\n${screen}`);
-    if (screen.includes('Yes, I trust this folder')) pane.keys(...(/❯\s*No, exit/.test(screen) ? ['Down', 'Enter'] : ['Enter']));
+    if (tmux('display-message', '-p', '-t', o.name, '#{pane_dead}').trim() === '1')
+      throw new Error(`claude exited during start-up:\n${screen}`);
+    if (screen.includes('Yes, I trust this folder'))
+      pane.keys(...(/❯\s*No, exit/.test(screen) ? ['Down', 'Enter'] : ['Enter']));
     if (/Do you want to use this API key/.test(screen)) pane.keys('Up', 'Enter');
     if (screen.includes('❯') && fs.existsSync(path.join(w.home, '.claude', 'sessions', `${pid}.json`))) return pane;
     if (Date.now() > deadline) {

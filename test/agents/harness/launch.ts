@@ -17,9 +17,15 @@ const OUTPUT_KEPT = 256 * 1024;
 
 export function requireTools(): void {
   for (const tool of ['unshare', 'ip', 'tar', 'npm']) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) throw new Error(`the real-agent suite needs ${tool} (apt-get install util-linux iproute2); set SWITCHBOARD_SKIP_AGENTS=1 to opt out (docs/integrations.md)`);
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
+      throw new Error(
+        `the real-agent suite needs ${tool} (apt-get install util-linux iproute2); set SWITCHBOARD_SKIP_AGENTS=1 to opt out (docs/integrations.md)`,
+      );
   }
-  if (spawnSync('sh', ['-c', `${unshareCmd()} true`]).status !== 0) throw new Error(`cannot create a private network namespace with "${unshareCmd()}" here; set SWITCHBOARD_SKIP_AGENTS=1 to opt out`);
+  if (spawnSync('sh', ['-c', `${unshareCmd()} true`]).status !== 0)
+    throw new Error(
+      `cannot create a private network namespace with "${unshareCmd()}" here; set SWITCHBOARD_SKIP_AGENTS=1 to opt out`,
+    );
 }
 
 function unshareCmd(): string {
@@ -109,19 +115,31 @@ export function launch(o: LaunchOptions): AgentProcess {
   fs.mkdirSync(o.cwd, { recursive: true });
   const pidfile = path.join(run, `forward-${o.name}.pid`);
   fs.rmSync(pidfile, { force: true });
-  const env = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1', [MARKER]: o.root, ...o.env };
+  const env = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    NO_COLOR: '1',
+    [MARKER]: o.root,
+    ...o.env,
+  };
   const script = [
     '#!/bin/sh',
     'ip link set lo up || exit 96',
     `${q(process.execPath)} ${q(FORWARDER)} ${MODEL_PORT} ${q(o.modelSocket)} ${q(pidfile)} &`,
     `i=0; while [ ! -s ${q(pidfile)} ]; do i=$((i+1)); [ $i -gt 200 ] && exit 95; sleep 0.05; done`,
     `cd ${q(o.cwd)} || exit 97`,
-    `exec env -i ${Object.entries(env).map(([k, v]) => q(`${k}=${v}`)).join(' ')} ${o.argv.map(q).join(' ')}`,
+    `exec env -i ${Object.entries(env)
+      .map(([k, v]) => q(`${k}=${v}`))
+      .join(' ')} ${o.argv.map(q).join(' ')}`,
   ].join('\n');
   const launcher = path.join(o.root, `launch-${o.name}.sh`);
   fs.writeFileSync(launcher, script + '\n', { mode: 0o700 });
   const [cmd, ...args] = unshareCmd().split(' ');
-  const child: ChildProcess = spawn(cmd!, [...args, launcher], { stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [MARKER]: o.root } });
+  const child: ChildProcess = spawn(cmd!, [...args, launcher], {
+    stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [MARKER]: o.root },
+  });
   let out = '';
   let stdout = '';
   const keep = (s: string): string => (s.length > OUTPUT_KEPT ? s.slice(-OUTPUT_KEPT) : s);
@@ -148,7 +166,13 @@ export function launch(o: LaunchOptions): AgentProcess {
     alive: () => !done,
     async waitExit(ms) {
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${o.name} did not exit within ${ms} ms; output:\n${out.slice(-4000)}`)), ms)));
+      const late = new Promise<never>(
+        (_, reject) =>
+          (timer = setTimeout(
+            () => reject(new Error(`${o.name} did not exit within ${ms} ms; output:\n${out.slice(-4000)}`)),
+            ms,
+          )),
+      );
       try {
         return await Promise.race([exited, late]);
       } finally {

@@ -9,7 +9,12 @@ import type { SessionRecord } from '../../../core/registry/session.js';
 import { until } from '../../helpers/hub.js';
 import type { World } from './world.js';
 
-export const SWITCHBOARD_TOOLS = ['switchboard_list_peers', 'switchboard_send', 'switchboard_check_inbox', 'switchboard_tasks'] as const;
+export const SWITCHBOARD_TOOLS = [
+  'switchboard_list_peers',
+  'switchboard_send',
+  'switchboard_check_inbox',
+  'switchboard_tasks',
+] as const;
 
 /** Every listed row (Switchboard's and Claude Code's own) whose cwd is the agent's. */
 export async function rowsOf(w: World, cwd: string): Promise<AgentRow[]> {
@@ -32,7 +37,12 @@ export async function inbox(c: HubClient, reg: Registration): Promise<InboxItem[
   return (await c.call('inbox.fetch', { sessionId: reg.sessionId, token: reg.token, limit: 50 })).items;
 }
 
-export async function waitInbox(c: HubClient, reg: Registration, match: (i: InboxItem) => boolean, ms = 20_000): Promise<InboxItem> {
+export async function waitInbox(
+  c: HubClient,
+  reg: Registration,
+  match: (i: InboxItem) => boolean,
+  ms = 20_000,
+): Promise<InboxItem> {
   let found: InboxItem | undefined;
   await until(async () => (found = (await inbox(c, reg)).find(match)) !== undefined, ms);
   return found!;

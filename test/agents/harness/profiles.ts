@@ -53,7 +53,11 @@ export interface Profile {
 }
 
 const BASE = `http://127.0.0.1:${MODEL_PORT}`;
-export const FAKE_KEYS = { claude: 'sk-ant-test-000', codex: 'sk-fake-openai-000', gemini: 'fake-gemini-key-000' } as const;
+export const FAKE_KEYS = {
+  claude: 'sk-ant-test-000',
+  codex: 'sk-fake-openai-000',
+  gemini: 'fake-gemini-key-000',
+} as const;
 
 function readJson(file: string): Record<string, unknown> {
   try {
@@ -91,11 +95,16 @@ const claude: Profile = {
     writeJson(file, { ...c, projects });
   },
   headless(o) {
-    const mode = o.mode === 'bypass' ? ['--permission-mode', 'bypassPermissions'] : ['--permission-mode', 'default', '--allowedTools', 'mcp__switchboard'];
+    const mode =
+      o.mode === 'bypass'
+        ? ['--permission-mode', 'bypassPermissions']
+        : ['--permission-mode', 'default', '--allowedTools', 'mcp__switchboard'];
     return {
       argv: [
         ...agentCommand('claude'),
-        ...(o.streamInput ? ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'] : ['-p', o.prompt]),
+        ...(o.streamInput
+          ? ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose']
+          : ['-p', o.prompt]),
         ...mode,
         ...(o.debugFile ? ['--debug-file', o.debugFile] : []),
       ],
@@ -140,15 +149,26 @@ const codex: Profile = {
   trust(home, cwd) {
     const file = path.join(home, '.codex', 'config.toml');
     const table = `[projects.${JSON.stringify(cwd)}]`;
-    if (!fs.readFileSync(file, 'utf8').includes(table)) fs.appendFileSync(file, `\n${table}\ntrust_level = "trusted"\n`);
+    if (!fs.readFileSync(file, 'utf8').includes(table))
+      fs.appendFileSync(file, `\n${table}\ntrust_level = "trusted"\n`);
   },
   headless(o) {
     // A person would review the new hooks once in /hooks and allow the tool calls when asked:
     // headless, the first is --dangerously-bypass-hook-trust, the second the server's approval mode.
     // `codex exec` always runs with approval "never" (its hooks report bypassPermissions), so `default` only keeps the sandbox.
-    const mode = o.mode === 'bypass' ? ['--dangerously-bypass-approvals-and-sandbox'] : ['-c', 'mcp_servers.switchboard.default_tools_approval_mode="approve"'];
+    const mode =
+      o.mode === 'bypass'
+        ? ['--dangerously-bypass-approvals-and-sandbox']
+        : ['-c', 'mcp_servers.switchboard.default_tools_approval_mode="approve"'];
     return {
-      argv: [...agentCommand('codex'), 'exec', '--skip-git-repo-check', ...(o.trustHooks === false ? [] : ['--dangerously-bypass-hook-trust']), ...mode, o.prompt],
+      argv: [
+        ...agentCommand('codex'),
+        'exec',
+        '--skip-git-repo-check',
+        ...(o.trustHooks === false ? [] : ['--dangerously-bypass-hook-trust']),
+        ...mode,
+        o.prompt,
+      ],
       env: { SCRIPTED_OPENAI_KEY: FAKE_KEYS.codex, CODEX_DISABLE_UPDATE_CHECK: '1' },
     };
   },
@@ -173,7 +193,14 @@ const gemini: Profile = {
   headless(o) {
     return {
       // Headless, Gemini drops every tool that would ask; a person would allow Switchboard's when asked.
-      argv: [...agentCommand('gemini'), '-p', o.prompt, ...(o.mode === 'bypass' ? ['--approval-mode', 'yolo'] : ['--approval-mode', 'default', '--allowed-tools', 'mcp_switchboard_*'])],
+      argv: [
+        ...agentCommand('gemini'),
+        '-p',
+        o.prompt,
+        ...(o.mode === 'bypass'
+          ? ['--approval-mode', 'yolo']
+          : ['--approval-mode', 'default', '--allowed-tools', 'mcp_switchboard_*']),
+      ],
       env: { GEMINI_API_KEY: FAKE_KEYS.gemini, GOOGLE_GEMINI_BASE_URL: BASE, GEMINI_CLI_NO_RELAUNCH: 'true' },
     };
   },

@@ -47,7 +47,10 @@ export interface World {
   /** Runs `switchboard setup <agent>` against the shared HOME; throws with its output on failure. */
   setup(agent: AgentName): Promise<CliResult>;
   /** Starts an agent headless on `prompt`, its model following `steps`. */
-  start(agent: AgentName, o: RunOptions & { steps: Step[]; name?: string; untrustedFolder?: boolean }): Promise<RunningAgent>;
+  start(
+    agent: AgentName,
+    o: RunOptions & { steps: Step[]; name?: string; untrustedFolder?: boolean },
+  ): Promise<RunningAgent>;
   /** Runs the agent's own configuration check (e.g. `claude mcp list`) offline; its exit code and output. */
   configCheck(agent: AgentName): Promise<{ code: number | null; output: string }>;
   rows(): Promise<AgentRow[]>;
@@ -68,10 +71,21 @@ export async function startWorld(): Promise<World> {
   for (const d of [xdg, tmp]) fs.mkdirSync(d, { mode: 0o700 });
   const env = { HOME: home, XDG_RUNTIME_DIR: xdg, TMPDIR: tmp };
   const base = currentEndpointEnv();
-  const dirs: TestDirs = { root, runtime: path.join(xdg, 'switchboard'), home: path.join(home, '.switchboard'), env: { ...base, env, home, tmpdir: tmp } };
+  const dirs: TestDirs = {
+    root,
+    runtime: path.join(xdg, 'switchboard'),
+    home: path.join(home, '.switchboard'),
+    env: { ...base, env, home, tmpdir: tmp },
+  };
   // SWITCHBOARD_AGENTS_LOG=1 prints the hub's warnings and errors (e.g. why a wake failed).
-  const say = (level: string) => (msg: string, fields?: Record<string, unknown>): void => console.log(`hub ${level}: ${msg} ${fields ? JSON.stringify(fields) : ''}`);
-  const logger = process.env.SWITCHBOARD_AGENTS_LOG === '1' ? { info: () => undefined, warn: say('warn'), error: say('error') } : undefined;
+  const say =
+    (level: string) =>
+    (msg: string, fields?: Record<string, unknown>): void =>
+      console.log(`hub ${level}: ${msg} ${fields ? JSON.stringify(fields) : ''}`);
+  const logger =
+    process.env.SWITCHBOARD_AGENTS_LOG === '1'
+      ? { info: () => undefined, warn: say('warn'), error: say('error') }
+      : undefined;
   const hub = await startHub({ claudeHome: path.join(home, '.claude'), ...(logger ? { logger } : {}) }, dirs);
   const client = await hub.client();
   await client.call('agents.list', {}); // its first request now: the hub closes a connection silent for firstRequestMs
@@ -90,7 +104,8 @@ export async function startWorld(): Promise<World> {
     async setup(agent) {
       PROFILES[agent].seed(home);
       const r = await world.cli(['setup', SETUP_NAME[agent]]);
-      if (r.code !== 0) throw new Error(`switchboard setup ${SETUP_NAME[agent]} failed (${r.code}): ${r.stderr}${r.stdout}`);
+      if (r.code !== 0)
+        throw new Error(`switchboard setup ${SETUP_NAME[agent]} failed (${r.code}): ${r.stderr}${r.stdout}`);
       return r;
     },
     async start(agent, o) {
@@ -101,7 +116,15 @@ export async function startWorld(): Promise<World> {
       fs.mkdirSync(cwd, { recursive: true });
       if (o.untrustedFolder !== true) PROFILES[agent].trust(home, cwd);
       const { argv, env: agentEnv } = PROFILES[agent].headless({ ...o, cwd });
-      const proc = launch({ name, root, cwd, argv, env: { ...env, ...agentEnv }, modelSocket: model.socketPath, stdin: o.streamInput === true });
+      const proc = launch({
+        name,
+        root,
+        cwd,
+        argv,
+        env: { ...env, ...agentEnv },
+        modelSocket: model.socketPath,
+        stdin: o.streamInput === true,
+      });
       const running: RunningAgent = Object.assign(proc, { agent, model });
       agents.push(running);
       return running;
@@ -115,7 +138,14 @@ export async function startWorld(): Promise<World> {
       PROFILES[agent].trust(home, cwd);
       const { argv, env: agentEnv } = PROFILES[agent].headless({ prompt: '', cwd });
       const bin = argv.slice(0, argv[0] === process.execPath ? 2 : 1);
-      const proc = launch({ name, root, cwd, argv: [...bin, ...PROFILES[agent].configCheck.args], env: { ...env, ...agentEnv }, modelSocket: model.socketPath });
+      const proc = launch({
+        name,
+        root,
+        cwd,
+        argv: [...bin, ...PROFILES[agent].configCheck.args],
+        env: { ...env, ...agentEnv },
+        modelSocket: model.socketPath,
+      });
       agents.push(Object.assign(proc, { agent, model }));
       const code = await proc.waitExit(60_000);
       return { code, output: proc.output() };
@@ -125,12 +155,26 @@ export async function startWorld(): Promise<World> {
       const { spawn } = await import('node:child_process');
       const holder = spawn('sleep', ['900'], { stdio: 'ignore' });
       holders.push(holder);
-      return hub.register(client, { name, pid: holder.pid!, liveness: 'pid', ...(bypass ? { permissionMode: 'bypassPermissions' as const } : {}) });
+      return hub.register(client, {
+        name,
+        pid: holder.pid!,
+        liveness: 'pid',
+        ...(bypass ? { permissionMode: 'bypassPermissions' as const } : {}),
+      });
     },
     async close() {
       for (const a of agents) await a.stop();
       // SWITCHBOARD_AGENTS_KEEP=1 keeps the root, with each agent's output and model requests, for a post-mortem.
-      if (process.env.SWITCHBOARD_AGENTS_KEEP === '1') for (const a of agents) fs.writeFileSync(path.join(root, `dump-${a.name}.json`), JSON.stringify({ output: a.output(), requests: a.model.requests, sessions: [...hub.hub.table.live.values()] }, null, 1));
+      if (process.env.SWITCHBOARD_AGENTS_KEEP === '1')
+        for (const a of agents)
+          fs.writeFileSync(
+            path.join(root, `dump-${a.name}.json`),
+            JSON.stringify(
+              { output: a.output(), requests: a.model.requests, sessions: [...hub.hub.table.live.values()] },
+              null,
+              1,
+            ),
+          );
       await sweep(root, home);
       for (const h of holders) h.kill();
       await hub.close();

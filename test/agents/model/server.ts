@@ -54,7 +54,9 @@ function strings(v: unknown, out: string[], depth = 0): void {
 
 /** The advertised name for a wanted tool: exact, with an MCP prefix (`mcp__switchboard__x`, `mcp_switchboard_x`) or in a namespace (`ns/x`). */
 export function advertisedName(tools: readonly string[], want: string): string | undefined {
-  return tools.find((t) => t === want) ?? tools.find((t) => ['__', '_', '.', '/'].some((sep) => t.endsWith(`${sep}${want}`)));
+  return (
+    tools.find((t) => t === want) ?? tools.find((t) => ['__', '_', '.', '/'].some((sep) => t.endsWith(`${sep}${want}`)))
+  );
 }
 
 export async function startModelServer(vendor: Vendor, socketPath: string, steps: Step[] = []): Promise<ModelServer> {
@@ -104,13 +106,22 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
       const url = httpReq.url ?? '/';
       const route = wire.route(httpReq.method ?? 'GET', url);
       if (route === 'other') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `fake ${vendor} server: no ${httpReq.method} ${url}` } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `fake ${vendor} server: no ${httpReq.method} ${url}` } }));
         return;
       }
       const tools = wire.tools(body);
       const all: string[] = [];
       strings(body, all);
-      const req: ModelRequest = { index: requests.length, path: url, body, tools, context: all.join('\n'), main: route === 'model' && tools.length > 0 };
+      const req: ModelRequest = {
+        index: requests.length,
+        path: url,
+        body,
+        tools,
+        context: all.join('\n'),
+        main: route === 'model' && tools.length > 0,
+      };
       requests.push(req);
       if (route === 'aux') {
         wire.aux?.(res, req);

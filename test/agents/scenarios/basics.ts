@@ -21,7 +21,18 @@ import { inbox, rowsOf, sessionsOf, SWITCHBOARD_TOOLS } from '../harness/observe
 import { modeKnown, PROFILES, type ModeName } from '../harness/profiles.js';
 import { startWorld, type RunningAgent, type World } from '../harness/world.js';
 
-export type BasicCheck = 'configCheck' | 'toolsReachModel' | 'oneSession' | 'kindCwd' | 'mode' | 'sendStatus' | 'fromMode' | 'leavesOnExit' | 'selfOnce' | 'toSelf' | 'mcpExit';
+export type BasicCheck =
+  | 'configCheck'
+  | 'toolsReachModel'
+  | 'oneSession'
+  | 'kindCwd'
+  | 'mode'
+  | 'sendStatus'
+  | 'fromMode'
+  | 'leavesOnExit'
+  | 'selfOnce'
+  | 'toSelf'
+  | 'mcpExit';
 
 const EXPECTED_KIND: Record<AgentName, AgentRow['agent']> = { claude: 'claude', codex: 'codex', gemini: 'gemini' };
 const EXPECTED_MODE: Record<ModeName, { permissionMode: string; fromMode: string }> = {
@@ -87,7 +98,11 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
           async () => {
             // The agent is in a model request now: its session is up and busy.
             await until(() => sessionsOf(w, a.cwd).length > 0, 20_000).catch(() => undefined);
-            during = { rows: await rowsOf(w, a.cwd), sessions: sessionsOf(w, a.cwd), all: JSON.stringify(await w.rows()) };
+            during = {
+              rows: await rowsOf(w, a.cwd),
+              sessions: sessionsOf(w, a.cwd),
+              all: JSON.stringify(await w.rows()),
+            };
             if (claude) {
               ownList = await listAs(w, a.pid);
               stockAddress = await ownStockAddress(w.home, a.pid);
@@ -95,7 +110,14 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
             return { tool: 'switchboard_send', input: { to: 'alice', summary: 'greeting', message: text } };
           },
           // Claude Code: a send to its own Claude Code messaging address (its stock row before the fix).
-          ...(claude ? [() => ({ tool: 'switchboard_send', input: { to: stockAddress ?? 'uds:/nowhere', summary: 'self', message: 'to myself' } })] : []),
+          ...(claude
+            ? [
+                () => ({
+                  tool: 'switchboard_send',
+                  input: { to: stockAddress ?? 'uds:/nowhere', summary: 'self', message: 'to myself' },
+                }),
+              ]
+            : []),
           () => {
             atEnd = sessionsOf(w, a.cwd); // still one session: nothing registered a second one meanwhile
             return { text: 'Sent.' };
@@ -119,7 +141,8 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
       const main = a.model.main();
       expect(main.length, `no model request; agent output:\n${a.output()}`).toBeGreaterThan(0);
       // Advertised as tools, or (Claude Code) listed as deferred tools the model can load.
-      const offers = (t: string): boolean => main.some((r) => r.tools.some((n) => n.endsWith(t)) || r.context.includes(t));
+      const offers = (t: string): boolean =>
+        main.some((r) => r.tools.some((n) => n.endsWith(t)) || r.context.includes(t));
       for (const t of SWITCHBOARD_TOOLS) expect(offers(t), t).toBe(true);
       expect(exitCode).toBe(0);
     });
@@ -128,49 +151,79 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
       expect(during, `no session appeared; agent output:\n${a.output()}`).toBeDefined();
       expect(during!.sessions, `every row: ${during!.all}`).toHaveLength(1);
       expect(during!.rows.map((r) => `${r.label} ${r.kind}`)).toHaveLength(1);
-      expect(atEnd.map((s) => s.id), 'sessions of the agent at its last model request').toEqual(during!.sessions.map((s) => s.id));
+      expect(
+        atEnd.map((s) => s.id),
+        'sessions of the agent at its last model request',
+      ).toEqual(during!.sessions.map((s) => s.id));
     });
 
     check('kindCwd', 'the session has the right agent kind and cwd', () => {
       expect(during!.sessions[0]).toMatchObject({ agent: EXPECTED_KIND[agent], cwd: a.cwd });
-      expect(during!.rows.find((r) => r.kind === 'switchboard')).toMatchObject({ agent: EXPECTED_KIND[agent], cwd: a.cwd });
+      expect(during!.rows.find((r) => r.kind === 'switchboard')).toMatchObject({
+        agent: EXPECTED_KIND[agent],
+        cwd: a.cwd,
+      });
     });
 
-    check('mode', modeKnown(agent, mode) ? "the session has the agent's permission mode" : 'the session is "mode unknown" (the agent does not say its mode)', () => {
-      const row = during!.rows.find((r) => r.kind === 'switchboard');
-      if (modeKnown(agent, mode)) {
-        expect(during!.sessions[0]?.permissionMode).toBe(EXPECTED_MODE[mode].permissionMode);
-        expect(row?.mode).toBe(EXPECTED_MODE[mode].permissionMode);
-      } else {
-        expect(during!.sessions[0]?.modeKnown).toBe(false);
-        expect(row?.mode).toBe('unknown');
-      }
-    });
+    check(
+      'mode',
+      modeKnown(agent, mode)
+        ? "the session has the agent's permission mode"
+        : 'the session is "mode unknown" (the agent does not say its mode)',
+      () => {
+        const row = during!.rows.find((r) => r.kind === 'switchboard');
+        if (modeKnown(agent, mode)) {
+          expect(during!.sessions[0]?.permissionMode).toBe(EXPECTED_MODE[mode].permissionMode);
+          expect(row?.mode).toBe(EXPECTED_MODE[mode].permissionMode);
+        } else {
+          expect(during!.sessions[0]?.modeKnown).toBe(false);
+          expect(row?.mode).toBe('unknown');
+        }
+      },
+    );
 
     check('sendStatus', 'a send returns a truthful status that reaches the model, and the message arrives', () => {
       const afterSend = a.model.main().find((r) => /queued: /.test(r.context));
-      expect(afterSend, `the send result never reached the model; script problems: ${a.model.errors.join('; ')}`).toBeDefined();
+      expect(
+        afterSend,
+        `the send result never reached the model; script problems: ${a.model.errors.join('; ')}`,
+      ).toBeDefined();
       const msg = aliceItems.find((i) => i.kind === 'message');
       expect(msg?.text).toContain(text);
       expect(msg?.text).toContain(`from-name="${during!.sessions[0]?.name}"`);
     });
 
-    check('fromMode', modeKnown(agent, mode) ? "the message carries the sender's permission class" : 'the message carries no permission class (never a guessed one)', () => {
-      const msg = aliceItems.find((i) => i.kind === 'message')?.text;
-      if (modeKnown(agent, mode)) expect(msg).toContain(`from-mode="${EXPECTED_MODE[mode].fromMode}"`);
-      else expect(msg).not.toMatch(/from-mode=/);
-    });
+    check(
+      'fromMode',
+      modeKnown(agent, mode)
+        ? "the message carries the sender's permission class"
+        : 'the message carries no permission class (never a guessed one)',
+      () => {
+        const msg = aliceItems.find((i) => i.kind === 'message')?.text;
+        if (modeKnown(agent, mode)) expect(msg).toContain(`from-mode="${EXPECTED_MODE[mode].fromMode}"`);
+        else expect(msg).not.toMatch(/from-mode=/);
+      },
+    );
 
     if (claude) {
       check('selfOnce', "the agent's own listing shows it once, as itself", () => {
         const own = (ownList ?? []).filter((r) => r.cwd === a.cwd);
-        expect(own.map((r) => `${r.label} ${r.kind} self=${r.self}`), JSON.stringify(ownList)).toHaveLength(1);
+        expect(
+          own.map((r) => `${r.label} ${r.kind} self=${r.self}`),
+          JSON.stringify(ownList),
+        ).toHaveLength(1);
         expect(own[0]).toMatchObject({ kind: 'switchboard', self: true });
       });
 
       check('toSelf', 'a send to its own Claude Code messaging address is to_self', () => {
         expect(stockAddress, 'Claude Code wrote no registry entry with a messaging socket').toBeDefined();
-        const result = a.model.main().find((r) => r.context.includes('to myself') && /to_self|sent: |queued: /.test(r.context.slice(r.context.lastIndexOf('to myself'))));
+        const result = a.model
+          .main()
+          .find(
+            (r) =>
+              r.context.includes('to myself') &&
+              /to_self|sent: |queued: /.test(r.context.slice(r.context.lastIndexOf('to myself'))),
+          );
         expect(result?.context.slice(result.context.lastIndexOf('to myself'))).toMatch(/Error \(to_self\)/);
       });
 
@@ -183,7 +236,9 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
     }
 
     check('leavesOnExit', 'the session leaves the listing when the agent exits', async () => {
-      await until(async () => (await rowsOf(w, a.cwd)).length === 0 && sessionsOf(w, a.cwd).length === 0, 5_000).catch(() => undefined);
+      await until(async () => (await rowsOf(w, a.cwd)).length === 0 && sessionsOf(w, a.cwd).length === 0, 5_000).catch(
+        () => undefined,
+      );
       expect(await rowsOf(w, a.cwd)).toEqual([]);
       expect(sessionsOf(w, a.cwd)).toEqual([]);
     });

@@ -28,7 +28,10 @@ afterEach(async () => {
 });
 
 function bigText(agent: string): string {
-  return Array.from({ length: BIG_LINES }, (_, i) => `line ${String(i).padStart(3, '0')} of a long report for ${agent}: all of it matters, keep every word.`).join('\n');
+  return Array.from(
+    { length: BIG_LINES },
+    (_, i) => `line ${String(i).padStart(3, '0')} of a long report for ${agent}: all of it matters, keep every word.`,
+  ).join('\n');
 }
 
 const MORE = 'the rest follows: call switchboard_check_inbox again';
@@ -51,7 +54,10 @@ function joinedParts(body: unknown): string {
     const end = piece.indexOf('\n\n[Switchboard] ');
     parts.set(Number(m[1] ?? m[2]), end >= 0 ? piece.slice(0, end) : piece);
   }
-  return [...parts.entries()].sort((x, y) => x[0] - y[0]).map(([, p]) => p).join('');
+  return [...parts.entries()]
+    .sort((x, y) => x[0] - y[0])
+    .map(([, p]) => p)
+    .join('');
 }
 
 const wantsMore = (context: string): boolean => context.lastIndexOf(MORE) > context.lastIndexOf('Last part (');
@@ -67,7 +73,8 @@ export function bigMessage(agent: AgentName, mode: ModeName): void {
     let atStop: { note: boolean; whole: boolean; delivered: boolean } | undefined;
     const beforeLast: boolean[] = []; // delivered yet, at each request that still had parts to read
     let final: { whole: boolean; index: number } | undefined;
-    const delivered = async (): Promise<boolean> => (await inbox(world.client, alice)).some(receiptFor(sent!, 'delivered'));
+    const delivered = async (): Promise<boolean> =>
+      (await inbox(world.client, alice)).some(receiptFor(sent!, 'delivered'));
     const read = async (req: ModelRequest): Promise<Turn> => {
       if (wantsMore(req.context)) {
         beforeLast.push(await delivered());
@@ -98,7 +105,10 @@ export function bigMessage(agent: AgentName, mode: ModeName): void {
     expect(atStop).toEqual({ note: true, whole: false, delivered: false });
     expect(final, 'the model never finished reading').toBeDefined();
     expect(final!.whole, 'the message did not reach the model whole').toBe(true);
-    expect(beforeLast.every((d) => !d), 'delivered before all of it was shown').toBe(true);
+    expect(
+      beforeLast.every((d) => !d),
+      'delivered before all of it was shown',
+    ).toBe(true);
     await waitInbox(world.client, alice, receiptFor(sent!, 'delivered'), 10_000);
     expect(a.model.main().at(-1)?.index, 'a request after the last answer: the stop hook looped').toBe(final!.index);
   }, 180_000);

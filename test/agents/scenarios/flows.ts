@@ -29,73 +29,96 @@ afterEach(async () => {
   w = undefined;
 });
 
-export async function sendFromAlice(world: World, alice: Registration, agent: RunningAgent, message: string): Promise<SendResult> {
+export async function sendFromAlice(
+  world: World,
+  alice: Registration,
+  agent: RunningAgent,
+  message: string,
+): Promise<SendResult> {
   const row = await switchboardRow(world, agent.cwd);
-  return world.client.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: row.label, summary: 'a note', message });
+  return world.client.call('message.send', {
+    sessionId: alice.sessionId,
+    token: alice.token,
+    to: row.label,
+    summary: 'a note',
+    message,
+  });
 }
 
-export const receiptFor = (r: SendResult, status: string) => (i: InboxItem) => i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
+export const receiptFor = (r: SendResult, status: string) => (i: InboxItem) =>
+  i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
 
 export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<FlowCheck, string>> = {}): void {
-  test(`${agent}: a message sent while it works reaches a later model request, and the sender gets delivered`, known.deliveredWhileWorking, async () => {
-    w = await startWorld();
-    const world = w;
-    await world.setup(agent);
-    const alice = await world.register('alice', receivesAsBypass(agent, mode)); // same permission class: nothing is held by mode parity
-    const text = `while you work: ${agent} ${Date.now()}`;
-    let sent: SendResult | undefined;
-    const a: RunningAgent = await world.start(agent, {
-      prompt: 'Look around.',
-      mode,
-      steps: [
-        async () => {
-          sent = await sendFromAlice(world, alice, a, text); // the agent waits for this model turn now
-          return { tool: 'switchboard_list_peers', input: {} };
-        },
-        { text: 'Noted.' },
-      ],
-    });
-    expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
-    expect(sent?.status, JSON.stringify(sent)).toBe('queued');
-    const first = a.model.main().findIndex((r) => r.context.includes(text));
-    expect(first, `the message never reached the model; script problems: ${a.model.errors.join('; ')}`).toBeGreaterThan(0);
-    await waitInbox(world.client, alice, receiptFor(sent!, 'delivered'), 10_000);
-  });
+  test(
+    `${agent}: a message sent while it works reaches a later model request, and the sender gets delivered`,
+    known.deliveredWhileWorking,
+    async () => {
+      w = await startWorld();
+      const world = w;
+      await world.setup(agent);
+      const alice = await world.register('alice', receivesAsBypass(agent, mode)); // same permission class: nothing is held by mode parity
+      const text = `while you work: ${agent} ${Date.now()}`;
+      let sent: SendResult | undefined;
+      const a: RunningAgent = await world.start(agent, {
+        prompt: 'Look around.',
+        mode,
+        steps: [
+          async () => {
+            sent = await sendFromAlice(world, alice, a, text); // the agent waits for this model turn now
+            return { tool: 'switchboard_list_peers', input: {} };
+          },
+          { text: 'Noted.' },
+        ],
+      });
+      expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
+      expect(sent?.status, JSON.stringify(sent)).toBe('queued');
+      const first = a.model.main().findIndex((r) => r.context.includes(text));
+      expect(
+        first,
+        `the message never reached the model; script problems: ${a.model.errors.join('; ')}`,
+      ).toBeGreaterThan(0);
+      await waitInbox(world.client, alice, receiptFor(sent!, 'delivered'), 10_000);
+    },
+  );
 
-  test(`${agent}: at stop a waiting message keeps it going once; its loop guard then ends it; the message left is undelivered to its sender`, known.stopContinuesOnce, async () => {
-    w = await startWorld();
-    const world = w;
-    await world.setup(agent);
-    const alice = await world.register('alice', receivesAsBypass(agent, mode)); // same permission class: nothing is held by mode parity
-    const first = `before you stop: ${agent} ${Date.now()}`;
-    const second = `and another one: ${agent} ${Date.now()}`;
-    const sent: SendResult[] = [];
-    const a: RunningAgent = await world.start(agent, {
-      prompt: 'Answer briefly.',
-      mode,
-      steps: [
-        async () => {
-          sent.push(await sendFromAlice(world, alice, a, first));
-          return { text: 'First answer.' };
-        },
-        async () => {
-          // Kept going by the stop hook: a second message now must not keep it going again.
-          sent.push(await sendFromAlice(world, alice, a, second));
-          return { text: 'Second answer.' };
-        },
-        { text: 'A third turn means the stop hook looped.' },
-      ],
-    });
-    expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
-    const main = a.model.main();
-    expect(main.length, `main requests: ${main.length}; output:\n${a.output().slice(-2000)}`).toBe(2);
-    expect(main[1]!.context).toContain(first);
-    expect(main[1]!.context).not.toContain(second);
-    await waitInbox(world.client, alice, receiptFor(sent[0]!, 'delivered'), 10_000);
-    expect((await inbox(world.client, alice)).some(receiptFor(sent[1]!, 'delivered'))).toBe(false);
-    // The second message was never handed over, and the agent has exited: its sender hears so.
-    await waitInbox(world.client, alice, receiptFor(sent[1]!, 'undelivered'), 10_000);
-  });
+  test(
+    `${agent}: at stop a waiting message keeps it going once; its loop guard then ends it; the message left is undelivered to its sender`,
+    known.stopContinuesOnce,
+    async () => {
+      w = await startWorld();
+      const world = w;
+      await world.setup(agent);
+      const alice = await world.register('alice', receivesAsBypass(agent, mode)); // same permission class: nothing is held by mode parity
+      const first = `before you stop: ${agent} ${Date.now()}`;
+      const second = `and another one: ${agent} ${Date.now()}`;
+      const sent: SendResult[] = [];
+      const a: RunningAgent = await world.start(agent, {
+        prompt: 'Answer briefly.',
+        mode,
+        steps: [
+          async () => {
+            sent.push(await sendFromAlice(world, alice, a, first));
+            return { text: 'First answer.' };
+          },
+          async () => {
+            // Kept going by the stop hook: a second message now must not keep it going again.
+            sent.push(await sendFromAlice(world, alice, a, second));
+            return { text: 'Second answer.' };
+          },
+          { text: 'A third turn means the stop hook looped.' },
+        ],
+      });
+      expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
+      const main = a.model.main();
+      expect(main.length, `main requests: ${main.length}; output:\n${a.output().slice(-2000)}`).toBe(2);
+      expect(main[1]!.context).toContain(first);
+      expect(main[1]!.context).not.toContain(second);
+      await waitInbox(world.client, alice, receiptFor(sent[0]!, 'delivered'), 10_000);
+      expect((await inbox(world.client, alice)).some(receiptFor(sent[1]!, 'delivered'))).toBe(false);
+      // The second message was never handed over, and the agent has exited: its sender hears so.
+      await waitInbox(world.client, alice, receiptFor(sent[1]!, 'undelivered'), 10_000);
+    },
+  );
 }
 
 /**
@@ -105,51 +128,72 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
  * peers reach it without its user, so pairs with Gemini run in bypass.
  */
 export function pair(fromAgent: AgentName, toAgent: AgentName, mode: ModeName = 'default', known?: string): void {
-  test(`${fromAgent} → ${toAgent}${mode === 'bypass' ? ' (both bypass)' : ''}: a message and a reply sent by copying from`, known, async () => {
-    w = await startWorld();
-    const world = w;
-    await world.setup(fromAgent);
-    if (toAgent !== fromAgent) await world.setup(toAgent);
-    const ping = `ping from ${fromAgent} ${Date.now()}`;
-    const pong = `pong from ${toAgent} ${Date.now()}`;
-    let replyTo: string | undefined;
-    const reply = (from: string | undefined): Turn => {
-      replyTo = from;
-      return { tool: 'switchboard_send', input: { to: replyTo ?? 'nobody', summary: 'reply', message: pong } };
-    };
-    const b: RunningAgent = await world.start(toAgent, {
-      name: `b${toAgent}`,
-      mode,
-      prompt: 'Wait for a message from another session and answer it.',
-      steps: [
-        async (req) => {
-          // A ping sent before b's turn began is handed over at its start (in this very request).
-          if (lastFrom(req.context) !== undefined) return reply(lastFrom(req.context));
-          await until(async () => (await switchboardRow(world, b.cwd)).inboxDepth > 0, 60_000);
-          return { tool: 'switchboard_check_inbox', input: {} };
-        },
-        (req) => (replyTo === undefined ? reply(lastFrom(req.context)) : { text: 'Answered.' }),
-        { text: 'Answered.' },
-      ],
-    });
-    const a = await world.start(fromAgent, {
-      name: `a${fromAgent}`,
-      mode,
-      prompt: 'Message the other session and read its answer.',
-      steps: [
-        async () => ({ tool: 'switchboard_send', input: { to: (await switchboardRow(world, b.cwd, 60_000)).label, summary: 'ping', message: ping } }),
-        async () => {
-          await until(() => b.model.main().some((r) => r.context.includes(pong) && /queued: /.test(r.context.slice(r.context.lastIndexOf(pong)))), 60_000);
-          return { tool: 'switchboard_check_inbox', input: {} };
-        },
-        { text: 'Got it.' },
-      ],
-    });
-    const aRow = await switchboardRow(world, a.cwd, 60_000);
-    expect(await b.waitExit(EXIT_MS), b.output()).toBe(0);
-    expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
-    expect(b.model.main().some((r) => r.context.includes(ping)), `ping never reached ${toAgent}'s model`).toBe(true);
-    expect(replyTo).toBe(aRow.address);
-    expect(a.model.main().some((r) => r.context.includes(pong)), `pong never reached ${fromAgent}'s model`).toBe(true);
-  });
+  test(
+    `${fromAgent} → ${toAgent}${mode === 'bypass' ? ' (both bypass)' : ''}: a message and a reply sent by copying from`,
+    known,
+    async () => {
+      w = await startWorld();
+      const world = w;
+      await world.setup(fromAgent);
+      if (toAgent !== fromAgent) await world.setup(toAgent);
+      const ping = `ping from ${fromAgent} ${Date.now()}`;
+      const pong = `pong from ${toAgent} ${Date.now()}`;
+      let replyTo: string | undefined;
+      const reply = (from: string | undefined): Turn => {
+        replyTo = from;
+        return { tool: 'switchboard_send', input: { to: replyTo ?? 'nobody', summary: 'reply', message: pong } };
+      };
+      const b: RunningAgent = await world.start(toAgent, {
+        name: `b${toAgent}`,
+        mode,
+        prompt: 'Wait for a message from another session and answer it.',
+        steps: [
+          async (req) => {
+            // A ping sent before b's turn began is handed over at its start (in this very request).
+            if (lastFrom(req.context) !== undefined) return reply(lastFrom(req.context));
+            await until(async () => (await switchboardRow(world, b.cwd)).inboxDepth > 0, 60_000);
+            return { tool: 'switchboard_check_inbox', input: {} };
+          },
+          (req) => (replyTo === undefined ? reply(lastFrom(req.context)) : { text: 'Answered.' }),
+          { text: 'Answered.' },
+        ],
+      });
+      const a = await world.start(fromAgent, {
+        name: `a${fromAgent}`,
+        mode,
+        prompt: 'Message the other session and read its answer.',
+        steps: [
+          async () => ({
+            tool: 'switchboard_send',
+            input: { to: (await switchboardRow(world, b.cwd, 60_000)).label, summary: 'ping', message: ping },
+          }),
+          async () => {
+            await until(
+              () =>
+                b.model
+                  .main()
+                  .some(
+                    (r) => r.context.includes(pong) && /queued: /.test(r.context.slice(r.context.lastIndexOf(pong))),
+                  ),
+              60_000,
+            );
+            return { tool: 'switchboard_check_inbox', input: {} };
+          },
+          { text: 'Got it.' },
+        ],
+      });
+      const aRow = await switchboardRow(world, a.cwd, 60_000);
+      expect(await b.waitExit(EXIT_MS), b.output()).toBe(0);
+      expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
+      expect(
+        b.model.main().some((r) => r.context.includes(ping)),
+        `ping never reached ${toAgent}'s model`,
+      ).toBe(true);
+      expect(replyTo).toBe(aRow.address);
+      expect(
+        a.model.main().some((r) => r.context.includes(pong)),
+        `pong never reached ${fromAgent}'s model`,
+      ).toBe(true);
+    },
+  );
 }

@@ -43,7 +43,9 @@ export function untrustedCodexHooks(): void {
     expect(setup.stdout + setup.stderr).toMatch(/\/hooks/);
     expect(setup.stdout + setup.stderr).toMatch(/trust/i);
     // As many hooks as setup wrote (Codex has no SessionEnd hook).
-    expect(setup.stdout + setup.stderr).toContain('four Switchboard hooks (SessionStart, UserPromptSubmit, PostToolUse, Stop)');
+    expect(setup.stdout + setup.stderr).toContain(
+      'four Switchboard hooks (SessionStart, UserPromptSubmit, PostToolUse, Stop)',
+    );
     expect(row?.hooks, JSON.stringify(row)).toBe('never');
     expect(status?.stdout).toContain(`hooks not running: ${row!.label}`);
   }, 180_000);

@@ -34,40 +34,52 @@ describe('readBounded', () => {
     expect(await both(path.join(d, 'dangling'), 10)).toEqual({ state: 'missing' });
   });
 
-  it.skipIf(process.platform === 'win32')('refuses FIFOs (with or without a writer), links to them, devices and directories without blocking', async () => {
-    const d = tmp();
-    const fifo = path.join(d, 'p');
-    execFileSync('mkfifo', [fifo]);
-    fs.symlinkSync(fifo, path.join(d, 'to-fifo'));
-    fs.symlinkSync('/dev/zero', path.join(d, 'to-zero'));
-    const fifoProblem = { state: 'unreadable', problem: 'not a regular file (a FIFO)' };
-    expect(await both(fifo, 100)).toEqual(fifoProblem);
-    expect(await both(path.join(d, 'to-fifo'), 100)).toEqual(fifoProblem);
-    // A writer that holds the FIFO open and never writes.
-    const wfd = fs.openSync(fifo, fs.constants.O_RDWR);
-    try {
+  it.skipIf(process.platform === 'win32')(
+    'refuses FIFOs (with or without a writer), links to them, devices and directories without blocking',
+    async () => {
+      const d = tmp();
+      const fifo = path.join(d, 'p');
+      execFileSync('mkfifo', [fifo]);
+      fs.symlinkSync(fifo, path.join(d, 'to-fifo'));
+      fs.symlinkSync('/dev/zero', path.join(d, 'to-zero'));
+      const fifoProblem = { state: 'unreadable', problem: 'not a regular file (a FIFO)' };
       expect(await both(fifo, 100)).toEqual(fifoProblem);
-    } finally {
-      fs.closeSync(wfd);
-    }
-    expect(await both(path.join(d, 'to-zero'), 100)).toEqual({ state: 'unreadable', problem: 'not a regular file (a device)' });
-    expect(await both(d, 100)).toEqual({ state: 'unreadable', problem: 'not a regular file (a directory)' });
-  });
+      expect(await both(path.join(d, 'to-fifo'), 100)).toEqual(fifoProblem);
+      // A writer that holds the FIFO open and never writes.
+      const wfd = fs.openSync(fifo, fs.constants.O_RDWR);
+      try {
+        expect(await both(fifo, 100)).toEqual(fifoProblem);
+      } finally {
+        fs.closeSync(wfd);
+      }
+      expect(await both(path.join(d, 'to-zero'), 100)).toEqual({
+        state: 'unreadable',
+        problem: 'not a regular file (a device)',
+      });
+      expect(await both(d, 100)).toEqual({ state: 'unreadable', problem: 'not a regular file (a directory)' });
+    },
+  );
 
-  it.skipIf(process.platform !== 'linux')('a file whose size says 0 but that holds more (as after growth past fstat) stops at the limit', async () => {
-    // /proc files are regular files with st.size 0: the size check passes, the read must still stop.
-    tmp();
-    expect(fs.statSync('/proc/self/status').size).toBe(0);
-    expect(await both('/proc/self/status', 16)).toEqual({ state: 'unreadable', problem: 'larger than 16 bytes' });
-    const whole = await both('/proc/self/cmdline', 1024 * 1024);
-    expect(whole.state).toBe('text');
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'a file whose size says 0 but that holds more (as after growth past fstat) stops at the limit',
+    async () => {
+      // /proc files are regular files with st.size 0: the size check passes, the read must still stop.
+      tmp();
+      expect(fs.statSync('/proc/self/status').size).toBe(0);
+      expect(await both('/proc/self/status', 16)).toEqual({ state: 'unreadable', problem: 'larger than 16 bytes' });
+      const whole = await both('/proc/self/cmdline', 1024 * 1024);
+      expect(whole.state).toBe('text');
+    },
+  );
 
-  it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)('a file it may not open is unreadable, not missing', async () => {
-    const f = path.join(tmp(), 'secret');
-    fs.writeFileSync(f, '{}', { mode: 0o000 });
-    expect(await both(f, 100)).toEqual({ state: 'unreadable', problem: 'cannot be opened (EACCES)' });
-  });
+  it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)(
+    'a file it may not open is unreadable, not missing',
+    async () => {
+      const f = path.join(tmp(), 'secret');
+      fs.writeFileSync(f, '{}', { mode: 0o000 });
+      expect(await both(f, 100)).toEqual({ state: 'unreadable', problem: 'cannot be opened (EACCES)' });
+    },
+  );
 });
 
 describe('createAtomicExclusive', () => {

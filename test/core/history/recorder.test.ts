@@ -2,7 +2,12 @@ import { tempDir } from '../../helpers/temp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { HistoryOffError, HistoryRecorder, HISTORY_FILE, type RecorderOptions } from '../../../core/history/recorder.js';
+import {
+  HistoryOffError,
+  HistoryRecorder,
+  HISTORY_FILE,
+  type RecorderOptions,
+} from '../../../core/history/recorder.js';
 import { LIMITS } from '../../../core/protocol/limits.js';
 
 let recorders: HistoryRecorder[] = [];
@@ -17,13 +22,27 @@ function dir(): string {
 
 function recorder(opts: Partial<RecorderOptions> & { stateDir: string }): HistoryRecorder {
   const errors: string[] = [];
-  const r = new HistoryRecorder({ limits: LIMITS, now: () => 1000, policy: () => ({ maxAgeMs: 30 * 86_400_000, maxBytes: 1e9 }), onError: (w) => errors.push(w), ...opts });
+  const r = new HistoryRecorder({
+    limits: LIMITS,
+    now: () => 1000,
+    policy: () => ({ maxAgeMs: 30 * 86_400_000, maxBytes: 1e9 }),
+    onError: (w) => errors.push(w),
+    ...opts,
+  });
   recorders.push(r);
   r.open();
   return r;
 }
 
-const env = (i: number, body = `hello ${i}`) => ({ msgId: `m${i}`, at: 1000 + i, fromSessionId: 'sa', fromName: 'alice', fromAddress: 'uds:/a', summary: null, body });
+const env = (i: number, body = `hello ${i}`) => ({
+  msgId: `m${i}`,
+  at: 1000 + i,
+  fromSessionId: 'sa',
+  fromName: 'alice',
+  fromAddress: 'uds:/a',
+  summary: null,
+  body,
+});
 const bob = { id: 'sb', name: 'bob', team: null };
 
 describe('history recorder', () => {
@@ -70,7 +89,15 @@ describe('history recorder', () => {
     const r = recorder({ stateDir: dir(), sqlite: null });
     expect(r.status()).toMatchObject({ enabled: false, reason: expect.stringMatching(/no node:sqlite/) });
     r.message(env(1), bob, null);
-    r.activity({ at: 1, kind: 'decision', status: 'deliver', msgId: 'm1', sender: 'alice', receiver: 'bob', reason: 'accept' });
+    r.activity({
+      at: 1,
+      kind: 'decision',
+      status: 'deliver',
+      msgId: 'm1',
+      sender: 'alice',
+      receiver: 'bob',
+      reason: 'accept',
+    });
     expect(r.status().queued).toBe(0);
     expect(() => r.query({ limit: 1, order: 'newest' })).toThrow(HistoryOffError);
   });
@@ -81,7 +108,9 @@ describe('history recorder', () => {
     for (let i = 0; i < 25; i++) r.message(env(i), bob, null);
     expect(r.status()).toMatchObject({ queued: 10, gap: { records: 15, since: 1000 } });
     r.flush(true);
-    expect(r.query({ limit: 100, order: 'oldest' }).map((m) => m.msgId)).toEqual(Array.from({ length: 10 }, (_, i) => `m${i}`));
+    expect(r.query({ limit: 100, order: 'oldest' }).map((m) => m.msgId)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `m${i}`),
+    );
   });
 
   it('bounds queued text too', () => {

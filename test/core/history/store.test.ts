@@ -21,15 +21,56 @@ function open(file = ':memory:'): HistoryStore {
 }
 
 let n = 0;
-function msg(from: string, to: string, text: string, at: number, extra: Partial<Extract<HistoryRecord, { t: 'm' }>> = {}): Extract<HistoryRecord, { t: 'm' }> {
+function msg(
+  from: string,
+  to: string,
+  text: string,
+  at: number,
+  extra: Partial<Extract<HistoryRecord, { t: 'm' }>> = {},
+): Extract<HistoryRecord, { t: 'm' }> {
   return {
-    t: 'm', msgId: `m${++n}`, at, senderSession: `id-${from}`, senderName: from, senderAddress: `uds:/tmp/${from}.sock`, senderTeam: null,
-    receiverSession: `id-${to}`, receiverName: to, receiverTeam: null, summary: null, text, ...extra,
+    t: 'm',
+    msgId: `m${++n}`,
+    at,
+    senderSession: `id-${from}`,
+    senderName: from,
+    senderAddress: `uds:/tmp/${from}.sock`,
+    senderTeam: null,
+    receiverSession: `id-${to}`,
+    receiverName: to,
+    receiverTeam: null,
+    summary: null,
+    text,
+    ...extra,
   };
 }
-const receipt = (m: { msgId: string }, status: string, at: number, reason = ''): HistoryRecord => ({ t: 'e', at, kind: 'receipt', status, msgId: m.msgId, sender: 'x', receiver: 'y', reason });
-const decision = (m: { msgId: string }, status: string, at: number, reason: string): HistoryRecord => ({ t: 'e', at, kind: 'decision', status, msgId: m.msgId, sender: 'x', receiver: 'y', reason });
-const routed = (m: { msgId: string }, status: string, at: number, reason = ''): HistoryRecord => ({ t: 'o', msgId: m.msgId, at, status, reason });
+const receipt = (m: { msgId: string }, status: string, at: number, reason = ''): HistoryRecord => ({
+  t: 'e',
+  at,
+  kind: 'receipt',
+  status,
+  msgId: m.msgId,
+  sender: 'x',
+  receiver: 'y',
+  reason,
+});
+const decision = (m: { msgId: string }, status: string, at: number, reason: string): HistoryRecord => ({
+  t: 'e',
+  at,
+  kind: 'decision',
+  status,
+  msgId: m.msgId,
+  sender: 'x',
+  receiver: 'y',
+  reason,
+});
+const routed = (m: { msgId: string }, status: string, at: number, reason = ''): HistoryRecord => ({
+  t: 'o',
+  msgId: m.msgId,
+  at,
+  status,
+  reason,
+});
 
 describe('history store', () => {
   it('finds messages by words of their text, summary or names, and treats FTS syntax in the query as words', () => {
@@ -52,7 +93,10 @@ describe('history store', () => {
     const s = open();
     const m = msg('alice', 'bob', 'raw body', 1000);
     s.write([m, routed(m, 'held', 1001, 'the receiver holds')]);
-    s.write([{ t: 'x', msgId: m.msgId, text: '<cross-session-message approved="after-hold">raw body</cross-session-message>' }, receipt(m, 'approved', 1500, 'approved by its user')]);
+    s.write([
+      { t: 'x', msgId: m.msgId, text: '<cross-session-message approved="after-hold">raw body</cross-session-message>' },
+      receipt(m, 'approved', 1500, 'approved by its user'),
+    ]);
     const [got] = s.query({ text: 'approved', limit: 10, order: 'newest' });
     expect(got?.text).toContain('after-hold');
     expect(got?.outcome).toBe('approved');
@@ -62,7 +106,12 @@ describe('history store', () => {
     const s = open();
     const old = msg('alice', 'bob', 'old news', 0);
     const recent = msg('alice', 'bob', 'recent news', 10 * DAY);
-    s.write([old, decision(old, 'deliver', 0, 'mode parity'), recent, decision(recent, 'deliver', 10 * DAY, 'mode parity')]);
+    s.write([
+      old,
+      decision(old, 'deliver', 0, 'mode parity'),
+      recent,
+      decision(recent, 'deliver', 10 * DAY, 'mode parity'),
+    ]);
     expect(s.prune(29 * DAY, { maxAgeMs: 30 * DAY, maxBytes: 1e9 }).removed).toBe(0);
     expect(s.prune(31 * DAY, { maxAgeMs: 30 * DAY, maxBytes: 1e9 }).removed).toBe(1);
     expect(s.query({ limit: 10, order: 'oldest' }).map((m) => m.msgId)).toEqual([recent.msgId]);
@@ -74,7 +123,9 @@ describe('history store', () => {
     const file = path.join(dir, 'h.sqlite');
     fs.writeFileSync(file, '', { mode: 0o600 });
     const s = open(file);
-    const all = Array.from({ length: 400 }, (_, i) => msg('alice', 'bob', `message ${i} ` + 'lorem ipsum dolor '.repeat(100), i));
+    const all = Array.from({ length: 400 }, (_, i) =>
+      msg('alice', 'bob', `message ${i} ` + 'lorem ipsum dolor '.repeat(100), i),
+    );
     for (let i = 0; i < all.length; i += 50) s.write(all.slice(i, i + 50));
     const before = s.stats();
     expect(before.bytes).toBeGreaterThan(1_000_000);
@@ -96,9 +147,28 @@ describe('history store', () => {
     const h2 = msg('alice', 'bob', 'three', 3);
     const d = msg('alice', 'bob', 'four', 4);
     const other = msg('alice', 'carol', 'not in this pair', 5);
-    s.write([q, decision(q, 'deliver', 1, 'accept'), routed(q, 'queued', 1), h1, decision(h1, 'hold', 2, 'the receiver is prompting'), receipt(h1, 'held', 2, 'the receiver is prompting'), routed(h1, 'held', 2, 'the receiver is prompting')]);
-    s.write([h2, routed(h2, 'held', 3, 'hold'), d, routed(d, 'dropped', 4, 'duplicate'), other, routed(other, 'queued', 5)]);
-    s.write([receipt(q, 'delivered', 10, 'handed to the agent'), receipt(h1, 'approved', 11, 'approved by its user'), receipt(h2, 'denied', 12, 'its user denied it')]);
+    s.write([
+      q,
+      decision(q, 'deliver', 1, 'accept'),
+      routed(q, 'queued', 1),
+      h1,
+      decision(h1, 'hold', 2, 'the receiver is prompting'),
+      receipt(h1, 'held', 2, 'the receiver is prompting'),
+      routed(h1, 'held', 2, 'the receiver is prompting'),
+    ]);
+    s.write([
+      h2,
+      routed(h2, 'held', 3, 'hold'),
+      d,
+      routed(d, 'dropped', 4, 'duplicate'),
+      other,
+      routed(other, 'queued', 5),
+    ]);
+    s.write([
+      receipt(q, 'delivered', 10, 'handed to the agent'),
+      receipt(h1, 'approved', 11, 'approved by its user'),
+      receipt(h2, 'denied', 12, 'its user denied it'),
+    ]);
     const conv = s.query({ between: ['alice', 'id-bob'], limit: 10, order: 'oldest' });
     expect(conv.map((m) => [m.text, m.outcome, m.reason])).toEqual([
       ['one', 'delivered', 'handed to the agent'],
@@ -106,12 +176,24 @@ describe('history store', () => {
       ['three', 'denied', 'its user denied it'],
       ['four', 'dropped', 'duplicate'],
     ]);
-    expect(conv[1]?.trail.map((e) => `${e.kind}:${e.status}`)).toEqual(['decision:hold', 'receipt:held', 'receipt:approved']);
+    expect(conv[1]?.trail.map((e) => `${e.kind}:${e.status}`)).toEqual([
+      'decision:hold',
+      'receipt:held',
+      'receipt:approved',
+    ]);
     expect(conv.map((m) => m.seq)).toEqual([...conv.map((m) => m.seq)].sort((a, b) => a - b));
-    expect(s.query({ between: ['alice', 'bob'], outcome: ['denied', 'dropped'], limit: 10, order: 'oldest' }).map((m) => m.text)).toEqual(['three', 'four']);
-    expect(s.query({ between: ['alice', 'bob'], since: 2, until: 3, limit: 10, order: 'oldest' }).map((m) => m.text)).toEqual(['two', 'three']);
+    expect(
+      s
+        .query({ between: ['alice', 'bob'], outcome: ['denied', 'dropped'], limit: 10, order: 'oldest' })
+        .map((m) => m.text),
+    ).toEqual(['three', 'four']);
+    expect(
+      s.query({ between: ['alice', 'bob'], since: 2, until: 3, limit: 10, order: 'oldest' }).map((m) => m.text),
+    ).toEqual(['two', 'three']);
     // Paging: after the first two, the rest.
-    expect(s.query({ between: ['alice', 'bob'], after: conv[1]!.seq, limit: 10, order: 'oldest' }).map((m) => m.text)).toEqual(['three', 'four']);
+    expect(
+      s.query({ between: ['alice', 'bob'], after: conv[1]!.seq, limit: 10, order: 'oldest' }).map((m) => m.text),
+    ).toEqual(['three', 'four']);
   });
 
   it('an admission result never overrides a receipt that overtook it', () => {

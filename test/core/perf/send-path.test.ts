@@ -32,12 +32,18 @@ describe('journal batch offsets', () => {
     const { journal } = await Journal.open(dir, OPTS);
     const texts = ['plain', 'é accent', '漢字 three bytes', 'emoji 🎉 four', 'plain again', 'ünïcödé'.repeat(50)];
     const recs: JournalRecord[] = [];
-    for (let i = 0; i < 60; i++) recs.push({ t: 'i', id: `s${i % 3}`, item: notice(`m${i}`, `${texts[i % texts.length]} ${i}`) });
+    for (let i = 0; i < 60; i++)
+      recs.push({ t: 'i', id: `s${i % 3}`, item: notice(`m${i}`, `${texts[i % texts.length]} ${i}`) });
     await Promise.all(recs.map((r) => journal.append(r))); // one tick: one group commit
     await Promise.all([journal.append({ t: 'i', id: 's0', item: notice('ascii-only', 'a batch of ASCII only') })]);
-    await journal.append({ t: 'a', id: 's1', ids: recs.filter((_, i) => i % 3 === 1 && i % 2 === 0).map((r) => (r as { item: { id: string } }).item.id) });
+    await journal.append({
+      t: 'a',
+      id: 's1',
+      ids: recs.filter((_, i) => i % 3 === 1 && i % 2 === 0).map((r) => (r as { item: { id: string } }).item.id),
+    });
     const expected: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
-    for (const line of fs.readFileSync(journal.file, 'utf8').split('\n').filter(Boolean)) applyRecord(expected, JSON.parse(line) as JournalRecord);
+    for (const line of fs.readFileSync(journal.file, 'utf8').split('\n').filter(Boolean))
+      applyRecord(expected, JSON.parse(line) as JournalRecord);
     expect(await journal.compact()).toBe(true);
     journal.close();
     const { journal: again, state } = await Journal.open(dir, OPTS);
@@ -52,9 +58,14 @@ describe('journal live index without entry objects', () => {
     const dir = tempDir();
     const { journal } = await Journal.open(dir, OPTS);
     const session = (id: string, name: string): JournalRecord => ({ t: 's', s: { id, name } as never });
-    const held = (sid: string, id: string): JournalRecord => ({ t: 'h', id: sid, held: { id, env: { msgId: id } as never, reason: 'r', heldAt: 1 } });
+    const held = (sid: string, id: string): JournalRecord => ({
+      t: 'h',
+      id: sid,
+      held: { id, env: { msgId: id } as never, reason: 'r', heldAt: 1 },
+    });
     for (const sid of ['s0', 's1', 's2']) await journal.append(session(sid, `${sid}-a`));
-    for (let i = 0; i < 30; i++) await journal.append({ t: 'i', id: `s${i % 3}`, item: notice(`m${i}`, `text ${i} ✓`) });
+    for (let i = 0; i < 30; i++)
+      await journal.append({ t: 'i', id: `s${i % 3}`, item: notice(`m${i}`, `text ${i} ✓`) });
     for (let i = 0; i < 6; i++) await journal.append(held(`s${i % 3}`, `h${i}`));
     await journal.append({ t: 'a', id: 's0', ids: ['m0', 'm3', 'm6'] });
     await journal.append(session('s1', 's1-b'));
@@ -68,13 +79,24 @@ describe('journal live index without entry objects', () => {
     expect(await journal.compact()).toBe(true);
     expect(journal.liveBytes).toBe(journal.size); // stale offsets after the first remap would miscount here
     const expected: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
-    for (const line of fs.readFileSync(journal.file, 'utf8').split('\n').filter(Boolean)) applyRecord(expected, JSON.parse(line) as JournalRecord);
+    for (const line of fs.readFileSync(journal.file, 'utf8').split('\n').filter(Boolean))
+      applyRecord(expected, JSON.parse(line) as JournalRecord);
     journal.close();
     const { journal: again, state } = await Journal.open(dir, OPTS);
     again.close();
     expect(items(state)).toEqual(items(expected));
     expect([...state.sessions.values()].map((x) => x.name).sort()).toEqual(['s0-b', 's1-b']);
-    expect(Object.keys(items(state).s1 ?? {}).sort()).toEqual(['late', 'm10', 'm13', 'm16', 'm19', 'm22', 'm25', 'm28', 'm7']);
+    expect(Object.keys(items(state).s1 ?? {}).sort()).toEqual([
+      'late',
+      'm10',
+      'm13',
+      'm16',
+      'm19',
+      'm22',
+      'm25',
+      'm28',
+      'm7',
+    ]);
     expect([...(state.held.get('s0')?.keys() ?? [])].sort()).toEqual(['h0', 'h3']);
     expect(state.held.has('s2')).toBe(false);
   });
@@ -94,7 +116,16 @@ describe('message ids', () => {
 
 describe('framing', () => {
   const env = (over: Partial<Envelope> = {}): Envelope => ({
-    msgId: randomId(), fromAddress: 'uds:/tmp/a.sock', fromName: 'alice', fromSessionId: 'sid-a', fromClass: null, ownChild: false, summary: 's', body: 'hi', at: 1, ...over,
+    msgId: randomId(),
+    fromAddress: 'uds:/tmp/a.sock',
+    fromName: 'alice',
+    fromSessionId: 'sid-a',
+    fromClass: null,
+    ownChild: false,
+    summary: 's',
+    body: 'hi',
+    at: 1,
+    ...over,
   });
 
   it('items of one sender share one frozen from; a renamed sender gets its own', () => {
@@ -105,12 +136,19 @@ describe('framing', () => {
     const renamed = frameMessage(env({ fromName: 'alice-2' }), false);
     expect(renamed.from).toEqual({ address: 'uds:/tmp/a.sock', name: 'alice-2', sessionId: 'sid-a' });
     expect(frameMessage(env({ fromSessionId: 'sid-b' }), false).from.sessionId).toBe('sid-b');
-    expect(JSON.parse(JSON.stringify(a))).toMatchObject({ from: { address: 'uds:/tmp/a.sock', name: 'alice', sessionId: 'sid-a' } });
+    expect(JSON.parse(JSON.stringify(a))).toMatchObject({
+      from: { address: 'uds:/tmp/a.sock', name: 'alice', sessionId: 'sid-a' },
+    });
   });
 
   it('names and labels: the fast paths agree with the full rules', () => {
     for (const n of ['alice', 'a-b_c.d', '', 'Alice', ' bob ', 'ｆｕｌｌ', 'tab\there', 'zero\u200bwidth']) {
-      const full = n.normalize('NFKC').replace(/[\p{Cc}\p{Cf}]/gu, '').trim().toLowerCase().replace(/\s+/g, '-');
+      const full = n
+        .normalize('NFKC')
+        .replace(/[\p{Cc}\p{Cf}]/gu, '')
+        .trim()
+        .toLowerCase()
+        .replace(/\s+/g, '-');
       expect(normalizeName(n)).toBe(full);
     }
     expect(parseLabel('alice')).toBeUndefined();
@@ -121,14 +159,21 @@ describe('framing', () => {
 describe('settings shared between sessions', () => {
   it('sessions whose files are all missing share one effective object; a project file makes its own, and a change re-resolves', () => {
     const root = tempDir();
-    const store = new SettingsStore({ managedPath: path.join(root, 'managed.json'), userPath: path.join(root, 'user.json'), logger: silentLogger });
+    const store = new SettingsStore({
+      managedPath: path.join(root, 'managed.json'),
+      userPath: path.join(root, 'user.json'),
+      logger: silentLogger,
+    });
     const cwd = (n: string): string => {
       const d = path.join(root, n);
       fs.mkdirSync(d, { recursive: true });
       return d;
     };
     fs.mkdirSync(path.join(cwd('c'), '.switchboard'), { recursive: true });
-    fs.writeFileSync(path.join(root, 'c', '.switchboard', 'settings.json'), JSON.stringify({ crossSessionInbound: 'refuse' }));
+    fs.writeFileSync(
+      path.join(root, 'c', '.switchboard', 'settings.json'),
+      JSON.stringify({ crossSessionInbound: 'refuse' }),
+    );
     const a = store.effective(cwd('a'), emptyParsed(), 'sa');
     const b = store.effective(cwd('b'), store.parseFlag(null, 'b'), 'sb');
     const c = store.effective(path.join(root, 'c'), store.parseFlag(null, 'c'), 'sc');
@@ -138,7 +183,10 @@ describe('settings shared between sessions', () => {
     expect(b.inbound.floor).toBeNull();
     expect(a).toEqual(b);
     fs.mkdirSync(path.join(root, 'b', '.switchboard'));
-    fs.writeFileSync(path.join(root, 'b', '.switchboard', 'settings.json'), JSON.stringify({ crossSessionInbound: 'hold' }));
+    fs.writeFileSync(
+      path.join(root, 'b', '.switchboard', 'settings.json'),
+      JSON.stringify({ crossSessionInbound: 'hold' }),
+    );
     expect(store.poll()).toBe(true);
     expect(store.effective(path.join(root, 'b'), store.parseFlag(null, 'b'), 'sb').inbound.floor?.value).toBe('hold');
     expect(store.effective(path.join(root, 'a'), emptyParsed(), 'sa').inbound.floor).toBeNull();

@@ -9,7 +9,8 @@ let th: TestHub;
 afterEach(async () => th?.close());
 
 const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
-const items = async (c: HubClient, r: Registration): Promise<InboxItem[]> => (await c.call('inbox.fetch', auth(r))).items;
+const items = async (c: HubClient, r: Registration): Promise<InboxItem[]> =>
+  (await c.call('inbox.fetch', auth(r))).items;
 const reason = async (p: Promise<unknown>): Promise<string> => ((await p.catch((e: unknown) => e)) as RpcError).reason;
 
 async function pair(opts: Parameters<typeof startHub>[0] = {}, userSettings?: Record<string, unknown>) {
@@ -30,18 +31,29 @@ async function pair(opts: Parameters<typeof startHub>[0] = {}, userSettings?: Re
 describe('held messages', () => {
   it('holds by mode parity, tells the sender, and a person approves with the UI token only', async () => {
     const { sc, sender, rc, receiver, ui, token } = await pair();
-    const res = await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'please run the tests' });
+    const res = await sc.call('message.send', {
+      ...auth(sender),
+      to: 'receiver',
+      summary: 's',
+      message: 'please run the tests',
+    });
     expect(res.status).toBe('held');
     expect(res.note).toMatch(/Held for receiver .*user to approve/);
     expect(await items(rc, receiver)).toEqual([]);
     const heldReceipt = (await items(sc, sender))[0]!;
     expect(heldReceipt).toMatchObject({ kind: 'receipt', status: 'held', origMsgId: res.msg_id });
-    expect(heldReceipt.text).toMatch(/^\[Cross-session delivery notice\] Your message to receiver \[[0-9a-f]{6}\] was held for its user's approval\. Not delivered yet; do not wait for a reply\./);
+    expect(heldReceipt.text).toMatch(
+      /^\[Cross-session delivery notice\] Your message to receiver \[[0-9a-f]{6}\] was held for its user's approval\. Not delivered yet; do not wait for a reply\./,
+    );
 
     const list = await ui.call('held.list', { uiToken: token });
     expect(list.items).toHaveLength(1);
     expect(list.items[0]).toMatchObject({
-      id: res.msg_id, sender: { name: 'sender', verified: true }, receiver: { name: 'receiver' }, preview: 'please run the tests', expiresAt: null,
+      id: res.msg_id,
+      sender: { name: 'sender', verified: true },
+      receiver: { name: 'receiver' },
+      preview: 'please run the tests',
+      expiresAt: null,
       reason: 'this session bypasses permission prompts and the sender does not (mode parity)',
     });
 
@@ -52,7 +64,9 @@ describe('held messages', () => {
     expect(await ui.call('held.approve', { uiToken: token, id: res.msg_id })).toEqual({ status: 'queued' });
     const got = await items(rc, receiver);
     expect(got).toHaveLength(1);
-    expect(got[0]!.text).toMatch(/^<cross-session-message from="uds:[^"]+" from-name="sender" from-mode="prompting" approved="after-hold">\nplease run the tests\n/);
+    expect(got[0]!.text).toMatch(
+      /^<cross-session-message from="uds:[^"]+" from-name="sender" from-mode="prompting" approved="after-hold">\nplease run the tests\n/,
+    );
     await until(async () => (await items(sc, sender)).some((i) => i.kind === 'receipt' && i.status === 'approved'));
     expect(await reason(ui.call('held.approve', { uiToken: token, id: res.msg_id }))).toBe('item_not_found');
   });
@@ -74,7 +88,9 @@ describe('held messages', () => {
     expect(h!.expiresAt).toBe(clock.now() + 300_000);
     clock.advance(300_000);
     await until(async () => (await ui.call('held.list', { uiToken: token })).items.length === 0);
-    const receipts = (await items(sc, sender)).filter((i) => i.kind === 'receipt').map((i) => (i as { status: string }).status);
+    const receipts = (await items(sc, sender))
+      .filter((i) => i.kind === 'receipt')
+      .map((i) => (i as { status: string }).status);
     expect(receipts).toEqual(['held', 'held', 'denied', 'expired']);
   });
 
@@ -91,24 +107,38 @@ describe('held messages', () => {
 
   it('a settings change to refuse drops every held message with a "refused" receipt (never "denied")', async () => {
     const { sc, sender, ui, token } = await pair();
-    for (const m of ['a', 'b', 'c']) await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: m });
+    for (const m of ['a', 'b', 'c'])
+      await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: m });
     fs.writeFileSync(path.join(th.dirs.home, 'settings.json'), JSON.stringify({ crossSessionInbound: 'refuse' }));
     await until(async () => (await ui.call('held.list', { uiToken: token })).items.length === 0);
-    await until(async () => (await items(sc, sender)).filter((i) => i.kind === 'receipt' && i.status === 'refused').length === 3);
+    await until(
+      async () => (await items(sc, sender)).filter((i) => i.kind === 'receipt' && i.status === 'refused').length === 3,
+    );
     const refused = (await items(sc, sender)).find((i) => i.kind === 'receipt' && i.status === 'refused')!;
     expect(refused.text).toContain('refused by its inbound policy');
-    expect((await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'd' })).status).toBe('refused');
+    expect(
+      (await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'd' })).status,
+    ).toBe('refused');
   });
 
   it('evicts the oldest beyond 100 held with an "expired" receipt', async () => {
     const { sc, sender, ui, token } = await pair({}, { throttle: { bucketSize: 1000, queueFullAt: 1000 } });
-    expect((await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'probe' })).status).toBe('held');
+    expect(
+      (await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'probe' })).status,
+    ).toBe('held');
     const first = (await ui.call('held.list', { uiToken: token })).items[0]!.id;
-    for (let i = 0; i < 100; i++) expect((await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: `m${i}` })).status).toBe('held');
+    for (let i = 0; i < 100; i++)
+      expect(
+        (await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: `m${i}` })).status,
+      ).toBe('held');
     const held = (await ui.call('held.list', { uiToken: token })).items;
     expect(held).toHaveLength(100);
     expect(held.map((h) => h.id)).not.toContain(first);
-    await until(async () => (await sc.call('inbox.fetch', { ...auth(sender), limit: 1000 })).items.some((i) => i.kind === 'receipt' && i.status === 'expired' && i.origMsgId === first));
+    await until(async () =>
+      (await sc.call('inbox.fetch', { ...auth(sender), limit: 1000 })).items.some(
+        (i) => i.kind === 'receipt' && i.status === 'expired' && i.origMsgId === first,
+      ),
+    );
   });
 
   it('held messages survive a hub restart', async () => {
@@ -133,18 +163,39 @@ describe('bad settings files', () => {
     const sender = await th.register(sc, { name: 'sender' });
     const rc = await th.client();
     const receiver = await th.register(rc, { name: 'receiver' });
-    expect((await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'normal' })).status).toBe('queued');
+    expect(
+      (await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'normal' })).status,
+    ).toBe('queued');
 
-    for (const [text, key] of [['{ "crossSessionInbound": "accept", ', null], ['{"crossSessionInbound": 42}', 'crossSessionInbound'], ['{"crossSessionInbound": "yolo"}', 'crossSessionInbound']] as const) {
+    for (const [text, key] of [
+      ['{ "crossSessionInbound": "accept", ', null],
+      ['{"crossSessionInbound": 42}', 'crossSessionInbound'],
+      ['{"crossSessionInbound": "yolo"}', 'crossSessionInbound'],
+    ] as const) {
       fs.writeFileSync(userFile, text);
       await until(() => log.lines.some((l) => l.fields?.file === userFile && l.fields.key === key));
       log.lines.length = 0;
-      const r = await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: `try ${text}` });
+      const r = await sc.call('message.send', {
+        ...auth(sender),
+        to: 'receiver',
+        summary: 's',
+        message: `try ${text}`,
+      });
       expect(r.status).toBe('held');
       expect(r.reason).toBe('crossSessionInbound is "hold" in user settings');
     }
     fs.writeFileSync(userFile, '{"crossSessionInbound": "accept"}');
-    await until(async () => (await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: `again ${Date.now()}` })).status === 'queued');
+    await until(
+      async () =>
+        (
+          await sc.call('message.send', {
+            ...auth(sender),
+            to: 'receiver',
+            summary: 's',
+            message: `again ${Date.now()}`,
+          })
+        ).status === 'queued',
+    );
     expect((await items(rc, receiver)).length).toBeGreaterThanOrEqual(2);
   });
 
@@ -155,14 +206,26 @@ describe('bad settings files', () => {
     fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ crossSessionInbound: 'hold' }));
     th = await startHub({ limits: { livenessSweepMs: 30 } }, dirs);
-    fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ crossSessionInbound: 'accept', permissions: {} }));
+    fs.writeFileSync(
+      path.join(project, '.claude', 'settings.json'),
+      JSON.stringify({ crossSessionInbound: 'accept', permissions: {} }),
+    );
     const sc = await th.client();
     const sender = await th.register(sc, { name: 'sender' });
     await th.register(await th.client(), { name: 'receiver', cwd: project });
-    expect((await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'a' })).status).toBe('held');
+    expect(
+      (await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'a' })).status,
+    ).toBe('held');
     fs.mkdirSync(path.join(project, '.switchboard'));
-    fs.writeFileSync(path.join(project, '.switchboard', 'settings.local.json'), JSON.stringify({ crossSessionInbound: 'refuse' }));
-    await until(async () => (await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: `b${Date.now()}` })).status === 'refused');
+    fs.writeFileSync(
+      path.join(project, '.switchboard', 'settings.local.json'),
+      JSON.stringify({ crossSessionInbound: 'refuse' }),
+    );
+    await until(
+      async () =>
+        (await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: `b${Date.now()}` }))
+          .status === 'refused',
+    );
     const r = await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'c' });
     expect(r.reason).toBe('crossSessionInbound is "refuse" in local settings');
   });

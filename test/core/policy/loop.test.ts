@@ -27,13 +27,25 @@ function autoReply(c: HubClient, me: Registration, reply: (text: string, n: numb
       for (const m of messages) {
         bot.delivered++;
         bot.last = Date.now();
-        const r = await c.call('message.send', { ...auth, to: m.from.address, summary: 'auto-reply', message: reply(m.text, bot.delivered) });
+        const r = await c.call('message.send', {
+          ...auth,
+          to: m.from.address,
+          summary: 'auto-reply',
+          message: reply(m.text, bot.delivered),
+        });
         bot.statuses.push(r.status);
       }
     }
   };
   void loop().catch(() => undefined);
-  return { get delivered() { return bot.delivered; }, statuses: bot.statuses, stop: () => void (bot.stopped = true), lastActivity: () => bot.last };
+  return {
+    get delivered() {
+      return bot.delivered;
+    },
+    statuses: bot.statuses,
+    stop: () => void (bot.stopped = true),
+    lastActivity: () => bot.last,
+  };
 }
 
 async function quiet(bots: Bot[], ms: number): Promise<void> {
@@ -52,7 +64,17 @@ describe('a two-session auto-reply loop', () => {
     const b = await th.register(cb, { name: 'bot-b' });
     const botA = autoReply(ca, a, (_t, n) => `reply number ${n} from a`);
     const botB = autoReply(cb, b, (_t, n) => `reply number ${n} from b`);
-    expect((await ca.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'bot-b', summary: 'start', message: 'hello, please reply' })).status).toBe('queued');
+    expect(
+      (
+        await ca.call('message.send', {
+          sessionId: a.sessionId,
+          token: a.token,
+          to: 'bot-b',
+          summary: 'start',
+          message: 'hello, please reply',
+        })
+      ).status,
+    ).toBe('queued');
     await quiet([botA, botB], 1000);
     botA.stop();
     botB.stop();
@@ -71,7 +93,13 @@ describe('a two-session auto-reply loop', () => {
     const b = await th.register(cb, { name: 'bot-b' });
     const botA = autoReply(ca, a, () => 'ok, thanks');
     const botB = autoReply(cb, b, () => 'ok, thanks');
-    await ca.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'bot-b', summary: 'start', message: 'hello' });
+    await ca.call('message.send', {
+      sessionId: a.sessionId,
+      token: a.token,
+      to: 'bot-b',
+      summary: 'start',
+      message: 'hello',
+    });
     await quiet([botA, botB], 500);
     botA.stop();
     botB.stop();

@@ -16,9 +16,23 @@ describe('receipts to socket writers (Claude Code status lines)', () => {
     const r = await th.register(c, { name: 'receiver', permissionMode: 'bypassPermissions' });
     const peer = await fakePeer(path.join(path.dirname(socketPathOf(r.address)!), 'cc-peer.sock'));
     try {
-      await writeSocket(socketPathOf(r.address)!, JSON.stringify({ type: 'user', msg_id: 'm-1', message: { role: 'user', content: 'hi' }, from: udsAddress(peer.path) }) + '\n');
+      await writeSocket(
+        socketPathOf(r.address)!,
+        JSON.stringify({
+          type: 'user',
+          msg_id: 'm-1',
+          message: { role: 'user', content: 'hi' },
+          from: udsAddress(peer.path),
+        }) + '\n',
+      );
       await until(() => peer.lines.length === 1);
-      expect(peer.lines[0]).toMatchObject({ type: 'control', action: 'peer_message_status', status: 'held', orig_msg_id: 'm-1', from: r.address });
+      expect(peer.lines[0]).toMatchObject({
+        type: 'control',
+        action: 'peer_message_status',
+        status: 'held',
+        orig_msg_id: 'm-1',
+        from: r.address,
+      });
       const ui = await th.client();
       const [held] = (await ui.call('held.list', { uiToken: th.hub.uiToken })).items;
       expect(held!.sender).toEqual({ name: null, address: udsAddress(peer.path), sessionId: null, verified: false });
@@ -38,7 +52,14 @@ describe('receipts to socket writers (Claude Code status lines)', () => {
     const r = await th.register(c, { name: 'receiver' });
     const peer = await fakePeer(path.join(path.dirname(socketPathOf(r.address)!), 'flood.sock'));
     try {
-      const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ type: 'user', msg_id: `f-${i}`, message: { role: 'user', content: `flood ${i}` }, from: udsAddress(peer.path) }));
+      const lines = Array.from({ length: 40 }, (_, i) =>
+        JSON.stringify({
+          type: 'user',
+          msg_id: `f-${i}`,
+          message: { role: 'user', content: `flood ${i}` },
+          from: udsAddress(peer.path),
+        }),
+      );
       await writeSocket(socketPathOf(r.address)!, lines.join('\n') + '\n');
       // An unverified writer may fill half of the 50-message queue (verified senders keep the rest).
       await until(async () => (await c.call('inbox.fetch', { ...auth(r), limit: 1000 })).items.length === 25);
@@ -66,7 +87,9 @@ describe('idle notices and the subscriber policy', () => {
     const events: unknown[] = [];
     ui.on('ui.event', (e) => events.push(e));
     await ui.call('ui.attach', { uiToken: th.hub.uiToken });
-    expect((await wc.call('message.send', { ...auth(watcher), to: 'target', notify_when_idle: true })).status).toBe('subscribed');
+    expect((await wc.call('message.send', { ...auth(watcher), to: 'target', notify_when_idle: true })).status).toBe(
+      'subscribed',
+    );
     const subs = await ui.call('subscriptions.list', { uiToken: th.hub.uiToken });
     expect(subs.items).toHaveLength(1);
     await tc.call('session.state', { ...auth(target), state: 'busy' });
@@ -74,7 +97,12 @@ describe('idle notices and the subscriber policy', () => {
     await until(() => events.some((e) => (e as { type: string }).type === 'user.notice'));
     expect((await wc.call('inbox.fetch', auth(watcher))).items).toEqual([]);
     const { notices } = await ui.call('activity.list', { uiToken: th.hub.uiToken });
-    expect(notices).toEqual([expect.objectContaining({ sessionId: watcher.sessionId, text: expect.stringMatching(/^\[Cross-session idle notice\] target \[[0-9a-f]+\] is now idle\.$/) })]);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        sessionId: watcher.sessionId,
+        text: expect.stringMatching(/^\[Cross-session idle notice\] target \[[0-9a-f]+\] is now idle\.$/),
+      }),
+    ]);
   });
 
   it('subscriptions can be listed and cancelled; a cancelled one never fires', async () => {
@@ -87,7 +115,9 @@ describe('idle notices and the subscriber policy', () => {
     await wc.call('message.send', { ...auth(watcher), to: 'target', notify_when_idle: true });
     const [sub] = (await ui.call('subscriptions.list', { uiToken: th.hub.uiToken })).items;
     expect(sub).toMatchObject({ subscriber: { name: 'watcher' }, target: { sessionId: target.sessionId } });
-    expect(await ui.call('subscriptions.cancel', { uiToken: th.hub.uiToken, id: sub!.id })).toEqual({ cancelled: true });
+    expect(await ui.call('subscriptions.cancel', { uiToken: th.hub.uiToken, id: sub!.id })).toEqual({
+      cancelled: true,
+    });
     await tc.call('session.state', { ...auth(target), state: 'busy' });
     await tc.call('session.state', { ...auth(target), state: 'idle' });
     await new Promise((r) => setTimeout(r, 100));
@@ -100,8 +130,12 @@ describe('who may bypass parity', () => {
     th = await startHub();
     const c = await th.client();
     const r = await th.register(c, { name: 'receiver', permissionMode: 'bypassPermissions' });
-    const line = (id: string) => JSON.stringify({ type: 'user', msg_id: id, message: { role: 'user', content: `from a script (${id})` } });
-    await writeSocket(socketPathOf(r.address)!, JSON.stringify({ type: 'auth', token: r.token }) + '\n' + line('child') + '\n');
+    const line = (id: string) =>
+      JSON.stringify({ type: 'user', msg_id: id, message: { role: 'user', content: `from a script (${id})` } });
+    await writeSocket(
+      socketPathOf(r.address)!,
+      JSON.stringify({ type: 'auth', token: r.token }) + '\n' + line('child') + '\n',
+    );
     await writeSocket(socketPathOf(r.address)!, line('stranger') + '\n');
     await until(async () => (await c.call('inbox.fetch', auth(r))).items.length === 1);
     expect((await c.call('inbox.fetch', auth(r))).items.map((i) => i.id)).toEqual(['child']);
@@ -121,7 +155,9 @@ describe('who may bypass parity', () => {
     await th.register(await th.client(), { name: 'b', settings: { crossSessionInbound: 'accept' } });
     const r = await c.call('message.send', { ...auth(a), to: 'b', summary: 's', message: 'x' });
     expect(r).toMatchObject({ status: 'refused', reason: 'crossSessionInbound is "refuse" in managed settings' });
-    const eff = (await c.call('settings.effective', { uiToken: th.hub.uiToken })).effective as { inbound: { source: string } };
+    const eff = (await c.call('settings.effective', { uiToken: th.hub.uiToken })).effective as {
+      inbound: { source: string };
+    };
     expect(eff.inbound.source).toBe('managed');
   });
 });

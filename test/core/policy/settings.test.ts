@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { decideInbound } from '../../../core/policy/policy.js';
 import { resolveSettings, type Layers, type Scope } from '../../../core/settings/effective.js';
-import { emptyParsed, parseSettingsText, parseSettingsValue, type ParsedSettings } from '../../../core/settings/schema.js';
+import {
+  emptyParsed,
+  parseSettingsText,
+  parseSettingsValue,
+  type ParsedSettings,
+} from '../../../core/settings/schema.js';
 
 function layer(value: Record<string, unknown>): ParsedSettings {
   return parseSettingsValue(value, 'test.json', { strict: true });
@@ -50,23 +55,48 @@ describe('crossSessionInbound precedence (DESIGN.md §6)', () => {
 
 describe('other settings', () => {
   it('isolatePeerMachines: true in any scope wins, a repository cannot turn it off', () => {
-    expect(resolveSettings(layers({ local: { isolatePeerMachines: true }, user: { isolatePeerMachines: false } })).isolatePeerMachines).toEqual({ value: true, source: 'local' });
-    expect(resolveSettings(layers({ user: { isolatePeerMachines: true }, project: { isolatePeerMachines: false } })).isolatePeerMachines.value).toBe(true);
+    expect(
+      resolveSettings(layers({ local: { isolatePeerMachines: true }, user: { isolatePeerMachines: false } }))
+        .isolatePeerMachines,
+    ).toEqual({ value: true, source: 'local' });
+    expect(
+      resolveSettings(layers({ user: { isolatePeerMachines: true }, project: { isolatePeerMachines: false } }))
+        .isolatePeerMachines.value,
+    ).toBe(true);
     expect(resolveSettings(layers({})).isolatePeerMachines).toEqual({ value: false, source: 'default' });
-    expect(resolveSettings(layers({ project: { isolatePeerMachines: 'yes' } })).isolatePeerMachines).toEqual({ value: true, source: 'project' });
+    expect(resolveSettings(layers({ project: { isolatePeerMachines: 'yes' } })).isolatePeerMachines).toEqual({
+      value: true,
+      source: 'project',
+    });
   });
 
   it('dialogExpiry and throttle come only from managed and user', () => {
-    const e = resolveSettings(layers({ project: { dialogExpiry: 'never', throttle: { bucketSize: 9999 } }, flag: { dialogExpiry: 'never' } }));
+    const e = resolveSettings(
+      layers({ project: { dialogExpiry: 'never', throttle: { bucketSize: 9999 } }, flag: { dialogExpiry: 'never' } }),
+    );
     expect(e.dialogExpiry).toEqual({ value: '5m', source: 'default' });
     expect(e.throttle.value.bucketSize).toBe(30);
-    const u = resolveSettings(layers({ user: { dialogExpiry: '10m', throttle: { bucketSize: 5 } }, managed: { dialogExpiry: '60s' } }));
+    const u = resolveSettings(
+      layers({ user: { dialogExpiry: '10m', throttle: { bucketSize: 5 } }, managed: { dialogExpiry: '60s' } }),
+    );
     expect(u.dialogExpiry).toEqual({ value: '60s', source: 'managed' });
-    expect(u.throttle).toEqual({ value: { duplicateWindowMs: 30_000, bucketSize: 5, refillPerSecond: 0.5, queueFullAt: 50, foldWindowMs: 60_000 }, source: 'user' });
+    expect(u.throttle).toEqual({
+      value: { duplicateWindowMs: 30_000, bucketSize: 5, refillPerSecond: 0.5, queueFullAt: 50, foldWindowMs: 60_000 },
+      source: 'user',
+    });
   });
 
   it('reports each bad key with its file and keeps the good ones', () => {
-    const p = parseSettingsText(JSON.stringify({ dialogExpiry: '3h', crossSessionInbound: 'accept', throttle: { bucketSize: -1 }, colour: 'red' }), '/u/settings.json', { strict: true });
+    const p = parseSettingsText(
+      JSON.stringify({
+        dialogExpiry: '3h',
+        crossSessionInbound: 'accept',
+        throttle: { bucketSize: -1 },
+        colour: 'red',
+      }),
+      '/u/settings.json',
+      { strict: true },
+    );
     expect(p.values).toEqual({ crossSessionInbound: 'accept' });
     expect(p.problems.map((x) => [x.file, x.key])).toEqual([
       ['/u/settings.json', 'dialogExpiry'],
@@ -81,7 +111,11 @@ describe('other settings', () => {
   });
 
   it("reads only Switchboard's keys from Claude Code's settings files", () => {
-    const p = parseSettingsText(JSON.stringify({ permissions: { allow: [] }, crossSessionInbound: 'hold', dialogExpiry: 'never' }), '.claude/settings.json', { keys: ['crossSessionInbound', 'isolatePeerMachines'], strict: false });
+    const p = parseSettingsText(
+      JSON.stringify({ permissions: { allow: [] }, crossSessionInbound: 'hold', dialogExpiry: 'never' }),
+      '.claude/settings.json',
+      { keys: ['crossSessionInbound', 'isolatePeerMachines'], strict: false },
+    );
     expect(p.values).toEqual({ crossSessionInbound: 'hold' });
     expect(p.problems).toEqual([]);
   });
@@ -112,6 +146,9 @@ describe('mode parity', () => {
 
   it('an explicit value beats parity and own children', () => {
     const refuse = resolveSettings(layers({ user: inb('refuse') })).inbound;
-    expect(decideInbound(refuse, 'bypass', 'bypass', true)).toEqual({ action: 'refuse', reason: 'crossSessionInbound is "refuse" in user settings' });
+    expect(decideInbound(refuse, 'bypass', 'bypass', true)).toEqual({
+      action: 'refuse',
+      reason: 'crossSessionInbound is "refuse" in user settings',
+    });
   });
 });

@@ -67,7 +67,17 @@ describe('throttle (DESIGN.md §7)', () => {
 });
 
 function entry(id: string, receiverId = 'r'): HeldEntry {
-  const env: Envelope = { msgId: id, fromAddress: 'uds:/x', fromName: 'x', fromSessionId: null, fromClass: null, ownChild: false, summary: null, body: id, at: 0 };
+  const env: Envelope = {
+    msgId: id,
+    fromAddress: 'uds:/x',
+    fromName: 'x',
+    fromSessionId: null,
+    fromClass: null,
+    ownChild: false,
+    summary: null,
+    body: id,
+    at: 0,
+  };
   return { id, receiverId, env, reason: 'test', heldAt: 0, deadline: null };
 }
 

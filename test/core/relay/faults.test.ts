@@ -23,7 +23,10 @@ describe('relay faults', () => {
     cleanup.push(() => nats.stop());
     const a: TestHub = await machine('laptop', nats);
     const b: TestHub = await machine('buildbox', nats);
-    cleanup.push(() => a.close(), () => b.close());
+    cleanup.push(
+      () => a.close(),
+      () => b.close(),
+    );
     const ca: HubClient = await a.client();
     const cb: HubClient = await b.client();
     const alice = await a.register(ca, { name: 'alice' });
@@ -35,7 +38,16 @@ describe('relay faults', () => {
     for (let i = 0; i < 40; i++) {
       if (i === 20) await nats.stop();
       try {
-        const r = await ca.call('message.send', { ...{ sessionId: alice.sessionId, token: alice.token }, to: 'bob', summary: `m${i}`, message: `message ${i}` }, { timeoutMs: 15_000 });
+        const r = await ca.call(
+          'message.send',
+          {
+            ...{ sessionId: alice.sessionId, token: alice.token },
+            to: 'bob',
+            summary: `m${i}`,
+            message: `message ${i}`,
+          },
+          { timeoutMs: 15_000 },
+        );
         if (r.status === 'queued') acked.push(`message ${i}`);
       } catch (err) {
         failures.push((err as { reason?: string }).reason ?? String(err));
@@ -45,13 +57,24 @@ describe('relay faults', () => {
     expect(failures.length).toBeGreaterThan(0);
     expect(new Set(failures)).toEqual(new Set(failures.filter((f) => f === 'unreachable' || f === 'timeout')));
     const inbox = (await cb.call('inbox.fetch', { sessionId: bob.sessionId, token: bob.token, limit: 100 })).items;
-    for (const text of acked) expect(inbox.some((m) => m.kind === 'message' && m.text.includes(`${text}\n`))).toBe(true);
+    for (const text of acked)
+      expect(inbox.some((m) => m.kind === 'message' && m.text.includes(`${text}\n`))).toBe(true);
 
     nats = await startNats(port);
     await until(() => a.hub.remote.relay?.connected === true && b.hub.remote.relay?.connected === true, 15_000);
     await until(async () => {
       try {
-        return (await ca.call('message.send', { sessionId: alice.sessionId, token: alice.token, to: 'bob', summary: 'after', message: 'after the outage' })).status === 'queued';
+        return (
+          (
+            await ca.call('message.send', {
+              sessionId: alice.sessionId,
+              token: alice.token,
+              to: 'bob',
+              summary: 'after',
+              message: 'after the outage',
+            })
+          ).status === 'queued'
+        );
       } catch (err) {
         if (err instanceof HubError || (err as { reason?: string }).reason !== undefined) return false;
         throw err;
@@ -74,7 +97,7 @@ describe('relay faults', () => {
     expect(b.hub.remote.relay?.connected).toBe(false);
   });
 
-  it('a killed hub\'s sessions vanish from the other machine within the presence expiry', async () => {
+  it("a killed hub's sessions vanish from the other machine within the presence expiry", async () => {
     const nats = await startNats();
     cleanup.push(() => nats.stop());
     const a = await machine('laptop', nats);
@@ -83,14 +106,23 @@ describe('relay faults', () => {
 
     const dirs = tempDirs();
     fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ relay: { servers: [nats.url], machine: 'buildbox', presenceSeconds: 3 } }));
+    fs.writeFileSync(
+      path.join(dirs.home, 'settings.json'),
+      JSON.stringify({ relay: { servers: [nats.url], machine: 'buildbox', presenceSeconds: 3 } }),
+    );
     const env = cliEnv(dirs);
     const served: Served = await serveCli(env);
     const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
     cleanup.push(() => holder.kill());
-    const reg = await runCli(['session', 'start', '--cwd', dirs.root, '--name', 'bob', '--pid', String(holder.pid), '--json'], env);
+    const reg = await runCli(
+      ['session', 'start', '--cwd', dirs.root, '--name', 'bob', '--pid', String(holder.pid), '--json'],
+      env,
+    );
     expect(reg.code).toBe(0);
-    await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob' && r.machine === 'buildbox'), 10_000);
+    await until(
+      async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob' && r.machine === 'buildbox'),
+      10_000,
+    );
 
     served.child.kill('SIGKILL');
     const killedAt = Date.now();

@@ -10,6 +10,9 @@ export { startNats, type Nats } from '../../helpers/nats.js';
 export async function machine(name: string, nats: Nats, extra: Record<string, unknown> = {}): Promise<TestHub> {
   const dirs = tempDirs();
   fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(dirs.home, 'settings.json'), JSON.stringify({ relay: { servers: [nats.url], machine: name, presenceSeconds: 3 }, ...extra }));
+  fs.writeFileSync(
+    path.join(dirs.home, 'settings.json'),
+    JSON.stringify({ relay: { servers: [nats.url], machine: name, presenceSeconds: 3 }, ...extra }),
+  );
   return startHub({}, dirs);
 }

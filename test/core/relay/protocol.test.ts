@@ -2,9 +2,23 @@
 // format (unknown keys refused), machine names that keep peer: addresses
 // unambiguous; garbage decodes to nothing.
 import { describe, expect, it } from 'vitest';
-import { decode, encode, machineToken, parsePeerAddress, Presence, RelayMessage } from '../../../core/protocol/relay-wire.js';
+import {
+  decode,
+  encode,
+  machineToken,
+  parsePeerAddress,
+  Presence,
+  RelayMessage,
+} from '../../../core/protocol/relay-wire.js';
 
-const msg = { v: 1, msgId: 'm1', to: 'bob', from: { machine: 'laptop', sessionId: 's1', name: 'alice' }, summary: null, body: 'hi' };
+const msg = {
+  v: 1,
+  msgId: 'm1',
+  to: 'bob',
+  from: { machine: 'laptop', sessionId: 's1', name: 'alice' },
+  summary: null,
+  body: 'hi',
+};
 
 describe('relay protocol', () => {
   it('decodes a valid message and refuses variations', () => {
@@ -17,7 +31,8 @@ describe('relay protocol', () => {
       { ...msg, summary: 's'.repeat(201) },
       { ...msg, to: '' },
       { ...msg, body: 42 },
-    ]) expect(decode(RelayMessage, encode(bad))).toBeUndefined();
+    ])
+      expect(decode(RelayMessage, encode(bad))).toBeUndefined();
     expect(decode(RelayMessage, new TextEncoder().encode('{not json'))).toBeUndefined();
     expect(decode(RelayMessage, new Uint8Array(3 * 1024 * 1024))).toBeUndefined();
   });
@@ -26,7 +41,26 @@ describe('relay protocol', () => {
     const p = { v: 1, machine: 'laptop', hubId: 'h', ttlMs: 15_000, sessions: [] };
     expect(decode(Presence, encode(p))).toEqual(p);
     expect(decode(Presence, encode({ ...p, ttlMs: 10 }))).toBeUndefined();
-    expect(decode(Presence, encode({ ...p, sessions: [{ sessionId: 's', name: 'n', agent: 'robot', state: 'idle', stateSince: 0, cwd: '/', inboxDepth: 0, canReceive: true }] }))).toBeUndefined();
+    expect(
+      decode(
+        Presence,
+        encode({
+          ...p,
+          sessions: [
+            {
+              sessionId: 's',
+              name: 'n',
+              agent: 'robot',
+              state: 'idle',
+              stateSince: 0,
+              cwd: '/',
+              inboxDepth: 0,
+              canReceive: true,
+            },
+          ],
+        }),
+      ),
+    ).toBeUndefined();
   });
 
   it('peer addresses and subject tokens', () => {

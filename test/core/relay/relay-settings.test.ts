@@ -14,22 +14,39 @@ describe('relay settings from a user interface', () => {
     const dirs = tempDirs();
     fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
     const file = path.join(dirs.home, 'settings.json');
-    fs.writeFileSync(file, JSON.stringify({ relay: { servers: ['nats://127.0.0.1:1'], token: 's3cret', machine: 'old' } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ relay: { servers: ['nats://127.0.0.1:1'], token: 's3cret', machine: 'old' } }),
+    );
     t = await startHub({}, dirs);
     const c = await t.client();
     const ui = t.hub.uiToken;
-    const shown = ((await c.call('settings.effective', { uiToken: ui })).effective as { relay: { value: Record<string, unknown> } }).relay.value;
+    const shown = (
+      (await c.call('settings.effective', { uiToken: ui })).effective as { relay: { value: Record<string, unknown> } }
+    ).relay.value;
     expect(shown).toEqual({ servers: ['nats://127.0.0.1:1'], token: '(set)', machine: 'old' });
     expect(JSON.stringify(await c.call('settings.effective', { uiToken: ui }))).not.toContain('s3cret');
 
-    await c.call('settings.set', { uiToken: ui, key: 'relay', value: { servers: ['nats://127.0.0.1:2'], machine: 'laptop' } });
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ relay: { token: 's3cret', servers: ['nats://127.0.0.1:2'], machine: 'laptop' } });
+    await c.call('settings.set', {
+      uiToken: ui,
+      key: 'relay',
+      value: { servers: ['nats://127.0.0.1:2'], machine: 'laptop' },
+    });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({
+      relay: { token: 's3cret', servers: ['nats://127.0.0.1:2'], machine: 'laptop' },
+    });
     expect(t.hub.remote.relay?.machine).toBe('laptop');
 
     const before = fs.readFileSync(file, 'utf8');
-    await expect(c.call('settings.set', { uiToken: ui, key: 'relay', value: { servers: ['nats://x:1'], token: 'stolen' } })).rejects.toMatchObject({ reason: 'invalid_params' });
-    await expect(c.call('settings.set', { uiToken: ui, key: 'relay', value: { servers: ['http://x'] } })).rejects.toMatchObject({ reason: 'invalid_params' });
-    await expect(c.call('settings.set', { uiToken: ui, key: 'relay', value: { servers: [], machine: 'a/b' } })).rejects.toMatchObject({ reason: 'invalid_params' });
+    await expect(
+      c.call('settings.set', { uiToken: ui, key: 'relay', value: { servers: ['nats://x:1'], token: 'stolen' } }),
+    ).rejects.toMatchObject({ reason: 'invalid_params' });
+    await expect(
+      c.call('settings.set', { uiToken: ui, key: 'relay', value: { servers: ['http://x'] } }),
+    ).rejects.toMatchObject({ reason: 'invalid_params' });
+    await expect(
+      c.call('settings.set', { uiToken: ui, key: 'relay', value: { servers: [], machine: 'a/b' } }),
+    ).rejects.toMatchObject({ reason: 'invalid_params' });
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
 
     await c.call('settings.set', { uiToken: ui, key: 'relay', value: null });

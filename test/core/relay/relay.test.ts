@@ -18,7 +18,8 @@ let cb: HubClient;
 let alice: Registration;
 let bob: Registration;
 const creds = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
-const items = async (c: HubClient, r: Registration): Promise<InboxItem[]> => (await c.call('inbox.fetch', { ...creds(r), limit: 50 })).items;
+const items = async (c: HubClient, r: Registration): Promise<InboxItem[]> =>
+  (await c.call('inbox.fetch', { ...creds(r), limit: 50 })).items;
 
 beforeEach(async () => {
   nats = await startNats();
@@ -37,7 +38,7 @@ afterEach(async () => {
 });
 
 describe('relay between two hubs', () => {
-  it('lists the other machine\'s sessions, marked with the machine, and drops them when they end', async () => {
+  it("lists the other machine's sessions, marked with the machine, and drops them when they end", async () => {
     const row = (await ca.call('agents.list', {})).rows.find((r) => r.name === 'bob')!;
     expect(row).toMatchObject({ machine: 'buildbox', address: `peer:buildbox/${bob.sessionId}`, kind: 'switchboard' });
     expect(row.label).toMatch(/^bob \[[0-9a-f]{6}\]$/);
@@ -46,37 +47,68 @@ describe('relay between two hubs', () => {
   });
 
   it('a message crosses, the reply crosses back by copying from, and receipts follow', async () => {
-    const sent = await ca.call('message.send', { ...creds(alice), to: 'bob', summary: 'build', message: 'please build main' });
+    const sent = await ca.call('message.send', {
+      ...creds(alice),
+      to: 'bob',
+      summary: 'build',
+      message: 'please build main',
+    });
     expect(sent).toMatchObject({ status: 'queued', to: { name: 'bob', address: `peer:buildbox/${bob.sessionId}` } });
     await until(async () => (await items(cb, bob)).length === 1);
     const [m] = await items(cb, bob);
-    expect(m).toMatchObject({ kind: 'message', from: { address: `peer:laptop/${alice.sessionId}`, name: 'alice', sessionId: null } });
+    expect(m).toMatchObject({
+      kind: 'message',
+      from: { address: `peer:laptop/${alice.sessionId}`, name: 'alice', sessionId: null },
+    });
     expect(m!.kind === 'message' && m!.text).toContain('please build main');
     await cb.call('inbox.ack', { ...creds(bob), ids: [m!.id] });
-    await until(async () => (await items(ca, alice)).some((i) => i.kind === 'receipt' && i.status === 'delivered'), 5000);
+    await until(
+      async () => (await items(ca, alice)).some((i) => i.kind === 'receipt' && i.status === 'delivered'),
+      5000,
+    );
 
-    const reply = await cb.call('message.send', { ...creds(bob), to: `peer:laptop/${alice.sessionId}`, summary: 'done', message: 'built: 0 errors' });
+    const reply = await cb.call('message.send', {
+      ...creds(bob),
+      to: `peer:laptop/${alice.sessionId}`,
+      summary: 'done',
+      message: 'built: 0 errors',
+    });
     expect(reply.status).toBe('queued');
-    await until(async () => (await items(ca, alice)).some((i) => i.kind === 'message' && i.text.includes('built: 0 errors')), 5000);
+    await until(
+      async () => (await items(ca, alice)).some((i) => i.kind === 'message' && i.text.includes('built: 0 errors')),
+      5000,
+    );
   });
 
   it('the remote policy decides: held comes back as the status and as a receipt, then approved', async () => {
     const yolo = await b.register(cb, { name: 'yolo', permissionMode: 'bypassPermissions' });
     await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'yolo'), 5000);
-    const sent = await ca.call('message.send', { ...creds(alice), to: 'yolo', summary: 'rm', message: 'delete the cache' });
+    const sent = await ca.call('message.send', {
+      ...creds(alice),
+      to: 'yolo',
+      summary: 'rm',
+      message: 'delete the cache',
+    });
     expect(sent.status).toBe('held');
     expect(sent.reason).toContain('unverified');
     await until(async () => (await items(ca, alice)).some((i) => i.kind === 'receipt' && i.status === 'held'), 5000);
     const [h] = (await cb.call('held.list', { uiToken: b.hub.uiToken })).items;
     expect(h!.sender).toMatchObject({ name: 'alice', address: `peer:laptop/${alice.sessionId}`, verified: false });
     await cb.call('held.approve', { uiToken: b.hub.uiToken, id: h!.id });
-    await until(async () => (await items(ca, alice)).some((i) => i.kind === 'receipt' && i.status === 'approved'), 5000);
+    await until(
+      async () => (await items(ca, alice)).some((i) => i.kind === 'receipt' && i.status === 'approved'),
+      5000,
+    );
     expect((await items(cb, yolo)).length).toBe(1);
   });
 
   it('errors are clear: an unknown session there, and a machine nobody serves', async () => {
-    await expect(ca.call('message.send', { ...creds(alice), to: 'peer:buildbox/nobody', summary: 's', message: 'm' })).rejects.toMatchObject({ reason: 'target_not_found' });
-    await expect(ca.call('message.send', { ...creds(alice), to: 'peer:mars/bob', summary: 's', message: 'm' })).rejects.toMatchObject({ reason: 'unreachable' });
+    await expect(
+      ca.call('message.send', { ...creds(alice), to: 'peer:buildbox/nobody', summary: 's', message: 'm' }),
+    ).rejects.toMatchObject({ reason: 'target_not_found' });
+    await expect(
+      ca.call('message.send', { ...creds(alice), to: 'peer:mars/bob', summary: 's', message: 'm' }),
+    ).rejects.toMatchObject({ reason: 'unreachable' });
   });
 });
 
@@ -84,7 +116,11 @@ describe('bad input from the broker', () => {
   it('garbage requests get invalid_params, garbage presence is ignored, the hubs keep working', async () => {
     const nc = await connect({ servers: nats.url });
     try {
-      const answer = await nc.request(SUBJECTS.message('buildbox'), new TextEncoder().encode('{"v":1,"msgId":"x","__proto__":{}}'), { timeout: 2000 });
+      const answer = await nc.request(
+        SUBJECTS.message('buildbox'),
+        new TextEncoder().encode('{"v":1,"msgId":"x","__proto__":{}}'),
+        { timeout: 2000 },
+      );
       expect(JSON.parse(new TextDecoder().decode(answer.data))).toEqual({ v: 1, error: 'invalid_params' });
       nc.publish(SUBJECTS.presence('evil'), new TextEncoder().encode('{"v":1,"machine":"evil","sessions":"all"}'));
       nc.publish(SUBJECTS.receipt('laptop'), new TextEncoder().encode('not json'));
@@ -93,7 +129,9 @@ describe('bad input from the broker', () => {
       await nc.close();
     }
     expect((await ca.call('agents.list', {})).rows.some((r) => r.machine === 'evil')).toBe(false);
-    expect((await ca.call('message.send', { ...creds(alice), to: 'bob', summary: 's', message: 'still fine' })).status).toBe('queued');
+    expect(
+      (await ca.call('message.send', { ...creds(alice), to: 'bob', summary: 's', message: 'still fine' })).status,
+    ).toBe('queued');
   });
 });
 
@@ -120,9 +158,13 @@ describe('isolatePeerMachines', () => {
     await ca.call('settings.set', { uiToken: a.hub.uiToken, key: 'isolatePeerMachines', value: true });
     const yolo = await a.register(ca, { name: 'yolo-local', permissionMode: 'bypassPermissions' });
     await a.register(ca, { name: 'yolo-peer', permissionMode: 'bypassPermissions' });
-    expect((await ca.call('message.send', { ...creds(yolo), to: 'yolo-peer', summary: 's', message: 'local' })).status).toBe('queued');
+    expect(
+      (await ca.call('message.send', { ...creds(yolo), to: 'yolo-peer', summary: 's', message: 'local' })).status,
+    ).toBe('queued');
     expect((await ca.call('confirmations.list', { uiToken: a.hub.uiToken })).items).toEqual([]);
-    const pending = ca.call('message.send', { ...creds(yolo), to: 'bob', summary: 's', message: 'remote' }).catch((e: unknown) => ({ status: String(e) }));
+    const pending = ca
+      .call('message.send', { ...creds(yolo), to: 'bob', summary: 's', message: 'remote' })
+      .catch((e: unknown) => ({ status: String(e) }));
     await until(async () => (await ca.call('confirmations.list', { uiToken: a.hub.uiToken })).items.length === 1);
     await a.close(); // closing the hub expires what waits: nothing leaves unconfirmed
     expect((await pending).status).toMatch(/confirm-expired|closed/);
@@ -137,7 +179,9 @@ describe('without a relay', () => {
       expect(t.hub.remote.relay).toBeUndefined();
       const c = await t.client();
       const r = await t.register(c, { name: 'solo' });
-      await expect(c.call('message.send', { ...creds(r), to: 'peer:buildbox/bob', summary: 's', message: 'm' })).rejects.toMatchObject({ reason: 'unreachable' });
+      await expect(
+        c.call('message.send', { ...creds(r), to: 'peer:buildbox/bob', summary: 's', message: 'm' }),
+      ).rejects.toMatchObject({ reason: 'unreachable' });
     } finally {
       await t.close();
     }

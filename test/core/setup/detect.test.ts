@@ -13,7 +13,12 @@ function world(): { root: string; bin: string; env: SetupEnv } {
   const root = tempDirs().root;
   const bin = path.join(root, 'bin');
   fs.mkdirSync(bin);
-  const env: SetupEnv = { home: root, env: { PATH: `relative/bin${path.delimiter}${path.join(root, 'nowhere')}${path.delimiter}${bin}` }, node: '/usr/bin/node', script: '/opt/switchboard/switchboard.mjs' };
+  const env: SetupEnv = {
+    home: root,
+    env: { PATH: `relative/bin${path.delimiter}${path.join(root, 'nowhere')}${path.delimiter}${bin}` },
+    node: '/usr/bin/node',
+    script: '/opt/switchboard/switchboard.mjs',
+  };
   return { root, bin, env };
 }
 

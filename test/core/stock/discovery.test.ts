@@ -16,7 +16,16 @@ const FIXTURES = new URL('../../fixtures/claude-code/sessions/', import.meta.url
 describe('registry files', () => {
   it('reads the fixture and its key file', () => {
     const r = readEntry(path.join(FIXTURES, '48213.json'));
-    expect(r).toMatchObject({ ok: true, entry: { pid: 48213, name: 'myapp-3f', messagingSocketPath: '/run/user/1000/cc-socks/48213.sock', status: 'idle', nameSource: 'derived' } });
+    expect(r).toMatchObject({
+      ok: true,
+      entry: {
+        pid: 48213,
+        name: 'myapp-3f',
+        messagingSocketPath: '/run/user/1000/cc-socks/48213.sock',
+        status: 'idle',
+        nameSource: 'derived',
+      },
+    });
     if (!r.ok) throw new Error('unreachable');
     expect(readPeerToken(FIXTURES, r.entry)).toBe('9f8e7d6c5b4a39281706f5e4d3c2b1a0');
     expect(readPeerToken(FIXTURES, { ...r.entry, procStart: 'other' })).toBeUndefined();
@@ -24,7 +33,17 @@ describe('registry files', () => {
 
   it('reads only bare pid names', () => {
     for (const ok of ['1.json', '48213.json']) expect(isRegistryFileName(ok)).toBe(true);
-    for (const bad of ['abc.json', '0.json', '-1.json', '12.json.tmp', '12.key', '48213.7d9d.key', '12345678901.json', '.json']) expect(isRegistryFileName(bad)).toBe(false);
+    for (const bad of [
+      'abc.json',
+      '0.json',
+      '-1.json',
+      '12.json.tmp',
+      '12.key',
+      '48213.7d9d.key',
+      '12345678901.json',
+      '.json',
+    ])
+      expect(isRegistryFileName(bad)).toBe(false);
   });
 
   it('refuses oversized, malformed, mismatched and non-file entries with a reason', () => {
@@ -34,15 +53,24 @@ describe('registry files', () => {
       fs.writeFileSync(path.join(dir, '48213.json'), good.replace('}', `,"pad":"${'x'.repeat(300 * 1024)}"}`));
       expect(readEntry(path.join(dir, '48213.json'))).toEqual({ ok: false, why: 'over 262144 bytes' });
       fs.writeFileSync(path.join(dir, '7.json'), good);
-      expect(readEntry(path.join(dir, '7.json'))).toEqual({ ok: false, why: 'the pid inside does not match the file name' });
+      expect(readEntry(path.join(dir, '7.json'))).toEqual({
+        ok: false,
+        why: 'the pid inside does not match the file name',
+      });
       fs.writeFileSync(path.join(dir, '8.json'), '{"pid":8,');
       expect(readEntry(path.join(dir, '8.json'))).toEqual({ ok: false, why: 'not JSON' });
       fs.writeFileSync(path.join(dir, '9.json'), '{"pid":9,"sessionId":"s"}');
-      expect(readEntry(path.join(dir, '9.json'))).toMatchObject({ ok: false, why: expect.stringContaining('messagingSocketPath') });
+      expect(readEntry(path.join(dir, '9.json'))).toMatchObject({
+        ok: false,
+        why: expect.stringContaining('messagingSocketPath'),
+      });
       fs.mkdirSync(path.join(dir, '10.json'));
       expect(readEntry(path.join(dir, '10.json'))).toEqual({ ok: false, why: 'not a regular file' });
       fs.symlinkSync(path.join(FIXTURES, '48213.json'), path.join(dir, '11.json'));
-      expect(readEntry(path.join(dir, '11.json'))).toMatchObject({ ok: false, why: expect.stringContaining('unreadable') });
+      expect(readEntry(path.join(dir, '11.json'))).toMatchObject({
+        ok: false,
+        why: expect.stringContaining('unreadable'),
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -75,7 +103,14 @@ describe('discovery in the hub', () => {
     peers.push(p);
     await until(async () => (await rows()).length === 1);
     const [row] = await rows();
-    expect(row).toMatchObject({ name: `myapp-${p.pid}`, kind: 'claude-code', agent: 'claude', state: 'busy', cwd: '/home/dev/myapp', address: `uds:${p.socketPath}` });
+    expect(row).toMatchObject({
+      name: `myapp-${p.pid}`,
+      kind: 'claude-code',
+      agent: 'claude',
+      state: 'busy',
+      cwd: '/home/dev/myapp',
+      address: `uds:${p.socketPath}`,
+    });
     expect(row!.ref).toMatch(/^[0-9a-f]{6}$/);
     fs.rmSync(p.registry);
     await until(async () => (await rows()).length === 0);
@@ -98,7 +133,7 @@ describe('discovery in the hub', () => {
     expect((await rows()).map((r) => r.name)).toEqual([`myapp-${live.pid}`]);
   });
 
-  it('moving the config root (claudeConfigDir) drops the old root\'s rows and watches the new one', async () => {
+  it("moving the config root (claudeConfigDir) drops the old root's rows and watches the new one", async () => {
     const p = await stockPeer(claude(), socks());
     peers.push(p);
     await until(async () => (await rows()).length === 1);
@@ -135,7 +170,7 @@ describe('one agent process is one row', () => {
     await t.close();
   });
 
-  it('Claude Code\'s own registry entry of a Switchboard session\'s agent process is folded into that row, which is `self` and cannot be messaged by itself', async () => {
+  it("Claude Code's own registry entry of a Switchboard session's agent process is folded into that row, which is `self` and cannot be messaged by itself", async () => {
     const claude = path.join(t.dirs.root, 'claude');
     // Claude Code 2.1.332 registers itself (its messaging is on by default) …
     const p = await stockPeer(claude, path.join(t.dirs.root, 'cc-socks'), { version: '2.1.332' });
@@ -148,14 +183,36 @@ describe('one agent process is one row', () => {
     await t.hub.stock.sweep();
 
     const mine = (await c.call('agents.list', { sessionId: me.sessionId, token: me.token })).rows;
-    expect(mine.map((r) => [r.name, r.kind, r.self])).toEqual([['api', 'switchboard', true], ['web', 'switchboard', false]]);
+    expect(mine.map((r) => [r.name, r.kind, r.self])).toEqual([
+      ['api', 'switchboard', true],
+      ['web', 'switchboard', false],
+    ]);
     const theirs = (await c.call('agents.list', { sessionId: other.sessionId, token: other.token })).rows;
-    expect(theirs.filter((r) => r.cwd === t.dirs.root || r.kind === 'claude-code').map((r) => r.name).sort()).toEqual(['api', 'web']);
+    expect(
+      theirs
+        .filter((r) => r.cwd === t.dirs.root || r.kind === 'claude-code')
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['api', 'web']);
 
     // Its Claude Code address is the same row: a send to it from itself is to_self, and nothing reaches the socket.
-    await expect(c.call('message.send', { sessionId: me.sessionId, token: me.token, to: `uds:${p.socketPath}`, summary: 's', message: 'me?' })).rejects.toMatchObject({ reason: 'to_self' });
+    await expect(
+      c.call('message.send', {
+        sessionId: me.sessionId,
+        token: me.token,
+        to: `uds:${p.socketPath}`,
+        summary: 's',
+        message: 'me?',
+      }),
+    ).rejects.toMatchObject({ reason: 'to_self' });
     // From another session, that address reaches the Switchboard session (one row, reachable both ways).
-    const sent = await c.call('message.send', { sessionId: other.sessionId, token: other.token, to: `uds:${p.socketPath}`, summary: 's', message: 'hi' });
+    const sent = await c.call('message.send', {
+      sessionId: other.sessionId,
+      token: other.token,
+      to: `uds:${p.socketPath}`,
+      summary: 's',
+      message: 'hi',
+    });
     expect(sent).toMatchObject({ status: 'queued', to: { name: 'api', address: me.address } });
     expect(p.peer.lines).toEqual([]);
   });
@@ -167,6 +224,9 @@ describe('one agent process is one row', () => {
     const me = await t.register(c, { name: 'api', pid: process.pid, liveness: 'pid' });
     await until(async () => (await c.call('agents.list', {})).rows.length === 2);
     const rows = (await c.call('agents.list', { sessionId: me.sessionId, token: me.token })).rows;
-    expect(rows.map((r) => [r.name, r.kind, r.self])).toEqual([['api', 'switchboard', true], [`myapp-${q.pid}`, 'claude-code', false]]);
+    expect(rows.map((r) => [r.name, r.kind, r.self])).toEqual([
+      ['api', 'switchboard', true],
+      [`myapp-${q.pid}`, 'claude-code', false],
+    ]);
   });
 });

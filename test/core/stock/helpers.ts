@@ -25,25 +25,54 @@ export function sessionsDir(claudeHome: string): string {
   return dir;
 }
 
-export async function stockPeer(claudeHome: string, socksDir: string, extra: Record<string, unknown> = {}, opts: { key?: string; listen?: boolean } = {}): Promise<StockPeer> {
+export async function stockPeer(
+  claudeHome: string,
+  socksDir: string,
+  extra: Record<string, unknown> = {},
+  opts: { key?: string; listen?: boolean } = {},
+): Promise<StockPeer> {
   fs.mkdirSync(socksDir, { recursive: true, mode: 0o700 });
   const proc = spawn('sleep', ['600'], { stdio: 'ignore' });
   const pid = proc.pid!;
   const socketPath = path.join(socksDir, `${pid}.sock`);
-  const peer = opts.listen === false ? { path: socketPath, lines: [], raw: [], close: async () => undefined } : await fakePeer(socketPath);
+  const peer =
+    opts.listen === false
+      ? { path: socketPath, lines: [], raw: [], close: async () => undefined }
+      : await fakePeer(socketPath);
   const dir = sessionsDir(claudeHome);
   const registry = path.join(dir, `${pid}.json`);
   const entry = {
-    pid, sessionId: `cc-${pid}`, cwd: '/home/dev/myapp', startedAt: Date.now(), procStart: processStartTime(pid), version: '2.1.231', peerProtocol: 1,
-    kind: 'interactive', entrypoint: 'cli', messagingSocketPath: socketPath, name: `myapp-${pid}`, nameSource: 'derived', status: 'idle', updatedAt: Date.now(), ...extra,
+    pid,
+    sessionId: `cc-${pid}`,
+    cwd: '/home/dev/myapp',
+    startedAt: Date.now(),
+    procStart: processStartTime(pid),
+    version: '2.1.231',
+    peerProtocol: 1,
+    kind: 'interactive',
+    entrypoint: 'cli',
+    messagingSocketPath: socketPath,
+    name: `myapp-${pid}`,
+    nameSource: 'derived',
+    status: 'idle',
+    updatedAt: Date.now(),
+    ...extra,
   };
   fs.writeFileSync(registry, JSON.stringify(entry));
   if (opts.key !== undefined) {
     const hash = createHash('sha256').update(path.resolve(socketPath)).digest('hex');
-    fs.writeFileSync(path.join(dir, `${pid}.${hash}.key`), JSON.stringify({ peerToken: opts.key, procStart: entry.procStart }), { mode: 0o600 });
+    fs.writeFileSync(
+      path.join(dir, `${pid}.${hash}.key`),
+      JSON.stringify({ peerToken: opts.key, procStart: entry.procStart }),
+      { mode: 0o600 },
+    );
   }
   return {
-    pid, socketPath, registry, peer, proc,
+    pid,
+    socketPath,
+    registry,
+    peer,
+    proc,
     send: (to, line) => writeSocket(to, typeof line === 'string' ? line : JSON.stringify(line) + '\n'),
     async stop() {
       proc.kill();

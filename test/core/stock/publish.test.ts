@@ -28,7 +28,7 @@ describe('publishing to Claude Code', () => {
   let t: TestHub;
   afterEach(async () => t?.close());
 
-  it('is off by default; on, each session with a pid gets an entry in Claude Code\'s format', async () => {
+  it("is off by default; on, each session with a pid gets an entry in Claude Code's format", async () => {
     t = await startHub();
     const dir = sessionsDir(path.join(t.dirs.root, 'claude'));
     const c = await t.client();
@@ -39,7 +39,17 @@ describe('publishing to Claude Code', () => {
     const file = path.join(dir, `${pid}.json`);
     await until(() => fs.existsSync(file));
     const entry = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-    expect(entry).toMatchObject({ pid, sessionId: reg.sessionId, cwd: t.dirs.root, peerProtocol: 1, kind: 'interactive', entrypoint: 'switchboard', name: 'alice', status: 'idle', switchboardHub: t.hub.paths.hubSocket });
+    expect(entry).toMatchObject({
+      pid,
+      sessionId: reg.sessionId,
+      cwd: t.dirs.root,
+      peerProtocol: 1,
+      kind: 'interactive',
+      entrypoint: 'switchboard',
+      name: 'alice',
+      status: 'idle',
+      switchboardHub: t.hub.paths.hubSocket,
+    });
     expect(entry.messagingSocketPath).toBe(reg.address.slice('uds:'.length));
     expect(typeof entry.procStart).toBe('string');
     expect((await c.call('agents.list', {})).rows.map((r) => r.kind)).toEqual(['switchboard']); // never listed twice
@@ -47,13 +57,19 @@ describe('publishing to Claude Code', () => {
     await until(() => !fs.existsSync(file));
   });
 
-  it('turning it off removes the entries; it never overwrites an entry of Claude Code\'s own', async () => {
+  it("turning it off removes the entries; it never overwrites an entry of Claude Code's own", async () => {
     t = await startHub();
     const dir = sessionsDir(path.join(t.dirs.root, 'claude'));
     const c = await t.client();
     const mine = holder();
     const theirs = holder();
-    const ccEntry = JSON.stringify({ pid: theirs, sessionId: 'cc', cwd: '/x', messagingSocketPath: '/tmp/none.sock', entrypoint: 'cli' });
+    const ccEntry = JSON.stringify({
+      pid: theirs,
+      sessionId: 'cc',
+      cwd: '/x',
+      messagingSocketPath: '/tmp/none.sock',
+      entrypoint: 'cli',
+    });
     fs.writeFileSync(path.join(dir, `${theirs}.json`), ccEntry);
     await t.register(c, { name: 'alice', pid: mine, liveness: 'pid' });
     await t.register(c, { name: 'bob', pid: theirs, liveness: 'pid' });
@@ -78,15 +94,32 @@ describe('publishing to Claude Code', () => {
     expect(fs.existsSync(path.join(dir, `${pid}.json`))).toBe(false);
 
     // A crash leaves our entry and another Switchboard's whose process is gone.
-    const ghost = { pid, sessionId: 's', cwd: '/x', messagingSocketPath: '/x.sock', entrypoint: 'switchboard', switchboardHub: t.hub.paths.hubSocket };
+    const ghost = {
+      pid,
+      sessionId: 's',
+      cwd: '/x',
+      messagingSocketPath: '/x.sock',
+      entrypoint: 'switchboard',
+      switchboardHub: t.hub.paths.hubSocket,
+    };
     fs.writeFileSync(path.join(dir, `${pid}.json`), JSON.stringify(ghost));
-    fs.writeFileSync(path.join(dir, '999999.json'), JSON.stringify({ ...ghost, pid: 999999, switchboardHub: '/elsewhere/hub.sock' }));
+    fs.writeFileSync(
+      path.join(dir, '999999.json'),
+      JSON.stringify({ ...ghost, pid: 999999, switchboardHub: '/elsewhere/hub.sock' }),
+    );
     const live = holder();
-    fs.writeFileSync(path.join(dir, `${live}.json`), JSON.stringify({ ...ghost, pid: live, switchboardHub: '/elsewhere/hub.sock' }));
+    fs.writeFileSync(
+      path.join(dir, `${live}.json`),
+      JSON.stringify({ ...ghost, pid: live, switchboardHub: '/elsewhere/hub.sock' }),
+    );
     t = await startHub({}, dirs);
     expect(fs.existsSync(path.join(dir, '999999.json'))).toBe(false);
     expect(fs.existsSync(path.join(dir, `${live}.json`))).toBe(true); // another live hub's
     // Our restored session is published again (the setting is still on), under its own pid.
-    await until(() => fs.existsSync(path.join(dir, `${pid}.json`)) && (JSON.parse(fs.readFileSync(path.join(dir, `${pid}.json`), 'utf8')) as { name?: string }).name === 'alice');
+    await until(
+      () =>
+        fs.existsSync(path.join(dir, `${pid}.json`)) &&
+        (JSON.parse(fs.readFileSync(path.join(dir, `${pid}.json`), 'utf8')) as { name?: string }).name === 'alice',
+    );
   });
 });

@@ -13,7 +13,9 @@ describe('team storage under contention (separate processes)', () => {
   it('8 writers × 500 appends to one inbox lose nothing', { timeout: 300_000 }, async () => {
     const file = path.join(tempDirs().root, 'inboxes', 'lead.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => runWorker<{ written: number }>(['append', file, '500', `w${i}`])));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => runWorker<{ written: number }>(['append', file, '500', `w${i}`])),
+    );
     expect(results.map((r) => r.written)).toEqual(Array(8).fill(500));
     const { entries, invalid } = parseInbox(fs.readFileSync(file, 'utf8'));
     expect(invalid).toBe(0);
@@ -26,8 +28,12 @@ describe('team storage under contention (separate processes)', () => {
 
   it("none of our entries is lost beside writers using Claude Code's lock options", { timeout: 300_000 }, async () => {
     const file = path.join(tempDirs().root, 'inbox.json');
-    const ours = Array.from({ length: 3 }, (_, i) => runWorker<{ written: number }>(['append', file, '200', `ours${i}`]));
-    const refs = Array.from({ length: 3 }, (_, i) => runWorker<{ written: number; lost: number }>(['ref-append', file, '200', `ref${i}`]));
+    const ours = Array.from({ length: 3 }, (_, i) =>
+      runWorker<{ written: number }>(['append', file, '200', `ours${i}`]),
+    );
+    const refs = Array.from({ length: 3 }, (_, i) =>
+      runWorker<{ written: number; lost: number }>(['ref-append', file, '200', `ref${i}`]),
+    );
     const [o, r] = await Promise.all([Promise.all(ours), Promise.all(refs)]);
     const { entries } = parseInbox(fs.readFileSync(file, 'utf8'));
     for (let i = 0; i < 3; i++) expect(entries.filter((e) => e.from === `ours${i}`)).toHaveLength(200);
@@ -40,12 +46,17 @@ describe('team storage under contention (separate processes)', () => {
     const root = path.join(tempDirs().root, 'tasks');
     const list = new TaskList(root, 'race', { deadlineMs: 60_000, staleMs: 10_000 });
     for (let i = 0; i < 200; i++) await list.create({ subject: `task ${i}`, description: 'd' });
-    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => runWorker<{ claimed: string[] }>(['claim', root, 'race', `agent-${i}`, '200'])));
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        runWorker<{ claimed: string[] }>(['claim', root, 'race', `agent-${i}`, '200']),
+      ),
+    );
     const all = results.flatMap((r) => r.claimed);
     expect(all).toHaveLength(200);
     expect(new Set(all).size).toBe(200);
     const tasks = await list.list();
-    for (const [i, r] of results.entries()) for (const id of r.claimed) expect(tasks.find((t) => t.id === id)?.owner).toBe(`agent-${i}`);
+    for (const [i, r] of results.entries())
+      for (const id of r.claimed) expect(tasks.find((t) => t.id === id)?.owner).toBe(`agent-${i}`);
   });
 
   it('a lock left by a SIGKILLed holder is taken over after the stale time', { timeout: 60_000 }, async () => {
@@ -56,7 +67,9 @@ describe('team storage under contention (separate processes)', () => {
     await new Promise((r) => holder.once('exit', r));
     expect(fs.existsSync(`${file}.lock`)).toBe(true);
     const t0 = Date.now();
-    await new Mailbox(file, { deadlineMs: 20_000, staleMs: 2000 }).append(newEntry({ from: 'me', text: 'after the crash' }));
+    await new Mailbox(file, { deadlineMs: 20_000, staleMs: 2000 }).append(
+      newEntry({ from: 'me', text: 'after the crash' }),
+    );
     const waited = Date.now() - t0;
     expect(waited).toBeGreaterThanOrEqual(1000);
     expect(waited).toBeLessThan(10_000);
@@ -68,7 +81,9 @@ describe('team storage under contention (separate processes)', () => {
     fs.writeFileSync(file, '[]');
     const holder = await lockHolder(file, 10_000);
     try {
-      await expect(new Mailbox(file, { deadlineMs: 300, staleMs: 10_000 }).append(newEntry({ from: 'me', text: 'x' }))).rejects.toMatchObject({ name: 'LockTimeoutError' });
+      await expect(
+        new Mailbox(file, { deadlineMs: 300, staleMs: 10_000 }).append(newEntry({ from: 'me', text: 'x' })),
+      ).rejects.toMatchObject({ name: 'LockTimeoutError' });
     } finally {
       holder.kill('SIGKILL');
     }

@@ -21,12 +21,25 @@ describe('task dependencies through tasks.update', () => {
     const c = await th.client();
     const list = 'links';
     for (const subject of ['schema', 'api', 'ui', 'docs']) await c.call('tasks.create', { list, subject });
-    const r = await c.call('tasks.update', { list, id: '3', addBlockedBy: ['1', '2'], addBlocks: ['4'], status: 'in_progress' });
+    const r = await c.call('tasks.update', {
+      list,
+      id: '3',
+      addBlockedBy: ['1', '2'],
+      addBlocks: ['4'],
+      status: 'in_progress',
+    });
     expect(r.task).toMatchObject({ id: '3', status: 'in_progress', blockedBy: ['1', '2'], blocks: ['4'] });
-    const file = (id: string) => JSON.parse(fs.readFileSync(path.join(th!.hub.teams.root, 'tasks', list, `${id}.json`), 'utf8')) as { blocks: string[]; blockedBy: string[] };
+    const file = (id: string) =>
+      JSON.parse(fs.readFileSync(path.join(th!.hub.teams.root, 'tasks', list, `${id}.json`), 'utf8')) as {
+        blocks: string[];
+        blockedBy: string[];
+      };
     expect([file('1').blocks, file('2').blocks, file('4').blockedBy]).toEqual([['3'], ['3'], ['3']]);
     // Adding an edge again changes nothing; edges alone (no other field) are a valid update.
-    expect((await c.call('tasks.update', { list, id: '1', addBlocks: ['3'] })).task).toMatchObject({ blocks: ['3'], blockedBy: [] });
+    expect((await c.call('tasks.update', { list, id: '1', addBlocks: ['3'] })).task).toMatchObject({
+      blocks: ['3'],
+      blockedBy: [],
+    });
     expect(file('3').blockedBy).toEqual(['1', '2']);
     expect(await reason(c.call('tasks.claim', { list, id: '4', owner: 'w1' }))).toBe('blocked');
   });
@@ -43,10 +56,14 @@ describe('task dependencies through tasks.update', () => {
     expect(await reason(c.call('tasks.update', { list, id: '2', addBlocks: ['9'] }))).toBe('blocker_not_found');
     expect(await reason(c.call('tasks.update', { list, id: '2', addBlockedBy: ['3', '9'] }))).toBe('blocker_not_found');
     expect(await reason(c.call('tasks.update', { list, id: '2', addBlockedBy: ['2'] }))).toBe('blocker_self');
-    expect(await reason(c.call('tasks.update', { list, id: '3', addBlocks: ['1'], subject: 'renamed' }))).toBe('blocker_cycle');
+    expect(await reason(c.call('tasks.update', { list, id: '3', addBlocks: ['1'], subject: 'renamed' }))).toBe(
+      'blocker_cycle',
+    );
     expect(await reason(c.call('tasks.update', { list, id: '9', addBlocks: ['1'] }))).toBe('task_not_found');
     expect(snapshot()).toEqual(before);
-    expect(await reason(c.call('tasks.create', { list, subject: 'd', blockedBy: ['1', '9'] }))).toBe('blocker_not_found');
+    expect(await reason(c.call('tasks.create', { list, subject: 'd', blockedBy: ['1', '9'] }))).toBe(
+      'blocker_not_found',
+    );
     expect(fs.existsSync(path.join(dir, '4.json'))).toBe(false);
     expect(await reason(c.call('tasks.update', { list, id: '1', addBlocks: ['x'] }))).toBe('invalid_params');
   });

@@ -9,19 +9,43 @@ import { THROTTLE_DEFAULTS } from '../../../core/settings/effective.js';
 import { admissionHarness, effectiveWith, session, type AdmissionHarness } from './fakes.js';
 
 function fromSession(s: SessionRecord, body: string, msgId = `m-${body}`): Envelope {
-  return { msgId, fromAddress: s.address, fromName: s.name, fromSessionId: s.id, fromClass: senderClass(s), ownChild: false, summary: 's', body, at: 0 };
+  return {
+    msgId,
+    fromAddress: s.address,
+    fromName: s.name,
+    fromSessionId: s.id,
+    fromClass: senderClass(s),
+    ownChild: false,
+    summary: 's',
+    body,
+    at: 0,
+  };
 }
 
 function fromWriter(address: string, body: string, msgId = `w-${address}-${body}`): Envelope {
-  return { msgId, fromAddress: address, fromName: null, fromSessionId: null, fromClass: null, ownChild: false, summary: null, body, at: 0 };
+  return {
+    msgId,
+    fromAddress: address,
+    fromName: null,
+    fromSessionId: null,
+    fromClass: null,
+    ownChild: false,
+    summary: null,
+    body,
+    at: 0,
+  };
 }
 
 const receipts = (h: AdmissionHarness, s: SessionRecord): InboxReceipt[] =>
   h.mailboxes.fetch(s.id, 1000).filter((i: InboxItem): i is InboxReceipt => i.kind === 'receipt');
-const messages = (h: AdmissionHarness, s: SessionRecord): InboxItem[] => h.mailboxes.fetch(s.id, 1000).filter((i) => i.kind === 'message');
+const messages = (h: AdmissionHarness, s: SessionRecord): InboxItem[] =>
+  h.mailboxes.fetch(s.id, 1000).filter((i) => i.kind === 'message');
 
 /** A harness with a prompting sender and a receiver of the given mode, both live. */
-function pair(receiverMode: SessionRecord['permissionMode'] = 'default', inbound: Parameters<typeof admissionHarness>[0] = {}) {
+function pair(
+  receiverMode: SessionRecord['permissionMode'] = 'default',
+  inbound: Parameters<typeof admissionHarness>[0] = {},
+) {
   const h = admissionHarness(inbound);
   const sender = session('sender');
   const receiver = session('receiver', { permissionMode: receiverMode });
@@ -35,7 +59,10 @@ describe('admission: throttle', () => {
     const { h, sender, receiver } = pair();
     expect(await h.admission.route(fromSession(sender, 'same', 'a'), receiver)).toEqual({ status: 'queued' });
     expect(h.pokes).toEqual([receiver.id]);
-    expect(await h.admission.route(fromSession(sender, 'same', 'b'), receiver)).toEqual({ status: 'dropped', reason: 'duplicate' });
+    expect(await h.admission.route(fromSession(sender, 'same', 'b'), receiver)).toEqual({
+      status: 'dropped',
+      reason: 'duplicate',
+    });
     expect(receipts(h, sender)).toMatchObject([{ status: 'dropped', origMsgId: 'b', count: 1, reason: 'duplicate' }]);
     expect(receipts(h, sender)[0]!.text).toContain('was dropped and not delivered. Reason: duplicate.');
 
@@ -59,7 +86,9 @@ describe('admission: held messages', () => {
     const { h, sender, receiver } = pair('default', { inbound: 'hold' });
     const r = await h.admission.route(fromSession(sender, 'please', 'm1'), receiver);
     expect(r).toEqual({ status: 'held', reason: 'crossSessionInbound is "hold" in user settings' });
-    expect(h.journal.records.filter((x) => x.t === 'h')).toMatchObject([{ t: 'h', id: receiver.id, held: { id: 'm1', env: { body: 'please' } } }]);
+    expect(h.journal.records.filter((x) => x.t === 'h')).toMatchObject([
+      { t: 'h', id: receiver.id, held: { id: 'm1', env: { body: 'please' } } },
+    ]);
     expect(h.events).toEqual([{ type: 'held.changed', count: 1 }]);
     expect(receipts(h, sender)).toMatchObject([{ status: 'held', origMsgId: 'm1' }]);
     expect(messages(h, receiver)).toEqual([]);
@@ -69,7 +98,11 @@ describe('admission: held messages', () => {
     expect(await h.admission.approve('m1')).toEqual({ status: 'queued' });
     const after = h.journal.records.slice(before);
     expect(after[0]).toEqual({ t: 'hx', id: receiver.id, ids: ['m1'] });
-    expect(after[1]).toMatchObject({ t: 'i', id: receiver.id, item: { kind: 'message', id: 'm1', approvedAfterHold: true } });
+    expect(after[1]).toMatchObject({
+      t: 'i',
+      id: receiver.id,
+      item: { kind: 'message', id: 'm1', approvedAfterHold: true },
+    });
     expect(messages(h, receiver)).toMatchObject([{ id: 'm1', approvedAfterHold: true }]);
     expect(receipts(h, sender).map((x) => x.status)).toEqual(['held', 'approved']);
     expect(h.pokes).toEqual([receiver.id]);
@@ -95,16 +128,24 @@ describe('admission: refusals', () => {
   it('paused: refused with the pause reason, nothing stored or journaled, no receipt', async () => {
     const { h, sender, receiver } = pair();
     h.admission.paused = true;
-    expect(await h.admission.route(fromSession(sender, 'hi'), receiver)).toEqual({ status: 'refused', reason: 'inbound messages are paused by the user' });
+    expect(await h.admission.route(fromSession(sender, 'hi'), receiver)).toEqual({
+      status: 'refused',
+      reason: 'inbound messages are paused by the user',
+    });
     expect(h.journal.records).toEqual([]);
     expect(h.mailboxes.fetch(receiver.id, 10)).toEqual([]);
     expect(receipts(h, sender)).toEqual([]);
-    expect(h.activity).toMatchObject([{ kind: 'decision', status: 'refuse', reason: 'inbound messages are paused by the user' }]);
+    expect(h.activity).toMatchObject([
+      { kind: 'decision', status: 'refuse', reason: 'inbound messages are paused by the user' },
+    ]);
   });
 
   it('a policy refusal is "refused", never "denied", also when a held message is re-evaluated', async () => {
     const { h, sender, receiver } = pair('default', { inbound: 'refuse' });
-    expect(await h.admission.route(fromSession(sender, 'one', 'r1'), receiver)).toEqual({ status: 'refused', reason: 'crossSessionInbound is "refuse" in user settings' });
+    expect(await h.admission.route(fromSession(sender, 'one', 'r1'), receiver)).toEqual({
+      status: 'refused',
+      reason: 'crossSessionInbound is "refuse" in user settings',
+    });
     h.settings.eff = effectiveWith('hold');
     await h.admission.route(fromSession(sender, 'two', 'r2'), receiver);
     h.settings.eff = effectiveWith('refuse');
@@ -119,7 +160,9 @@ describe('admission: refusals', () => {
 });
 
 describe('admission: unverified writers share one budget per receiver', () => {
-  const tight = effectiveWith(null, { throttle: { value: { ...THROTTLE_DEFAULTS, bucketSize: 2, refillPerSecond: 0 }, source: 'user' } });
+  const tight = effectiveWith(null, {
+    throttle: { value: { ...THROTTLE_DEFAULTS, bucketSize: 2, refillPerSecond: 0 }, source: 'user' },
+  });
 
   it('two invented senders draw on one bucket; two verified senders each have their own', async () => {
     const { h, sender, receiver } = pair();
@@ -128,7 +171,10 @@ describe('admission: unverified writers share one budget per receiver', () => {
     h.table.add(other);
     expect((await h.admission.route(fromWriter('uds:/w/a.sock', 'a1'), receiver)).status).toBe('queued');
     expect((await h.admission.route(fromWriter('uds:/w/a.sock', 'a2'), receiver)).status).toBe('queued');
-    expect(await h.admission.route(fromWriter('uds:/w/b.sock', 'b1'), receiver)).toEqual({ status: 'dropped', reason: 'rate-limited' });
+    expect(await h.admission.route(fromWriter('uds:/w/b.sock', 'b1'), receiver)).toEqual({
+      status: 'dropped',
+      reason: 'rate-limited',
+    });
     // Verified senders are not charged to the writers' bucket, nor to each other's.
     for (const s of [sender, other]) {
       expect((await h.admission.route(fromSession(s, `${s.name}-1`), receiver)).status).toBe('queued');
@@ -139,11 +185,16 @@ describe('admission: unverified writers share one budget per receiver', () => {
 
   it('writers together keep at most half of the held queue; a verified sender is still held after it is full', async () => {
     const { h, receiver } = pair('bypassPermissions');
-    h.settings.eff = effectiveWith(null, { throttle: { value: { ...THROTTLE_DEFAULTS, bucketSize: 1000 }, source: 'user' } });
+    h.settings.eff = effectiveWith(null, {
+      throttle: { value: { ...THROTTLE_DEFAULTS, bucketSize: 1000 }, source: 'user' },
+    });
     for (let i = 0; i < WRITER_HELD_CAP; i++) {
       expect((await h.admission.route(fromWriter(`uds:/w/${i}.sock`, `x${i}`), receiver)).status).toBe('held');
     }
-    expect(await h.admission.route(fromWriter('uds:/w/late.sock', 'late'), receiver)).toEqual({ status: 'dropped', reason: 'queue-full' });
+    expect(await h.admission.route(fromWriter('uds:/w/late.sock', 'late'), receiver)).toEqual({
+      status: 'dropped',
+      reason: 'queue-full',
+    });
     const verified = session('verified');
     h.table.add(verified);
     expect((await h.admission.route(fromSession(verified, 'v'), receiver)).status).toBe('held');

@@ -47,17 +47,47 @@ export function session(name: string, over: Partial<SessionRecord> = {}, dir = '
   const socketPath = over.socketPath ?? path.join(dir, `s-${id}.sock`);
   const address = udsAddress(socketPath);
   return {
-    id, tokenHash: hashToken(`token-${id}`), name, socketPath, address, cwd: '', pid: null, procStart: null, agent: 'claude',
-    permissionMode: 'default', modeKnown: true, bypassAvailable: false, interactive: true, team: null, member: null, settings: null,
-    liveness: 'connection', createdAt: 0, nameNorm: normalizeName(name), refHash: refHash(address), state: 'idle', stateSince: 0,
-    lastSeen: 0, connectionId: null, flag: emptyParsed(), hooksSeenAt: null, ...over,
+    id,
+    tokenHash: hashToken(`token-${id}`),
+    name,
+    socketPath,
+    address,
+    cwd: '',
+    pid: null,
+    procStart: null,
+    agent: 'claude',
+    permissionMode: 'default',
+    modeKnown: true,
+    bypassAvailable: false,
+    interactive: true,
+    team: null,
+    member: null,
+    settings: null,
+    liveness: 'connection',
+    createdAt: 0,
+    nameNorm: normalizeName(name),
+    refHash: refHash(address),
+    state: 'idle',
+    stateSince: 0,
+    lastSeen: 0,
+    connectionId: null,
+    flag: emptyParsed(),
+    hooksSeenAt: null,
+    ...over,
   };
 }
 
 /** Default effective settings with an explicit inbound value (null: mode parity decides). */
-export function effectiveWith(inbound: Inbound | null = null, over: Partial<EffectiveSettings> = {}): EffectiveSettings {
+export function effectiveWith(
+  inbound: Inbound | null = null,
+  over: Partial<EffectiveSettings> = {},
+): EffectiveSettings {
   const base = resolveSettings({ managed: [], flag: [], user: [], project: [], local: [] });
-  return { ...base, inbound: inbound === null ? base.inbound : { value: inbound, source: 'user', floor: null }, ...over };
+  return {
+    ...base,
+    inbound: inbound === null ? base.inbound : { value: inbound, source: 'user', floor: null },
+    ...over,
+  };
 }
 
 export interface RemoteReceipt {
@@ -69,7 +99,9 @@ export interface RemoteReceipt {
 }
 
 /** Admission's ports as plain recording objects, and the Admission built on them. */
-export function admissionHarness(opts: { limits?: Partial<Limits>; inbound?: Inbound | null; table?: SessionTable; journal?: FakeJournal } = {}) {
+export function admissionHarness(
+  opts: { limits?: Partial<Limits>; inbound?: Inbound | null; table?: SessionTable; journal?: FakeJournal } = {},
+) {
   const clock = fakeClock();
   const log = memoryLogger();
   const journal = opts.journal ?? fakeJournal();
@@ -81,7 +113,14 @@ export function admissionHarness(opts: { limits?: Partial<Limits>; inbound?: Inb
   const remoteReceipts: RemoteReceipt[] = [];
   const settings = { eff: effectiveWith(opts.inbound ?? null) };
   const ports: AdmissionPorts = {
-    history: new HistoryRecorder({ stateDir: '/nonexistent-sb', limits: LIMITS, now: () => clock.now(), policy: () => ({ maxAgeMs: 1, maxBytes: 1 }), onError: () => undefined, enabled: false }),
+    history: new HistoryRecorder({
+      stateDir: '/nonexistent-sb',
+      limits: LIMITS,
+      now: () => clock.now(),
+      policy: () => ({ maxAgeMs: 1, maxBytes: 1 }),
+      onError: () => undefined,
+      enabled: false,
+    }),
     table,
     mailboxes,
     journal,
@@ -92,7 +131,16 @@ export function admissionHarness(opts: { limits?: Partial<Limits>; inbound?: Inb
     log,
     recordActivity: (e) => void activity.push(e),
     wake: { poke: (id) => void pokes.push(id) },
-    remote: { sendReceipt: (env, receiver, status, reason) => void remoteReceipts.push({ msgId: env.msgId, fromAddress: env.fromAddress, receiverId: receiver.id, status, reason }) },
+    remote: {
+      sendReceipt: (env, receiver, status, reason) =>
+        void remoteReceipts.push({
+          msgId: env.msgId,
+          fromAddress: env.fromAddress,
+          receiverId: receiver.id,
+          status,
+          reason,
+        }),
+    },
     adminSettings: () => settings.eff,
   };
   const admission = new Admission(ports);

@@ -10,7 +10,12 @@ import type { Envelope } from '../../../core/delivery/envelope.js';
 import type { JournalRecord } from '../../../core/journal/journal.js';
 import { RegisterParams, type InboxReceipt } from '../../../core/protocol/methods.js';
 import { hashToken, persisted, senderClass, type SessionRecord } from '../../../core/registry/session.js';
-import { activateSession, registerSession, retireSession, type LifecyclePorts } from '../../../core/sessions/lifecycle.js';
+import {
+  activateSession,
+  registerSession,
+  retireSession,
+  type LifecyclePorts,
+} from '../../../core/sessions/lifecycle.js';
 import { trimDormant } from '../../../core/sessions/retention.js';
 import { emptyParsed } from '../../../core/settings/schema.js';
 import type { RpcConnection } from '../../../core/transport/rpc-server.js';
@@ -30,9 +35,23 @@ function harness(socketDir = tempDir('sb-units-')) {
   const ended = { count: 0 };
   const servers = new Map<string, net.Server>();
   const ports: LifecyclePorts = {
-    table: a.table, journal: a.journal, mailboxes: a.mailboxes, admission: a.admission, servers, limits: a.ports.limits, clock: a.clock, log: a.log, events: a.ports.events,
+    table: a.table,
+    journal: a.journal,
+    mailboxes: a.mailboxes,
+    admission: a.admission,
+    servers,
+    limits: a.ports.limits,
+    clock: a.clock,
+    log: a.log,
+    events: a.ports.events,
     settings: { parseFlag: () => emptyParsed(), forget: () => undefined },
-    paths: { socketDir, runtimeDir: socketDir, stateDir: socketDir, hubSocket: path.join(socketDir, 'hub.sock'), windows: false },
+    paths: {
+      socketDir,
+      runtimeDir: socketDir,
+      stateDir: socketDir,
+      hubSocket: path.join(socketDir, 'hub.sock'),
+      windows: false,
+    },
     inboundHandler: () => ({ checkAuth: () => 'bad', message: () => undefined, rename: () => undefined }),
     forgetSession: (id) => void forgotten.push(id),
     idle: { forgetSubscriber: (id) => void idleForgotten.push(id) },
@@ -43,8 +62,27 @@ function harness(socketDir = tempDir('sb-units-')) {
 }
 
 const register = (name: string) => RegisterParams.parse({ name, cwd: '/work' });
-const connects = (p: string) => new Promise<boolean>((r) => net.connect(p).once('connect', function (this: net.Socket) { this.destroy(); r(true); }).once('error', () => r(false)));
-const envFrom = (s: SessionRecord, id: string): Envelope => ({ msgId: id, fromAddress: s.address, fromName: s.name, fromSessionId: s.id, fromClass: senderClass(s), ownChild: false, summary: 's', body: id, at: 0 });
+const connects = (p: string) =>
+  new Promise<boolean>((r) =>
+    net
+      .connect(p)
+      .once('connect', function (this: net.Socket) {
+        this.destroy();
+        r(true);
+      })
+      .once('error', () => r(false)),
+  );
+const envFrom = (s: SessionRecord, id: string): Envelope => ({
+  msgId: id,
+  fromAddress: s.address,
+  fromName: s.name,
+  fromSessionId: s.id,
+  fromClass: senderClass(s),
+  ownChild: false,
+  summary: 's',
+  body: id,
+  at: 0,
+});
 const undelivered = (h: ReturnType<typeof harness>, s: SessionRecord) =>
   h.mailboxes.fetch(s.id, 100).filter((i): i is InboxReceipt => i.kind === 'receipt' && i.status === 'undelivered');
 
@@ -54,7 +92,8 @@ describe('registerSession', () => {
     const seen: Array<{ t: string; listed: boolean; bound: boolean }> = [];
     const append = h.journal.append.bind(h.journal);
     h.ports.journal.append = (rec: JournalRecord) => {
-      if (rec.t === 's') seen.push({ t: rec.t, listed: h.table.live.has(rec.s.id), bound: fs.existsSync(rec.s.socketPath) });
+      if (rec.t === 's')
+        seen.push({ t: rec.t, listed: h.table.live.has(rec.s.id), bound: fs.existsSync(rec.s.socketPath) });
       return append(rec);
     };
     const r = await registerSession(h.ports, register('alpha'), conn);
@@ -64,7 +103,11 @@ describe('registerSession', () => {
     expect(r.session.tokenHash).toBe(hashToken(r.token));
     expect(h.journal.records).toEqual([{ t: 's', s: persisted(r.session) }]);
     expect(h.table.live.get(r.session.id)).toBe(r.session);
-    expect(r.session).toMatchObject({ name: 'alpha', connectionId: 7, socketPath: path.join(h.socketDir, `s-${r.session.id}.sock`) });
+    expect(r.session).toMatchObject({
+      name: 'alpha',
+      connectionId: 7,
+      socketPath: path.join(h.socketDir, `s-${r.session.id}.sock`),
+    });
     expect(fs.statSync(r.session.socketPath).isSocket()).toBe(true);
     expect(fs.statSync(r.session.socketPath).mode & 0o777).toBe(0o600);
     expect(await connects(r.session.socketPath)).toBe(true);
@@ -89,7 +132,10 @@ describe('registerSession', () => {
     const h = harness(path.join(tempDir('sb-units-'), 'missing'));
     const previous = persisted(session('old-name', {}, h.socketDir));
     await expect(activateSession(h.ports, { ...previous, name: 'new-name' }, conn, previous)).rejects.toThrow();
-    expect(h.journal.records).toEqual([{ t: 's', s: { ...previous, name: 'new-name' } }, { t: 's', s: previous }]);
+    expect(h.journal.records).toEqual([
+      { t: 's', s: { ...previous, name: 'new-name' } },
+      { t: 's', s: previous },
+    ]);
     expect(h.table.size).toBe(0);
   });
 
@@ -155,7 +201,9 @@ describe('retireSession', () => {
     h.clock.advance(1001); // past dormantRetentionMs
     await trimDormant(h.ports);
     expect(h.table.dormant.has(busy.id)).toBe(false);
-    expect(undelivered(h, sender)).toMatchObject([{ origMsgId: 'for-busy', reason: 'the session ended and was not resumed in time' }]);
+    expect(undelivered(h, sender)).toMatchObject([
+      { origMsgId: 'for-busy', reason: 'the session ended and was not resumed in time' },
+    ]);
     expect(h.journal.records.at(-1)).toEqual({ t: 'd', id: busy.id });
   });
 });

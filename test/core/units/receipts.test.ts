@@ -22,7 +22,8 @@ const SENTENCE: Record<(typeof RECEIPT_STATUSES)[number], string> = {
   expired: " expired without its user's approval and was not delivered.",
   dropped: ' was dropped and not delivered.',
   undelivered: ' will not be read: that session ended and cannot resume. Do not wait for a reply.',
-  waiting: ' is in its inbox, but that session is idle and cannot be woken; its user has been told. It reads it at its next turn. That is not a reply.',
+  waiting:
+    ' is in its inbox, but that session is idle and cannot be woken; its user has been told. It reads it at its next turn. That is not a reply.',
 };
 
 const NO_REASON = new Set(['delivered', 'approved']);
@@ -42,7 +43,9 @@ describe('receiptText', () => {
   });
 
   it('send notes never claim delivery for a socket write', () => {
-    expect(sendNote('sent', 'bob [a1]')).toBe("Written to bob [a1]'s socket. Whether its session accepts it is not known yet.");
+    expect(sendNote('sent', 'bob [a1]')).toBe(
+      "Written to bob [a1]'s socket. Whether its session accepts it is not known yet.",
+    );
     expect(sendNote('dropped', 'bob', 'duplicate')).toBe('Dropped (duplicate). Nothing was delivered.');
   });
 });
@@ -55,17 +58,32 @@ describe('notifySender: a session of ours', () => {
     h.table.add(sender);
     h.table.add(receiver);
     h.clock.advance(42);
-    h.admission.notifySender({ msgId: 'orig', fromAddress: sender.address, fromSessionId: sender.id }, receiver, 'expired', 'too slow');
+    h.admission.notifySender(
+      { msgId: 'orig', fromAddress: sender.address, fromSessionId: sender.id },
+      receiver,
+      'expired',
+      'too slow',
+    );
     const items = h.mailboxes.fetch(sender.id, 10);
     expect(items).toHaveLength(1);
     const r = items[0] as InboxReceipt;
     const shown = label('bob', h.table.refOf(receiver.id));
-    expect(r).toMatchObject({ kind: 'receipt', origMsgId: 'orig', status: 'expired', reason: 'too slow', count: 1, at: h.clock.now(), to: { name: 'bob', address: receiver.address } });
+    expect(r).toMatchObject({
+      kind: 'receipt',
+      origMsgId: 'orig',
+      status: 'expired',
+      reason: 'too slow',
+      count: 1,
+      at: h.clock.now(),
+      to: { name: 'bob', address: receiver.address },
+    });
     expect(r.text).toBe(receiptText('expired', shown, 'too slow'));
     expect(h.journal.records).toEqual([{ t: 'i', id: sender.id, item: r }]);
     expect(h.mailboxes.depth(receiver.id)).toBe(0);
     expect(h.remoteReceipts).toEqual([]);
-    expect(h.activity).toMatchObject([{ kind: 'receipt', status: 'expired', sender: sender.address, receiver: 'bob', msgId: 'orig' }]);
+    expect(h.activity).toMatchObject([
+      { kind: 'receipt', status: 'expired', sender: sender.address, receiver: 'bob', msgId: 'orig' },
+    ]);
   });
 
   it('reaches a dormant sender; a sender that is gone gets nothing and nothing is journaled', () => {
@@ -75,10 +93,20 @@ describe('notifySender: a session of ours', () => {
     h.table.add(sleeper);
     h.table.add(receiver);
     h.table.retire(sleeper.id, 0);
-    h.admission.notifySender({ msgId: 'a', fromAddress: sleeper.address, fromSessionId: sleeper.id }, receiver, 'held', 'r');
+    h.admission.notifySender(
+      { msgId: 'a', fromAddress: sleeper.address, fromSessionId: sleeper.id },
+      receiver,
+      'held',
+      'r',
+    );
     expect(h.mailboxes.depth(sleeper.id)).toBe(1);
     h.table.dormant.delete(sleeper.id);
-    h.admission.notifySender({ msgId: 'b', fromAddress: sleeper.address, fromSessionId: sleeper.id }, receiver, 'denied', 'r');
+    h.admission.notifySender(
+      { msgId: 'b', fromAddress: sleeper.address, fromSessionId: sleeper.id },
+      receiver,
+      'denied',
+      'r',
+    );
     expect(h.mailboxes.depth(sleeper.id)).toBe(1);
     expect(h.journal.records).toHaveLength(1);
   });
@@ -95,8 +123,21 @@ describe('notifySender: other machines and socket writers', () => {
     const h = admissionHarness();
     const receiver = session('bob');
     h.table.add(receiver);
-    h.admission.notifySender({ msgId: 'p1', fromAddress: 'peer:laptop/abc', fromSessionId: null }, receiver, 'approved', 'approved by its user');
-    expect(h.remoteReceipts).toEqual([{ msgId: 'p1', fromAddress: 'peer:laptop/abc', receiverId: receiver.id, status: 'approved', reason: 'approved by its user' }]);
+    h.admission.notifySender(
+      { msgId: 'p1', fromAddress: 'peer:laptop/abc', fromSessionId: null },
+      receiver,
+      'approved',
+      'approved by its user',
+    );
+    expect(h.remoteReceipts).toEqual([
+      {
+        msgId: 'p1',
+        fromAddress: 'peer:laptop/abc',
+        receiverId: receiver.id,
+        status: 'approved',
+        reason: 'approved by its user',
+      },
+    ]);
     expect(h.journal.records).toEqual([]);
   });
 
@@ -106,12 +147,29 @@ describe('notifySender: other machines and socket writers', () => {
     const receiver = session('bob', {}, dir);
     const writer = await fakePeer(path.join(dir, 'writer.sock'));
     peers.push(writer);
-    h.admission.notifySender({ msgId: 'w1', fromAddress: udsAddress(writer.path), fromSessionId: null }, receiver, 'held', 'parity');
+    h.admission.notifySender(
+      { msgId: 'w1', fromAddress: udsAddress(writer.path), fromSessionId: null },
+      receiver,
+      'held',
+      'parity',
+    );
     await until(() => writer.lines.length === 1);
-    h.admission.notifySender({ msgId: 'w2', fromAddress: udsAddress(writer.path), fromSessionId: null }, receiver, 'undelivered', 'ended', 4);
+    h.admission.notifySender(
+      { msgId: 'w2', fromAddress: udsAddress(writer.path), fromSessionId: null },
+      receiver,
+      'undelivered',
+      'ended',
+      4,
+    );
     await until(() => writer.lines.length === 2);
     const byId = (id: string) => writer.lines.find((l) => l.orig_msg_id === id);
-    expect(byId('w1')).toMatchObject({ type: 'control', action: 'peer_message_status', status: 'held', reason: 'parity', from: receiver.address });
+    expect(byId('w1')).toMatchObject({
+      type: 'control',
+      action: 'peer_message_status',
+      status: 'held',
+      reason: 'parity',
+      from: receiver.address,
+    });
     expect(byId('w2')).toMatchObject({ status: 'dropped', reason: 'ended (4 messages)', from: receiver.address });
     expect(h.journal.records).toEqual([]);
   });
@@ -124,9 +182,24 @@ describe('notifySender: other machines and socket writers', () => {
     const writer = await fakePeer(path.join(near, 'cc.sock'));
     peers.push(writer);
     const via = { socketPath: path.join(near, 'reply.sock'), address: udsAddress(path.join(near, 'reply.sock')) };
-    h.admission.notifySender({ msgId: 'no-via', fromAddress: udsAddress(writer.path), fromSessionId: null }, receiver, 'refused', 'r');
-    h.admission.notifySender({ msgId: 'approved', fromAddress: udsAddress(writer.path), fromSessionId: null, statusVia: via }, receiver, 'approved', 'r');
-    h.admission.notifySender({ msgId: 'via', fromAddress: udsAddress(writer.path), fromSessionId: null, statusVia: via }, receiver, 'denied', 'no');
+    h.admission.notifySender(
+      { msgId: 'no-via', fromAddress: udsAddress(writer.path), fromSessionId: null },
+      receiver,
+      'refused',
+      'r',
+    );
+    h.admission.notifySender(
+      { msgId: 'approved', fromAddress: udsAddress(writer.path), fromSessionId: null, statusVia: via },
+      receiver,
+      'approved',
+      'r',
+    );
+    h.admission.notifySender(
+      { msgId: 'via', fromAddress: udsAddress(writer.path), fromSessionId: null, statusVia: via },
+      receiver,
+      'denied',
+      'no',
+    );
     await until(() => writer.lines.length >= 1);
     await sleep(100); // room for a wrong line to arrive
     // Claude Code's wire has no "approved"; the writer outside the receiver's directory hears nothing without statusVia.

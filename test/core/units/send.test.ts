@@ -39,13 +39,40 @@ function harness() {
     effective: () => effectiveWith(),
   };
   // ReplySockets, Relay and Confirmations are classes: the fakes need a cast (see the report).
-  const replies = { addressFor: () => Promise.resolve(null), sent: (msgId: string, name: string, address: string) => void stockSent.push({ msgId, name, address }) };
-  const relay = { machine: 'here', send: (machine: string, msg: RelayMessage) => (relayed.push({ machine, msg }), Promise.resolve({ v: 1 as const, status: 'held' as const, to: { name: 'far', sessionId: 'far-id' } })) };
+  const replies = {
+    addressFor: () => Promise.resolve(null),
+    sent: (msgId: string, name: string, address: string) => void stockSent.push({ msgId, name, address }),
+  };
+  const relay = {
+    machine: 'here',
+    send: (machine: string, msg: RelayMessage) => (
+      relayed.push({ machine, msg }),
+      Promise.resolve({ v: 1 as const, status: 'held' as const, to: { name: 'far', sessionId: 'far-id' } })
+    ),
+  };
   const ports: SendPorts = {
-    table, pins: new Pins(), admission, limits: LIMITS, clock: fakeClock(), history: { enabled: false, message: () => undefined, outcome: () => undefined },
-    idle: { subscribe: (s, t, label = t.name) => (subscribed.push({ subscriber: s.id, target: t.id, label }), { id: 'sub', subscriberId: s.id, targetId: t.id, targetLabel: label, createdAt: 0, expiresAt: 0 }) },
-    stock: { root: tempDir('sb-units-'), supportsIdle: () => false, subscribeIdle: () => Promise.resolve(), replies: replies as unknown as StockInterop['replies'] },
-    remote: { relay: relay as unknown as RemoteMachines['relay'], confirmations: undefined as unknown as RemoteMachines['confirmations'] },
+    table,
+    pins: new Pins(),
+    admission,
+    limits: LIMITS,
+    clock: fakeClock(),
+    history: { enabled: false, message: () => undefined, outcome: () => undefined },
+    idle: {
+      subscribe: (s, t, label = t.name) => (
+        subscribed.push({ subscriber: s.id, target: t.id, label }),
+        { id: 'sub', subscriberId: s.id, targetId: t.id, targetLabel: label, createdAt: 0, expiresAt: 0 }
+      ),
+    },
+    stock: {
+      root: tempDir('sb-units-'),
+      supportsIdle: () => false,
+      subscribeIdle: () => Promise.resolve(),
+      replies: replies as unknown as StockInterop['replies'],
+    },
+    remote: {
+      relay: relay as unknown as RemoteMachines['relay'],
+      confirmations: undefined as unknown as RemoteMachines['confirmations'],
+    },
     adminSettings: () => effectiveWith(),
     recordActivity: (e) => void activity.push(e.status),
   };
@@ -56,7 +83,14 @@ function harness() {
   return { ports, table, alice, bob, routed, subscribed, relayed, stockSent, activity, answer };
 }
 
-const send = (to: string, over: Partial<SendParams> = {}): SendParams => ({ sessionId: 'x', token: 'y', to, summary: 'hello', message: 'hi there', ...over });
+const send = (to: string, over: Partial<SendParams> = {}): SendParams => ({
+  sessionId: 'x',
+  token: 'y',
+  to,
+  summary: 'hello',
+  message: 'hi there',
+  ...over,
+});
 
 describe('sendMessage to a session of this hub', () => {
   it('refuses a send that resolves to the sender itself, by name or by address', async () => {
@@ -70,11 +104,27 @@ describe('sendMessage to a session of this hub', () => {
     const h = harness();
     const r = await sendMessage(h.ports, h.alice, send('bob'));
     expect(h.routed).toHaveLength(1);
-    expect(h.routed[0]).toMatchObject({ receiverId: h.bob.id, env: { msgId: r.msg_id, fromAddress: h.alice.address, fromName: 'alice', fromSessionId: h.alice.id, fromClass: 'prompting', ownChild: false, summary: 'hello', body: 'hi there' } });
+    expect(h.routed[0]).toMatchObject({
+      receiverId: h.bob.id,
+      env: {
+        msgId: r.msg_id,
+        fromAddress: h.alice.address,
+        fromName: 'alice',
+        fromSessionId: h.alice.id,
+        fromClass: 'prompting',
+        ownChild: false,
+        summary: 'hello',
+        body: 'hi there',
+      },
+    });
     expect(r).toMatchObject({ status: 'queued', to: { name: 'bob', address: h.bob.address } });
     expect(r.note).toMatch(/^Queued in bob \[[0-9a-f]+\]'s inbox/);
     h.answer.route = { status: 'dropped', reason: 'rate-limited' };
-    expect(await sendMessage(h.ports, h.alice, send('bob'))).toMatchObject({ status: 'dropped', reason: 'rate-limited', note: 'Dropped (rate-limited). Nothing was delivered.' });
+    expect(await sendMessage(h.ports, h.alice, send('bob'))).toMatchObject({
+      status: 'dropped',
+      reason: 'rate-limited',
+      note: 'Dropped (rate-limited). Nothing was delivered.',
+    });
   });
 
   it('pins a name after an accepted send: another session under that name is refused until named with its ref', async () => {
@@ -103,10 +153,16 @@ describe('sendMessage to a session of this hub', () => {
 
   it('notify_when_idle alone subscribes without a message; with a message it subscribes only when accepted', async () => {
     const h = harness();
-    const r = await sendMessage(h.ports, h.alice, send('bob', { message: undefined, summary: undefined, notify_when_idle: true }));
+    const r = await sendMessage(
+      h.ports,
+      h.alice,
+      send('bob', { message: undefined, summary: undefined, notify_when_idle: true }),
+    );
     expect(r.status).toBe('subscribed');
     expect(h.routed).toEqual([]);
-    expect(h.subscribed).toEqual([{ subscriber: h.alice.id, target: h.bob.id, label: `bob [${h.table.refOf(h.bob.id)}]` }]);
+    expect(h.subscribed).toEqual([
+      { subscriber: h.alice.id, target: h.bob.id, label: `bob [${h.table.refOf(h.bob.id)}]` },
+    ]);
     h.answer.route = { status: 'refused', reason: 'policy' };
     await sendMessage(h.ports, h.alice, send('bob', { notify_when_idle: true }));
     expect(h.subscribed).toHaveLength(1);
@@ -127,10 +183,17 @@ describe('sendMessage to other targets', () => {
     expect(peer.lines).toHaveLength(1);
     const line = peer.lines[0] as { type: string; msg_id: string; from: string; message: { content: string } };
     expect(line).toMatchObject({ type: 'user', msg_id: r.msg_id, from: h.alice.address });
-    expect(unwrapMessage(line.message.content)).toMatchObject({ body: 'hi there', attrs: { from: h.alice.address, 'from-name': 'alice', 'from-mode': 'prompting' } });
+    expect(unwrapMessage(line.message.content)).toMatchObject({
+      body: 'hi there',
+      attrs: { from: h.alice.address, 'from-name': 'alice', 'from-mode': 'prompting' },
+    });
     expect(h.routed).toEqual([]);
-    await expect(sendMessage(h.ports, h.alice, send(udsAddress(peer.path), { notify_when_idle: true }))).rejects.toMatchObject({ reason: 'idle_not_local' });
-    await expect(sendMessage(h.ports, h.alice, send(udsAddress(path.join(path.dirname(peer.path), 'nobody.sock'))))).rejects.toMatchObject({ reason: 'unreachable' });
+    await expect(
+      sendMessage(h.ports, h.alice, send(udsAddress(peer.path), { notify_when_idle: true })),
+    ).rejects.toMatchObject({ reason: 'idle_not_local' });
+    await expect(
+      sendMessage(h.ports, h.alice, send(udsAddress(path.join(path.dirname(peer.path), 'nobody.sock')))),
+    ).rejects.toMatchObject({ reason: 'unreachable' });
   });
 
   it('a Claude Code row goes to the stock port: one line on its socket, the send remembered, pinned, nothing routed', async () => {
@@ -139,7 +202,15 @@ describe('sendMessage to other targets', () => {
     const cc = await fakePeer(path.join(dir, 'cc.sock'));
     peers.push(cc);
     const address = udsAddress(cc.path);
-    h.table.setStock([{ entry: { pid: 4242, sessionId: 'cc-1', cwd: '/w', messagingSocketPath: cc.path, name: 'carol' }, socketPath: cc.path, address, refHash: refHash(address), status: 'idle' }]);
+    h.table.setStock([
+      {
+        entry: { pid: 4242, sessionId: 'cc-1', cwd: '/w', messagingSocketPath: cc.path, name: 'carol' },
+        socketPath: cc.path,
+        address,
+        refHash: refHash(address),
+        status: 'idle',
+      },
+    ]);
     const r = await sendMessage(h.ports, h.alice, send('carol'));
     expect(r).toMatchObject({ status: 'sent', to: { name: 'carol', address } });
     expect(h.stockSent).toEqual([{ msgId: r.msg_id, name: 'carol', address }]);
@@ -155,9 +226,36 @@ describe('sendMessage to other targets', () => {
   it('a row of another machine, and a peer: address, go to the relay with the status the remote hub answered', async () => {
     const h = harness();
     const address = 'peer:laptop/dave-id';
-    h.table.setRemote([{ machine: 'laptop', address, refHash: refHash(address), session: { sessionId: 'dave-id', name: 'dave', agent: 'claude', state: 'idle', stateSince: 0, cwd: '/w', inboxDepth: 0, canReceive: true } }]);
+    h.table.setRemote([
+      {
+        machine: 'laptop',
+        address,
+        refHash: refHash(address),
+        session: {
+          sessionId: 'dave-id',
+          name: 'dave',
+          agent: 'claude',
+          state: 'idle',
+          stateSince: 0,
+          cwd: '/w',
+          inboxDepth: 0,
+          canReceive: true,
+        },
+      },
+    ]);
     const r = await sendMessage(h.ports, h.alice, send('dave'));
-    expect(h.relayed).toMatchObject([{ machine: 'laptop', msg: { msgId: r.msg_id, to: 'dave-id', from: { machine: 'here', sessionId: h.alice.id, name: 'alice' }, summary: 'hello', body: 'hi there' } }]);
+    expect(h.relayed).toMatchObject([
+      {
+        machine: 'laptop',
+        msg: {
+          msgId: r.msg_id,
+          to: 'dave-id',
+          from: { machine: 'here', sessionId: h.alice.id, name: 'alice' },
+          summary: 'hello',
+          body: 'hi there',
+        },
+      },
+    ]);
     expect(r).toMatchObject({ status: 'held', to: { name: 'far', address: 'peer:laptop/far-id' } });
     await sendMessage(h.ports, h.alice, send('peer:desk/erin'));
     expect(h.relayed[1]).toMatchObject({ machine: 'desk', msg: { to: 'erin' } });
