@@ -1,56 +1,51 @@
-// The Hub composition: endpoint, journal, settings, sessions, inboxes,
-// admission (throttle, policy, held messages), idle subscriptions, events,
-// the hub socket and one inbound socket per hosted session. Everything from
-// outside (paths, clock, logger, limits, the managed settings file) comes in
-// through HubOptions. Start fails closed on an unsafe runtime directory
-// (EndpointError), a live hub (HubRunningError), or a state directory or
-// journal it cannot safely own (JournalError: locked by another hub, a
-// link, not ours, unreadable); it never starts with an empty journal.
+// The Hub, the composition root of one hub: it builds the pieces (journal,
+// settings, sessions, inboxes, admission, idle subscriptions, wake, history,
+// Claude Code's root, other machines), hands each feature its ports (the Hub
+// satisfies them structurally; no feature imports it), serves the API it is
+// given on the hub socket, sweeps, and closes in reverse order. Everything
+// from outside comes in through HubOptions. Start fails closed
+// (open-state.ts); it never starts with an empty journal.
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
 import { Mailboxes } from '../delivery/mailboxes.js';
+import type { HistoryRecorder } from '../history/recorder.js';
 import { IdleWatch } from '../idle/idle.js';
-import { Waker } from '../wake/wake.js';
-import { Journal, JournalError } from '../journal/journal.js';
-import { lockStateDir, type StateLock } from '../journal/state-lock.js';
-import { withLimits, type Limits } from '../protocol/limits.js';
-import type { HubInfo, InboxItem } from '../protocol/methods.js';
-import { sameProcessAlive } from '../registry/proc.js';
-import { Pins } from '../registry/resolution.js';
-import { persisted, type SessionRecord } from '../registry/session.js';
-import { inboundHandler } from '../messaging/inbound-socket.js';
-import type { InboundHandler } from '../transport/session-socket.js';
-import { SessionTable } from '../registry/table.js';
-import type { EffectiveSettings } from '../settings/effective.js';
-import { defaultManagedPath, SettingsStore } from '../settings/store.js';
-import { StockInterop } from '../stock/stock.js';
-import { RemoteMachines } from '../relay/remote-machines.js';
-import { RootWatcher } from '../teams/watch.js';
-import { Teams } from '../teams/teams.js';
+import type { Journal } from '../journal/journal.js';
+import type { StateLock } from '../journal/state-lock.js';
+import { systemClock, type Clock } from '../kit/clock.js';
+import { Emitter } from '../kit/emitter.js';
+import { silentLogger, type Logger } from '../kit/logger.js';
+import { Reclaimer } from '../kit/reclaim.js';
+import { Ring } from '../kit/ring.js';
 import { Admission } from '../messaging/admission.js';
 import { createRecorder } from '../messaging/history-hook.js';
-import type { HistoryRecorder } from '../history/recorder.js';
-import {
-  currentEndpointEnv,
-  ensurePrivateDir,
-  resolveEndpoint,
-  type EndpointEnv,
-  type EndpointPaths,
-} from '../transport/endpoint.js';
-import { Emitter } from '../kit/emitter.js';
-import { Ring } from '../kit/ring.js';
-import { systemClock, type Clock } from '../kit/clock.js';
-import type { ActivityEntry, HubEvent, UserNotice } from '../protocol/events.js';
-import { bindHubSocket, HubRunningError } from '../transport/hub-lock.js';
 import { routeIdleNotice } from '../messaging/idle-notices.js';
+import { inboundHandler } from '../messaging/inbound-socket.js';
+import type { ActivityEntry, HubEvent, UserNotice } from '../protocol/events.js';
+import { withLimits, type Limits } from '../protocol/limits.js';
+import type { HubInfo } from '../protocol/methods.js';
+import { Pins } from '../registry/resolution.js';
+import { persisted, type SessionRecord } from '../registry/session.js';
+import { SessionTable } from '../registry/table.js';
+import { RemoteMachines } from '../relay/remote-machines.js';
 import { restoreSessions, retireSession } from '../sessions/lifecycle.js';
-import { Reclaimer } from '../kit/reclaim.js';
-import { trimDormant, type EndKind } from '../sessions/retention.js';
-import { silentLogger, type Logger } from '../kit/logger.js';
+import type { EndKind } from '../sessions/retention.js';
+import type { EffectiveSettings } from '../settings/effective.js';
+import { defaultManagedPath, SettingsStore } from '../settings/store.js';
+import type { StockInterop } from '../stock/stock.js';
+import type { Teams } from '../teams/teams.js';
+import { currentEndpointEnv, resolveEndpoint, type EndpointEnv, type EndpointPaths } from '../transport/endpoint.js';
+import { bindHubSocket } from '../transport/hub-lock.js';
 import { RpcServer, type Dispatch, type RpcConnection } from '../transport/rpc-server.js';
+import type { InboundHandler } from '../transport/session-socket.js';
+import { Waker } from '../wake/wake.js';
+import { ClaudeRoot } from './claude-root.js';
+import { Connections } from './connections.js';
+import { openState } from './open-state.js';
+import { sweepOnce } from './sweep.js';
 
 export interface HubOptions {
   endpoint?: EndpointEnv;
@@ -66,56 +61,46 @@ export interface HubOptions {
   history?: boolean;
 }
 
-/** Builds the method dispatcher for a hub (host/api/handlers.ts createApi); passed in so that hub.ts never imports the API layer above it. */
+/** Builds the method dispatcher for a hub (host/api createApi); passed in so that hub.ts never imports the API layer above it. */
 export type ApiFactory = (hub: Hub) => Dispatch;
 
 const ACTIVITY_KEPT = 500; // the Activity view's memory
 const USER_NOTICES_KEPT = 100;
 
 export class Hub {
-  readonly paths: EndpointPaths;
-  readonly limits: Limits;
   readonly clock: Clock;
   readonly log: Logger;
+  readonly limits: Limits;
   readonly version: string;
-  readonly table = new SessionTable();
-  readonly pins = new Pins();
-  readonly mailboxes: Mailboxes;
-  readonly journal: Journal;
-  readonly settings: SettingsStore;
-  readonly admission: Admission;
-  readonly events: Emitter<HubEvent>;
-  readonly idle: IdleWatch;
-  /** Searchable history of messages, receipts and decisions (core/history). */
-  readonly history: HistoryRecorder;
-  readonly wake: Waker = new Waker(this);
   readonly startedAt: number;
-  /** Claude Code's teams and tasks, under the configured root. */
-  teams!: Teams;
-  /** Stock Claude Code sessions: discovery, reply sockets, publishing (under the same root as teams). */
-  stock!: StockInterop;
-  /** Other machines: the relay (when configured) and isolatePeerMachines confirmations. */
-  readonly remote: RemoteMachines = new RemoteMachines(this);
-  #teamsWatcher: RootWatcher | undefined;
-  readonly #defaultClaudeHome: string;
   /** Grants user-interface decisions (approve, deny); printed at start, never written to disk. */
   readonly uiToken = randomBytes(24).toString('hex');
   /** The loopback port of the web UI while one serves this hub (set by web.ts); hub.info shows it, never the token. */
   uiPort: number | undefined = undefined;
-  /** Connections that asked for pushes, per session. */
-  readonly subscribers = new Map<string, Set<RpcConnection>>();
-  readonly uiConnections = new Set<RpcConnection>();
+  readonly table = new SessionTable();
+  readonly pins = new Pins();
+  readonly events: Emitter<HubEvent>;
+  readonly activity = new Ring<ActivityEntry>(ACTIVITY_KEPT);
+  readonly userNotices = new Ring<UserNotice>(USER_NOTICES_KEPT);
   /** Inbound socket servers of live sessions. */
   readonly servers = new Map<string, net.Server>();
-  readonly activity = new Ring<ActivityEntry>(ACTIVITY_KEPT);
-  /** Gives memory back after a burst of requests or a storm of ended sessions (reclaim.ts). */
+  readonly settings: SettingsStore;
+  readonly admission: Admission;
+  /** Searchable history of messages, receipts and decisions (core/history). */
+  readonly history: HistoryRecorder;
+  readonly wake: Waker = new Waker(this);
+  /** Other machines: the relay (when configured) and isolatePeerMachines confirmations. */
+  readonly remote: RemoteMachines = new RemoteMachines(this);
+  /** Claude Code's teams, tasks and stock sessions, under the configured root. */
+  readonly claude: ClaudeRoot;
+  readonly idle: IdleWatch;
+  /** Gives memory back after a burst of requests or a storm of ended sessions (kit/reclaim.ts). */
   readonly reclaimer: Reclaimer;
-  readonly userNotices = new Ring<UserNotice>(USER_NOTICES_KEPT);
-  readonly #rpc: RpcServer;
+  readonly connections: Connections;
   /** Runs a method with already validated params, as the given connection (used by the web bridge). */
   readonly dispatch: Dispatch;
+  readonly #rpc: RpcServer;
   #sweep: NodeJS.Timeout | undefined;
-  #stateLock: StateLock | undefined;
   #closed = false;
   /** Requests that arrive while journaled sessions are being restored wait for it. */
   #restored = false;
@@ -124,19 +109,18 @@ export class Hub {
 
   private constructor(
     opts: HubOptions,
-    paths: EndpointPaths,
+    readonly paths: EndpointPaths,
     env: EndpointEnv,
-    journal: Journal,
-    mailboxes: Mailboxes,
+    readonly journal: Journal,
+    readonly mailboxes: Mailboxes,
+    readonly stateLock: StateLock,
     createApi: ApiFactory,
   ) {
-    this.paths = paths;
     this.limits = withLimits(opts.limits);
     this.clock = opts.clock ?? systemClock;
     this.log = opts.logger ?? silentLogger;
     this.version = opts.version ?? '0.0.0';
-    this.journal = journal;
-    this.mailboxes = mailboxes;
+    this.startedAt = this.clock.now();
     this.events = new Emitter<HubEvent>(this.log);
     this.settings = new SettingsStore({
       managedPath: opts.managedSettingsPath ?? defaultManagedPath(env.platform, env.env),
@@ -145,11 +129,10 @@ export class Hub {
     });
     this.admission = new Admission(this);
     this.history = createRecorder(this, opts.history);
-    this.#defaultClaudeHome =
-      opts.claudeHome ??
-      (env.env.CLAUDE_CONFIG_DIR ? path.resolve(env.env.CLAUDE_CONFIG_DIR) : path.join(env.home, '.claude'));
-    this.#openTeams();
-    this.startedAt = this.clock.now();
+    const claudeHome = env.env.CLAUDE_CONFIG_DIR
+      ? path.resolve(env.env.CLAUDE_CONFIG_DIR)
+      : path.join(env.home, '.claude');
+    this.claude = new ClaudeRoot(this, opts.claudeHome ?? claudeHome, () => this.#restored);
     this.reclaimer = new Reclaimer({ now: () => this.clock.monotonic() });
     this.idle = new IdleWatch({
       lifetimeMs: () =>
@@ -157,6 +140,7 @@ export class Hub {
       now: () => this.clock.monotonic(),
       deliver: (sub, text) => routeIdleNotice(this, sub.subscriberId, sub.targetId, text),
     });
+    this.connections = new Connections((delta) => this.admission.uiAttached(delta));
     const api = createApi(this);
     this.dispatch = (method, params, conn) => {
       this.reclaimer.request();
@@ -168,10 +152,10 @@ export class Hub {
       dispatch: this.dispatch,
       onClose: (conn) => this.#connectionClosed(conn),
     });
-    mailboxes.onItem((sessionId, item) => this.#pushItem(sessionId, item));
+    mailboxes.onItem((sessionId, item) => this.connections.pushItem(sessionId, item));
     mailboxes.onItem((_id, item) => this.history.item(item));
     this.events.on((event) => {
-      for (const conn of this.uiConnections) conn.notify('ui.event', event);
+      this.connections.pushEvent(event);
       if (event.type === 'sessions.changed' || event.type === 'settings.changed') {
         this.stock.sessionsChanged();
         this.remote.sessionsChanged();
@@ -185,37 +169,9 @@ export class Hub {
     const env = opts.endpoint ?? currentEndpointEnv();
     const paths = resolveEndpoint(env);
     const limits = withLimits(opts.limits);
-    if (!paths.windows) {
-      ensurePrivateDir(paths.runtimeDir, env.uid);
-      ensurePrivateDir(paths.socketDir, env.uid, 'socket');
-    }
-    ensurePrivateDir(paths.stateDir, env.uid, 'state');
-    const stateLock = await lockStateDir(paths.stateDir, {
-      socket: paths.hubSocket,
-      runtimeDir: paths.runtimeDir,
-    }).catch((err: unknown) => {
-      // Same socket: the familiar "already running" answer.
-      throw err instanceof JournalError && err.holder?.socket === paths.hubSocket
-        ? new HubRunningError(paths.hubSocket)
-        : err;
-    });
-    let opened: Awaited<ReturnType<typeof Journal.open>>;
-    try {
-      const log = opts.logger ?? silentLogger;
-      opened = await Journal.open(paths.stateDir, {
-        syncMs: limits.journalSyncMs,
-        compactBytes: limits.journalCompactBytes,
-        lineBytes: limits.journalLineBytes,
-        uid: env.uid,
-        log,
-      });
-    } catch (err) {
-      stateLock.release();
-      throw err;
-    }
-    const { journal, state } = opened;
-    const hub = new Hub(opts, paths, env, journal, new Mailboxes(journal, limits.inboxItems, state.items), createApi);
-    hub.#stateLock = stateLock;
+    const { stateLock, journal, state } = await openState(env, paths, limits, opts.logger ?? silentLogger);
+    const mailboxes = new Mailboxes(journal, limits.inboxItems, state.items);
+    const hub = new Hub(opts, paths, env, journal, mailboxes, stateLock, createApi);
     try {
       await bindHubSocket(hub.#rpc.server, paths.hubSocket, {
         uid: env.uid,
@@ -224,7 +180,7 @@ export class Hub {
       });
     } catch (err) {
       journal.close();
-      hub.stock.close();
+      hub.claude.close();
       stateLock.release();
       throw err;
     }
@@ -234,21 +190,31 @@ export class Hub {
     hub.#markRestored();
     hub.stock.start();
     await hub.remote.configure();
-    hub.#sweep = setInterval(() => void hub.#sweepOnce(), hub.limits.livenessSweepMs);
+    hub.#sweep = setInterval(() => void sweepOnce(hub), hub.limits.livenessSweepMs);
     hub.#sweep.unref();
     return hub;
   }
 
+  get teams(): Teams {
+    return this.claude.teams;
+  }
+
+  get stock(): StockInterop {
+    return this.claude.stock;
+  }
+
   info(): HubInfo {
+    const { hubSocket: socket, runtimeDir, stateDir } = this.paths;
+    const ui = this.uiPort !== undefined ? { uiPort: this.uiPort } : {};
     return {
       version: this.version,
       pid: process.pid,
-      socket: this.paths.hubSocket,
-      runtimeDir: this.paths.runtimeDir,
-      stateDir: this.paths.stateDir,
+      socket,
+      runtimeDir,
+      stateDir,
       sessions: this.table.size,
       startedAt: this.startedAt,
-      ...(this.uiPort !== undefined ? { uiPort: this.uiPort } : {}),
+      ...ui,
     };
   }
 
@@ -257,36 +223,13 @@ export class Hub {
     return this.settings.adminEffective();
   }
 
-  /** (Re)opens the teams root from settings; watches it for changes by anyone. */
-  #openTeams(): void {
-    const admin = this.adminSettings();
-    const root = admin.claudeConfigDir.value ?? this.#defaultClaudeHome;
-    const lock = {
-      deadlineMs: admin.teamLockDeadlineSeconds.value * 1000,
-      staleMs: 10_000,
-      onCompromised: (err: Error) => this.log.warn('team lock compromised', { error: err.message }),
-    };
-    const sameRoot = this.teams?.root === root;
-    this.teams = new Teams(root, lock);
-    if (this.stock?.root !== root) {
-      this.stock?.close();
-      this.stock = new StockInterop(this, root);
-      if (this.#restored) this.stock.start();
-    }
-    if (sameRoot && this.#teamsWatcher !== undefined) return;
-    this.#teamsWatcher?.close();
-    this.#teamsWatcher = new RootWatcher([this.teams.teamsRoot, this.teams.tasksRoot], () =>
-      this.events.emit({ type: 'teams.changed' }),
-    );
-  }
-
   inboundHandler(s: SessionRecord, via?: { socketPath: string; address: string }): InboundHandler {
     return inboundHandler(this, s, via);
   }
 
   /** Every subsystem with per-session state forgets an ended session (lifecycle.ts calls it). */
   forgetSession(id: string): void {
-    this.subscribers.delete(id);
+    this.connections.forget(id);
     this.pins.forget(id);
     this.settings.forget(id);
     this.idle.targetExited(id);
@@ -305,44 +248,33 @@ export class Hub {
   }
 
   subscribe(sessionId: string, conn: RpcConnection): void {
-    let set = this.subscribers.get(sessionId);
-    if (set === undefined) this.subscribers.set(sessionId, (set = new Set()));
-    set.add(conn);
+    this.connections.subscribe(sessionId, conn);
   }
 
   attachUi(conn: RpcConnection): void {
-    if (this.uiConnections.has(conn)) return;
-    this.uiConnections.add(conn);
-    this.admission.uiAttached(1);
+    this.connections.attachUi(conn);
+  }
+
+  detachUi(conn: RpcConnection): void {
+    this.connections.detachUi(conn);
   }
 
   /** Picks up changed settings files now: teams root, held messages, UI event. */
   async settingsChanged(): Promise<void> {
     if (!this.settings.poll()) return;
-    this.#openTeams();
+    this.claude.open();
     this.events.emit({ type: 'settings.changed' });
     await this.admission.reevaluateAll();
-  }
-
-  detachUi(conn: RpcConnection): void {
-    if (this.uiConnections.delete(conn)) this.admission.uiAttached(-1);
   }
 
   recordActivity(entry: ActivityEntry): void {
     this.activity.push(entry);
     this.history.activity(entry);
-    if (this.uiConnections.size > 0) this.events.emit({ type: 'activity', entry });
-  }
-
-  #pushItem(sessionId: string, item: InboxItem): void {
-    const set = this.subscribers.get(sessionId);
-    if (set === undefined) return;
-    for (const conn of set) conn.notify('inbox.item', { sessionId, item });
+    if (this.connections.uiAttached > 0) this.events.emit({ type: 'activity', entry });
   }
 
   #connectionClosed(conn: RpcConnection): void {
-    for (const set of this.subscribers.values()) set.delete(conn);
-    this.detachUi(conn);
+    this.connections.closed(conn);
     if (this.#closed) return; // shutting down: sessions stay journaled as they are
     for (const s of [...this.table.live.values()]) {
       if (s.connectionId !== conn.id) continue;
@@ -352,35 +284,11 @@ export class Hub {
     }
   }
 
-  async #sweepOnce(): Promise<void> {
-    try {
-      const now = this.clock.now();
-      for (const s of [...this.table.live.values()]) {
-        if (s.liveness !== 'pid' || s.pid === null) continue;
-        // A process that exited never comes back; a silent one past its lease might.
-        if (!sameProcess(s.pid, s.procStart)) await this.retire(s.id, 'final');
-        else if (now - s.lastSeen > this.limits.leaseMs) await this.retire(s.id, 'dormant');
-      }
-      await trimDormant(this);
-      this.reclaimer.sweep();
-      this.#teamsWatcher?.refresh();
-      await this.stock.sweep();
-      await this.settingsChanged();
-      await this.admission.expireDue();
-      this.admission.flushDrops();
-      this.idle.expire();
-      if (this.journal.wantsCompaction()) void this.journal.compact(); // never rejects: logs and keeps the old file
-    } catch (err) {
-      this.log.error('sweep failed', { error: err instanceof Error ? err.stack : String(err) });
-    }
-  }
-
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#sweep) clearInterval(this.#sweep);
-    this.#teamsWatcher?.close();
-    this.stock.close();
+    this.claude.close();
     this.wake.close();
     await this.remote.close();
     this.#rpc.closeAll();
@@ -390,10 +298,6 @@ export class Hub {
     this.journal.close();
     this.history.close();
     if (!this.paths.windows) fs.rmSync(this.paths.hubSocket, { force: true });
-    this.#stateLock?.release();
+    this.stateLock.release();
   }
-}
-
-function sameProcess(pid: number, procStart: string | null): boolean {
-  return sameProcessAlive({ pid, startTime: procStart ?? undefined });
 }
