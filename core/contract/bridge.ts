@@ -5,6 +5,7 @@
 // derive from the same map. Operations never take a session token: they act
 // with the user-interface capability only.
 
+import { formatIssues } from '../kit/issues.js';
 import { z } from 'zod';
 import type { MethodName, MethodResults } from '../protocol/methods.js';
 import { METHODS } from '../protocol/methods.js';
@@ -86,7 +87,7 @@ export function bridgeParams(
   if (!parsed.success)
     return {
       ok: false,
-      issues: parsed.error.issues.slice(0, 10).map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`),
+      issues: formatIssues(parsed.error, '(input)'),
     };
   return { ok: true, method, params: parsed.data };
 }

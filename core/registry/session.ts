@@ -1,7 +1,8 @@
 // The session record the hub keeps, and the pieces of it that are journaled.
 // Tokens are never stored: only their SHA-256, compared in constant time.
 
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { sameSecret } from '../kit/secret.js';
 import type { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from '../protocol/methods.js';
 import type { ParsedSettings } from '../settings/schema.js';
 
@@ -62,13 +63,6 @@ export function hashToken(token: string): string {
 /** Tokens already verified against their hash, kept in memory only (never journaled). */
 const verified = new WeakMap<object, string>();
 
-function sameString(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-
 /**
  * Whether `token` is the session's token, in constant time. The first match
  * hashes; later checks compare with the remembered token (hashing on every
@@ -76,10 +70,8 @@ function sameString(a: string, b: string): boolean {
  */
 export function tokenMatches(token: string, session: { tokenHash: string }): boolean {
   const known = verified.get(session);
-  if (known !== undefined) return sameString(known, token);
-  const a = Buffer.from(hashToken(token), 'hex');
-  const b = Buffer.from(session.tokenHash, 'hex');
-  const ok = a.length === b.length && timingSafeEqual(a, b);
+  if (known !== undefined) return sameSecret(token, known);
+  const ok = sameSecret(hashToken(token), session.tokenHash);
   if (ok) verified.set(session, token);
   return ok;
 }

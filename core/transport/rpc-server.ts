@@ -9,6 +9,7 @@
 // and the connection carries on; an oversized line closes only that
 // connection. It knows nothing about sessions: the dispatcher does.
 
+import { formatIssues } from '../kit/issues.js';
 import net from 'node:net';
 import { errorObject, HubError, type ErrorReason } from '../protocol/errors.js';
 import type { Limits } from '../protocol/limits.js';
@@ -31,7 +32,7 @@ function isId(x: unknown): x is RpcId {
 }
 
 function issuesOf(err: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): { issues: string[] } {
-  return { issues: err.issues.slice(0, 10).map((i) => `${i.path.map(String).join('.') || '(params)'}: ${i.message}`) };
+  return { issues: formatIssues(err, '(params)') };
 }
 
 const anonymousErrors = new Map<ErrorReason, string>();

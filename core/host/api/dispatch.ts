@@ -5,7 +5,6 @@
 // a handler, or a handler that expects a caller its auth kind cannot give,
 // is a compile error.
 
-import { timingSafeEqual } from 'node:crypto';
 import { HubError } from '../../protocol/errors.js';
 import {
   METHODS,
@@ -18,6 +17,7 @@ import {
 import type { SessionRecord } from '../../registry/session.js';
 import type { SessionTable } from '../../registry/table.js';
 import type { Clock } from '../../kit/clock.js';
+import { sameSecret } from '../../kit/secret.js';
 import type { Dispatch, RpcConnection } from '../../transport/rpc-server.js';
 
 /** What a handler knows about its caller, by the method's auth kind. */
@@ -41,13 +41,6 @@ export interface DispatchPorts {
   readonly uiToken: string;
 }
 
-/** Constant-time comparison of a presented UI token with the hub's. */
-export function uiTokenMatches(expected: string, given: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 interface Credentials {
   sessionId?: string | undefined;
   token?: string | undefined;
@@ -62,7 +55,7 @@ export function createDispatch(ports: DispatchPorts, handlers: Handlers): Dispat
     return s;
   };
   const ui = (c: Credentials): true => {
-    if (c.uiToken === undefined || !uiTokenMatches(ports.uiToken, c.uiToken)) throw new HubError('unauthorized');
+    if (c.uiToken === undefined || !sameSecret(c.uiToken, ports.uiToken)) throw new HubError('unauthorized');
     return true;
   };
   const callerFor = (kind: AuthKind, c: Credentials, conn: RpcConnection): Caller => {

@@ -6,15 +6,8 @@
 // within seconds (see docs/decisions.md, "The web UI: authentication").
 // Tickets live only in memory; secrets are compared in constant time.
 
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-
-export function sameSecret(given: string | undefined, secret: string): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 export function bearerOf(req: http.IncomingMessage): string | undefined {
   return /^Bearer ([\x21-\x7e]{1,256})$/.exec(req.headers.authorization ?? '')?.[1];

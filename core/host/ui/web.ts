@@ -19,7 +19,8 @@ import type { Hub } from '../hub.js';
 import type { Logger } from '../../kit/logger.js';
 import type { RpcConnection } from '../../transport/rpc-server.js';
 import { runBridgeOperation } from './ui-bridge.js';
-import { bearerOf, sameSecret, Tickets } from './web-auth.js';
+import { sameSecret } from '../../kit/secret.js';
+import { bearerOf, Tickets } from './web-auth.js';
 import {
   parseTarget,
   readBody,
