@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { BoundedJsonValue, boundedJsonObject } from './bounded-json.js';
 import { LIMITS } from './limits.js';
 import type { HistoryEdge, HistoryMessage, HistoryStatus } from './history.js';
+import type { ActivityEntry, HubEvent, UserNotice } from './events.js';
 import { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
 
 export { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES };
@@ -495,7 +496,7 @@ export interface MethodResults {
     problems: Array<{ file: string; key: string | null; message: string }>;
     paused: boolean;
   };
-  'activity.list': { entries: unknown[]; notices: unknown[] };
+  'activity.list': { entries: ActivityEntry[]; notices: UserNotice[] };
   'settings.set': { effective: unknown };
   'inbound.pause': { paused: boolean };
   'confirmations.list': {
@@ -581,5 +582,5 @@ export interface HistoryStatusView extends HistoryStatus {
 export interface HubNotifications {
   'inbox.item': { sessionId: string; item: InboxItem };
   /** To user-interface connections (ui.attach): see core/host/events.ts. */
-  'ui.event': { type: string } & Record<string, unknown>;
+  'ui.event': HubEvent;
 }

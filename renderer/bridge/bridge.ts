@@ -5,14 +5,13 @@
 import type { BridgeOperation, BridgeResult } from '../../core/contract/bridge.js';
 import type { DesktopInput, DesktopResults } from '../../core/contract/desktop.js';
 import type { DesktopOperationName } from '../../core/contract/operations.js';
+import type { HubEvent as CoreHubEvent } from '../../core/protocol/events.js';
 
 /** 'unauthorized': the HTTP bridge has no token or the hub refused it (it restarted): open the printed URL. */
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'unauthorized';
 
-export interface HubEvent {
-  type: string;
-  [key: string]: unknown;
-}
+/** What a bridge pushes: the hub's events (core/protocol/events.ts), `resync` after a reconnect (reload everything), and the desktop's `ui.focus` (show a view). */
+export type HubEvent = CoreHubEvent | { type: 'resync' } | { type: 'ui.focus'; view?: unknown; itemId?: unknown };
 
 export interface Bridge {
   call<O extends BridgeOperation>(op: O, input?: Record<string, unknown>): Promise<BridgeResult<O>>;

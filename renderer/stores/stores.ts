@@ -12,6 +12,9 @@ import type {
   TaskView,
 } from '../../core/protocol/methods.js';
 import type { Bridge, ConnectionState, HubEvent } from '../bridge/bridge.js';
+import type { ActivityEntry } from '../../core/protocol/events.js';
+
+export type { ActivityEntry };
 import { createPictureStore, type PictureState } from './picture.js';
 import { createHistoryStore, type HistoryState } from './history.js';
 
@@ -37,16 +40,6 @@ function loadable<T>(initial: T, fetcher: () => Promise<T>): StoreApi<Loadable<T
     },
   }));
   return store;
-}
-
-export interface ActivityEntry {
-  at: number;
-  kind: string;
-  status: string;
-  sender: string;
-  receiver: string;
-  msgId: string;
-  reason: string;
 }
 
 export interface TeamsData {
@@ -83,7 +76,10 @@ export interface Stores {
   bridge: Bridge;
 }
 
-const RELOADS: Record<string, Array<keyof Omit<Stores, 'connection' | 'bridge' | 'focus' | 'picture' | 'history'>>> = {
+/** Which stores reload on each pushed event (keys checked against the event types). */
+const RELOADS: Partial<
+  Record<HubEvent['type'], Array<keyof Omit<Stores, 'connection' | 'bridge' | 'focus' | 'picture' | 'history'>>>
+> = {
   'sessions.changed': ['sessions'],
   'held.changed': ['held'],
   'confirmations.changed': ['confirmations'],
@@ -111,8 +107,8 @@ export function createStores(bridge: Bridge): Stores {
     async () => {
       const r = await bridge.call('activity.list');
       return {
-        entries: (r.entries as ActivityEntry[]).slice().reverse(),
-        notices: (r.notices as Array<{ id: string; at: number; text: string }>).slice().reverse(),
+        entries: r.entries.slice().reverse(),
+        notices: r.notices.slice().reverse(),
       };
     },
   );

@@ -208,8 +208,18 @@ describe('History view', () => {
     expect(f.calls.at(-1)).toEqual(['history.conversation', { limit: 100, team: 'crew' }]);
     expect(screen.getByRole('heading', { level: 2 }).textContent).toContain('Team conversation: crew');
     const before = f.calls.length;
-    act(() => f.emit({ type: 'activity', entry: {} }));
-    act(() => f.emit({ type: 'activity', entry: {} }));
+    act(() =>
+      f.emit({
+        type: 'activity',
+        entry: { at: 0, kind: 'receipt', status: 'delivered', sender: 'a', receiver: 'b', msgId: 'm', reason: '' },
+      }),
+    );
+    act(() =>
+      f.emit({
+        type: 'activity',
+        entry: { at: 0, kind: 'receipt', status: 'delivered', sender: 'a', receiver: 'b', msgId: 'm', reason: '' },
+      }),
+    );
     await settle(1600);
     expect(f.calls.slice(before).filter(([op]) => op === 'history.conversation')).toHaveLength(1); // coalesced
   });
@@ -322,7 +332,14 @@ describe('Sessions → History', () => {
 
   it('counts each message once per bucket (decision, receipts and drops share its id), oldest left, only inside the window', () => {
     const now = 1_000_000_000;
-    const e = (msgId: string, at: number, sender: string, receiver: string, kind = 'decision', status = 'deliver') => ({
+    const e = (
+      msgId: string,
+      at: number,
+      sender: string,
+      receiver: string,
+      kind: 'decision' | 'receipt' = 'decision',
+      status = 'deliver',
+    ) => ({
       at,
       kind,
       status,

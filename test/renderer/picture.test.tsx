@@ -273,11 +273,18 @@ describe('Picture view', () => {
       });
       const store = createPictureStore(f.bridge);
       const count = () => f.calls.filter(([op]) => op === 'picture.edges').length;
-      f.emit({ type: 'activity' });
+      f.emit({
+        type: 'activity',
+        entry: { at: 0, kind: 'receipt', status: 'held', sender: 'a', receiver: 'b', msgId: 'm', reason: '' },
+      });
       expect(count()).toBe(0); // nothing is shown: no query
       const stop = store.getState().activate();
       expect(count()).toBe(1);
-      for (let i = 0; i < 50; i++) f.emit({ type: 'activity' });
+      for (let i = 0; i < 50; i++)
+        f.emit({
+          type: 'activity',
+          entry: { at: 0, kind: 'receipt', status: 'held', sender: 'a', receiver: 'b', msgId: 'm', reason: '' },
+        });
       expect(count()).toBe(1); // one in flight…
       const answer = async () => {
         const p = pending;
@@ -294,7 +301,7 @@ describe('Picture view', () => {
       await answer();
       stop();
       await vi.advanceTimersByTimeAsync(120_000);
-      f.emit({ type: 'held.changed' });
+      f.emit({ type: 'held.changed', count: 1 });
       expect(count()).toBe(3); // closed: no more queries
     } finally {
       vi.useRealTimers();
