@@ -28,7 +28,6 @@ import { startHub, type Hub } from '../core/index.js';
 import { stderrLogger } from '../core/kit/logger.js';
 import type { RpcConnection } from '../core/transport/rpc-server.js';
 import { runBridgeOperation } from '../core/index.js';
-import type { ConfirmationView, HeldView } from '../core/protocol/methods.js';
 import { defaultCliLink, createDesktopHandlers } from './desktop-handlers.js';
 import { createIpcServer } from './ipc/server.js';
 import { packagedCliPath } from './cli-link.js';
@@ -99,7 +98,7 @@ async function start(): Promise<void> {
     app.exit(1);
     return;
   }
-  const run = (op: string, input: unknown) => runBridgeOperation(hub, op, input);
+  const run = <O extends string>(op: O, input: unknown) => runBridgeOperation(hub, op, input);
 
   hardenSession(session.defaultSession);
   app.on('web-contents-created', (_e, contents) =>
@@ -203,14 +202,17 @@ async function start(): Promise<void> {
     n.show();
   };
   const notifyNew = async (kind: 'held' | 'confirmation'): Promise<void> => {
-    const r = await run(kind === 'held' ? 'held.list' : 'confirmations.list', {});
-    if (!r.ok || !Notification.isSupported()) return;
-    if (kind === 'held')
-      for (const item of newHeldItems((r.result as { items: HeldView[] }).items, announced.held))
-        show(heldNotification(item, process.platform));
-    else
-      for (const c of newHeldItems((r.result as { items: ConfirmationView[] }).items, announced.confirmation))
-        show(confirmationNotification(c, process.platform));
+    if (!Notification.isSupported()) return;
+    if (kind === 'held') {
+      const r = await run('held.list', {});
+      if (r.ok)
+        for (const item of newHeldItems(r.result.items, announced.held)) show(heldNotification(item, process.platform));
+    } else {
+      const r = await run('confirmations.list', {});
+      if (r.ok)
+        for (const c of newHeldItems(r.result.items, announced.confirmation))
+          show(confirmationNotification(c, process.platform));
+    }
   };
 
   // The desktop is a user interface for the whole run: held countdowns run, events flow.

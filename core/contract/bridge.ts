@@ -55,10 +55,13 @@ function needsUiToken(method: MethodName): boolean {
 }
 
 /** What a bridge operation answers: its result, or a fixed reason and text (never an internal error's text). */
-export type BridgeOutcome =
-  { ok: true; result: unknown } | { ok: false; reason: ErrorReason; message: string; data?: unknown };
+export type BridgeOutcome<R = unknown> =
+  { ok: true; result: R } | { ok: false; reason: ErrorReason; message: string; data?: unknown };
 
-export function failure(reason: ErrorReason, data?: unknown): BridgeOutcome {
+/** The outcome of operation `O`: its result type when `O` is a known operation. */
+export type OutcomeOf<O extends string> = BridgeOutcome<O extends BridgeOperation ? BridgeResult<O> : unknown>;
+
+export function failure(reason: ErrorReason, data?: unknown): BridgeOutcome<never> {
   return { ok: false, reason, message: ERRORS[reason][1], ...(data === undefined ? {} : { data }) };
 }
 
