@@ -1,0 +1,279 @@
+// What each hub method answers and what the hub pushes: result types, the
+// send and receipt status vocabularies, inbox items and the views user
+// interfaces show. Re-exported by methods.ts, so both sides are typed from
+// one place (the params schemas are there).
+
+import type { HistoryEdge, HistoryMessage, HistoryStatus } from './history.js';
+import type { ActivityEntry, HubEvent, UserNotice } from './events.js';
+import type { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
+
+export interface HubInfo {
+  version: string;
+  pid: number;
+  socket: string;
+  runtimeDir: string;
+  stateDir: string;
+  sessions: number;
+  startedAt: number;
+  /** The web UI's loopback port when this hub serves one (`serve --ui`); the UI token is never part of hub.info. */
+  uiPort?: number;
+}
+
+export interface Registration {
+  sessionId: string;
+  token: string;
+  name: string;
+  ref: string;
+  address: string;
+  resumed: boolean;
+}
+
+export interface AgentRow {
+  name: string;
+  ref: string;
+  /** `name [ref]`, the label a sender can use as `to`. */
+  label: string;
+  address: string;
+  machine: string | null;
+  cwd: string;
+  agent: (typeof AGENT_KINDS)[number];
+  kind: 'switchboard' | 'claude-code';
+  /** Whether the agent's hooks have reported ('never': not trusted or not set up); null where there are none to expect. */
+  hooks: 'reported' | 'never' | null;
+  /** Its permission mode as the hub knows it; 'unknown' when the agent has not said (fail closed); null when not ours. */
+  mode: (typeof PERMISSION_MODES)[number] | 'unknown' | null;
+  state: (typeof SESSION_STATES)[number];
+  stateSince: number;
+  canReceive: boolean;
+  self: boolean;
+  /** Unacknowledged items in its inbox. */
+  inboxDepth: number;
+  /** Messages waiting for it while it is idle and cannot be woken (its user was told); 0 otherwise. */
+  waiting?: number;
+  /** Its effective crossSessionInbound: a value, or null for mode parity, and the scope that decided. */
+  inbound: { value: 'accept' | 'hold' | 'refuse' | null; source: string };
+  /** Its class under mode parity (DESIGN.md §6.3); 'unknown' receives as bypass and sends unclassed; absent where `mode` is null. */
+  modeClass?: 'prompting' | 'bypass' | 'unknown';
+  /** The team it registered as a member of (the picture groups by it); absent where not ours. */
+  team?: string | null;
+}
+
+export const SEND_STATUSES = [
+  'queued',
+  'held',
+  'refused',
+  'dropped',
+  'sent',
+  'subscribed',
+  'confirm-denied',
+  'confirm-expired',
+] as const;
+export type SendStatus = (typeof SEND_STATUSES)[number];
+
+/** A send waiting for the user's Allow before it leaves this machine (isolatePeerMachines). */
+export interface ConfirmationView {
+  id: string;
+  sender: { sessionId: string; name: string };
+  target: { machine: string; session: string };
+  preview: string;
+  text: string;
+  createdAt: number;
+  expiresAt: number | null;
+}
+
+export interface SendResult {
+  status: SendStatus;
+  msg_id: string;
+  to: { name: string | null; ref: string | null; address: string };
+  reason?: string;
+  /** One sentence for the agent: what happened and what to expect. */
+  note: string;
+}
+
+export const RECEIPT_STATUSES = [
+  'held',
+  'delivered',
+  'approved',
+  'denied',
+  'refused',
+  'expired',
+  'dropped',
+  'undelivered',
+  'waiting',
+] as const;
+export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
+
+export interface InboxMessage {
+  kind: 'message';
+  id: string;
+  from: { address: string; name: string | null; sessionId: string | null };
+  summary: string | null;
+  /** The framed text to hand to the agent, wrapper included. */
+  text: string;
+  at: number;
+  approvedAfterHold: boolean;
+}
+export interface InboxReceipt {
+  kind: 'receipt';
+  id: string;
+  origMsgId: string;
+  status: ReceiptStatus;
+  to: { name: string | null; address: string };
+  reason: string;
+  text: string;
+  at: number;
+  count: number;
+}
+export interface InboxNotice {
+  kind: 'notice';
+  id: string;
+  text: string;
+  at: number;
+}
+export type InboxItem = InboxMessage | InboxReceipt | InboxNotice;
+
+export interface HeldView {
+  id: string;
+  sender: { name: string | null; address: string; sessionId: string | null; verified: boolean };
+  receiver: { sessionId: string; name: string; label: string };
+  reason: string;
+  /** The first 200 characters of the message. */
+  preview: string;
+  text: string;
+  summary: string | null;
+  heldAt: number;
+  /** Wall-clock deadline, or null while no interface is attached or expiry is "never". */
+  expiresAt: number | null;
+}
+
+export interface SubscriptionView {
+  id: string;
+  subscriber: { sessionId: string; name: string | null };
+  target: { sessionId: string; label: string };
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface TaskView {
+  id: string;
+  subject: string;
+  description: string;
+  activeForm?: string;
+  owner?: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  blocks: string[];
+  blockedBy: string[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface MethodResults {
+  'hub.info': HubInfo;
+  'session.register': Registration;
+  'session.state': { state: string };
+  'session.mode': { permissionMode: string };
+  'session.rename': { name: string; ref: string };
+  'session.unregister': { ok: true };
+  'agents.list': { rows: AgentRow[] };
+  'message.send': SendResult;
+  'inbox.fetch': { items: InboxItem[] };
+  'inbox.ack': { acked: number };
+  'inbox.subscribe': { subscribed: true };
+  'ui.attach': { attached: true; held: number };
+  'held.list': { items: HeldView[] };
+  'held.approve': { status: 'queued' | 'dropped' };
+  'held.deny': { status: 'denied' };
+  'subscriptions.list': { items: SubscriptionView[] };
+  'subscriptions.cancel': { cancelled: boolean };
+  'settings.effective': {
+    effective: unknown;
+    problems: Array<{ file: string; key: string | null; message: string }>;
+    paused: boolean;
+  };
+  'activity.list': { entries: ActivityEntry[]; notices: UserNotice[] };
+  'settings.set': { effective: unknown };
+  'inbound.pause': { paused: boolean };
+  'confirmations.list': {
+    items: ConfirmationView[];
+    relay: { configured: boolean; connected: boolean; machine: string | null };
+  };
+  'confirmations.allow': { decided: true };
+  'confirmations.deny': { decided: true };
+  /** Which agents are on the hub's PATH and whether setup is already in their configuration. */
+  'setup.detect': {
+    agents: Array<{
+      agent: 'claude-code' | 'codex' | 'gemini';
+      command: string;
+      path: string | null;
+      configured: boolean;
+      problem: string | null;
+    }>;
+  };
+  'setup.plan': { changes: Array<{ file: string; diff: string }> };
+  'setup.apply': { changed: string[]; backups: string[] };
+  'user.send': { status: 'queued' | 'dropped'; msg_id: string; to: { name: string; address: string } };
+  'user.subscribe': { status: 'subscribed'; to: { name: string; address: string } };
+  'teams.list': {
+    root: string;
+    teams: Array<{
+      name: string;
+      dir: string;
+      members: number;
+      createdAt: number;
+      leadSessionId: string | null;
+      problem?: { file: string; problem: string };
+    }>;
+  };
+  'teams.show': {
+    config: {
+      name: string;
+      members: Array<{
+        name: string;
+        agentId: string;
+        cwd?: string;
+        color?: string;
+        agentType?: string;
+        isActive?: boolean;
+      }>;
+    } & Record<string, unknown>;
+    inboxes: Array<{ member: string; depth: number; unread: number; problem?: string }>;
+  };
+  'teams.send': { delivered: 'inbox' };
+  'tasks.list': { tasks: TaskView[] };
+  'tasks.get': { task: TaskView };
+  'tasks.create': { task: TaskView };
+  'tasks.update': { task: TaskView };
+  'tasks.claim': { task: TaskView };
+  'tasks.assign': { task: TaskView };
+  'tasks.delete': { deleted: boolean };
+  'tasks.release': { released: string[] };
+  'history.search': HistoryPage;
+  'history.conversation': HistoryPage;
+  'history.delete': { deleted: number };
+  'history.edges': HistoryEdgesView;
+  'history.status': HistoryStatusView;
+}
+
+/** One page of history: messages with their outcome and trail; `next` is the cursor for more (before/after). */
+export interface HistoryPage {
+  messages: HistoryMessage[];
+  next: number | null;
+}
+/** The picture's edges: `address` is the receiver's while the hub knows it (null once forgotten); `truncated` when rows were left out. */
+export interface HistoryEdgesView {
+  since: number;
+  edges: Array<HistoryEdge & { to: HistoryEdge['to'] & { address: string | null } }>;
+  truncated: boolean;
+}
+export interface HistoryStatusView extends HistoryStatus {
+  messages: number;
+  events: number;
+  bytes: number;
+  retention: { days: number; maxMegabytes: number };
+}
+
+/** Notifications the hub pushes to subscribed connections. */
+export interface HubNotifications {
+  'inbox.item': { sessionId: string; item: InboxItem };
+  /** To user-interface connections (ui.attach): see core/host/events.ts. */
+  'ui.event': HubEvent;
+}
