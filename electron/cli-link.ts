@@ -5,6 +5,7 @@
 // no administrator rights: ~/.local/bin on macOS and Linux, and
 // %LOCALAPPDATA%\Switchboard\bin on Windows (add it to PATH once).
 
+import { replaceFileSync } from '../core/storage/atomic-write.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -52,9 +53,7 @@ export function writeCliLink(plan: CliLinkPlan): boolean {
     // not there yet
   }
   fs.mkdirSync(path.dirname(plan.path), { recursive: true });
-  const tmp = `${plan.path}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, plan.content, { mode: plan.mode });
-  fs.renameSync(tmp, plan.path);
+  replaceFileSync(plan.path, plan.content, plan.mode);
   return false;
 }
 

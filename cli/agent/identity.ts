@@ -11,6 +11,7 @@
 // session, every other thread gets its own. Light on purpose: hooks run on
 // every tool call, so nothing here loads zod.
 
+import { replaceFileSync } from '../../core/storage/atomic-write.js';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -140,9 +141,7 @@ export function readCredentials(file: string): Credentials | undefined {
 
 export function writeCredentials(file: string, creds: Credentials): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(creds), { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  replaceFileSync(file, JSON.stringify(creds), 0o600);
 }
 
 export function forgetCredentials(file: string): void {

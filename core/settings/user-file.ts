@@ -4,6 +4,7 @@
 // A file that does not parse as a JSON object, or cannot be read (not a
 // regular file, over the size limit), is never overwritten; reads never block.
 
+import { replaceFileSync } from '../storage/atomic-write.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readBoundedSync } from '../storage/bounded-read.js';
@@ -61,9 +62,7 @@ export function setUserSetting(file: string, key: SettingKey, value: unknown): v
   if (value === null) delete next[key];
   else next[key] = value;
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.tmp.${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  replaceFileSync(file, JSON.stringify(next, null, 2) + '\n', 0o600);
 }
 
 /** A UI edits servers, machine and presence; credentials already in the file stay (the UI never had them). */

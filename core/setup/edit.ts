@@ -4,6 +4,7 @@
 // drop comments if it wrote). A change is written with a timestamped backup
 // of the original; a dry run only describes it.
 
+import { replaceFileSync } from '../storage/atomic-write.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
@@ -94,9 +95,7 @@ export function applyChanges(changes: readonly FileChange[], now: Date): string[
       backups.push(backup);
     }
     const mode = c.before !== null ? fs.statSync(c.file).mode & 0o777 : 0o600;
-    const tmp = `${c.file}.switchboard-tmp-${process.pid}`;
-    fs.writeFileSync(tmp, c.after ?? '', { mode });
-    fs.renameSync(tmp, c.file);
+    replaceFileSync(c.file, c.after ?? '', mode);
   }
   return backups;
 }

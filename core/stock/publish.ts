@@ -7,6 +7,7 @@
 // ends, when the setting turns off, on close, and — for crashes — at start
 // (ours, or any Switchboard entry whose pid is dead).
 
+import { replaceFileSync } from '../storage/atomic-write.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionRecord } from '../registry/session.js';
@@ -84,13 +85,10 @@ export class Publisher {
     });
     const previous = this.#written.get(pid);
     if (previous !== undefined && withoutUpdatedAt(previous) === withoutUpdatedAt(json)) return;
-    const tmp = `${file}.${process.pid}.tmp`;
     try {
-      fs.writeFileSync(tmp, json, { mode: 0o600 });
-      fs.renameSync(tmp, file);
+      replaceFileSync(file, json, 0o600);
       this.#written.set(pid, json);
     } catch (err) {
-      fs.rmSync(tmp, { force: true });
       this.#opts.log('publishing to Claude Code failed', { file, error: String(err) });
     }
   }
