@@ -3,6 +3,7 @@
 // session's credentials only that session's own messages (the hub enforces
 // the scope). It reads only; deleting is the UI token's `history.delete`.
 
+import { OUTCOMES } from '../../core/protocol/history.js';
 import type { HistoryMessage } from '../../core/protocol/history.js';
 import type { MethodInput } from '../../core/protocol/methods.js';
 import {
@@ -36,19 +37,6 @@ const OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-const OUTCOMES = [
-  'queued',
-  'delivered',
-  'held',
-  'approved',
-  'denied',
-  'expired',
-  'refused',
-  'dropped',
-  'sent',
-  'confirm-denied',
-  'confirm-expired',
-] as const;
 const AGE_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** An ISO date/time or an age (`90s`, `30m`, `2h`, `7d`) as wall-clock milliseconds. */

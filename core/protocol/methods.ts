@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { BoundedJsonValue, boundedJsonObject } from './bounded-json.js';
 import { LIMITS } from './limits.js';
+import { OUTCOMES } from './history.js';
 import { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
 
 export { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES };
@@ -163,19 +164,6 @@ export const TeamSendParams = z.strictObject({
 });
 
 /** History (issue 18): a session's token reads its own messages only; the UI token reads and deletes all. */
-const HISTORY_OUTCOMES = [
-  'queued',
-  'delivered',
-  'held',
-  'approved',
-  'denied',
-  'expired',
-  'refused',
-  'dropped',
-  'sent',
-  'confirm-denied',
-  'confirm-expired',
-] as const;
 const HistoryAuth = {
   sessionId: Id.optional(),
   token: Token.optional(),
@@ -186,7 +174,7 @@ const HistoryFilter = {
   text: z.string().min(1).max(1000).optional(),
   /** A session (id or name) on the other side. */
   with: Name.optional(),
-  outcome: z.array(z.enum(HISTORY_OUTCOMES)).max(HISTORY_OUTCOMES.length).optional(),
+  outcome: z.array(z.enum(OUTCOMES)).max(OUTCOMES.length).optional(),
   since: z.number().int().min(0).optional(),
   until: z.number().int().min(0).optional(),
   /** Paging by `seq`: older than (search) or newer than (conversation). */
