@@ -32,7 +32,7 @@ export async function recordOutbound<R extends { status: string; reason?: string
   note = '',
 ): Promise<R> {
   if (m === null || !history.enabled) return send();
-  history.message(
+  const recorded = history.message(
     {
       msgId: m.msgId,
       at: m.at,
@@ -45,6 +45,7 @@ export async function recordOutbound<R extends { status: string; reason?: string
     m.receiver,
     m.sender.team,
   );
+  if (!recorded) return send(); // counted as a gap: no outcome without its message
   let r: R;
   try {
     r = await send();

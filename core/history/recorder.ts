@@ -27,6 +27,7 @@ export interface HistoryLimits {
   historyQueueRecords: number;
   historyQueueChars: number;
   historyFlushMs: number;
+  historyBusyFlushMs: number;
   historyBatchRecords: number;
   historyFlushBudgetMs: number;
   historyIdleFlushBudgetMs: number;
@@ -64,6 +65,8 @@ export class HistoryRecorder {
   #msPerRecord = 0.05;
   #writeMs = 0;
   #elu = performance.eventLoopUtilization();
+  /** The last flush found the event loop busy: the next one waits historyBusyFlushMs. */
+  #busy = false;
 
   constructor(opts: RecorderOptions) {
     this.#opts = opts;
@@ -113,7 +116,7 @@ export class HistoryRecorder {
     };
   }
 
-  /** A message entering admission (to a session of this hub). */
+  /** A message entering admission (to a session of this hub); false when it was counted as a gap instead (then record nothing more about it). */
   message(
     env: {
       msgId: string;
@@ -126,8 +129,8 @@ export class HistoryRecorder {
     },
     receiver: Sender,
     senderTeam: string | null,
-  ): void {
-    if (!this.#room(env.body.length)) return;
+  ): boolean {
+    if (!this.#room(env.body.length)) return false;
     this.#push(
       {
         t: 'm',
@@ -145,6 +148,7 @@ export class HistoryRecorder {
       },
       env.body.length,
     );
+    return true;
   }
 
   /** Where admission left it (queued, held, refused, dropped). */
@@ -262,7 +266,8 @@ export class HistoryRecorder {
     const busy = performance.eventLoopUtilization(now, this.#elu).utilization;
     this.#elu = now;
     const l = this.#opts.limits;
-    return busy < BUSY_LOOP ? l.historyIdleFlushBudgetMs : l.historyFlushBudgetMs;
+    this.#busy = busy >= BUSY_LOOP;
+    return this.#busy ? l.historyFlushBudgetMs : l.historyIdleFlushBudgetMs;
   }
 
   /** Room for one more record of this much text? Otherwise the gap grows (checked before building the record). */
@@ -287,10 +292,13 @@ export class HistoryRecorder {
 
   #schedule(): void {
     if (this.#timer !== undefined || this.#store === undefined || this.#queue.length === 0) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.flush();
-    }, this.#opts.limits.historyFlushMs);
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.flush();
+      },
+      this.#busy ? this.#opts.limits.historyBusyFlushMs : this.#opts.limits.historyFlushMs,
+    );
     this.#timer.unref();
   }
 

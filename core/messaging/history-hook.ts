@@ -55,7 +55,9 @@ export function admitRecorded(
   const history = hub.history;
   if (!history.enabled) return admit();
   const sender = env.fromSessionId === null ? undefined : hub.table.live.get(env.fromSessionId);
-  history.message(env, receiver, sender?.team ?? null);
+  // A message the queue had no room for is a counted gap: its outcome is not recorded either (no orphan
+  // outcome rows), and a saturated hub pays no promise reaction for history.
+  if (!history.message(env, receiver, sender?.team ?? null)) return admit();
   return admit().then((r) => {
     history.outcome(env.msgId, r.status, r.reason);
     return r;

@@ -66,6 +66,8 @@ export interface Limits {
   readonly historyQueueChars: number;
   /** How often queued history records are written (one transaction). */
   readonly historyFlushMs: number;
+  /** The same while the event loop is busy serving sends: history waits longer, the sends do not. */
+  readonly historyBusyFlushMs: number;
   /** Most records written in one transaction. */
   readonly historyBatchRecords: number;
   /** Event-loop time one timed flush may take; its batch is sized from the measured cost per record. */
@@ -120,9 +122,10 @@ export const LIMITS: Limits = {
   dormantSessions: 1000, // resumable ended sessions; each keeps at most its inbox (≤ inboxItems)
   jsonDepth: 32, // settings and task metadata are a few levels deep; JSON.stringify and readers stay far from the stack limit
   jsonBytes: 64 * 1024, // a settings object or task metadata is a few KiB; a task file stays readable
-  historyQueueRecords: 20_000, // ~5 000 messages: a burst beyond it is a reported gap, memory stays a few MB
+  historyQueueRecords: 8_000, // ~2 000 messages: a burst beyond it is a reported gap, memory stays a few MB
   historyQueueChars: 8 * 1024 * 1024, // bounds queued text (UTF-16 in memory: ≤ 16 MiB)
   historyFlushMs: 250, // at most a quarter second of history lost in a crash (queries write the queue first)
+  historyBusyFlushMs: 1000, // a saturated hub writes 3 ms per second (0.3 % of its loop); the rest is a counted gap
   historyBatchRecords: 2000, // one transaction; also the chunk when a query or close writes everything
   historyFlushBudgetMs: 3, // 3 ms per 250 ms: ~1 % of a busy event loop; batches big enough to amortise a commit
   historyIdleFlushBudgetMs: 15, // an idle hub drains a burst's backlog three times faster; a send waits ≤ 15 ms

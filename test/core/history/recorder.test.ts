@@ -9,6 +9,11 @@ import {
   type RecorderOptions,
 } from '../../../core/history/recorder.js';
 import { LIMITS } from '../../../core/protocol/limits.js';
+import { admitRecorded } from '../../../core/messaging/history-hook.js';
+import type { RouteResult } from '../../../core/delivery/ports.js';
+import type { Envelope } from '../../../core/delivery/envelope.js';
+import type { SessionRecord } from '../../../core/registry/session.js';
+import type { SessionTable } from '../../../core/registry/table.js';
 
 let recorders: HistoryRecorder[] = [];
 afterEach(() => {
@@ -111,6 +116,21 @@ describe('history recorder', () => {
     expect(r.query({ limit: 100, order: 'oldest' }).map((m) => m.msgId)).toEqual(
       Array.from({ length: 10 }, (_, i) => `m${i}`),
     );
+  });
+
+  it('a message counted as a gap leaves no orphan outcome once the queue has room again', async () => {
+    const r = recorder({ stateDir: dir(), limits: { ...LIMITS, historyQueueRecords: 2 } });
+    const hub = { history: r, table: { live: new Map() } as unknown as SessionTable };
+    const asEnv = (i: number) => env(i) as unknown as Envelope;
+    const receiver = bob as unknown as SessionRecord;
+    await admitRecorded(hub, asEnv(1), receiver, () => Promise.resolve({ status: 'queued' } as RouteResult));
+    let finish: (r: RouteResult) => void = () => undefined;
+    const second = admitRecorded(hub, asEnv(2), receiver, () => new Promise<RouteResult>((res) => (finish = res)));
+    expect(r.status()).toMatchObject({ queued: 2, gap: { records: 1 } }); // m2 found no room
+    r.flush(true);
+    finish({ status: 'queued' });
+    await second;
+    expect(r.status()).toMatchObject({ queued: 0, written: 2, gap: { records: 1 } });
   });
 
   it('bounds queued text too', () => {

@@ -56,7 +56,7 @@ function harness() {
     admission,
     limits: LIMITS,
     clock: fakeClock(),
-    history: { enabled: false, message: () => undefined, outcome: () => undefined },
+    history: { enabled: false, message: () => false, outcome: () => undefined },
     idle: {
       subscribe: (s, t, label = t.name) => (
         subscribed.push({ subscriber: s.id, target: t.id, label }),
