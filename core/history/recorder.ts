@@ -5,7 +5,6 @@
 // nothing here ever throws into the hub's send path. Owns history.sqlite
 // (0600) in the 0700 state directory; nothing from it leaves this process.
 
-import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { InboxItem } from '../protocol/methods.js';
@@ -18,6 +17,9 @@ import type {
   RetentionPolicy,
 } from '../protocol/history.js';
 import { HistoryStore } from './store.js';
+import { HistoryOffError, loadSqlite, prepareFile } from './file.js';
+
+export { HistoryOffError } from './file.js';
 
 export const HISTORY_FILE = 'history.sqlite';
 const MIN_BATCH = 16; // progress even when one record once took the whole budget
@@ -314,45 +316,5 @@ export class HistoryRecorder {
   #fail(what: string, err: unknown): void {
     this.#lastError = `${what}: ${err instanceof Error ? err.message : String(err)}`;
     this.#opts.onError(what, err);
-  }
-}
-
-export class HistoryOffError extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'HistoryOffError';
-  }
-}
-
-/** node:sqlite where this runtime has it (Node ≥ 22.13, or 22.5+ with --experimental-sqlite), else null. */
-export function loadSqlite(): typeof import('node:sqlite') | null {
-  try {
-    const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
-    const mod = getBuiltin?.call(process, 'node:sqlite') as typeof import('node:sqlite') | undefined;
-    return typeof mod?.DatabaseSync === 'function' ? mod : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Creates the database file 0600, or checks an existing one is a regular file of ours (and makes it 0600). */
-function prepareFile(file: string): void {
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
-    const create = f === file;
-    let fd: number;
-    try {
-      fd = fs.openSync(f, fs.constants.O_RDWR | fs.constants.O_NOFOLLOW | (create ? fs.constants.O_CREAT : 0), 0o600);
-    } catch (err) {
-      if (!create && (err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw err;
-    }
-    try {
-      const st = fs.fstatSync(fd);
-      if (!st.isFile()) throw new Error(`${f} is not a regular file`);
-      if (process.getuid !== undefined && st.uid !== process.getuid()) throw new Error(`${f} belongs to another user`);
-      if ((st.mode & 0o077) !== 0) fs.fchmodSync(fd, 0o600);
-    } finally {
-      fs.closeSync(fd);
-    }
   }
 }
