@@ -127,10 +127,17 @@ export class Relay {
     this.#nc = nc;
     this.#connected = true;
     this.#ports.log('info', 'relay: connected', { server: nc.getServer(), machine: this.machine });
-    this.#subscribe(nc);
-    void this.#watchStatus(nc);
-    this.announce();
-    nc.publish(SUBJECTS.presenceQuery, encode({ v: PROTOCOL_VERSION }));
+    try {
+      this.#subscribe(nc);
+      this.#watchStatus(nc).catch((err: unknown) =>
+        this.#ports.log('warn', 'relay: status stream ended', { error: String(err) }),
+      );
+      this.announce();
+      nc.publish(SUBJECTS.presenceQuery, encode({ v: PROTOCOL_VERSION }));
+    } catch (err) {
+      // The connection closed under us (a broker restart between connect and subscribe): NATS reconnects or the hub closes it.
+      this.#ports.log('warn', 'relay: setting up the connection failed', { error: String(err) });
+    }
   }
 
   #subscribe(nc: NatsConnection): void {

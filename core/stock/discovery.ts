@@ -60,13 +60,17 @@ export class StockDiscovery {
       this.#again = true;
       return this.#scanning;
     }
-    this.#scanning = this.#scanOnce().finally(() => {
-      this.#scanning = undefined;
-      if (this.#again) {
-        this.#again = false;
-        void this.scan();
-      }
-    });
+    this.#scanning = this.#scanOnce()
+      .catch((err: unknown) => {
+        this.#opts.log?.('Claude Code registry scan failed', { why: String(err) });
+      })
+      .finally(() => {
+        this.#scanning = undefined;
+        if (this.#again) {
+          this.#again = false;
+          void this.scan();
+        }
+      });
     return this.#scanning;
   }
 
