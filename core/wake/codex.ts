@@ -5,15 +5,16 @@
 // approval and sandbox policy unchanged). The thread is the one the
 // session's own hooks named (hook input `session_id`); the socket is the one
 // under the CODEX_HOME of the session's own process; the thread must be
-// loaded there, idle, and in the session's cwd. Messages go in as untrusted
+// loaded there, idle, and in the session's cwd, and a Codex window (TUI) of
+// this user must still be open in that folder (codex-windows.ts), or the
+// turn would run unwatched. Messages go in as untrusted
 // context (Codex shows it to the model as a `switchboard` tool output), with
 // one visible line that says where they come from. No Hub import: ports.
 
-import fs from 'node:fs';
 import path from 'node:path';
 import { connectCodex, CodexRpcError, type CodexRpc } from './codex-rpc.js';
+import { codexHomeOf, codexWindows, linuxProc } from './codex-windows.js';
 
-const MAX_PROC_BYTES = 256 * 1024; // a process's environment or command line
 const IDLE_POLL_MS = 50; // its Stop hook runs inside the turn: the thread turns idle just after
 const THREAD_ID = /^[0-9A-Za-z_-]{1,128}$/;
 
@@ -30,6 +31,8 @@ export interface CodexWakePorts {
   version: string;
   environOf?(pid: number): Record<string, string> | undefined;
   argvOf?(pid: number): string[] | undefined;
+  /** Live Codex windows (TUIs) of this user in `cwd` under `codexHome`, undefined when unknown (codex-windows.ts). */
+  windowsOf?(codexHome: string, cwd: string): number | undefined;
 }
 
 export interface CodexTarget {
@@ -45,39 +48,12 @@ export class CodexThreadBusy extends CodexRpcError {}
 export type CodexRoute =
   { kind: 'codex-app-server'; socketPath: string; threadId: string } | { kind: 'none'; why: string };
 
-function readProc(pid: number, what: 'environ' | 'cmdline'): string[] | undefined {
-  if (process.platform !== 'linux') return undefined;
-  try {
-    const raw = fs.readFileSync(`/proc/${pid}/${what}`);
-    if (raw.length === 0 || raw.length > MAX_PROC_BYTES) return undefined;
-    return raw
-      .toString('utf8')
-      .split('\0')
-      .filter((a) => a !== '');
-  } catch {
-    return undefined;
-  }
-}
-
-export function procEnviron(pid: number): Record<string, string> | undefined {
-  const lines = readProc(pid, 'environ');
-  if (lines === undefined) return undefined;
-  const out: Record<string, string> = {};
-  for (const l of lines) {
-    const eq = l.indexOf('=');
-    if (eq > 0) out[l.slice(0, eq)] = l.slice(eq + 1);
-  }
-  return out;
-}
-
-export const procArgv = (pid: number): string[] | undefined => readProc(pid, 'cmdline');
-
 /** Where a Codex session can be woken: its daemon's control socket and its thread, or why not. */
 export function codexRoute(s: CodexTarget, ports: CodexWakePorts): CodexRoute {
   if (s.agentThreadId === undefined || !THREAD_ID.test(s.agentThreadId))
     return { kind: 'none', why: 'its hooks have not named its Codex thread yet' };
   if (s.pid === null) return { kind: 'none', why: 'its Codex process is not known' };
-  const argv = (ports.argvOf ?? procArgv)(s.pid);
+  const argv = (ports.argvOf ?? linuxProc.argv)(s.pid);
   if (argv === undefined) return { kind: 'none', why: "its Codex process's command line cannot be read" };
   // `codex exec` and `codex --no-daemon` run their thread in-process: nothing outside can start a turn there.
   if (!argv.slice(1, 3).includes('app-server'))
@@ -85,13 +61,13 @@ export function codexRoute(s: CodexTarget, ports: CodexWakePorts): CodexRoute {
       kind: 'none',
       why: 'this Codex runs its thread in its own process (codex exec or --no-daemon), not in the app-server daemon',
     };
-  const env = (ports.environOf ?? procEnviron)(s.pid);
-  const home =
-    env?.CODEX_HOME !== undefined && env.CODEX_HOME !== ''
-      ? path.resolve(env.CODEX_HOME)
-      : env?.HOME !== undefined
-        ? path.join(env.HOME, '.codex')
-        : ports.codexHome;
+  const home = codexHomeOf((ports.environOf ?? linuxProc.environ)(s.pid), ports.codexHome);
+  // The daemon keeps a thread loaded after its window quit: a turn there would run with nobody watching.
+  const windows = (ports.windowsOf ?? ((h: string, cwd: string) => codexWindows(h, cwd, ports.codexHome)))(home, s.cwd);
+  if (windows === undefined)
+    return { kind: 'none', why: 'this system cannot tell whether a Codex window still shows its thread' };
+  if (windows === 0)
+    return { kind: 'none', why: `no Codex window is open in ${s.cwd} (its thread would run unwatched)` };
   return {
     kind: 'codex-app-server',
     socketPath: path.join(home, 'app-server-control', 'app-server-control.sock'),

@@ -3,9 +3,12 @@
 // Switchboard set up by `switchboard setup codex`: a message to the idle
 // thread starts a turn with no keystroke (through the daemon's control
 // socket, after our policy), exactly once, and the sender gets `delivered`;
-// a message our policy holds waits for its user's approval; a TUI without
+// a message our policy holds waits for its user's approval; once the TUI has
+// quit (the daemon keeps its thread loaded), no turn starts unwatched; a TUI without
 // the daemon (`--no-daemon`) cannot be woken: its user is told and the
 // sender gets `waiting`.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InboxItem, Registration, SendResult } from '../../core/protocol/methods.js';
 import { until } from '../helpers/hub.js';
@@ -13,6 +16,7 @@ import { OPTED_OUT } from './harness/opt-out.js';
 import { inbox, sessionsOf, switchboardRow, waitInbox } from './harness/observe.js';
 import type { Pane } from './harness/interactive.js';
 import { startInteractiveCodex } from './harness/interactive-codex.js';
+import { alive, markedPids } from './harness/launch.js';
 import { startWorld, type World } from './harness/world.js';
 import type { ModelRequest } from './model/server.js';
 
@@ -136,6 +140,38 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
     await world.client.call('held.approve', { uiToken: world.hub.hub.uiToken, id: held!.id });
     await until(() => arrivals.some((a) => a.req.context.includes(text)), 20_000);
     await waitInbox(world.client, bob, receiptFor(sent, 'delivered'), 20_000);
+  }, 300_000);
+
+  it('codex (interactive) after its window quit: the daemon keeps the thread, but no turn runs unwatched; its user is told', async () => {
+    const { world, p, label, arrivals } = await idleCodex('quit');
+    const tuis = markedPids(world.root, world.home).filter((pid) => {
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return path.basename(argv[0] ?? '') === 'codex' && !argv.includes('app-server');
+    });
+    expect(tuis, 'one Codex window').toHaveLength(1);
+    process.kill(tuis[0]!, 'SIGKILL'); // the window is gone; its daemon (the session's process) lives on
+    await until(() => !alive(tuis[0]!), 10_000);
+    const s = sessionsOf(world, p.cwd)[0]!;
+    expect(world.hub.hub.wake.routeFor(s)).toMatchObject({
+      kind: 'none',
+      why: expect.stringMatching(/no Codex window is open/),
+    });
+    const alice = await world.register('alice');
+    const text = `still there ${Date.now()}`;
+    const sent = await world.client.call('message.send', {
+      sessionId: alice.sessionId,
+      token: alice.token,
+      to: label,
+      summary: 'ping',
+      message: text,
+    });
+    const waiting = await waitInbox(world.client, alice, receiptFor(sent, 'waiting'), 10_000);
+    expect(waiting.kind === 'receipt' ? waiting.reason : '').toMatch(/no Codex window is open/);
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(
+      arrivals.filter((a) => a.req.context.includes(text)),
+      'no turn starts in the thread nobody watches',
+    ).toHaveLength(0);
   }, 300_000);
 
   it('codex --no-daemon (interactive): no way in, so no turn starts, its user is told and the sender gets waiting', async () => {

@@ -20,14 +20,16 @@ let t: TestHub | undefined;
 let c: HubClient;
 let fake: FakeAppServer | undefined;
 let proc: ChildProcess | undefined;
+let window: ChildProcess | undefined;
 const authOf = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
 const THREAD = '01a23188-a7c8-7ec1-8a0f-e8b5fd728089';
 
 afterEach(async () => {
   proc?.kill('SIGKILL');
+  window?.kill('SIGKILL');
   await fake?.close();
   await t?.close();
-  proc = fake = t = undefined;
+  proc = window = fake = t = undefined;
 });
 
 const fetch = async (r: Registration): Promise<InboxItem[]> =>
@@ -43,6 +45,8 @@ async function world(
     mode?: Parameters<typeof fakeAppServer>[2];
     status?: () => string;
     noServer?: boolean;
+    /** false: no Codex window (TUI) is open in the project (it quit; the daemon kept its thread). */
+    window?: boolean;
     limits?: Record<string, number>;
   } = {},
 ) {
@@ -66,6 +70,16 @@ async function world(
     stdio: 'ignore',
   });
   await until(() => fs.readFileSync(`/proc/${proc!.pid}/cmdline`, 'utf8').includes('app-server'));
+  if (o.window !== false) {
+    // The user's Codex window: a process named codex (no subcommand) in the project, under the same CODEX_HOME.
+    window = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], {
+      argv0: 'codex',
+      cwd,
+      env: { CODEX_HOME: codexHome, PATH: '/usr/bin:/bin' },
+      stdio: 'ignore',
+    });
+    await until(() => fs.readFileSync(`/proc/${window!.pid}/cmdline`, 'utf8').startsWith('codex\0'));
+  }
   const web = await t.register(c, {
     name: 'web',
     agent: 'codex',
@@ -151,6 +165,18 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
     ).toEqual([r.msg_id]);
   });
 
+  it('its window quit but the daemon kept the thread loaded: no turn runs unwatched; its user is told, the sender gets waiting', async () => {
+    const { alice, web } = await world({ window: false });
+    const r = await c.call('message.send', { ...authOf(alice), to: 'web', summary: 's', message: 'anyone there?' });
+    await until(async () => (await receipts(alice, r.msg_id)).length === 1, 5000);
+    const [receipt] = await receipts(alice, r.msg_id);
+    expect(receipt).toMatchObject({ status: 'waiting' });
+    expect(reasonOf(receipt)).toMatch(/no Codex window is open in .*project \(its thread would run unwatched\)/);
+    expect(fake!.requests, 'the daemon was not even asked').toEqual([]);
+    expect(t!.hub.userNotices.list().some((n) => /1 message waiting for web/.test(n.text))).toBe(true);
+    expect((await fetch(web)).map((i) => i.id)).toEqual([r.msg_id]);
+  });
+
   it.each([
     ['the thread is not loaded (its window closed)', { status: () => 'notLoaded' }, /not loaded/],
     [
@@ -171,6 +197,7 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
       /thread is archived/,
     ],
     ['no daemon listens', { noServer: true }, /cannot reach the Codex app-server/],
+
     ['the socket is no WebSocket', { mode: 'http' as const }, /did not accept a WebSocket upgrade/],
     [
       'the daemon never answers',
@@ -232,6 +259,7 @@ describe('codexRoute and the turn input', () => {
     version: '0',
     argvOf: () => argv,
     environOf: () => env,
+    windowsOf: () => 1,
   });
   const s = { pid: 42, cwd: '/p', agentThreadId: THREAD };
 
@@ -258,6 +286,18 @@ describe('codexRoute and the turn input', () => {
     });
     expect(codexRoute(s, ports(daemon, undefined))).toMatchObject({
       socketPath: '/fallback/.codex/app-server-control/app-server-control.sock',
+    });
+  });
+
+  it('a thread with no Codex window open is not woken, and where that cannot be known neither', () => {
+    const daemon = ['/x/codex', 'app-server', '--listen', 'unix://'];
+    expect(codexRoute(s, { ...ports(daemon, {}), windowsOf: () => 0 })).toMatchObject({
+      kind: 'none',
+      why: expect.stringMatching(/no Codex window is open in \/p/),
+    });
+    expect(codexRoute(s, { ...ports(daemon, {}), windowsOf: () => undefined })).toMatchObject({
+      kind: 'none',
+      why: expect.stringMatching(/cannot tell whether a Codex window/),
     });
   });
 
