@@ -14,12 +14,11 @@
 // the claimed messages start a turn there and are `delivered` when the daemon
 // started it; if it cannot, they go back to the inbox and the user is told.
 
-import { USER_SUBSCRIBER } from '../idle/idle.js';
 import { userEventLine, type PeerMessageStatus } from '../protocol/cc-wire.js';
 import type { InboxItem, ReceiptStatus } from '../protocol/methods.js';
-import { label } from '../registry/names.js';
 import type { SessionRecord } from '../registry/session.js';
 import type { UserNotice } from '../protocol/events.js';
+import { WaitingTold } from './told.js';
 import type { Clock } from '../kit/clock.js';
 import type { Logger } from '../kit/logger.js';
 import type { ActivitySink, AdmissionPort, EventSink } from '../delivery/ports.js';
@@ -29,7 +28,6 @@ import type { SessionTable } from '../registry/table.js';
 import type { StockInterop } from '../stock/stock.js';
 import { writeLines } from '../transport/outbound.js';
 import { readPeerToken } from '../stock/entry.js';
-import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { CodexThreadBusy, codexRoute, fitTurn, startCodexTurn, type CodexWakePorts } from './codex.js';
@@ -71,8 +69,8 @@ export class Waker {
   /** item id → the claim waiting for Claude Code's status. */
   readonly #pending = new Map<string, Pending>();
   readonly #written = new Set<string>();
-  /** receiver id → ids of messages its user was told about (no way in). */
-  readonly #told = new Map<string, Set<string>>();
+  /** Messages its user was told about (no way in), per receiver. */
+  readonly #told: WaitingTold;
   /** Sessions whose hooks reported the end of a turn (idle after work): only their idle is worth telling the user about. */
   readonly #turnEnded = new Set<string>();
   readonly #running = new Set<string>();
@@ -80,6 +78,7 @@ export class Waker {
 
   constructor(hub: WakePorts) {
     this.#hub = hub;
+    this.#told = new WaitingTold(hub);
   }
 
   /** What codex.ts needs of the hub (read when used: the hub's limits are set after this object). */
@@ -121,7 +120,7 @@ export class Waker {
   waitingFor(sessionId: string): number {
     const s = this.#hub.table.live.get(sessionId);
     if (s === undefined || s.state !== 'idle') return 0;
-    return this.#told.get(sessionId)?.size ?? 0;
+    return this.#told.count(sessionId);
   }
 
   /** Its hooks reported idle after a turn (its Stop hook). */
@@ -301,37 +300,15 @@ export class Waker {
 
   /** No way in: the user is told once per message, the sender gets `waiting`. */
   #tell(s: SessionRecord, items: InboxItem[], why: string): void {
-    const hub = this.#hub;
-    let told = this.#told.get(s.id);
-    if (told === undefined) this.#told.set(s.id, (told = new Set()));
-    const fresh = items.filter((i) => !told.has(i.id));
-    if (fresh.length === 0) return;
-    for (const i of fresh) told.add(i.id);
-    const shown = label(s.name, hub.table.refOf(s.id));
-    const n = told.size;
-    const text = `${n} message${n === 1 ? '' : 's'} waiting for ${shown}, which is idle (${why}). Switch to it and type anything, or it reads them at its next turn.`;
-    const notice: UserNotice = {
-      id: randomUUID(),
-      at: hub.clock.now(),
-      sessionId: USER_SUBSCRIBER,
-      text,
-      waiting: { sessionId: s.id, label: shown, count: n },
-    };
-    hub.userNotices.push(notice);
-    hub.events.emit({ type: 'user.notice', notice });
-    hub.events.emit({ type: 'sessions.changed' });
+    const { fresh, shown } = this.#told.tell(s, items, why);
     for (const i of fresh)
       if (i.kind === 'message')
         this.#notify(i, s, 'waiting', `${shown} is idle and cannot be woken (${why}); its user has been told`);
   }
 
-  /** Forgets told ids that were read meanwhile; a session that went busy starts over. */
+  /** Forgets told ids that were read meanwhile. */
   #prune(s: SessionRecord): void {
-    const told = this.#told.get(s.id);
-    if (told === undefined) return;
-    const inbox = this.#hub.mailboxes.inbox(s.id);
-    for (const id of told) if (!inbox.has(id)) told.delete(id);
-    if (told.size === 0) this.#told.delete(s.id);
+    this.#told.prune(s.id, this.#hub.mailboxes.inbox(s.id));
   }
 
   #notify(
@@ -367,7 +344,7 @@ export class Waker {
       this.#pending.delete(id);
       this.#hub.mailboxes.release(sessionId, id);
     }
-    this.#told.delete(sessionId);
+    this.#told.forget(sessionId);
     this.#turnEnded.delete(sessionId);
   }
 
