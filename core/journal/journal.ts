@@ -16,10 +16,13 @@ import { CompactionAborted, compactFile } from './compact.js';
 import { openJournalFile } from './journal-file.js';
 import type { LiveIndex } from './live-index.js';
 import type { JournalRecord, JournalState } from './records.js';
+import { readItemAt } from './read-back.js';
 import { replay } from './replay.js';
+import type { InboxItem } from '../protocol/results.js';
 
 export { applyRecord, type HeldRecord, type JournalRecord, type JournalState } from './records.js';
 export { JournalError } from './journal-file.js';
+export { JournalReadError } from './read-back.js';
 
 const FILE = 'journal.ndjson';
 /** Compact only when dead bytes are at least this share of the file: each byte is rewritten O(1) times. */
@@ -118,6 +121,15 @@ export class Journal {
 
   get compacting(): boolean {
     return this.#compacting;
+  }
+
+  /**
+   * A written item, read back from its live record (what was admitted, byte for byte).
+   * Throws JournalReadError when that record cannot be read: never an empty item.
+   */
+  readItem(sessionId: string, itemId: string): InboxItem {
+    if (this.#closed) throw new Error('journal closed');
+    return readItemAt(this.#fd, this.#file, this.#index.itemAt(sessionId, itemId), sessionId, itemId);
   }
 
   /** Queues a record; resolves once it is written (before any fsync). */
