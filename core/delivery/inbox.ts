@@ -142,9 +142,4 @@ export class Inbox {
     }
     return removed;
   }
-
-  /** Every item, oldest first, each read back when only its header is in memory. */
-  *values(): IterableIterator<InboxItem> {
-    for (const [id, slot] of this.#items) yield this.#item(id, slot);
-  }
 }

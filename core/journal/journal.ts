@@ -6,6 +6,7 @@
 // `syncMs`. Replay streams the file (journal-file.ts refuses a file that is
 // not ours, replay.ts never loads it whole); a record that cannot be
 // serialized or is over the line limit is refused at append, never written.
+// readItem() reads a queued item back from its live record (read-back.ts).
 // Compaction (compact.ts) runs when dead bytes pass both a floor and half
 // the file, copying live bytes in chunks between yields.
 
@@ -123,10 +124,7 @@ export class Journal {
     return this.#compacting;
   }
 
-  /**
-   * A written item, read back from its live record (what was admitted, byte for byte).
-   * Throws JournalReadError when that record cannot be read: never an empty item.
-   */
+  /** A written item, read back from its live record; a JournalReadError when it cannot be, never an empty item. */
   readItem(sessionId: string, itemId: string): InboxItem {
     if (this.#closed) throw new Error('journal closed');
     return readItemAt(this.#fd, this.#file, this.#index.itemAt(sessionId, itemId), sessionId, itemId);
