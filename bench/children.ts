@@ -15,8 +15,10 @@ import { startHub } from '../core/index.js';
 import type { Limits } from '../core/protocol/limits.js';
 import { LineSplitter } from '../core/protocol/ndjson.js';
 import { sendPath } from './sendpath-child.js';
+import { breakdown } from './breakdown.js';
 
 const [mode, target, extra, historyArg] = process.argv.slice(2);
+let reports = 0;
 
 async function main(): Promise<void> {
   if (mode === 'hub') {
@@ -47,7 +49,9 @@ async function main(): Promise<void> {
       const gc = (globalThis as { gc?: (o?: unknown) => void }).gc;
       if (process.env.BENCH_GC === 'last-resort') gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
       else gc?.();
-      process.stderr.write(JSON.stringify({ memory: process.memoryUsage() }) + '\n');
+      if (!process.env.BENCH_BREAKDOWN) process.stderr.write(JSON.stringify({ memory: process.memoryUsage() }) + '\n');
+      // V8 gives the freed pages back from a helper thread: read the breakdown a moment later.
+      else setTimeout(() => process.stderr.write(JSON.stringify(breakdown(`r${++reports}`)) + '\n'), 1000);
     });
     return;
   }

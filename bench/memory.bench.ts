@@ -20,6 +20,10 @@ export async function run(): Promise<void> {
     if (!SERVE) process.kill(hub.pid, 'SIGUSR2');
   };
   const idle = rssMb(hub.pid);
+  if (process.env.BENCH_BREAKDOWN) {
+    report();
+    await new Promise((r) => setTimeout(r, 1500));
+  }
   const conns = await Promise.all(Array.from({ length: 10 }, () => LineConn.connect(hub.socket)));
   const sessions: Array<{ sessionId: string; token: string }> = [];
   for (let i = 0; i < SESSIONS; i++) {
@@ -32,6 +36,7 @@ export async function run(): Promise<void> {
   await new Promise((r) => setTimeout(r, 300));
   const withSessions = rssMb(hub.pid);
   report();
+  if (process.env.BENCH_BREAKDOWN) await new Promise((r) => setTimeout(r, 1500));
   const conn = conns[0]!;
   let answered = 0;
   let queued = 0;
@@ -70,7 +75,7 @@ export async function run(): Promise<void> {
   }
   const settled = rssMb(hub.pid);
   report();
-  await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, process.env.BENCH_BREAKDOWN ? 1500 : 100));
   const afterSignal = rssMb(hub.pid);
   for (const c of conns) c.close();
   await hub.stop();

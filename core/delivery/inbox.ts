@@ -5,20 +5,43 @@
 // A claimed item (handed to the agent another way, e.g. woken through Claude
 // Code's own socket, its outcome pending) is not offered by fetch(); it stays
 // until acknowledged or released. Claims live in memory only.
+// A message once written to the journal is kept only as its id and sender
+// (the shared `from` object): `load` reads the rest back from its record.
 
-import type { InboxItem } from '../protocol/methods.js';
+import type { InboxItem, InboxMessage } from '../protocol/results.js';
 
 export type AddResult = 'added' | 'duplicate' | 'full';
 
+/** A message's sender: the whole in-memory form of a message whose text is in the journal. */
+export type Sender = InboxMessage['from'];
+
+/** What an acknowledgement removed: the id, and the sender of a message (nothing is read back for it). */
+export type Acked = { kind: 'message'; id: string; from: Sender } | { kind: 'receipt' | 'notice'; id: string };
+
+/** An item in memory, or a written message held as its sender. */
+type Slot = InboxItem | Sender;
+
+const isItem = (slot: Slot): slot is InboxItem => (slot as Partial<InboxItem>).kind !== undefined;
+
 export class Inbox {
-  readonly #items = new Map<string, InboxItem>();
+  readonly #items = new Map<string, Slot>();
   readonly #cap: number;
+  readonly #load: (id: string) => InboxItem;
   readonly #claimed = new Set<string>();
   #messages = 0;
 
-  constructor(cap: number, initial?: Iterable<InboxItem>) {
+  /**
+   * `load` reads a written message back (it throws when it cannot: never an empty item).
+   * `written`: items already in the journal (a replay), kept as headers from the start.
+   */
+  constructor(cap: number, load: (id: string) => InboxItem, written?: Iterable<InboxItem>) {
     this.#cap = cap;
-    if (initial) for (const item of initial) this.#put(item);
+    this.#load = load;
+    if (written)
+      for (const item of written) {
+        this.#items.set(item.id, item.kind === 'message' ? item.from : item);
+        if (item.kind === 'message') this.#messages++;
+      }
   }
 
   get size(): number {
@@ -30,11 +53,6 @@ export class Inbox {
     return this.#messages;
   }
 
-  #put(item: InboxItem): void {
-    this.#items.set(item.id, item);
-    if (item.kind === 'message') this.#messages++;
-  }
-
   has(id: string): boolean {
     return this.#items.has(id);
   }
@@ -42,8 +60,25 @@ export class Inbox {
   add(item: InboxItem): AddResult {
     if (this.#items.has(item.id)) return 'duplicate';
     if (this.#items.size >= this.#cap) return 'full';
-    this.#put(item);
+    this.#items.set(item.id, item);
+    if (item.kind === 'message') this.#messages++;
     return 'added';
+  }
+
+  /** `item` is in the journal now: a message keeps only its header in memory (when it is still here). */
+  written(item: InboxItem): void {
+    if (item.kind === 'message' && this.#items.get(item.id) === item) this.#items.set(item.id, item.from);
+  }
+
+  /** The sender of the unread message `id`; undefined when there is none (nothing is read back). */
+  sender(id: string): Sender | undefined {
+    const slot = this.#items.get(id);
+    if (slot === undefined || !isItem(slot)) return slot;
+    return slot.kind === 'message' ? slot.from : undefined;
+  }
+
+  #item(id: string, slot: Slot): InboxItem {
+    return isItem(slot) ? slot : this.#load(id);
   }
 
   /** Takes an item out of fetch() until it is acknowledged or released; false when absent or already claimed. */
@@ -61,32 +96,50 @@ export class Inbox {
     return this.#claimed.has(id);
   }
 
-  fetch(limit: number): InboxItem[] {
+  /** The oldest unclaimed items (`messagesOnly`: peer messages only), at most `limit`, read back as needed. */
+  fetch(limit: number, messagesOnly = false): InboxItem[] {
     const out: InboxItem[] = [];
-    for (const item of this.#items.values()) {
+    for (const [id, slot] of this.#items) {
       if (out.length >= limit) break;
-      if (this.#claimed.has(item.id)) continue;
-      out.push(item);
+      if (this.#claimed.has(id) || (messagesOnly && isItem(slot) && slot.kind !== 'message')) continue;
+      out.push(this.#item(id, slot));
     }
     return out;
   }
 
-  /** Removes the given ids; returns the items that were present. */
-  ack(ids: readonly string[]): InboxItem[] {
-    const removed: InboxItem[] = [];
-    for (const id of ids) {
-      const item = this.#items.get(id);
-      if (item !== undefined) {
-        this.#items.delete(id);
-        this.#claimed.delete(id);
-        if (item.kind === 'message') this.#messages--;
-        removed.push(item);
-      }
+  /** Ids and senders of the unclaimed peer messages, oldest first; nothing is read back. */
+  *unclaimedSenders(): IterableIterator<{ id: string; from: Sender }> {
+    for (const [id, slot] of this.#items) {
+      if (this.#claimed.has(id)) continue;
+      if (!isItem(slot)) yield { id, from: slot };
+      else if (slot.kind === 'message') yield { id, from: slot.from };
     }
-    return removed;
   }
 
-  values(): IterableIterator<InboxItem> {
-    return this.#items.values();
+  /** The sender of every unread peer message (claimed ones included); nothing is read back. */
+  *senders(): IterableIterator<Sender> {
+    for (const slot of this.#items.values()) {
+      if (!isItem(slot)) yield slot;
+      else if (slot.kind === 'message') yield slot.from;
+    }
+  }
+
+  /** Removes the given ids; returns what was present (nothing is read back). */
+  ack(ids: readonly string[]): Acked[] {
+    const removed: Acked[] = [];
+    for (const id of ids) {
+      const slot = this.#items.get(id);
+      if (slot === undefined) continue;
+      this.#items.delete(id);
+      this.#claimed.delete(id);
+      if (!isItem(slot)) {
+        this.#messages--;
+        removed.push({ kind: 'message', id, from: slot });
+      } else if (slot.kind === 'message') {
+        this.#messages--;
+        removed.push({ kind: 'message', id, from: slot.from });
+      } else removed.push({ kind: slot.kind, id });
+    }
+    return removed;
   }
 }

@@ -2,23 +2,34 @@
 // after the item is written, so `queued` is never answered for something a
 // crash could lose. Listeners hear about each added item (push
 // notifications, waiting fetches). Knows nothing about sockets or policy.
+// Once written, a message's text lives only in the journal (inbox.ts): what
+// is handed over is read back from there.
 
 import type { Journal } from '../journal/journal.js';
 import type { InboxItem } from '../protocol/methods.js';
-import { Inbox, type AddResult } from './inbox.js';
+import { Inbox, type Acked, type AddResult, type Sender } from './inbox.js';
 
 export type ItemListener = (sessionId: string, item: InboxItem) => void;
 
 export class Mailboxes {
   readonly #inboxes = new Map<string, Inbox>();
-  readonly #journal: Pick<Journal, 'append'>;
+  readonly #journal: Pick<Journal, 'append' | 'readItem'>;
   readonly #cap: number;
   readonly #listeners = new Set<ItemListener>();
 
-  constructor(journal: Pick<Journal, 'append'>, cap: number, initial: Map<string, Map<string, InboxItem>>) {
+  /** `initial`: the journal's replayed items (written, so only their headers stay in memory). */
+  constructor(
+    journal: Pick<Journal, 'append' | 'readItem'>,
+    cap: number,
+    initial: Map<string, Map<string, InboxItem>>,
+  ) {
     this.#journal = journal;
     this.#cap = cap;
-    for (const [id, items] of initial) this.#inboxes.set(id, new Inbox(cap, items.values()));
+    for (const [id, items] of initial) this.#inboxes.set(id, this.#newInbox(id, items.values()));
+  }
+
+  #newInbox(sessionId: string, written?: Iterable<InboxItem>): Inbox {
+    return new Inbox(this.#cap, (itemId) => this.#journal.readItem(sessionId, itemId), written);
   }
 
   onItem(listener: ItemListener): () => void {
@@ -28,7 +39,7 @@ export class Mailboxes {
 
   inbox(sessionId: string): Inbox {
     let inbox = this.#inboxes.get(sessionId);
-    if (inbox === undefined) this.#inboxes.set(sessionId, (inbox = new Inbox(this.#cap)));
+    if (inbox === undefined) this.#inboxes.set(sessionId, (inbox = this.#newInbox(sessionId)));
     return inbox;
   }
 
@@ -37,14 +48,17 @@ export class Mailboxes {
   }
 
   put(sessionId: string, item: InboxItem): Promise<AddResult> {
-    const result = this.inbox(sessionId).add(item);
+    const inbox = this.inbox(sessionId);
+    const result = inbox.add(item);
     if (result !== 'added') return Promise.resolve(result);
     return this.#journal.append({ t: 'i', id: sessionId, item }).then(() => {
+      inbox.written(item); // listeners still get the whole item
       for (const l of this.#listeners) l(sessionId, item);
       return result;
     });
   }
 
+  /** Read back from the journal where only headers are in memory (a JournalReadError when it cannot be). */
   fetch(sessionId: string, limit: number): InboxItem[] {
     return this.#inboxes.get(sessionId)?.fetch(limit) ?? [];
   }
@@ -58,20 +72,24 @@ export class Mailboxes {
     this.#inboxes.get(sessionId)?.release(id);
   }
 
-  /** Unread, unclaimed peer messages of a session, oldest first (at most `limit`). */
+  /** Unread, unclaimed peer messages of a session, oldest first (at most `limit`), read back as needed. */
   unclaimedMessages(sessionId: string, limit: number): InboxItem[] {
-    const out: InboxItem[] = [];
-    const inbox = this.#inboxes.get(sessionId);
-    if (inbox === undefined) return out;
-    for (const item of inbox.values()) {
-      if (out.length >= limit) break;
-      if (item.kind === 'message' && !inbox.isClaimed(item.id)) out.push(item);
-    }
-    return out;
+    return this.#inboxes.get(sessionId)?.fetch(limit, true) ?? [];
   }
 
-  /** Removes acknowledged items; resolves with those that were present. */
-  async ack(sessionId: string, ids: readonly string[]): Promise<InboxItem[]> {
+  /** Ids and senders of a session's unread, unclaimed peer messages; no text is read back. */
+  unclaimedSenders(sessionId: string): Array<{ id: string; from: Sender }> {
+    const inbox = this.#inboxes.get(sessionId);
+    return inbox === undefined ? [] : [...inbox.unclaimedSenders()];
+  }
+
+  /** The sender of a session's unread message `id`, or undefined (no text is read back). */
+  sender(sessionId: string, id: string): Sender | undefined {
+    return this.#inboxes.get(sessionId)?.sender(id);
+  }
+
+  /** Removes acknowledged items; resolves with the ids (and senders) of those that were present. */
+  async ack(sessionId: string, ids: readonly string[]): Promise<Acked[]> {
     const removed = this.#inboxes.get(sessionId)?.ack(ids) ?? [];
     if (removed.length > 0) await this.#journal.append({ t: 'a', id: sessionId, ids: removed.map((i) => i.id) });
     return removed;
@@ -81,10 +99,6 @@ export class Mailboxes {
   async drop(sessionId: string): Promise<void> {
     this.#inboxes.delete(sessionId);
     await this.#journal.append({ t: 'd', id: sessionId });
-  }
-
-  *records(): Iterable<{ sessionId: string; item: InboxItem }> {
-    for (const [sessionId, inbox] of this.#inboxes) for (const item of inbox.values()) yield { sessionId, item };
   }
 
   get totalItems(): number {

@@ -6,6 +6,7 @@
 // `syncMs`. Replay streams the file (journal-file.ts refuses a file that is
 // not ours, replay.ts never loads it whole); a record that cannot be
 // serialized or is over the line limit is refused at append, never written.
+// readItem() reads a queued item back from its live record (read-back.ts).
 // Compaction (compact.ts) runs when dead bytes pass both a floor and half
 // the file, copying live bytes in chunks between yields.
 
@@ -16,10 +17,13 @@ import { CompactionAborted, compactFile } from './compact.js';
 import { openJournalFile } from './journal-file.js';
 import type { LiveIndex } from './live-index.js';
 import type { JournalRecord, JournalState } from './records.js';
+import { readItemAt } from './read-back.js';
 import { replay } from './replay.js';
+import type { InboxItem } from '../protocol/results.js';
 
 export { applyRecord, type HeldRecord, type JournalRecord, type JournalState } from './records.js';
 export { JournalError } from './journal-file.js';
+export { JournalReadError } from './read-back.js';
 
 const FILE = 'journal.ndjson';
 /** Compact only when dead bytes are at least this share of the file: each byte is rewritten O(1) times. */
@@ -118,6 +122,12 @@ export class Journal {
 
   get compacting(): boolean {
     return this.#compacting;
+  }
+
+  /** A written item, read back from its live record; a JournalReadError when it cannot be, never an empty item. */
+  readItem(sessionId: string, itemId: string): InboxItem {
+    if (this.#closed) throw new Error('journal closed');
+    return readItemAt(this.#fd, this.#file, this.#index.itemAt(sessionId, itemId), sessionId, itemId);
   }
 
   /** Queues a record; resolves once it is written (before any fsync). */

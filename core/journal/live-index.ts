@@ -35,6 +35,14 @@ export class LiveIndex {
     return this.#byOff.entries();
   }
 
+  /** Where the live record of a queued item is now, as [offset, length]; undefined when it has none. */
+  itemAt(sessionId: string, itemId: string): [number, number] | undefined {
+    const off = this.#items.get(sessionId)?.get(itemId);
+    if (off === undefined) return undefined;
+    const len = this.#byOff.get(off);
+    return len === undefined ? undefined : [off, len];
+  }
+
   /** A compaction copied the record at `off` to `to` in the new file. */
   moved(off: number, to: number): void {
     (this.#moved ??= new Map()).set(off, to);

@@ -10,7 +10,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
-import type { InboxItem, InboxReceipt, ReceiptStatus } from '../protocol/methods.js';
+import type { InboxReceipt, ReceiptStatus } from '../protocol/methods.js';
 import { PEER_STATUSES, type PeerStatus } from '../protocol/cc-wire.js';
 import { receiptText } from '../delivery/receipts.js';
 import { HeldQueue, type HeldEntry } from '../policy/held.js';
@@ -67,9 +67,9 @@ export function unverifiedWriter(from: { address: string; sessionId: string | nu
 }
 
 /** Unread messages of unverified writers in an inbox (at most LIMITS.inboxItems to look at). */
-function writerUnread(items: Iterable<InboxItem>): number {
+function writerUnread(senders: Iterable<{ address: string; sessionId: string | null }>): number {
   let n = 0;
-  for (const item of items) if (item.kind === 'message' && unverifiedWriter(item.from)) n++;
+  for (const from of senders) if (unverifiedWriter(from)) n++;
   return n;
 }
 
@@ -102,7 +102,7 @@ export class Admission implements AdmissionPort {
     const inbox = hub.mailboxes.inbox(receiver.id);
     const writer =
       !env.ownChild && unverifiedWriter({ address: env.fromAddress, sessionId: env.fromSessionId })
-        ? { unread: writerUnread(inbox.values()) }
+        ? { unread: writerUnread(inbox.senders()) }
         : undefined;
     const drop = this.throttle.admit(
       receiver.id,

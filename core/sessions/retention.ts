@@ -18,7 +18,7 @@ import type { SessionTable } from '../registry/table.js';
 /** What keeping and ending sessions needs from the hub. */
 export interface RetentionPorts {
   readonly table: Pick<SessionTable, 'dormant'>;
-  readonly mailboxes: Pick<Mailboxes, 'depth' | 'fetch' | 'drop'>;
+  readonly mailboxes: Pick<Mailboxes, 'depth' | 'unclaimedSenders' | 'drop'>;
   readonly admission: Pick<AdmissionPort, 'notifySender'> & {
     readonly held: HeldQueue;
     readonly throttle: Pick<Throttle, 'forget'>;
@@ -73,8 +73,7 @@ export async function endSession(hub: RetentionPorts, p: PersistedSession, reaso
     hub.admission.held.take(e.id);
     hub.admission.notifySender(e.env, receiver, 'undelivered', reason);
   }
-  for (const item of hub.mailboxes.fetch(p.id, hub.limits.inboxItems)) {
-    if (item.kind !== 'message') continue;
+  for (const item of hub.mailboxes.unclaimedSenders(p.id)) {
     hub.admission.notifySender(
       { msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId },
       receiver,

@@ -246,15 +246,15 @@ export class Waker {
     const hub = this.#hub;
     const reason = (line.reason ?? '').replace(/\.+$/, '');
     const receiver = hub.table.live.get(p.receiverId) ?? hub.table.dormant.get(p.receiverId)?.session;
-    const item = [...hub.mailboxes.inbox(p.receiverId).values()].find((i) => i.id === line.orig_msg_id);
+    const from = hub.mailboxes.sender(p.receiverId, line.orig_msg_id);
     if (line.status === 'held') {
       // Claude Code's own inbound rules hold it for its user: it owns the message now; the final status follows.
       p.heldByClaude = true;
       const s = hub.table.live.get(p.receiverId);
       if (s !== undefined) this.#setState(s, 'idle'); // no turn started
-      if (receiver !== undefined && item?.kind === 'message')
+      if (receiver !== undefined && from !== undefined)
         this.#notify(
-          item,
+          { id: line.orig_msg_id, from },
           receiver,
           'held',
           `held by the Claude Code session's own inbound rules${reason ? `: ${reason}` : ''}`,
@@ -312,7 +312,7 @@ export class Waker {
   }
 
   #notify(
-    item: Extract<InboxItem, { kind: 'message' }>,
+    item: Pick<Extract<InboxItem, { kind: 'message' }>, 'id' | 'from'>,
     receiver: Pick<SessionRecord, 'id' | 'name' | 'address' | 'socketPath'>,
     status: ReceiptStatus,
     reason: string,

@@ -12,7 +12,7 @@ import type { Journal, JournalRecord } from '../../../core/journal/journal.js';
 import type { ActivityEntry, HubEvent } from '../../../core/protocol/events.js';
 import { udsAddress } from '../../../core/protocol/cc-wire.js';
 import { LIMITS, type Limits } from '../../../core/protocol/limits.js';
-import type { ReceiptStatus } from '../../../core/protocol/methods.js';
+import type { InboxItem, ReceiptStatus } from '../../../core/protocol/methods.js';
 import { normalizeName, refHash } from '../../../core/registry/names.js';
 import { hashToken, type SessionRecord } from '../../../core/registry/session.js';
 import { SessionTable } from '../../../core/registry/table.js';
@@ -28,16 +28,25 @@ export function fakeJournal() {
     failWhen: (_r: JournalRecord): boolean => false,
     append(r: JournalRecord): Promise<void> {
       if (j.failWhen(r)) return Promise.reject(new Error('disk full'));
-      records.push(r);
+      // As the real journal: the written bytes, not the caller's object.
+      records.push(JSON.parse(JSON.stringify(r)) as JournalRecord);
       return Promise.resolve();
+    },
+    /** The item of the last record that wrote it (the real journal reads its live record back). */
+    readItem(sessionId: string, itemId: string): InboxItem {
+      for (let i = records.length - 1; i >= 0; i--) {
+        const r = records[i] as JournalRecord;
+        if (r.t === 'i' && r.id === sessionId && r.item.id === itemId) return r.item;
+      }
+      throw new Error(`fake journal: no record of item ${itemId}`);
     },
   };
   return j;
 }
 export type FakeJournal = ReturnType<typeof fakeJournal>;
 
-/** Real inboxes over the fake journal (Mailboxes takes the whole Journal class; it only calls append). */
-export function memoryMailboxes(journal: Pick<Journal, 'append'>, cap = LIMITS.inboxItems): Mailboxes {
+/** Real inboxes over the fake journal (Mailboxes takes the whole Journal class; it only calls append and readItem). */
+export function memoryMailboxes(journal: Pick<Journal, 'append' | 'readItem'>, cap = LIMITS.inboxItems): Mailboxes {
   return new Mailboxes(journal, cap, new Map());
 }
 
