@@ -16,8 +16,11 @@ import type { Limits } from '../core/protocol/limits.js';
 import { LineSplitter } from '../core/protocol/ndjson.js';
 import { sendPath } from './sendpath-child.js';
 import { breakdown } from './breakdown.js';
+import { withFewMallocArenas } from '../cli/malloc-arenas.js';
 
 const [mode, target, extra, historyArg] = process.argv.slice(2);
+// As `switchboard serve` does (cli/malloc-arenas.ts): the benchmark hub is the product's hub process.
+if (mode === 'hub') withFewMallocArenas();
 let reports = 0;
 
 async function main(): Promise<void> {

@@ -1,4 +1,5 @@
-// Entry point of the bundled CLI: turns on Node's compile cache (a hook runs
+// Entry point of the bundled CLI: `serve` first re-executes itself with few
+// malloc arenas (malloc-arenas.ts); then it turns on Node's compile cache (a hook runs
 // on every tool call; the cache skips re-compiling the chunks it loads), then
 // runs main() and exits with its code. The cache lives in the user's own
 // 0700 cache directory, never in a shared /tmp where another user could plant
@@ -7,6 +8,7 @@ import fs from 'node:fs';
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { withFewMallocArenas } from './malloc-arenas.js';
 
 function enableCompileCache(): void {
   if (process.env.SWITCHBOARD_NO_COMPILE_CACHE === '1' || typeof module.enableCompileCache !== 'function') return;
@@ -26,6 +28,9 @@ function enableCompileCache(): void {
     // No cache is only slower.
   }
 }
+
+// The hub runs for days: it re-executes itself once with few malloc arenas (malloc-arenas.ts) before anything else.
+if (process.argv.slice(2).find((a) => !a.startsWith('-')) === 'serve') withFewMallocArenas();
 
 enableCompileCache();
 
