@@ -2,10 +2,13 @@
 // after the item is written, so `queued` is never answered for something a
 // crash could lose. Listeners hear about each added item (push
 // notifications, waiting fetches). Knows nothing about sockets or policy.
+// The moment an item becomes fetchable (added, released) the session's
+// "nothing pending" mark is revoked, before anything can answer (quiet-marks.ts).
 
 import type { Journal } from '../journal/journal.js';
 import type { InboxItem } from '../protocol/methods.js';
 import { Inbox, type AddResult } from './inbox.js';
+import type { QuietPort } from './quiet-marks.js';
 
 export type ItemListener = (sessionId: string, item: InboxItem) => void;
 
@@ -14,10 +17,17 @@ export class Mailboxes {
   readonly #journal: Pick<Journal, 'append'>;
   readonly #cap: number;
   readonly #listeners = new Set<ItemListener>();
+  readonly #quiet: QuietPort | undefined;
 
-  constructor(journal: Pick<Journal, 'append'>, cap: number, initial: Map<string, Map<string, InboxItem>>) {
+  constructor(
+    journal: Pick<Journal, 'append'>,
+    cap: number,
+    initial: Map<string, Map<string, InboxItem>>,
+    quiet?: QuietPort,
+  ) {
     this.#journal = journal;
     this.#cap = cap;
+    this.#quiet = quiet;
     for (const [id, items] of initial) this.#inboxes.set(id, new Inbox(cap, items.values()));
   }
 
@@ -39,6 +49,7 @@ export class Mailboxes {
   put(sessionId: string, item: InboxItem): Promise<AddResult> {
     const result = this.inbox(sessionId).add(item);
     if (result !== 'added') return Promise.resolve(result);
+    this.#quiet?.revoke(sessionId); // fetchable from now on
     return this.#journal.append({ t: 'i', id: sessionId, item }).then(() => {
       for (const l of this.#listeners) l(sessionId, item);
       return result;
@@ -56,6 +67,7 @@ export class Mailboxes {
 
   release(sessionId: string, id: string): void {
     this.#inboxes.get(sessionId)?.release(id);
+    this.#quiet?.revoke(sessionId);
   }
 
   /** Unread, unclaimed peer messages of a session, oldest first (at most `limit`). */
