@@ -5,6 +5,10 @@
 // from the session's lastSeen (every authenticated call renews it). A stale
 // mark (expired, of a dead hub, malformed, a previous hub's) only costs a
 // call; a message that slips past the mark is handed over by the Stop hook.
+// The same mark serves Claude Code's mcp_tool hooks (switchboard_hook in the
+// agent's MCP server).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +20,10 @@ import { sleep, startHub, tempDirs, type TestDirs, type TestHub } from '../helpe
 const ENTRY = path.join(path.dirname(CLI), 'switchboard-hook.cjs');
 const FIX = new URL('../fixtures/hooks/', import.meta.url).pathname;
 let th: TestHub | undefined;
+let mcp: Client | undefined;
 afterEach(async () => {
+  await mcp?.close();
+  mcp = undefined;
   await th?.close();
   th = undefined;
 });
@@ -164,6 +171,48 @@ describe('quiet marks: post-tool hooks with nothing pending', () => {
     expect(stop.called).toBe(true);
     expect(JSON.parse(stop.stdout)).toMatchObject({ decision: 'block' });
     expect(stop.stdout).toContain('review my branch');
+    expect(t.hub.mailboxes.depth(me.id)).toBe(0);
+  });
+
+  it('switchboard_hook post-tool (the mcp_tool hook) answers from the mark without calling the hub, and hands a message over once it came', async () => {
+    th = await startHub();
+    const t = th;
+    const agent = `const c = require('node:child_process').spawn(process.execPath, process.argv.slice(1), { stdio: 'inherit' });
+c.on('exit', (code) => process.exit(code ?? 0));`;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['-e', agent, CLI, 'mcp', '--agent', 'claude', '--name', 'me', '--mode', 'default'],
+      env: cliEnv(t.dirs) as Record<string, string>,
+      cwd: t.dirs.root,
+      stderr: 'pipe',
+    });
+    mcp = new Client({ name: 'test-me', version: '1.0.0' });
+    await mcp.connect(transport);
+    const me = [...t.hub.table.live.values()].find((s) => s.name === 'me')!;
+    const hookCall = async (): Promise<{ text: string; called: boolean }> => {
+      const before = me.lastSeen;
+      await sleep(5);
+      const r = (await mcp!.callTool({ name: 'switchboard_hook', arguments: { event: 'post-tool' } })) as {
+        content: Array<{ text: string }>;
+      };
+      return { text: r.content.map((c) => c.text).join(''), called: me.lastSeen !== before };
+    };
+    expect(await hookCall()).toEqual({ text: '', called: true });
+    const mark = path.join(t.dirs.runtime, 'quiet', me.id);
+    expect(fs.existsSync(mark)).toBe(true);
+    expect(await hookCall(), 'marked quiet: no hub call').toEqual({ text: '', called: false });
+    const c = await t.client();
+    const peer = await t.register(c, { name: 'peer' });
+    await c.call('message.send', {
+      sessionId: peer.sessionId,
+      token: peer.token,
+      to: me.address,
+      summary: 'hi',
+      message: 'ping from peer',
+    });
+    const got = await hookCall();
+    expect(got.called).toBe(true);
+    expect(got.text).toContain('ping from peer');
     expect(t.hub.mailboxes.depth(me.id)).toBe(0);
   });
 });
