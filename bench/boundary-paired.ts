@@ -6,7 +6,9 @@
 // model request's arrival minus the moment the tool call's answer left the
 // model server; per ABBA block two paired differences (hooked − unhooked).
 // A control run has the hook match neither tool (the pairs then differ by
-// noise only). The switchboard MCP server is preloaded with a timer that
+// noise only); a floor run replaces Switchboard's hook by an mcp_tool hook
+// on the bench server that answers '' at once (what any mcp_tool hook costs
+// in Claude Code itself). The switchboard MCP server is preloaded with a timer that
 // records each switchboard_hook call's receive → reply time (the hub side
 // of a hooked call: the lower bound of what it can add).
 import fs from 'node:fs';
@@ -29,8 +31,8 @@ rl.on('line', (line) => {
   let m; try { m = JSON.parse(line); } catch { return; }
   if (m.id === undefined) return;
   if (m.method === 'initialize') return send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'bench', version: '1' } } });
-  if (m.method === 'tools/list') return send({ id: m.id, result: { tools: ['noop_a', 'noop_b'].map((name) => ({ name, description: 'Does nothing.', inputSchema: { type: 'object', properties: {} } })) } });
-  if (m.method === 'tools/call') return send({ id: m.id, result: { content: [{ type: 'text', text: 'ok' }] } });
+  if (m.method === 'tools/list') return send({ id: m.id, result: { tools: ['noop_a', 'noop_b', 'noop_hook'].map((name) => ({ name, description: 'Does nothing.', inputSchema: { type: 'object', properties: {} } })) } });
+  if (m.method === 'tools/call') return send({ id: m.id, result: { content: [{ type: 'text', text: m.params.name === 'noop_hook' ? '' : 'ok' }] } });
   if (m.method === 'ping') return send({ id: m.id, result: {} });
   send({ id: m.id, error: { code: -32601, message: 'no such method' } });
 });`;
@@ -69,7 +71,8 @@ process.stdout.write = function (data, ...rest) {
   return r;
 };`;
 
-type Variant = 'hooked' | 'control';
+type Variant = 'hooked' | 'floor' | 'control';
+const VARIANTS: readonly Variant[] = ['hooked', 'floor', 'control'];
 interface RunResult {
   hooked: number[];
   plain: number[];
@@ -95,7 +98,9 @@ async function pairedRun(variant: Variant): Promise<RunResult> {
     };
     const post = settings.hooks.PostToolUse!;
     if (post.length !== 1 || post[0]!.hooks[0]!.type !== 'mcp_tool') throw new Error('setup wrote no mcp_tool hook');
-    post[0]!.matcher = variant === 'hooked' ? 'mcp__bench__noop_a' : 'mcp__bench__noop_none';
+    post[0]!.matcher = variant === 'control' ? 'mcp__bench__noop_none' : 'mcp__bench__noop_a';
+    if (variant === 'floor')
+      post[0]!.hooks = [{ type: 'mcp_tool', server: 'bench', tool: 'noop_hook', input: {} } as never];
     fs.writeFileSync(settingsFile, JSON.stringify(settings));
     const noop = path.join(w.root, 'noop-mcp.cjs');
     const timer = path.join(w.root, 'hook-timer.cjs');
@@ -119,6 +124,11 @@ async function pairedRun(variant: Variant): Promise<RunResult> {
     if (code !== 0 || a.model.errors.length > 0)
       throw new Error(`claude exited ${code}: ${a.model.errors.join('; ')} ${a.output().slice(-2000)}`);
     const main = a.model.main();
+    if (process.env.BENCH_PAIRED_DEBUG)
+      for (const q of a.model.requests)
+        console.log(
+          `${variant} #${q.index} ${q.main ? 'main' : 'side'} ${q.path} at ${q.at.toFixed(1)} answered ${q.answered?.at.toFixed(1)} ${q.answered?.tool ?? ''} ctx ${q.context.length}`,
+        );
     const calls: Array<{ tool: 'a' | 'b'; gap: number }> = [];
     for (let i = 0; i + 1 < main.length; i++) {
       const tool = main[i]!.answered?.tool;
@@ -166,9 +176,9 @@ const p50 = (xs: number[]): number =>
 
 /** Hooked and control runs alternated; per run p50s, and p50 of the pooled paired differences. */
 export async function pairedBoundary(): Promise<void> {
-  const all: Record<Variant, RunResult[]> = { hooked: [], control: [] };
+  const all: Record<Variant, RunResult[]> = { hooked: [], floor: [], control: [] };
   for (let i = 0; i < RUNS; i++)
-    for (const v of ['hooked', 'control'] as const) {
+    for (const v of VARIANTS) {
       const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
       const res = await pairedRun(v);
       all[v].push(res);
@@ -182,6 +192,9 @@ export async function pairedBoundary(): Promise<void> {
   );
   console.log(
     `  hooked − unhooked, p50 of ${pooled('hooked', 'diffs').length} pairs: ${fmt(p50(pooled('hooked', 'diffs')), 2)} ms (target ≤ 2 ms); per run: ${all.hooked.map((r) => fmt(p50(r.diffs), 2)).join(' ')}`,
+  );
+  console.log(
+    `  floor (an mcp_tool hook on the bench server that answers at once) − unhooked, p50 of ${pooled('floor', 'diffs').length} pairs: ${fmt(p50(pooled('floor', 'diffs')), 2)} ms; per run: ${all.floor.map((r) => fmt(p50(r.diffs), 2)).join(' ')}`,
   );
   console.log(
     `  control (hook matches neither) a − b, p50 of ${pooled('control', 'diffs').length} pairs: ${fmt(p50(pooled('control', 'diffs')), 2)} ms; per run: ${all.control.map((r) => fmt(p50(r.diffs), 2)).join(' ')}`,
