@@ -5,6 +5,8 @@
 // Switchboard's PostToolUse hook matches only noop_a. Per call: the next
 // model request's arrival minus the moment the tool call's answer left the
 // model server; per ABBA block two paired differences (hooked − unhooked).
+// Which tool is hooked alternates from run to run (a tool-specific bias
+// cancels).
 // A control run has the hook match neither tool (the pairs then differ by
 // noise only); a floor run replaces Switchboard's hook by an mcp_tool hook
 // on the bench server that answers '' at once (what any mcp_tool hook costs
@@ -20,8 +22,8 @@ import { startWorld } from '../test/agents/harness/world.js';
 import { runCli } from '../test/helpers/cli.js';
 import { fmt, percentile } from './lib.js';
 
-const CALLS = Number(process.env.BENCH_PAIRED_CALLS ?? 40); // measured calls per run (half hooked), a multiple of 4
-const RUNS = Number(process.env.BENCH_PAIRED_RUNS ?? 3);
+const CALLS = Number(process.env.BENCH_PAIRED_CALLS ?? 80); // measured calls per run (half hooked), a multiple of 4
+const RUNS = Number(process.env.BENCH_PAIRED_RUNS ?? 4); // even: the hooked tool alternates between noop_a and noop_b
 const WARM = 4; // first calls: tool loading (ToolSearch), caches
 
 /** Two identical no-op tools over MCP stdio (NDJSON JSON-RPC). */
@@ -82,7 +84,8 @@ interface RunResult {
 
 const ABBA = ['noop_a', 'noop_b', 'noop_b', 'noop_a'] as const;
 
-async function pairedRun(variant: Variant): Promise<RunResult> {
+/** `hooked`: which of the two tools the hook matches (control: none, but its pairs are taken the same way). */
+async function pairedRun(variant: Variant, hooked: 'a' | 'b'): Promise<RunResult> {
   const w = await startWorld();
   try {
     PROFILES.claude.seed(w.home);
@@ -98,7 +101,7 @@ async function pairedRun(variant: Variant): Promise<RunResult> {
     };
     const post = settings.hooks.PostToolUse!;
     if (post.length !== 1 || post[0]!.hooks[0]!.type !== 'mcp_tool') throw new Error('setup wrote no mcp_tool hook');
-    post[0]!.matcher = variant === 'control' ? 'mcp__bench__noop_none' : 'mcp__bench__noop_a';
+    post[0]!.matcher = variant === 'control' ? 'mcp__bench__noop_none' : `mcp__bench__noop_${hooked}`;
     if (variant === 'floor')
       post[0]!.hooks = [{ type: 'mcp_tool', server: 'bench', tool: 'noop_hook', input: {} } as never];
     fs.writeFileSync(settingsFile, JSON.stringify(settings));
@@ -145,7 +148,8 @@ async function pairedRun(variant: Variant): Promise<RunResult> {
         (typeof calls)[0],
         (typeof calls)[0],
       ];
-      diffs.push(a1.gap - b1.gap, a2.gap - b2.gap);
+      const sign = hooked === 'a' ? 1 : -1;
+      diffs.push(sign * (a1.gap - b1.gap), sign * (a2.gap - b2.gap));
     }
     const hub = fs.existsSync(times)
       ? fs
@@ -156,8 +160,8 @@ async function pairedRun(variant: Variant): Promise<RunResult> {
           .map((l) => Number(l.split(' ')[1]))
       : [];
     return {
-      hooked: measured.filter((c) => c.tool === 'a').map((c) => c.gap),
-      plain: measured.filter((c) => c.tool === 'b').map((c) => c.gap),
+      hooked: measured.filter((c) => c.tool === hooked).map((c) => c.gap),
+      plain: measured.filter((c) => c.tool !== hooked).map((c) => c.gap),
       diffs,
       hub,
     };
@@ -180,10 +184,10 @@ export async function pairedBoundary(): Promise<void> {
   for (let i = 0; i < RUNS; i++)
     for (const v of VARIANTS) {
       const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-      const res = await pairedRun(v);
+      const res = await pairedRun(v, i % 2 === 0 ? 'a' : 'b');
       all[v].push(res);
       console.log(
-        `  ${v.padEnd(8)} run ${i + 1} (load ${load}): noop_a p50 ${fmt(p50(res.hooked), 2)} ms, noop_b p50 ${fmt(p50(res.plain), 2)} ms, paired a−b p50 ${fmt(p50(res.diffs), 2)} ms (n=${res.diffs.length})${v === 'hooked' ? `, switchboard_hook receive→reply p50 ${fmt(p50(res.hub), 2)} ms (n=${res.hub.length})` : ''}`,
+        `  ${v.padEnd(8)} run ${i + 1} (load ${load}, matched tool noop_${i % 2 === 0 ? 'a' : 'b'}): matched p50 ${fmt(p50(res.hooked), 2)} ms, other p50 ${fmt(p50(res.plain), 2)} ms, paired matched−other p50 ${fmt(p50(res.diffs), 2)} ms (n=${res.diffs.length})${v === 'hooked' ? `, switchboard_hook receive→reply p50 ${fmt(p50(res.hub), 2)} ms (n=${res.hub.length})` : ''}`,
       );
     }
   const pooled = (v: Variant, k: keyof RunResult): number[] => all[v].flatMap((r) => r[k]);
@@ -197,7 +201,7 @@ export async function pairedBoundary(): Promise<void> {
     `  floor (an mcp_tool hook on the bench server that answers at once) − unhooked, p50 of ${pooled('floor', 'diffs').length} pairs: ${fmt(p50(pooled('floor', 'diffs')), 2)} ms; per run: ${all.floor.map((r) => fmt(p50(r.diffs), 2)).join(' ')}`,
   );
   console.log(
-    `  control (hook matches neither) a − b, p50 of ${pooled('control', 'diffs').length} pairs: ${fmt(p50(pooled('control', 'diffs')), 2)} ms; per run: ${all.control.map((r) => fmt(p50(r.diffs), 2)).join(' ')}`,
+    `  control (hook matches neither) same pairs, p50 of ${pooled('control', 'diffs').length} pairs: ${fmt(p50(pooled('control', 'diffs')), 2)} ms; per run: ${all.control.map((r) => fmt(p50(r.diffs), 2)).join(' ')}`,
   );
   console.log(
     `  gap p50 hooked ${fmt(p50(pooled('hooked', 'hooked')), 2)} ms, unhooked ${fmt(p50(pooled('hooked', 'plain')), 2)} ms; hub side (switchboard_hook receive → reply) p50 ${fmt(p50(pooled('hooked', 'hub')), 2)} ms, p90 ${fmt(
