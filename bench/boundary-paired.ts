@@ -10,12 +10,14 @@
 // A control run has the hook match neither tool (the pairs then differ by
 // noise only); a floor run replaces Switchboard's hook by an mcp_tool hook
 // on the bench server that answers '' at once (what any mcp_tool hook costs
-// in Claude Code itself). The switchboard MCP server is preloaded with a timer that
+// in Claude Code itself), and a floor-http run an HTTP hook to a loopback
+// server that answers {} at once (the other hook form without a process). The switchboard MCP server is preloaded with a timer that
 // records each switchboard_hook call's receive → reply time (the hub side
 // of a hooked call: the lower bound of what it can add).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Step } from '../test/agents/model/server.js';
+import { NOOP_HOOK_PATH, type Step } from '../test/agents/model/server.js';
+import { MODEL_PORT } from '../test/agents/harness/launch.js';
 import { agentCommand } from '../test/agents/harness/binaries.js';
 import { PROFILES } from '../test/agents/harness/profiles.js';
 import { startWorld } from '../test/agents/harness/world.js';
@@ -73,8 +75,8 @@ process.stdout.write = function (data, ...rest) {
   return r;
 };`;
 
-type Variant = 'hooked' | 'floor' | 'control';
-const VARIANTS: readonly Variant[] = ['hooked', 'floor', 'control'];
+type Variant = 'hooked' | 'floor' | 'floor-http' | 'control';
+const VARIANTS: readonly Variant[] = ['hooked', 'floor', 'floor-http', 'control'];
 interface RunResult {
   hooked: number[];
   plain: number[];
@@ -104,6 +106,8 @@ async function pairedRun(variant: Variant, hooked: 'a' | 'b'): Promise<RunResult
     post[0]!.matcher = variant === 'control' ? 'mcp__bench__noop_none' : `mcp__bench__noop_${hooked}`;
     if (variant === 'floor')
       post[0]!.hooks = [{ type: 'mcp_tool', server: 'bench', tool: 'noop_hook', input: {} } as never];
+    if (variant === 'floor-http')
+      post[0]!.hooks = [{ type: 'http', url: `http://127.0.0.1:${MODEL_PORT}${NOOP_HOOK_PATH}`, timeout: 10 } as never];
     fs.writeFileSync(settingsFile, JSON.stringify(settings));
     const noop = path.join(w.root, 'noop-mcp.cjs');
     const timer = path.join(w.root, 'hook-timer.cjs');
@@ -127,6 +131,8 @@ async function pairedRun(variant: Variant, hooked: 'a' | 'b'): Promise<RunResult
     if (code !== 0 || a.model.errors.length > 0)
       throw new Error(`claude exited ${code}: ${a.model.errors.join('; ')} ${a.output().slice(-2000)}`);
     const main = a.model.main();
+    if (variant === 'floor-http' && a.model.noopHookHits() < CALLS / 2)
+      throw new Error(`the HTTP hook ran ${a.model.noopHookHits()} times for ${CALLS / 2} matched calls`);
     if (process.env.BENCH_PAIRED_DEBUG)
       for (const q of a.model.requests)
         console.log(
@@ -180,7 +186,7 @@ const p50 = (xs: number[]): number =>
 
 /** Hooked and control runs alternated; per run p50s, and p50 of the pooled paired differences. */
 export async function pairedBoundary(): Promise<void> {
-  const all: Record<Variant, RunResult[]> = { hooked: [], floor: [], control: [] };
+  const all: Record<Variant, RunResult[]> = { hooked: [], floor: [], 'floor-http': [], control: [] };
   for (let i = 0; i < RUNS; i++)
     for (const v of VARIANTS) {
       const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -199,6 +205,9 @@ export async function pairedBoundary(): Promise<void> {
   );
   console.log(
     `  floor (an mcp_tool hook on the bench server that answers at once) − unhooked, p50 of ${pooled('floor', 'diffs').length} pairs: ${fmt(p50(pooled('floor', 'diffs')), 2)} ms; per run: ${all.floor.map((r) => fmt(p50(r.diffs), 2)).join(' ')}`,
+  );
+  console.log(
+    `  floor-http (an HTTP hook to a loopback server that answers {} at once) − unhooked, p50 of ${pooled('floor-http', 'diffs').length} pairs: ${fmt(p50(pooled('floor-http', 'diffs')), 2)} ms; per run: ${all['floor-http'].map((r) => fmt(p50(r.diffs), 2)).join(' ')}`,
   );
   console.log(
     `  control (hook matches neither) same pairs, p50 of ${pooled('control', 'diffs').length} pairs: ${fmt(p50(pooled('control', 'diffs')), 2)} ms; per run: ${all.control.map((r) => fmt(p50(r.diffs), 2)).join(' ')}`,

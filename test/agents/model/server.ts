@@ -45,9 +45,13 @@ export interface ModelServer {
   script(steps: Step[]): void;
   /** Steps not yet consumed. */
   pending(): number;
+  /** How many requests the no-op HTTP hook path got. */
+  noopHookHits(): number;
   close(): Promise<void>;
 }
 
+/** Answered `{}` at once, not recorded: the target of a no-op HTTP hook. */
+export const NOOP_HOOK_PATH = '/noop-hook';
 const MAX_BODY = 32 * 1024 * 1024; // agents send their whole context each turn
 const FALLBACK_TEXT = 'Done.';
 
@@ -73,6 +77,7 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
   let current: Turn | undefined;
   let serial = 0;
   const answeredTool = new WeakMap<ModelRequest, string>();
+  let hookHits = 0;
 
   async function answer(req: ModelRequest, res: http.ServerResponse): Promise<void> {
     res.once('finish', () => {
@@ -119,6 +124,12 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
         body = raw;
       }
       const url = httpReq.url ?? '/';
+      // An HTTP hook that does nothing (benchmarks measure what any HTTP hook costs the agent).
+      if (url.startsWith(NOOP_HOOK_PATH)) {
+        hookHits++;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        return;
+      }
       const route = wire.route(httpReq.method ?? 'GET', url);
       if (route === 'other') {
         res
@@ -165,6 +176,7 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
       current = undefined;
     },
     pending: () => queue.length,
+    noopHookHits: () => hookHits,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
