@@ -5,9 +5,13 @@
 //    keys) until its model request, alternated in the same run.
 //    The same with the real Codex CLI 0.171.0 TUI (its thread in its
 //    app-server daemon, woken through the daemon's control socket).
-// 2. Boundary cost: per tool call of a headless turn of Read calls, the time
-//    from one model request to the next, with Switchboard's hooks removed
-//    (baseline), with the mcp_tool hooks, and with the command hooks.
+// 2. Boundary cost, paired within one Claude Code process (`paired`,
+//    boundary-paired.ts): two identical no-op MCP tools alternated, the
+//    mcp_tool PostToolUse hook matching one; hooked − unhooked per pair.
+// 3. The older separate-runs measure (`boundary`, not in the default parts:
+//    its run-to-run noise is larger than the target): per tool call of a
+//    headless turn of Read calls, the time from one model request to the
+//    next, with Switchboard's hooks removed, the mcp_tool and command hooks.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ModelRequest, Step } from '../test/agents/model/server.js';
@@ -20,11 +24,12 @@ import { agentCommand } from '../test/agents/harness/binaries.js';
 import { runCli } from '../test/helpers/cli.js';
 import { until } from '../test/helpers/hub.js';
 import { fmt, percentile } from './lib.js';
+import { pairedBoundary } from './boundary-paired.js';
 
 const WAKES = Number(process.env.BENCH_WAKE_RUNS ?? 8);
 const TOOLS = Number(process.env.BENCH_WAKE_TOOLS ?? 20);
-/** Which parts run: `claude`, `codex`, `boundary` (comma-separated). */
-const PARTS = new Set((process.env.BENCH_WAKE_PARTS ?? 'claude,codex,boundary').split(','));
+/** Which parts run: `claude`, `codex`, `paired`, `boundary` (comma-separated). */
+const PARTS = new Set((process.env.BENCH_WAKE_PARTS ?? 'claude,codex,paired').split(','));
 
 const p50 = (xs: number[]): number =>
   percentile(
@@ -215,5 +220,6 @@ export async function run(): Promise<void> {
   fs.copyFileSync(path.resolve('test/agents/harness/forward.mjs'), new URL('./forward.mjs', import.meta.url));
   if (PARTS.has('claude')) await idleWake();
   if (PARTS.has('codex')) await codexIdleWake();
+  if (PARTS.has('paired')) await pairedBoundary();
   if (PARTS.has('boundary')) await boundaryCost();
 }

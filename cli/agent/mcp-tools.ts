@@ -6,13 +6,16 @@
 // tool-result budget (pager.ts), acknowledged after the result was returned.
 // `switchboard_hook` is for Claude Code's mcp_tool hooks (2.1.118+): the
 // turn-boundary hook run in this process, as this session (no process per
-// tool call); its text is the hook's JSON output.
+// tool call); its text is the hook's JSON output. A post-tool call whose
+// session the hub marked quiet (nothing to hand over) answers at once
+// without calling the hub, as the command hooks do (quiet-check.ts).
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RpcError, SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
 import { boundary, BOUNDARY_EVENTS } from './boundary.js';
+import { markedQuiet } from './quiet-check.js';
 import { HISTORY_TOOL, HISTORY_TOOL_DESCRIPTION, HISTORY_TOOL_INPUT, historyTool } from './history-tool.js';
 import type { AgentKind, Credentials } from './identity.js';
 import { InboxPager, TOOL_TEXT_BUDGET } from './pager.js';
@@ -22,6 +25,8 @@ interface Deps {
   creds: Credentials;
   defaultTeam: string | undefined;
   agent: AgentKind;
+  /** The hub's runtime directory, where its quiet marks are (protocol/quiet.ts); without it every hook call asks the hub. */
+  runtimeDir?: string;
 }
 
 type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean };
@@ -240,6 +245,8 @@ export function registerTools(server: McpServer, deps: Deps): void {
         },
       },
       async (a) => {
+        if (a.event === 'post-tool' && deps.runtimeDir !== undefined && markedQuiet(deps.runtimeDir, creds.sessionId))
+          return { content: [{ type: 'text' as const, text: '' }] };
         // Never break the agent: a failure is no output (the command hooks' rule), the next boundary tries again.
         const out = await boundary(client, creds, deps.agent ?? 'claude', a.event, {
           permissionMode:

@@ -1,12 +1,16 @@
 // `switchboard hook <event> --agent claude|codex|gemini`: one hook
 // invocation. It must never break the agent: any failure exits 0 with at
 // most one line on stderr, and nothing pending means no output at all.
-// Fast path (post-tool with nothing pending): one file read, one request.
+// Fast path (post-tool with nothing pending): one file read, one request;
+// through the hooks' own entry (cli/hook-bin.ts) not even the request when
+// the hub marked the session quiet. Stdin is read synchronously (no streams).
 
 import { HubClient, HubNotRunningError, RpcError } from '../../core/client/client.js';
 import { hubSocketPath, parse, UsageError, type Ctx } from '../common.js';
 import { boundary, setMode } from '../agent/boundary.js';
 import { HOOK_EVENTS, parseHookInput, type HookEvent, type HookInput } from '../agent/dialects.js';
+import { readStdinSync } from '../agent/stdin.js';
+import { postToolHasNothingToDo } from '../agent/quiet-check.js';
 import {
   agentPid,
   authOf,
@@ -18,22 +22,10 @@ import {
   type Credentials,
 } from '../agent/identity.js';
 
-const MAX_STDIN = 1024 * 1024;
-const AGENTS = ['claude', 'codex', 'gemini'] as const;
+export const AGENTS = ['claude', 'codex', 'gemini'] as const;
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const b = chunk as Buffer;
-    size += b.length;
-    if (size > MAX_STDIN) throw new Error('hook input is larger than 1 MiB');
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-export async function hook(args: string[], ctx: Ctx): Promise<number> {
+/** `stdin`: the hook input when the caller has read it already (the hooks' own entry). */
+export async function hook(args: string[], ctx: Ctx, stdin?: string): Promise<number> {
   const { values, positionals } = parse(args, { agent: { type: 'string' } }, true);
   const event = positionals[0] as HookEvent | undefined;
   if (event === undefined || !(HOOK_EVENTS as readonly string[]).includes(event))
@@ -42,7 +34,10 @@ export async function hook(args: string[], ctx: Ctx): Promise<number> {
   if (!(AGENTS as readonly string[]).includes(agent))
     throw new UsageError(`--agent must be one of ${AGENTS.join(', ')}`);
   try {
-    const input = parseHookInput(await readStdin());
+    const raw = stdin ?? readStdinSync();
+    // The hooks' own entry checked the mark before loading this; `switchboard hook` checks it here.
+    if (stdin === undefined && event === 'post-tool' && postToolHasNothingToDo(agent, raw)) return 0;
+    const input = parseHookInput(raw);
     const out = await run(event, agent, input);
     if (out !== undefined) ctx.out(JSON.stringify(out));
   } catch (err) {

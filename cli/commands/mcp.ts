@@ -72,7 +72,15 @@ export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
     ...(values.mode ? { permissionMode: values.mode } : {}),
   });
   const server = new McpServer({ name: 'switchboard', version: VERSION });
-  registerTools(server, { client, creds, agent, defaultTeam: values.team ?? process.env.CLAUDE_CODE_TASK_LIST_ID });
+  // Where this hub keeps its quiet marks (a post-tool switchboard_hook call with nothing pending then calls no hub).
+  const { runtimeDir } = await client.call('hub.info', {});
+  registerTools(server, {
+    client,
+    creds,
+    agent,
+    defaultTeam: values.team ?? process.env.CLAUDE_CODE_TASK_LIST_ID,
+    runtimeDir,
+  });
   const transport = new StdioServerTransport();
   transport.onclose = () => stop();
   await server.connect(transport);

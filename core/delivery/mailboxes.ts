@@ -3,11 +3,14 @@
 // crash could lose. Listeners hear about each added item (push
 // notifications, waiting fetches). Knows nothing about sockets or policy.
 // Once written, a message's text lives only in the journal (inbox.ts): what
-// is handed over is read back from there.
+// is handed over is read back from there. The moment an item becomes
+// fetchable (added, released) the session's "nothing pending" mark is
+// revoked, before anything can answer (quiet-marks.ts).
 
 import type { Journal } from '../journal/journal.js';
 import type { InboxItem } from '../protocol/methods.js';
 import { Inbox, type Acked, type AddResult, type Sender } from './inbox.js';
+import type { QuietPort } from './quiet-marks.js';
 
 export type ItemListener = (sessionId: string, item: InboxItem) => void;
 
@@ -16,15 +19,18 @@ export class Mailboxes {
   readonly #journal: Pick<Journal, 'append' | 'readItem'>;
   readonly #cap: number;
   readonly #listeners = new Set<ItemListener>();
+  readonly #quiet: QuietPort | undefined;
 
   /** `initial`: the journal's replayed items (written, so only their headers stay in memory). */
   constructor(
     journal: Pick<Journal, 'append' | 'readItem'>,
     cap: number,
     initial: Map<string, Map<string, InboxItem>>,
+    quiet?: QuietPort,
   ) {
     this.#journal = journal;
     this.#cap = cap;
+    this.#quiet = quiet;
     for (const [id, items] of initial) this.#inboxes.set(id, this.#newInbox(id, items.values()));
   }
 
@@ -51,6 +57,7 @@ export class Mailboxes {
     const inbox = this.inbox(sessionId);
     const result = inbox.add(item);
     if (result !== 'added') return Promise.resolve(result);
+    this.#quiet?.revoke(sessionId); // fetchable from now on
     return this.#journal.append({ t: 'i', id: sessionId, item }).then(() => {
       inbox.written(item); // listeners still get the whole item
       for (const l of this.#listeners) l(sessionId, item);
@@ -70,6 +77,7 @@ export class Mailboxes {
 
   release(sessionId: string, id: string): void {
     this.#inboxes.get(sessionId)?.release(id);
+    this.#quiet?.revoke(sessionId);
   }
 
   /** Unread, unclaimed peer messages of a session, oldest first (at most `limit`), read back as needed. */

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
 import { Mailboxes } from '../delivery/mailboxes.js';
+import { QuietMarks } from '../delivery/quiet-marks.js';
 import type { HistoryRecorder } from '../history/recorder.js';
 import { IdleWatch } from '../idle/idle.js';
 import type { Journal } from '../journal/journal.js';
@@ -113,6 +114,8 @@ export class Hub {
     env: EndpointEnv,
     readonly journal: Journal,
     readonly mailboxes: Mailboxes,
+    /** Each session's "nothing pending" mark for its command hooks (delivery/quiet-marks.ts). */
+    readonly quiet: QuietMarks,
     readonly stateLock: StateLock,
     createApi: ApiFactory,
   ) {
@@ -170,8 +173,16 @@ export class Hub {
     const paths = resolveEndpoint(env);
     const limits = withLimits(opts.limits);
     const { stateLock, journal, state } = await openState(env, paths, limits, opts.logger ?? silentLogger);
-    const mailboxes = new Mailboxes(journal, limits.inboxItems, state.items);
-    const hub = new Hub(opts, paths, env, journal, mailboxes, stateLock, createApi);
+    const quiet = new QuietMarks({
+      runtimeDir: paths.runtimeDir,
+      hubPid: process.pid,
+      clock: opts.clock ?? systemClock,
+      ttlMs: limits.quietMarkMs,
+      log: opts.logger ?? silentLogger,
+      enabled: !paths.windows,
+    });
+    const mailboxes = new Mailboxes(journal, limits.inboxItems, state.items, quiet);
+    const hub = new Hub(opts, paths, env, journal, mailboxes, quiet, stateLock, createApi);
     try {
       await bindHubSocket(hub.#rpc.server, paths.hubSocket, {
         uid: env.uid,
@@ -184,6 +195,7 @@ export class Hub {
       stateLock.release();
       throw err;
     }
+    quiet.reset(); // this hub is the one now: a previous hub's marks go before any request
     hub.history.open();
     await restoreSessions(hub, state.sessions, state.held);
     hub.#restored = true;
@@ -236,6 +248,7 @@ export class Hub {
     this.stock.sessionEnded(id);
     this.wake.ended(id);
     this.remote.confirmations.senderGone(id);
+    this.quiet.revoke(id); // a resume must reach the hub
   }
 
   /** Ends a live session; see retireSession for `final` and `dormant`. */
@@ -298,6 +311,7 @@ export class Hub {
     this.journal.close();
     this.history.close();
     if (!this.paths.windows) fs.rmSync(this.paths.hubSocket, { force: true });
+    this.quiet.clear();
     this.stateLock.release();
   }
 }

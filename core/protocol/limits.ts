@@ -54,6 +54,8 @@ export interface Limits {
   readonly idleSubscriptionMs: number;
   /** Longest `inbox.fetch` wait. */
   readonly fetchWaitMs: number;
+  /** How long a session's "nothing pending" mark lets its post-tool hooks skip the hub (core/delivery/quiet-marks.ts). */
+  readonly quietMarkMs: number;
   /** Ended sessions kept for a resume (they have unread or held messages); the oldest beyond go. */
   readonly dormantSessions: number;
   /** Deepest nesting of a free-form JSON value in a request (settings, metadata, setting values). */
@@ -119,6 +121,7 @@ export const LIMITS: Limits = {
   journalLineBytes: 8 * 1024 * 1024, // a held 256 KiB body JSON-escaped (up to 6x) fits with room
   idleSubscriptionMs: 3600_000, // DESIGN.md §9: 60 minutes
   fetchWaitMs: 600_000, // ten minutes
+  quietMarkMs: 60_000, // one hub round trip per busy session a minute; bounds a mark that outlived its truth
   dormantSessions: 1000, // resumable ended sessions; each keeps at most its inbox (≤ inboxItems)
   jsonDepth: 32, // settings and task metadata are a few levels deep; JSON.stringify and readers stay far from the stack limit
   jsonBytes: 64 * 1024, // a settings object or task metadata is a few KiB; a task file stays readable

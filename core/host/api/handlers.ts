@@ -102,6 +102,7 @@ export function createHandlers(hub: Hub): Handlers {
         await waitForItem(hub, s.id, Math.min(params.waitMs, hub.limits.fetchWaitMs));
         items = hub.mailboxes.fetch(s.id, params.limit);
       }
+      if (items.length === 0) hub.quiet.vouch(s.id); // in the same turn as the fetch: no item can come between
       return { items };
     },
 

@@ -4,9 +4,11 @@
 // recorded. Requests that advertise tools are the agent's main loop and
 // consume the script one step at a time; any other request (titles, checks)
 // gets a short text. It never decides anything itself: the script does.
+// Each request keeps when it arrived and when its answer left (benchmarks).
 
 import fs from 'node:fs';
 import http from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { Vendor, VendorWire } from './wire.js';
 import { WIRES } from './wire.js';
 
@@ -23,6 +25,10 @@ export interface ModelRequest {
   context: string;
   /** True when it advertises tools (the agent's main loop). */
   main: boolean;
+  /** performance.now() when its body had arrived. */
+  at: number;
+  /** When its answer was handed to the socket (the response's 'finish'), and the tool it called, if any. */
+  answered?: { at: number; tool?: string };
 }
 
 export type Step = Turn | ((req: ModelRequest) => Turn | Promise<Turn>);
@@ -39,9 +45,13 @@ export interface ModelServer {
   script(steps: Step[]): void;
   /** Steps not yet consumed. */
   pending(): number;
+  /** How many requests the no-op HTTP hook path got. */
+  noopHookHits(): number;
   close(): Promise<void>;
 }
 
+/** Answered `{}` at once, not recorded: the target of a no-op HTTP hook. */
+export const NOOP_HOOK_PATH = '/noop-hook';
 const MAX_BODY = 32 * 1024 * 1024; // agents send their whole context each turn
 const FALLBACK_TEXT = 'Done.';
 
@@ -66,8 +76,14 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
   let queue = [...steps];
   let current: Turn | undefined;
   let serial = 0;
+  const answeredTool = new WeakMap<ModelRequest, string>();
+  let hookHits = 0;
 
   async function answer(req: ModelRequest, res: http.ServerResponse): Promise<void> {
+    res.once('finish', () => {
+      const body = answeredTool.get(req);
+      req.answered = { at: performance.now(), ...(body !== undefined ? { tool: body } : {}) };
+    });
     if (!req.main || queue.length === 0) return wire.respond(res, req, { text: FALLBACK_TEXT }, ++serial);
     const step = queue[0]!;
     // A step runs once: when its tool must be loaded first, the same turn answers the next request.
@@ -76,7 +92,10 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
     // A tool the agent defers (Claude Code's ToolSearch): load it first, keep the step.
     if ('tool' in turn && advertisedName(req.tools, turn.tool) === undefined) {
       const loader = wire.loadDeferred?.(req, turn.tool);
-      if (loader) return wire.respond(res, req, loader, ++serial);
+      if (loader) {
+        if ('tool' in loader) answeredTool.set(req, loader.tool);
+        return wire.respond(res, req, loader, ++serial);
+      }
       // Not advertised (yet): say so to the agent and to the test; keep the step for the next request.
       errors.push(`request ${req.index}: no tool named like ${turn.tool} among: ${req.tools.join(', ')}`);
       return wire.respond(res, req, { text: `[scripted model] the tool ${turn.tool} is not available.` }, ++serial);
@@ -84,6 +103,7 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
     queue.shift();
     current = undefined;
     const resolved = 'tool' in turn ? { tool: advertisedName(req.tools, turn.tool)!, input: turn.input } : turn;
+    if ('tool' in resolved) answeredTool.set(req, resolved.tool);
     return wire.respond(res, req, resolved, ++serial);
   }
 
@@ -104,6 +124,12 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
         body = raw;
       }
       const url = httpReq.url ?? '/';
+      // An HTTP hook that does nothing (benchmarks measure what any HTTP hook costs the agent).
+      if (url.startsWith(NOOP_HOOK_PATH)) {
+        hookHits++;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        return;
+      }
       const route = wire.route(httpReq.method ?? 'GET', url);
       if (route === 'other') {
         res
@@ -115,6 +141,7 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
       const all: string[] = [];
       strings(body, all);
       const req: ModelRequest = {
+        at: performance.now(),
         index: requests.length,
         path: url,
         body,
@@ -149,6 +176,7 @@ export async function startModelServer(vendor: Vendor, socketPath: string, steps
       current = undefined;
     },
     pending: () => queue.length,
+    noopHookHits: () => hookHits,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
