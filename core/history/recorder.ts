@@ -10,14 +10,17 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { InboxItem } from '../protocol/methods.js';
 import type {
+  HistoryCursor,
   HistoryEdge,
   HistoryMessage,
+  HistoryMove,
   HistoryQuery,
   HistoryRecord,
   HistoryStatus,
   RetentionPolicy,
 } from '../protocol/history.js';
 import { HistoryStore } from './store.js';
+import { MoveTracker } from './moves.js';
 
 export const HISTORY_FILE = 'history.sqlite';
 const MIN_BATCH = 16; // progress even when one record once took the whole budget
@@ -31,6 +34,7 @@ export interface HistoryLimits {
   historyFlushBudgetMs: number;
   historyIdleFlushBudgetMs: number;
   historyPruneMs: number;
+  historyMovesKnown: number;
 }
 
 export interface RecorderOptions {
@@ -43,6 +47,8 @@ export interface RecorderOptions {
   enabled?: boolean;
   /** Tests: the sqlite module, or null to act as a runtime without it. */
   sqlite?: typeof import('node:sqlite') | null;
+  /** Each change to the picture's counts as it is recorded (moves.ts); the hub pushes them to user interfaces. */
+  onMove?: (m: HistoryMove) => void;
 }
 
 type Sender = { id: string; name: string; team: string | null };
@@ -64,9 +70,12 @@ export class HistoryRecorder {
   #msPerRecord = 0.05;
   #writeMs = 0;
   #elu = performance.eventLoopUtilization();
+  readonly #moves: MoveTracker;
 
   constructor(opts: RecorderOptions) {
     this.#opts = opts;
+    const onMove = opts.onMove ?? (() => undefined);
+    this.#moves = new MoveTracker(opts.limits.historyMovesKnown, onMove);
     this.file = path.join(opts.stateDir, HISTORY_FILE);
     this.#reason = 'not opened yet';
   }
@@ -209,6 +218,7 @@ export class HistoryRecorder {
           break;
         }
         this.#countGap(batch.length);
+        this.#moves.reset(); // the picture counted what the file now lacks
         this.#fail('history write failed', err);
       }
       const took = performance.now() - t0;
@@ -225,14 +235,17 @@ export class HistoryRecorder {
     return this.#open().query(q);
   }
 
-  edges(since: number, limit: number): HistoryEdge[] {
+  /** The counts of the window, and the last move they include (nothing can move between the two: one synchronous call). */
+  edges(since: number, limit: number): { rows: HistoryEdge[]; cursor: HistoryCursor } {
     this.flush(true);
-    return this.#open().edges(since, limit);
+    return { rows: this.#open().edges(since, limit), cursor: this.#moves.cursor() };
   }
 
   delete(what: { all: true } | { between: readonly [string, string] }): { deleted: number } {
     this.flush(true);
-    return this.#open().delete(what);
+    const out = this.#open().delete(what);
+    this.#moves.reset();
+    return out;
   }
 
   stats(): { messages: number; events: number; bytes: number } | null {
@@ -281,6 +294,7 @@ export class HistoryRecorder {
 
   #push(r: HistoryRecord, chars: number): void {
     this.#queue.push(r);
+    this.#moves.record(r);
     this.#queuedChars += chars;
     this.#schedule();
   }
@@ -297,7 +311,7 @@ export class HistoryRecorder {
   #prune(): void {
     this.#lastPrune = this.#opts.now();
     try {
-      this.#store?.prune(this.#lastPrune, this.#opts.policy());
+      if ((this.#store?.prune(this.#lastPrune, this.#opts.policy()).removed ?? 0) > 0) this.#moves.reset();
     } catch (err) {
       this.#fail('history retention failed', err);
     }

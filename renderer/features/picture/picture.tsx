@@ -3,15 +3,18 @@
 // receiver for the chosen window, thicker with more messages, coloured by
 // outcome; held lines pulse until you decide. A dot opens the session, a
 // line its conversation. The list beside it says the same for the keyboard
-// and screen readers. Each update notes how long it took from the hub's event
-// reaching the page: `data-apply-ms` until the graph has it, `data-update-ms`
-// until the frame that draws it (the scale test reads both).
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+// and screen readers. Live moves arriving within one frame are applied
+// together, each patching its one edge (model.ts patchPicture); a new fetch
+// or a change of sessions rebuilds. Each update notes how long it took from
+// the hub's event reaching the page: `data-apply-ms` until the graph has it,
+// `data-update-ms` until the frame that draws it (the scale test reads both).
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { Stores } from '../../stores/stores.js';
 import { PICTURE_WINDOWS } from '../../stores/picture.js';
+import type { AgentRow } from '../../../core/protocol/methods.js';
 import { NoGraphics, readPalette, sigmaGraph, type GraphFactory, type GraphView } from './graph.js';
-import { buildPicture, countsText, edgeOrder, TONES, type Picture, type PictureEdge } from './model.js';
+import { buildPicture, countsText, edgeOrder, patchPicture, TONES, type Picture, type PictureEdge } from './model.js';
 
 const LIST_ROWS = 200; // the list shows the most pressing conversations; the graph shows all
 const TONE_TEXT = {
@@ -29,26 +32,98 @@ export interface PictureViewProps {
   onOpenConversation: (between: readonly [string, string]) => void;
   /** What draws the graph (tests pass a fake). */
   graph?: GraphFactory;
+  /** Runs a frame's updates (tests pass their own; the page: the next animation frame). */
+  frame?: (fn: () => void) => void;
 }
+
+/** The picture as drawn, and what it was built from (a different version or sessions list: rebuild, not patch). */
+interface Live {
+  picture: Picture;
+  version: number;
+  sessions: readonly AgentRow[];
+}
+
+const nextFrame = (fn: () => void): void => void requestAnimationFrame(fn);
 
 export function PictureView({
   stores,
   onOpenSession,
   onOpenConversation,
   graph = sigmaGraph,
+  frame = nextFrame,
 }: PictureViewProps): ReactNode {
   const sessions = useStore(stores.sessions);
   const edges = useStore(stores.picture);
   const [filter, setFilter] = useState('');
   const [gfx, setGfx] = useState<{ view: GraphView | null; problem: string | null }>({ view: null, problem: null });
+  const [, setRevision] = useState(0);
   const box = useRef<HTMLDivElement>(null);
-  const picture = useMemo(() => buildPicture(sessions.data, edges.data.edges), [sessions.data, edges.data]);
-  const current = useRef<Picture>(picture);
-  current.current = picture;
+  const live = useRef<Live | null>(null);
+  const build = (): Live => {
+    const p = stores.picture.getState();
+    const rows = stores.sessions.getState().data;
+    p.drain(); // the counts already hold every move applied so far
+    return (live.current = { picture: buildPicture(rows, p.counts.rows.values()), version: p.version, sessions: rows });
+  };
+  const picture = (live.current ?? build()).picture;
   const opens = useRef({ onOpenSession, onOpenConversation });
   opens.current = { onOpenSession, onOpenConversation };
+  const drawn = useRef<GraphView | null>(null);
+  drawn.current = gfx.view;
 
   useEffect(() => stores.picture.getState().activate(), [stores]);
+  // One frame's updates: the moves since the last frame patch their edges; a new fetch or sessions list rebuilds.
+  useEffect(() => {
+    let due = false;
+    let gone = false;
+    const run = (): void => {
+      due = false;
+      if (gone) return;
+      const p = stores.picture.getState();
+      const rows = stores.sessions.getState().data;
+      let l = live.current;
+      const touched = new Set<string>();
+      let full = l === null || l.version !== p.version || l.sessions !== rows;
+      if (!full) {
+        for (const m of p.drain().moves) {
+          const key = patchPicture(l!.picture, m);
+          if (key === null) {
+            full = true;
+            break;
+          }
+          touched.add(key);
+        }
+      }
+      if (full) l = build();
+      const view = drawn.current;
+      const el = box.current;
+      if (view !== null && el !== null) {
+        if (full) view.apply(l!.picture);
+        else view.patch(l!.picture, touched);
+        const at = p.timing.eventAt;
+        p.timing.eventAt = null;
+        if (at !== null) el.dataset.applyMs = (performance.now() - at).toFixed(1);
+        requestAnimationFrame(() => {
+          el.dataset.revision = String(Number(el.dataset.revision ?? '0') + 1);
+          if (at !== null) el.dataset.updateMs = (performance.now() - at).toFixed(1);
+        });
+      }
+      setRevision((r) => r + 1);
+    };
+    const schedule = (): void => {
+      if (due) return;
+      due = true;
+      frame(run);
+    };
+    const offMoves = stores.picture.getState().onChange(schedule);
+    const offSessions = stores.sessions.subscribe(schedule);
+    schedule();
+    return () => {
+      gone = true;
+      offMoves();
+      offSessions();
+    };
+  }, [stores, frame, gfx.view]);
   useEffect(() => {
     const el = box.current;
     if (el === null) return;
@@ -56,11 +131,11 @@ export function PictureView({
     let made: GraphView | null = null;
     const events = {
       onNode: (key: string) => {
-        const address = current.current.nodes.get(key)?.address;
+        const address = live.current?.picture.nodes.get(key)?.address;
         if (address != null) opens.current.onOpenSession(address);
       },
       onEdge: (key: string) => {
-        const e = current.current.edges.get(key);
+        const e = live.current?.picture.edges.get(key);
         if (e !== undefined) opens.current.onOpenConversation(e.between);
       },
     };
@@ -86,19 +161,6 @@ export function PictureView({
       made?.dispose();
     };
   }, [graph]);
-  useEffect(() => {
-    const el = box.current;
-    if (gfx.view === null || el === null) return;
-    gfx.view.apply(picture);
-    const timing = stores.picture.getState().timing;
-    const at = timing.eventAt;
-    timing.eventAt = null;
-    if (at !== null) el.dataset.applyMs = (performance.now() - at).toFixed(1);
-    requestAnimationFrame(() => {
-      el.dataset.revision = String(Number(el.dataset.revision ?? '0') + 1);
-      if (at !== null) el.dataset.updateMs = (performance.now() - at).toFixed(1);
-    });
-  }, [gfx.view, picture, stores]);
 
   const f = filter.trim().toLowerCase();
   const list = [...picture.edges.values()]
@@ -178,7 +240,7 @@ export function PictureView({
           <p className="dim" data-testid="picture-summary">
             {picture.nodes.size} session{picture.nodes.size === 1 ? '' : 's'}, {picture.messages} message
             {picture.messages === 1 ? '' : 's'} in the {windowText}
-            {edges.data.truncated ? ' (the oldest left out)' : ''}
+            {edges.counts.truncated ? ' (the oldest left out)' : ''}
           </p>
           {picture.nodes.size > 0 && picture.edges.size === 0 && !edges.loading && (
             <p className="dim">No messages in the {windowText}. A line appears when one session messages another.</p>
