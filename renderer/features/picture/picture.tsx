@@ -76,6 +76,7 @@ export function PictureView({
   useEffect(() => {
     let due = false;
     let gone = false;
+    let given: GraphView | null = null; // the graph that has this picture (a new one gets all of it)
     const run = (): void => {
       due = false;
       if (gone) return;
@@ -98,8 +99,9 @@ export function PictureView({
       const view = drawn.current;
       const el = box.current;
       if (view !== null && el !== null) {
-        if (full) view.apply(l!.picture);
+        if (full || view !== given) view.apply(l!.picture);
         else view.patch(l!.picture, touched);
+        given = view;
         const at = p.timing.eventAt;
         p.timing.eventAt = null;
         if (at !== null) el.dataset.applyMs = (performance.now() - at).toFixed(1);
