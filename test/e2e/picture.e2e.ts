@@ -42,11 +42,11 @@ async function send(h: Served, from: Reg, to: string, text: string): Promise<{ s
 const edge = (page: Page, from: string, to: string) =>
   page.getByTestId('picture-edge').filter({ hasText: new RegExp(`^${from} \\[\\w+\\] → ${to} \\[`) });
 
-/** How long the last update took from the hub's event reaching the page: until applied to the graph, and until its frame ran. */
+/** How long the last update took from the hub's event reaching the page: until applied to the graph, and until its frame ran; and the last render's own time (sigma's JavaScript and WebGL calls). */
 async function drawnMs(page: Page): Promise<string> {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const graph = page.getByTestId('picture-graph');
-  return `${await graph.getAttribute('data-apply-ms')}/${await graph.getAttribute('data-update-ms')}`;
+  return `${await graph.getAttribute('data-apply-ms')}/${await graph.getAttribute('data-update-ms')} (render ${await graph.getAttribute('data-render-ms')})`;
 }
 
 /** The baseline of the same run: the median of 10 empty frames (two animation frames) in this page. */

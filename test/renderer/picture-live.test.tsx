@@ -177,13 +177,17 @@ describe('the view, live', () => {
     const stores = createStores(f.bridge);
     const applied: number[] = [];
     const patched: string[][] = [];
+    const dots: string[][] = [];
     let ready: () => void = () => undefined;
     const slow: GraphFactory = () =>
       new Promise<GraphView>((r) => {
         ready = () =>
           r({
             apply: (p) => void applied.push(p.edges.size),
-            patch: (_p, keys) => void patched.push([...keys]),
+            patch: (_p, keys, nodes = []) => {
+              patched.push([...keys]);
+              dots.push([...nodes]);
+            },
             setPalette: () => undefined,
             dispose: () => undefined,
           });
@@ -218,11 +222,21 @@ describe('the view, live', () => {
     expect(screen.getByTestId('picture-summary').textContent).toBe('3 sessions, 8 messages in the last hour');
     expect(f.calls).toHaveLength(1);
 
+    // The sessions list reloads: an inbox depth draws nothing; a dot turning busy is patched alone.
+    const rows = stores.sessions.getState().data;
+    act(() => stores.sessions.setState({ data: rows.map((r) => ({ ...r, inboxDepth: 3 })) }));
+    runFrames();
+    act(() => stores.sessions.setState({ data: rows.map((r) => (r.name === 'db' ? { ...r, state: 'busy' } : r)) }));
+    runFrames();
+    expect(applied).toEqual([2]);
+    expect(dots.slice(1)).toEqual([[], ['uds:/r/db.sock']]);
+    patched.length = 0;
+
     // A message from a session the picture has not drawn: rebuilt (an ended dot), not patched.
     f.emit(move(43, 'gone', 'db', 'queued', null));
     runFrames();
     expect(applied).toEqual([2, 4]); // api→db, api→yolo, db→api and gone→db
-    expect(patched).toHaveLength(1);
+    expect(patched).toHaveLength(0);
     expect(screen.getByTestId('picture-summary').textContent).toBe('4 sessions, 9 messages in the last hour');
   });
 });

@@ -23,8 +23,8 @@ export interface GraphEvents {
 export interface GraphView {
   /** Draws `p`: a diff over every node and edge (the layout runs again only when the sessions changed). */
   apply(p: Picture): void;
-  /** Draws the edges of `p` named in `edges`, and nothing else (a live update: O(changed edges)). */
-  patch(p: Picture, edges: Iterable<string>): void;
+  /** Draws the edges of `p` named in `edges` and the dots in `nodes` (busy/idle), nothing else (a live update: O(changed)). */
+  patch(p: Picture, edges: Iterable<string>, nodes?: Iterable<string>): void;
   setPalette(p: Palette): void;
   dispose(): void;
 }

@@ -128,18 +128,7 @@ export function patchPicture(p: Picture, m: CountMove): string | null {
 
 export function buildPicture(rows: readonly AgentRow[], edgeRows: Iterable<EdgeRow>): Picture {
   const nodes = new Map<string, PictureNode>();
-  for (const r of rows) {
-    nodes.set(r.address, {
-      key: r.address,
-      label: r.label,
-      machine: r.machine ?? THIS_MACHINE,
-      team: r.team ?? NO_TEAM,
-      agent: r.kind === 'claude-code' ? 'claude-code' : r.agent,
-      state: r.state,
-      live: true,
-      address: r.address,
-    });
-  }
+  for (const r of rows) nodes.set(r.address, nodeOf(r));
   const ended = (key: string, name: string, team: string | null): string => {
     if (!nodes.has(key))
       nodes.set(key, {
@@ -170,6 +159,37 @@ export function buildPicture(rows: readonly AgentRow[], edgeRows: Iterable<EdgeR
   }
   for (const edge of p.edges.values()) edge.tone = toneFor(edge);
   return p;
+}
+
+const nodeOf = (r: AgentRow): PictureNode => ({
+  key: r.address,
+  label: r.label,
+  machine: r.machine ?? THIS_MACHINE,
+  team: r.team ?? NO_TEAM,
+  agent: r.kind === 'claude-code' ? 'claude-code' : r.agent,
+  state: r.state,
+  live: true,
+  address: r.address,
+});
+
+/**
+ * A new sessions list over `p` (built from `before`): the dots whose busy or
+ * idle state changed, updated in place ([] when nothing drawn changed, e.g.
+ * an inbox depth); null when more changed (a session came, went, moved):
+ * then rebuild.
+ */
+export function patchSessions(p: Picture, before: readonly AgentRow[], after: readonly AgentRow[]): string[] | null {
+  if (before.length !== after.length) return null;
+  const changed: AgentRow[] = [];
+  for (let i = 0; i < after.length; i++) {
+    const a = before[i]!;
+    const b = after[i]!;
+    if (a.address !== b.address || a.label !== b.label || a.machine !== b.machine || a.team !== b.team) return null;
+    if (a.agent !== b.agent || a.kind !== b.kind) return null;
+    if (a.state !== b.state) changed.push(b);
+  }
+  for (const r of changed) p.nodes.get(r.address)!.state = r.state;
+  return changed.map((r) => r.address);
 }
 
 /** The list beside the graph: held first, then stopped, then the busiest and newest. */

@@ -14,7 +14,16 @@ import type { Stores } from '../../stores/stores.js';
 import { PICTURE_WINDOWS } from '../../stores/picture.js';
 import type { AgentRow } from '../../../core/protocol/methods.js';
 import { NoGraphics, readPalette, sigmaGraph, type GraphFactory, type GraphView } from './graph.js';
-import { buildPicture, countsText, edgeOrder, patchPicture, TONES, type Picture, type PictureEdge } from './model.js';
+import {
+  buildPicture,
+  countsText,
+  edgeOrder,
+  patchPicture,
+  patchSessions,
+  TONES,
+  type Picture,
+  type PictureEdge,
+} from './model.js';
 
 const LIST_ROWS = 200; // the list shows the most pressing conversations; the graph shows all
 const TONE_TEXT = {
@@ -84,7 +93,13 @@ export function PictureView({
       const rows = stores.sessions.getState().data;
       let l = live.current;
       const touched = new Set<string>();
-      let full = l === null || l.version !== p.version || l.sessions !== rows;
+      let dots: string[] = [];
+      let full = l === null || l.version !== p.version;
+      if (!full && l!.sessions !== rows) {
+        const changed = patchSessions(l!.picture, l!.sessions, rows); // an inbox depth changes nothing drawn
+        if (changed === null) full = true;
+        else [dots, l!.sessions] = [changed, rows];
+      }
       if (!full) {
         for (const m of p.drain().moves) {
           const key = patchPicture(l!.picture, m);
@@ -100,7 +115,7 @@ export function PictureView({
       const el = box.current;
       if (view !== null && el !== null) {
         if (full || view !== given) view.apply(l!.picture);
-        else view.patch(l!.picture, touched);
+        else view.patch(l!.picture, touched, dots);
         given = view;
         const at = p.timing.eventAt;
         p.timing.eventAt = null;

@@ -141,9 +141,12 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
     }
     pulseLayer.draw(lines, colours.heldPulse);
   };
+  let renderStart = 0;
+  sigma.on('beforeRender', () => (renderStart = performance.now()));
   sigma.on('afterRender', () => {
     placeCaptions();
     drawPulse();
+    container.dataset.renderMs = (performance.now() - renderStart).toFixed(1); // the scale test prints it: where a frame goes
   });
 
   const nodeColour = (n: PictureNode): string =>
@@ -248,10 +251,15 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
       if (moved) layout();
       pulse();
     },
-    patch(p, edges) {
+    patch(p, edges, nodes = []) {
       // Crossing the crowded line recolours every delivered line: that is a full apply.
       if (current === null || p.edges.size > CROWDED_LINES !== crowded) return view.apply(p);
       current = p;
+      for (const key of nodes) {
+        const n = p.nodes.get(key);
+        if (n !== undefined && graph.hasNode(key))
+          graph.mergeNodeAttributes(key, { color: nodeColour(n), state: n.state });
+      }
       for (const key of edges) putEdge(p, key);
       pulse();
     },
