@@ -193,50 +193,64 @@ describe('the view, live', () => {
           });
       });
     const frames: Array<() => void> = [];
-    const frame = (fn: () => void) => void frames.push(fn);
+    const soon: Array<() => void> = [];
+    const schedule = { frame: (fn: () => void) => void frames.push(fn), soon: (fn: () => void) => void soon.push(fn) };
+    const runSoon = () => act(() => soon.splice(0).forEach((fn) => fn()));
     const runFrames = () => act(() => frames.splice(0).forEach((fn) => fn()));
     render(
       <PictureView
         stores={stores}
         graph={slow}
-        frame={frame}
+        schedule={schedule}
         onOpenSession={() => undefined}
         onOpenConversation={() => undefined}
       />,
     );
+    const settleAll = async () => {
+      for (let i = 0; i < 3; i++) {
+        await act(tick);
+        runSoon();
+        runFrames();
+      }
+    };
     await act(() => stores.sessions.getState().load());
-    await act(tick);
-    runFrames();
+    await settleAll();
     expect(screen.getByTestId('picture-summary').textContent).toBe('3 sessions, 7 messages in the last hour');
     await act(async () => ready());
-    await act(tick);
-    runFrames();
+    await settleAll();
     expect(applied).toEqual([2]); // the data came first: the new graph still gets all of it
 
-    // Two moves in one frame: one patch with both edges; nothing refetched.
+    // A lone move is taken at once (no frame away), patching its one edge; nothing refetched.
     f.emit(move(41, 'api', 'yolo', 'approved', 'held'));
-    f.emit(move(42, 'db', 'api', 'queued', null));
-    runFrames();
-    expect(patched).toEqual([['uds:/r/api.sock>uds:/r/yolo.sock', 'uds:/r/db.sock>uds:/r/api.sock']]);
+    runSoon();
+    expect(patched).toEqual([['uds:/r/api.sock>uds:/r/yolo.sock']]);
     expect(screen.getByTestId('total-held').textContent).toBe('0');
-    expect(screen.getByTestId('picture-summary').textContent).toBe('3 sessions, 8 messages in the last hour');
+    // Two more before that update's frame came: taken together on it, one patch with both edges.
+    f.emit(move(42, 'db', 'api', 'queued', null));
+    f.emit(move(43, 'api', 'db', 'queued', null));
+    runSoon();
+    expect(patched).toHaveLength(1);
+    runFrames();
+    expect(patched.at(-1)).toEqual(['uds:/r/db.sock>uds:/r/api.sock', 'uds:/r/api.sock>uds:/r/db.sock']);
+    expect(screen.getByTestId('picture-summary').textContent).toBe('3 sessions, 9 messages in the last hour');
     expect(f.calls).toHaveLength(1);
+    await settleAll();
 
     // The sessions list reloads: an inbox depth draws nothing; a dot turning busy is patched alone.
     const rows = stores.sessions.getState().data;
     act(() => stores.sessions.setState({ data: rows.map((r) => ({ ...r, inboxDepth: 3 })) }));
-    runFrames();
+    await settleAll();
     act(() => stores.sessions.setState({ data: rows.map((r) => (r.name === 'db' ? { ...r, state: 'busy' } : r)) }));
-    runFrames();
+    await settleAll();
     expect(applied).toEqual([2]);
-    expect(dots.slice(1)).toEqual([[], ['uds:/r/db.sock']]);
+    expect(dots.slice(2)).toEqual([[], ['uds:/r/db.sock']]);
     patched.length = 0;
 
     // A message from a session the picture has not drawn: rebuilt (an ended dot), not patched.
-    f.emit(move(43, 'gone', 'db', 'queued', null));
-    runFrames();
+    f.emit(move(44, 'gone', 'db', 'queued', null));
+    await settleAll();
     expect(applied).toEqual([2, 4]); // api→db, api→yolo, db→api and gone→db
     expect(patched).toHaveLength(0);
-    expect(screen.getByTestId('picture-summary').textContent).toBe('4 sessions, 9 messages in the last hour');
+    expect(screen.getByTestId('picture-summary').textContent).toBe('4 sessions, 10 messages in the last hour');
   });
 });

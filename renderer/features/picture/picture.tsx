@@ -3,27 +3,16 @@
 // receiver for the chosen window, thicker with more messages, coloured by
 // outcome; held lines pulse until you decide. A dot opens the session, a
 // line its conversation. The list beside it says the same for the keyboard
-// and screen readers. Live moves arriving within one frame are applied
-// together, each patching its one edge (model.ts patchPicture); a new fetch
-// or a change of sessions rebuilds. Each update notes how long it took from
-// the hub's event reaching the page: `data-apply-ms` until the graph has it,
-// `data-update-ms` until the frame that draws it (the scale test reads both).
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+// and screen readers. Live updates (live.ts) patch only what moved; each
+// notes its time from the hub's event reaching the page on the graph's box
+// (`data-apply-ms`, `data-update-ms`: the scale test reads both).
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { Stores } from '../../stores/stores.js';
 import { PICTURE_WINDOWS } from '../../stores/picture.js';
-import type { AgentRow } from '../../../core/protocol/methods.js';
 import { NoGraphics, readPalette, sigmaGraph, type GraphFactory, type GraphView } from './graph.js';
-import {
-  buildPicture,
-  countsText,
-  edgeOrder,
-  patchPicture,
-  patchSessions,
-  TONES,
-  type Picture,
-  type PictureEdge,
-} from './model.js';
+import { follow, LivePicture, PAGE_SCHEDULER, type Scheduler } from './live.js';
+import { countsText, edgeOrder, TONES, type Picture, type PictureEdge } from './model.js';
 
 const LIST_ROWS = 200; // the list shows the most pressing conversations; the graph shows all
 const TONE_TEXT = {
@@ -41,25 +30,16 @@ export interface PictureViewProps {
   onOpenConversation: (between: readonly [string, string]) => void;
   /** What draws the graph (tests pass a fake). */
   graph?: GraphFactory;
-  /** Runs a frame's updates (tests pass their own; the page: the next animation frame). */
-  frame?: (fn: () => void) => void;
+  /** When updates run (tests pass their own; the page: a task, or the next animation frame in a burst). */
+  schedule?: Scheduler;
 }
-
-/** The picture as drawn, and what it was built from (a different version or sessions list: rebuild, not patch). */
-interface Live {
-  picture: Picture;
-  version: number;
-  sessions: readonly AgentRow[];
-}
-
-const nextFrame = (fn: () => void): void => void requestAnimationFrame(fn);
 
 export function PictureView({
   stores,
   onOpenSession,
   onOpenConversation,
   graph = sigmaGraph,
-  frame = nextFrame,
+  schedule = PAGE_SCHEDULER,
 }: PictureViewProps): ReactNode {
   const sessions = useStore(stores.sessions);
   const edges = useStore(stores.picture);
@@ -67,80 +47,25 @@ export function PictureView({
   const [gfx, setGfx] = useState<{ view: GraphView | null; problem: string | null }>({ view: null, problem: null });
   const [, setRevision] = useState(0);
   const box = useRef<HTMLDivElement>(null);
-  const live = useRef<Live | null>(null);
-  const build = (): Live => {
-    const p = stores.picture.getState();
-    const rows = stores.sessions.getState().data;
-    p.drain(); // the counts already hold every move applied so far
-    return (live.current = { picture: buildPicture(rows, p.counts.rows.values()), version: p.version, sessions: rows });
-  };
-  const picture = (live.current ?? build()).picture;
+  const live = useMemo(() => new LivePicture(stores), [stores]);
+  const picture = live.picture;
   const opens = useRef({ onOpenSession, onOpenConversation });
   opens.current = { onOpenSession, onOpenConversation };
   const drawn = useRef<GraphView | null>(null);
   drawn.current = gfx.view;
 
   useEffect(() => stores.picture.getState().activate(), [stores]);
-  // One frame's updates: the moves since the last frame patch their edges; a new fetch or sessions list rebuilds.
-  useEffect(() => {
-    let due = false;
-    let gone = false;
-    let given: GraphView | null = null; // the graph that has this picture (a new one gets all of it)
-    const run = (): void => {
-      due = false;
-      if (gone) return;
-      const p = stores.picture.getState();
-      const rows = stores.sessions.getState().data;
-      let l = live.current;
-      const touched = new Set<string>();
-      let dots: string[] = [];
-      let full = l === null || l.version !== p.version;
-      if (!full && l!.sessions !== rows) {
-        const changed = patchSessions(l!.picture, l!.sessions, rows); // an inbox depth changes nothing drawn
-        if (changed === null) full = true;
-        else [dots, l!.sessions] = [changed, rows];
-      }
-      if (!full) {
-        for (const m of p.drain().moves) {
-          const key = patchPicture(l!.picture, m);
-          if (key === null) {
-            full = true;
-            break;
-          }
-          touched.add(key);
-        }
-      }
-      if (full) l = build();
-      const view = drawn.current;
-      const el = box.current;
-      if (view !== null && el !== null) {
-        if (full || view !== given) view.apply(l!.picture);
-        else view.patch(l!.picture, touched, dots);
-        given = view;
-        const at = p.timing.eventAt;
-        p.timing.eventAt = null;
-        if (at !== null) el.dataset.applyMs = (performance.now() - at).toFixed(1);
-        requestAnimationFrame(() => {
-          el.dataset.revision = String(Number(el.dataset.revision ?? '0') + 1);
-          if (at !== null) el.dataset.updateMs = (performance.now() - at).toFixed(1);
-        });
-      }
-      setRevision((r) => r + 1);
-    };
-    const schedule = (): void => {
-      if (due) return;
-      due = true;
-      frame(run);
-    };
-    const offMoves = stores.picture.getState().onChange(schedule);
-    const offSessions = stores.sessions.subscribe(schedule);
-    schedule();
-    return () => {
-      gone = true;
-      offMoves();
-      offSessions();
-    };
-  }, [stores, frame, gfx.view]);
+  useEffect(
+    () =>
+      follow(
+        live,
+        stores,
+        () => ({ graph: drawn.current, box: box.current }),
+        () => setRevision((r) => r + 1),
+        schedule,
+      ),
+    [live, stores, schedule, gfx.view],
+  );
   useEffect(() => {
     const el = box.current;
     if (el === null) return;
@@ -148,11 +73,11 @@ export function PictureView({
     let made: GraphView | null = null;
     const events = {
       onNode: (key: string) => {
-        const address = live.current?.picture.nodes.get(key)?.address;
+        const address = live.picture.nodes.get(key)?.address;
         if (address != null) opens.current.onOpenSession(address);
       },
       onEdge: (key: string) => {
-        const e = live.current?.picture.edges.get(key);
+        const e = live.picture.edges.get(key);
         if (e !== undefined) opens.current.onOpenConversation(e.between);
       },
     };

@@ -49,6 +49,8 @@ describe('history.moved', () => {
       c.call('message.send', { sessionId: from.sessionId, token: from.token, to, summary: text, message: text });
     await send(alice, 'bob', 'before anyone looks'); // before the UI attached: only in the answer
 
+    const toSessions: unknown[] = []; // the sessions' own connection never hears it: UI token only
+    c.on('ui.event', (e) => toSessions.push(e));
     const watcher = await th.client();
     const moves: PictureMove[] = [];
     watcher.on('ui.event', (e) => {
@@ -85,6 +87,7 @@ describe('history.moved', () => {
     });
     expect(fold(flat(first), first.cursor.seq, moves)).toEqual(flat(last));
     expect(last.cursor.epoch).toBe(first.cursor.epoch);
+    expect(toSessions).toEqual([]);
     const live = moves.filter((m) => m.kind === 'count' && m.seq > first.cursor.seq);
     expect(live.map((m) => (m.kind === 'count' ? `${m.previous}→${m.outcome}` : m.kind))).toContain('held→approved');
     expect(live.find((m) => m.kind === 'count' && m.outcome === 'approved')).toMatchObject({
