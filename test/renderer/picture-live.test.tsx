@@ -220,18 +220,18 @@ describe('the view, live', () => {
     await settleAll();
     expect(applied).toEqual([2]); // the data came first: the new graph still gets all of it
 
-    // A lone move is taken at once (no frame away), patching its one edge; nothing refetched.
+    // A move is in the graph in the next task (no frame away), patching its one edge; nothing refetched.
     f.emit(move(41, 'api', 'yolo', 'approved', 'held'));
     runSoon();
     expect(patched).toEqual([['uds:/r/api.sock>uds:/r/yolo.sock']]);
-    expect(screen.getByTestId('total-held').textContent).toBe('0');
-    // Two more before that update's frame came: taken together on it, one patch with both edges.
+    // Two more in the same task: one patch with both edges; the list follows once, on the frame.
     f.emit(move(42, 'db', 'api', 'queued', null));
     f.emit(move(43, 'api', 'db', 'queued', null));
     runSoon();
-    expect(patched).toHaveLength(1);
-    runFrames();
     expect(patched.at(-1)).toEqual(['uds:/r/db.sock>uds:/r/api.sock', 'uds:/r/api.sock>uds:/r/db.sock']);
+    expect(frames).toHaveLength(1); // one frame for all three
+    runFrames();
+    expect(screen.getByTestId('total-held').textContent).toBe('0');
     expect(screen.getByTestId('picture-summary').textContent).toBe('3 sessions, 9 messages in the last hour');
     expect(f.calls).toHaveLength(1);
     await settleAll();

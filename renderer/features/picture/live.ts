@@ -1,11 +1,12 @@
 // The picture view's update loop (issue 18): the Picture as drawn, kept in
-// step with the counts store and the sessions list. A lone change is taken
-// at once (a task, not a frame away); changes arriving while a frame is
-// still due after it are taken together on that frame. Each take patches
-// only the moved edges (model.ts patchPicture) and busy/idle dots into the
-// graph; a new fetch, a new graph, or a change it cannot patch rebuilds.
-// Notes each update's time from the hub's event reaching the page on the
-// graph's box: `data-apply-ms` (in the graph), `data-update-ms` (its frame).
+// step with the counts store and the sessions list. Each change is taken in
+// the next task: it patches only the moved edges (model.ts patchPicture) and
+// busy/idle dots into the graph, O(changed); a new fetch, a new graph, or a
+// change it cannot patch rebuilds. Everything taken within one frame is
+// drawn by that one frame (sigma renders once per frame) and the list
+// re-renders once per frame. Notes on the graph's box each update's time
+// from the oldest hub event not yet drawn reaching the page:
+// `data-apply-ms` (in the graph), `data-update-ms` (its frame has run).
 import type { StoreApi } from 'zustand/vanilla';
 import type { AgentRow } from '../../../core/protocol/methods.js';
 import type { PictureState } from '../../stores/picture.js';
@@ -91,32 +92,38 @@ export function follow(
 ): () => void {
   let due = false;
   let gone = false;
-  let recent = false; // an update ran and its frame has not come yet: batch the next ones onto it
+  let painting = false; // this frame's callback is registered (after sigma's own, so it runs after the render)
   let given: GraphView | null = null; // the graph that has this picture (a new one gets all of it)
+  const painted = (): void => {
+    painting = false;
+    if (gone) return;
+    const { graph, box } = view();
+    const timing = src.picture.getState().timing;
+    const at = timing.eventAt;
+    timing.eventAt = null;
+    if (graph !== null && box !== null) {
+      box.dataset.revision = String(Number(box.dataset.revision ?? '0') + 1);
+      if (at !== null) box.dataset.updateMs = (performance.now() - at).toFixed(1);
+    }
+    onUpdated();
+  };
   const run = (): void => {
     due = false;
     if (gone) return;
     const { graph, box } = view();
     live.update(graph, graph !== given);
     given = graph;
-    recent = true;
-    const timing = src.picture.getState().timing;
-    const at = timing.eventAt;
-    timing.eventAt = null;
+    const at = src.picture.getState().timing.eventAt;
     if (graph !== null && box !== null && at !== null) box.dataset.applyMs = (performance.now() - at).toFixed(1);
-    schedule.frame(() => {
-      recent = false;
-      if (box === null || graph === null) return;
-      box.dataset.revision = String(Number(box.dataset.revision ?? '0') + 1);
-      if (at !== null) box.dataset.updateMs = (performance.now() - at).toFixed(1);
-    });
-    onUpdated();
+    if (!painting) {
+      painting = true;
+      schedule.frame(painted);
+    }
   };
   const due1 = (): void => {
     if (due) return;
     due = true;
-    if (recent) schedule.frame(run);
-    else schedule.soon(run);
+    schedule.soon(run);
   };
   const offMoves = src.picture.getState().onChange(due1);
   const offSessions = src.sessions.subscribe(due1);
