@@ -49,6 +49,8 @@ export interface RecorderOptions {
   sqlite?: typeof import('node:sqlite') | null;
   /** Each change to the picture's counts as it is recorded (moves.ts); the hub pushes them to user interfaces. */
   onMove?: (m: HistoryMove) => void;
+  /** Whether anyone follows the moves now (none built otherwise; default: when `onMove` is given). */
+  movesWanted?: () => boolean;
 }
 
 type Sender = { id: string; name: string; team: string | null };
@@ -74,8 +76,12 @@ export class HistoryRecorder {
 
   constructor(opts: RecorderOptions) {
     this.#opts = opts;
-    const onMove = opts.onMove ?? (() => undefined);
-    this.#moves = new MoveTracker(opts.limits.historyMovesKnown, onMove);
+    const onMove = opts.onMove;
+    this.#moves = new MoveTracker(
+      opts.limits.historyMovesKnown,
+      onMove ?? (() => undefined),
+      opts.movesWanted ?? (() => onMove !== undefined),
+    );
     this.file = path.join(opts.stateDir, HISTORY_FILE);
     this.#reason = 'not opened yet';
   }

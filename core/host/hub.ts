@@ -128,13 +128,14 @@ export class Hub {
       logger: this.log,
     });
     this.admission = new Admission(this);
-    this.history = createRecorder(this, opts.history, (move) => {
-      if (this.connections.uiAttached === 0) return; // a user interface fetches the counts when it attaches
-      this.events.emit({
-        type: 'history.moved',
-        move:
-          move.kind === 'count' ? { ...move, to: { ...move.to, address: this.addressOf(move.to.sessionId) } } : move,
-      });
+    this.history = createRecorder(this, opts.history, {
+      wanted: () => this.connections.uiAttached > 0, // a user interface fetches the counts when it attaches
+      onMove: (move) =>
+        this.events.emit({
+          type: 'history.moved',
+          move:
+            move.kind === 'count' ? { ...move, to: { ...move.to, address: this.addressOf(move.to.sessionId) } } : move,
+        }),
     });
     const claudeHome = env.env.CLAUDE_CONFIG_DIR
       ? path.resolve(env.env.CLAUDE_CONFIG_DIR)

@@ -35,7 +35,7 @@ const MEGABYTE = 1024 * 1024;
 export function createRecorder(
   hub: RecorderPorts,
   enabled: boolean | undefined,
-  onMove?: (m: HistoryMove) => void,
+  moves?: { onMove: (m: HistoryMove) => void; wanted: () => boolean },
 ): HistoryRecorder {
   return new HistoryRecorder({
     stateDir: hub.paths.stateDir,
@@ -47,7 +47,7 @@ export function createRecorder(
     },
     onError: (what, err) => hub.log.error(what, { error: err instanceof Error ? err.message : String(err) }),
     ...(enabled === false ? { enabled: false } : {}),
-    ...(onMove !== undefined ? { onMove } : {}),
+    ...(moves !== undefined ? { onMove: moves.onMove, movesWanted: moves.wanted } : {}),
   });
 }
 

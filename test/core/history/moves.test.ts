@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PictureMove } from '../../../core/protocol/events.js';
 import type { HistoryEdgesView } from '../../../core/protocol/methods.js';
 import { startHub, until, type TestHub } from '../../helpers/hub.js';
+import { MoveTracker } from '../../../core/history/moves.js';
+import type { HistoryMove, HistoryRecord } from '../../../core/protocol/history.js';
 
 let th: TestHub | undefined;
 afterEach(async () => {
@@ -129,5 +131,57 @@ describe('history.moved', () => {
     expect(moves.map((m) => m.kind)).toEqual(['count', 'reset', 'reset']);
     expect(moves.map((m) => m.seq)).toEqual(moves.map((_, i) => moves[0]!.seq + i));
     expect(flat(await c.call('history.edges', { uiToken: ui }))).toEqual({});
+  });
+
+  it('keeps nothing while nobody follows, and forgets the oldest past its bound: both then say reset', () => {
+    const out: HistoryMove[] = [];
+    let following = false;
+    const t = new MoveTracker(
+      2,
+      (m) => out.push(m),
+      () => following,
+    );
+    const m = (id: string): HistoryRecord => ({
+      t: 'm',
+      msgId: id,
+      at: 1,
+      senderSession: 'a',
+      senderName: 'alice',
+      senderAddress: 'uds:/a',
+      senderTeam: null,
+      receiverSession: 'b',
+      receiverName: 'bob',
+      receiverTeam: null,
+      summary: null,
+      text: 'hi',
+    });
+    const held = (id: string): HistoryRecord => ({ t: 'o', msgId: id, at: 2, status: 'held', reason: '' });
+    t.record(m('before'));
+    t.record(held('before'));
+    expect([out, t.cursor().seq]).toEqual([[], 0]); // nothing built, nothing counted
+    following = true;
+    t.record({
+      t: 'e',
+      at: 3,
+      kind: 'receipt',
+      status: 'approved',
+      msgId: 'before',
+      sender: 'alice',
+      receiver: 'bob',
+      reason: '',
+    });
+    for (const id of ['one', 'two', 'three']) t.record(m(id)); // the ring keeps two: 'one' goes
+    t.record(held('three'));
+    t.record(held('one'));
+    expect(
+      out.map((x) => (x.kind === 'count' ? `${x.seq} ${x.msgId} ${x.previous}→${x.outcome}` : `${x.seq} reset`)),
+    ).toEqual([
+      '1 reset',
+      '2 one null→queued',
+      '3 two null→queued',
+      '4 three null→queued',
+      '5 three queued→held',
+      '6 reset',
+    ]);
   });
 });
