@@ -9,8 +9,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { InboxItem } from '../protocol/methods.js';
 import type {
+  HistoryCursor,
   HistoryEdge,
   HistoryMessage,
+  HistoryMove,
   HistoryQuery,
   HistoryRecord,
   HistoryStatus,
@@ -20,6 +22,7 @@ import { HistoryStore } from './store.js';
 import { HistoryOffError, loadSqlite, prepareFile } from './file.js';
 
 export { HistoryOffError } from './file.js';
+import { MoveTracker } from './moves.js';
 
 export const HISTORY_FILE = 'history.sqlite';
 const MIN_BATCH = 16; // progress even when one record once took the whole budget
@@ -34,6 +37,7 @@ export interface HistoryLimits {
   historyFlushBudgetMs: number;
   historyIdleFlushBudgetMs: number;
   historyPruneMs: number;
+  historyMovesKnown: number;
 }
 
 export interface RecorderOptions {
@@ -46,6 +50,10 @@ export interface RecorderOptions {
   enabled?: boolean;
   /** Tests: the sqlite module, or null to act as a runtime without it. */
   sqlite?: typeof import('node:sqlite') | null;
+  /** Each change to the picture's counts as it is recorded (moves.ts); the hub pushes them to user interfaces. */
+  onMove?: (m: HistoryMove) => void;
+  /** Whether anyone follows the moves now (none built otherwise; default: when `onMove` is given). */
+  movesWanted?: () => boolean;
 }
 
 type Sender = { id: string; name: string; team: string | null };
@@ -69,9 +77,16 @@ export class HistoryRecorder {
   #elu = performance.eventLoopUtilization();
   /** The last flush found the event loop busy: the next one waits historyBusyFlushMs. */
   #busy = false;
+  readonly #moves: MoveTracker;
 
   constructor(opts: RecorderOptions) {
     this.#opts = opts;
+    const onMove = opts.onMove;
+    this.#moves = new MoveTracker(
+      opts.limits.historyMovesKnown,
+      onMove ?? (() => undefined),
+      opts.movesWanted ?? (() => onMove !== undefined),
+    );
     this.file = path.join(opts.stateDir, HISTORY_FILE);
     this.#reason = 'not opened yet';
   }
@@ -215,6 +230,7 @@ export class HistoryRecorder {
           break;
         }
         this.#countGap(batch.length);
+        this.#moves.reset(); // the picture counted what the file now lacks
         this.#fail('history write failed', err);
       }
       const took = performance.now() - t0;
@@ -231,14 +247,17 @@ export class HistoryRecorder {
     return this.#open().query(q);
   }
 
-  edges(since: number, limit: number): HistoryEdge[] {
+  /** The counts of the window, and the last move they include (nothing can move between the two: one synchronous call). */
+  edges(since: number, limit: number): { rows: HistoryEdge[]; cursor: HistoryCursor } {
     this.flush(true);
-    return this.#open().edges(since, limit);
+    return { rows: this.#open().edges(since, limit), cursor: this.#moves.cursor() };
   }
 
   delete(what: { all: true } | { between: readonly [string, string] }): { deleted: number } {
     this.flush(true);
-    return this.#open().delete(what);
+    const out = this.#open().delete(what);
+    this.#moves.reset();
+    return out;
   }
 
   stats(): { messages: number; events: number; bytes: number } | null {
@@ -288,6 +307,7 @@ export class HistoryRecorder {
 
   #push(r: HistoryRecord, chars: number): void {
     this.#queue.push(r);
+    this.#moves.record(r);
     this.#queuedChars += chars;
     this.#schedule();
   }
@@ -307,7 +327,7 @@ export class HistoryRecorder {
   #prune(): void {
     this.#lastPrune = this.#opts.now();
     try {
-      this.#store?.prune(this.#lastPrune, this.#opts.policy());
+      if ((this.#store?.prune(this.#lastPrune, this.#opts.policy()).removed ?? 0) > 0) this.#moves.reset();
     } catch (err) {
       this.#fail('history retention failed', err);
     }

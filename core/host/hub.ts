@@ -131,7 +131,15 @@ export class Hub {
       logger: this.log,
     });
     this.admission = new Admission(this);
-    this.history = createRecorder(this, opts.history);
+    this.history = createRecorder(this, opts.history, {
+      wanted: () => this.connections.uiAttached > 0, // a user interface fetches the counts when it attaches
+      onMove: (move) =>
+        this.events.emit({
+          type: 'history.moved',
+          move:
+            move.kind === 'count' ? { ...move, to: { ...move.to, address: this.addressOf(move.to.sessionId) } } : move,
+        }),
+    });
     const claudeHome = env.env.CLAUDE_CONFIG_DIR
       ? path.resolve(env.env.CLAUDE_CONFIG_DIR)
       : path.join(env.home, '.claude');
@@ -278,6 +286,11 @@ export class Hub {
     this.claude.open();
     this.events.emit({ type: 'settings.changed' });
     await this.admission.reevaluateAll();
+  }
+
+  /** A session's address while the hub knows it (live or dormant), else null. */
+  addressOf(sessionId: string): string | null {
+    return (this.table.live.get(sessionId) ?? this.table.dormant.get(sessionId)?.session)?.address ?? null;
   }
 
   recordActivity(entry: ActivityEntry): void {

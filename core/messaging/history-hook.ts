@@ -10,6 +10,7 @@ import type { SessionRecord } from '../registry/session.js';
 import type { Clock } from '../kit/clock.js';
 import type { Logger } from '../kit/logger.js';
 import type { Limits } from '../protocol/limits.js';
+import type { HistoryMove } from '../protocol/history.js';
 import type { SessionTable } from '../registry/table.js';
 import type { EffectiveSettings } from '../settings/effective.js';
 
@@ -31,7 +32,11 @@ export interface AdmitRecordPorts {
 const DAY_MS = 86_400_000;
 const MEGABYTE = 1024 * 1024;
 
-export function createRecorder(hub: RecorderPorts, enabled: boolean | undefined): HistoryRecorder {
+export function createRecorder(
+  hub: RecorderPorts,
+  enabled: boolean | undefined,
+  moves?: { onMove: (m: HistoryMove) => void; wanted: () => boolean },
+): HistoryRecorder {
   return new HistoryRecorder({
     stateDir: hub.paths.stateDir,
     limits: hub.limits,
@@ -42,6 +47,7 @@ export function createRecorder(hub: RecorderPorts, enabled: boolean | undefined)
     },
     onError: (what, err) => hub.log.error(what, { error: err instanceof Error ? err.message : String(err) }),
     ...(enabled === false ? { enabled: false } : {}),
+    ...(moves !== undefined ? { onMove: moves.onMove, movesWanted: moves.wanted } : {}),
   });
 }
 

@@ -3,6 +3,8 @@
 // Activity view and the tray's notices show. The renderer, the preload
 // bridge and electron/main.ts use these types; none re-declares them.
 
+import type { HistoryMove } from './history.js';
+
 /** A receipt or policy decision, for the Activity view. */
 export interface ActivityEntry {
   at: number;
@@ -24,6 +26,11 @@ export interface UserNotice {
   waiting?: { sessionId: string; label: string; count: number };
 }
 
+/** A change to the picture's counts (history.ts HistoryMove), the receiver's address added as `history.edges` adds it. */
+export type PictureMove =
+  | (Extract<HistoryMove, { kind: 'count' }> & { to: { address: string | null } })
+  | Extract<HistoryMove, { kind: 'reset' }>;
+
 export type HubEvent =
   | { type: 'sessions.changed' }
   | { type: 'held.changed'; count: number }
@@ -33,6 +40,7 @@ export type HubEvent =
   | { type: 'confirmations.changed'; count: number }
   | { type: 'teams.changed' }
   | { type: 'activity'; entry: ActivityEntry }
+  | { type: 'history.moved'; move: PictureMove }
   | { type: 'user.notice'; notice: UserNotice };
 
 export type HubEventType = HubEvent['type'];

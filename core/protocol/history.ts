@@ -84,6 +84,36 @@ export interface HistoryEdge {
   last: number;
 }
 
+/**
+ * One change to the picture's counts (issue 18), pushed as a `history.moved`
+ * event the moment the hub records it: a message entered the history
+ * (`previous` null) or its outcome changed from `previous` to `outcome`. `seq`
+ * counts the moves of this hub run (`epoch`) with no gaps, and `history.edges`
+ * answers with the last one it includes, so a user interface applies each
+ * move exactly once. `reset`: the counts changed in a way no single move
+ * says (a deleted conversation, a lost batch, retention, a receipt for a
+ * message this run does not know) — fetch `history.edges` again.
+ */
+export type HistoryMove = { epoch: string; seq: number } & (
+  | {
+      kind: 'count';
+      msgId: string;
+      /** The message's time (what the picture's window compares). */
+      at: number;
+      from: HistoryEdge['from'];
+      to: HistoryEdge['to'];
+      outcome: string;
+      previous: string | null;
+    }
+  | { kind: 'reset' }
+);
+
+/** Where `history.edges` stands in the moves: every move up to `seq` of `epoch` is in its counts. */
+export interface HistoryCursor {
+  epoch: string;
+  seq: number;
+}
+
 /** One query; every field narrows. Sessions are matched by id or by name. */
 export interface HistoryQuery {
   /** Full-text search over text, summary and names (words, all must match). */

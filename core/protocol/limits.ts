@@ -82,6 +82,8 @@ export interface Limits {
   readonly historyQueryRows: number;
   /** Most (sender, receiver, outcome) rows one picture query returns (`history.edges`). */
   readonly historyEdgeRows: number;
+  /** Messages whose edge and outcome the hub remembers to push the picture's counts as moves (older ones: a reset). */
+  readonly historyMovesKnown: number;
   /** Messages written to an idle Claude Code session's own socket per wake; the rest follow through its hooks during the turn. */
   readonly wakeBatch: number;
   /** One wake of an idle Codex thread through its app-server daemon: connect, read the thread, start the turn. */
@@ -135,6 +137,7 @@ export const LIMITS: Limits = {
   historyPruneMs: 60_000, // retention once a minute
   historyQueryRows: 500, // one page of a view or of `switchboard history`
   historyEdgeRows: 10_000, // 5 000 messages between distinct pairs, each with two outcomes: ~1 MB of JSON at most
+  historyMovesKnown: 20_000, // four times the picture's 5 000-message scale; ~300 bytes each, ~6 MB at most
   wakeBatch: 20, // as many as one hook hands over
   codexWakeTimeoutMs: 5000, // the daemon answers in ~20 ms; as long as Claude Code's socket write
   codexIdleWaitMs: 3000, // measured: the turn ends tens of ms after its Stop hook

@@ -3,7 +3,7 @@
 // interfaces show. Re-exported by methods.ts, so both sides are typed from
 // one place (the params schemas are there).
 
-import type { HistoryEdge, HistoryMessage, HistoryStatus } from './history.js';
+import type { HistoryCursor, HistoryEdge, HistoryMessage, HistoryStatus } from './history.js';
 import type { ActivityEntry, HubEvent, UserNotice } from './events.js';
 import type { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
 
@@ -258,11 +258,12 @@ export interface HistoryPage {
   messages: HistoryMessage[];
   next: number | null;
 }
-/** The picture's edges: `address` is the receiver's while the hub knows it (null once forgotten); `truncated` when rows were left out. */
+/** The picture's edges: `address` is the receiver's while the hub knows it (null once forgotten); `truncated` when rows were left out; `cursor` the last `history.moved` they include. */
 export interface HistoryEdgesView {
   since: number;
   edges: Array<HistoryEdge & { to: HistoryEdge['to'] & { address: string | null } }>;
   truncated: boolean;
+  cursor: HistoryCursor;
 }
 export interface HistoryStatusView extends HistoryStatus {
   messages: number;

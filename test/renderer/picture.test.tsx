@@ -72,10 +72,12 @@ function fakeBridge(answers: Record<string, unknown>) {
 function fakeGraph(): {
   factory: GraphFactory;
   applied: Picture[];
+  patched: string[][];
   events: { onNode(k: string): void; onEdge(k: string): void } | null;
 } {
   const out = {
     applied: [] as Picture[],
+    patched: [] as string[][],
     events: null as { onNode(k: string): void; onEdge(k: string): void } | null,
     factory: null as unknown as GraphFactory,
   };
@@ -83,6 +85,7 @@ function fakeGraph(): {
     out.events = events;
     const view: GraphView = {
       apply: (p) => void out.applied.push(p),
+      patch: (_p, keys) => void out.patched.push([...keys]),
       setPalette: () => undefined,
       dispose: () => undefined,
     };
@@ -174,7 +177,10 @@ describe('the picture model', () => {
 
 describe('Picture view', () => {
   it('shows a useful empty state with no sessions', async () => {
-    const f = fakeBridge({ 'sessions.list': { rows: [] }, 'picture.edges': { since: 0, edges: [], truncated: false } });
+    const f = fakeBridge({
+      'sessions.list': { rows: [] },
+      'picture.edges': { since: 0, edges: [], truncated: false, cursor: { epoch: 'run', seq: 0 } },
+    });
     const stores = createStores(f.bridge);
     const g = fakeGraph();
     render(
@@ -191,10 +197,10 @@ describe('Picture view', () => {
   });
 
   it('draws sessions and lines, follows a held message to its approval, and opens sessions and conversations', async () => {
-    let edges: EdgeRow[] = [edgeRow('api', 'db', 'queued', 6), edgeRow('api', 'yolo', 'held', 1)];
+    const edges: EdgeRow[] = [edgeRow('api', 'db', 'queued', 6), edgeRow('api', 'yolo', 'held', 1)];
     const f = fakeBridge({
       'sessions.list': { rows: [row('api'), row('db'), row('yolo')] },
-      'picture.edges': () => ({ since: 0, edges, truncated: false }),
+      'picture.edges': () => ({ since: 0, edges, truncated: false, cursor: { epoch: 'run', seq: 40 } }),
     });
     const stores = createStores(f.bridge);
     const g = fakeGraph();
@@ -219,13 +225,31 @@ describe('Picture view', () => {
     const last = () => g.applied[g.applied.length - 1]!;
     expect([last().nodes.size, [...last().edges.values()].map((e) => e.tone)]).toEqual([3, ['delivered', 'held']]);
 
-    // The user approves: the hub says so, the picture reloads and the line turns delivered.
-    edges = [edgeRow('api', 'db', 'queued', 6), edgeRow('api', 'yolo', 'approved', 1)];
-    act(() => f.emit({ type: 'held.changed', count: 0 }));
+    // The user approves: the hub's move turns that one line delivered, without asking the hub again.
+    const fetches = f.calls.length;
+    const { from, to } = edges[1]!;
+    act(() =>
+      f.emit({
+        type: 'history.moved',
+        move: {
+          epoch: 'run',
+          seq: 41,
+          kind: 'count',
+          msgId: 'm1',
+          at: 1,
+          from,
+          to,
+          outcome: 'approved',
+          previous: 'held',
+        },
+      }),
+    );
     await settle();
     expect(items()[1]).toBe('delivered api [abc123] → yolo [abc123]1 message: 1 delivered');
     expect([...last().edges.values()].map((e) => e.tone)).toEqual(['delivered', 'delivered']);
+    expect(g.patched.at(-1)).toEqual(['uds:/r/api.sock>uds:/r/yolo.sock']); // that edge only
     expect(screen.getByTestId('total-held').textContent).toBe('0');
+    expect(f.calls.length).toBe(fetches);
 
     // A name opens its session; the counts open the conversation; so do the graph's dot and line.
     fireEvent.click(screen.getAllByRole('button', { name: 'db [abc123]' })[0]!);
@@ -264,27 +288,31 @@ describe('Picture view', () => {
     expect(screen.getByTestId('picture-summary').textContent).toBe('2 sessions, 0 messages in the last hour');
   });
 
-  it('loads only while shown, once a minute as the window slides, and coalesces a burst of events', async () => {
+  it('loads only while shown, once a minute as the window slides, and coalesces a burst of resets', async () => {
     vi.useFakeTimers();
     try {
       let pending: Array<() => void> = [];
+      let seq = 0;
+      const cursor = { epoch: 'run', seq: 0 };
       const f = fakeBridge({
-        'picture.edges': () => new Promise((r) => pending.push(() => r({ since: 0, edges: [], truncated: false }))),
+        'picture.edges': () =>
+          new Promise((r) => pending.push(() => r({ since: 0, edges: [], truncated: false, cursor }))),
       });
       const store = createPictureStore(f.bridge);
       const count = () => f.calls.filter(([op]) => op === 'picture.edges').length;
+      const reset = () => f.emit({ type: 'history.moved', move: { epoch: 'run', seq: ++seq, kind: 'reset' } });
+      reset();
       f.emit({
         type: 'activity',
         entry: { at: 0, kind: 'receipt', status: 'held', sender: 'a', receiver: 'b', msgId: 'm', reason: '' },
       });
+      f.emit({ type: 'held.changed', count: 1 });
       expect(count()).toBe(0); // nothing is shown: no query
       const stop = store.getState().activate();
       expect(count()).toBe(1);
-      for (let i = 0; i < 50; i++)
-        f.emit({
-          type: 'activity',
-          entry: { at: 0, kind: 'receipt', status: 'held', sender: 'a', receiver: 'b', msgId: 'm', reason: '' },
-        });
+      cursor.seq = seq;
+      for (let i = 0; i < 50; i++) reset();
+      f.emit({ type: 'held.changed', count: 1 }); // the moves say it all: no query of its own
       expect(count()).toBe(1); // one in flight…
       const answer = async () => {
         const p = pending;
@@ -301,7 +329,8 @@ describe('Picture view', () => {
       await answer();
       stop();
       await vi.advanceTimersByTimeAsync(120_000);
-      f.emit({ type: 'held.changed', count: 1 });
+      reset();
+      f.emit({ type: 'resync' });
       expect(count()).toBe(3); // closed: no more queries
     } finally {
       vi.useRealTimers();

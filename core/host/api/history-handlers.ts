@@ -74,13 +74,12 @@ export function createHistoryHandlers(hub: Hub): HistoryHandlers {
 
     'history.edges': (p) => {
       const since = hub.clock.now() - p.windowMs;
-      const rows = run(() => hub.history.edges(since, hub.limits.historyEdgeRows));
-      const addressOf = (id: string): string | null =>
-        (hub.table.live.get(id) ?? hub.table.dormant.get(id)?.session)?.address ?? null;
+      const { rows, cursor } = run(() => hub.history.edges(since, hub.limits.historyEdgeRows));
       return {
         since,
-        edges: rows.map((e) => ({ ...e, to: { ...e.to, address: addressOf(e.to.sessionId) } })),
+        edges: rows.map((e) => ({ ...e, to: { ...e.to, address: hub.addressOf(e.to.sessionId) } })),
         truncated: rows.length === hub.limits.historyEdgeRows,
+        cursor,
       };
     },
 

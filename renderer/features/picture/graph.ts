@@ -1,5 +1,6 @@
 // The port between the picture view and whatever draws the graph: apply a
-// Picture (a diff inside), recolour for light or dark, dispose. The real one
+// Picture (a diff inside) or patch some of its edges, recolour for light or
+// dark, dispose. The real one
 // (sigma.js, WebGL) is imported on demand so the app's first load does not
 // pay for it; tests pass a fake. Colours come from the page's CSS variables.
 import type { Picture, Tone } from './model.js';
@@ -20,7 +21,10 @@ export interface GraphEvents {
 }
 
 export interface GraphView {
+  /** Draws `p`: a diff over every node and edge (the layout runs again only when the sessions changed). */
   apply(p: Picture): void;
+  /** Draws the edges of `p` named in `edges` and the dots in `nodes` (busy/idle), nothing else (a live update: O(changed)). */
+  patch(p: Picture, edges: Iterable<string>, nodes?: Iterable<string>): void;
   setPalette(p: Palette): void;
   dispose(): void;
 }

@@ -1,8 +1,11 @@
 // The picture's data, pure: sessions (agents.list rows) and the recent
 // window's edge counts (history.edges) become nodes grouped by machine and
 // team, and one edge per sender → receiver with its counts by outcome and a
-// tone. No DOM, no graph library: the graph adapter and the list render it.
-import type { AgentRow, HistoryEdgesView } from '../../../core/protocol/methods.js';
+// tone. A live move patches one edge in place (patchPicture), so an update
+// costs O(1), not a rebuild. No DOM, no graph library: the graph adapter and
+// the list render it.
+import type { AgentRow } from '../../../core/protocol/methods.js';
+import type { CountMove, EdgeRow } from './counts.js';
 
 /** What an edge says, in the four words of the legend. */
 export const TONES = ['delivered', 'held', 'refused', 'dropped'] as const;
@@ -60,28 +63,72 @@ export interface Picture {
   totals: Record<Tone, number>;
 }
 
-type EdgeRow = HistoryEdgesView['edges'][number];
-
 export function toneOf(outcome: string): Tone {
   return Object.prototype.hasOwnProperty.call(TONE_OF, outcome) ? TONE_OF[outcome]! : 'delivered';
 }
 
 const zero = (): Record<Tone, number> => ({ delivered: 0, held: 0, refused: 0, dropped: 0 });
 
-export function buildPicture(rows: readonly AgentRow[], edgeRows: readonly EdgeRow[]): Picture {
-  const nodes = new Map<string, PictureNode>();
-  for (const r of rows) {
-    nodes.set(r.address, {
-      key: r.address,
-      label: r.label,
-      machine: r.machine ?? THIS_MACHINE,
-      team: r.team ?? NO_TEAM,
-      agent: r.kind === 'claude-code' ? 'claude-code' : r.agent,
-      state: r.state,
-      live: true,
-      address: r.address,
-    });
+/** The node keys of a row's two ends: the live session's address, else `session:<id>` (or the sender's address). */
+function endsOf(nodes: ReadonlyMap<string, PictureNode>, e: Pick<EdgeRow, 'from' | 'to'>): [string, string] {
+  const from = nodes.has(e.from.address)
+    ? e.from.address
+    : e.from.sessionId !== null
+      ? `session:${e.from.sessionId}`
+      : e.from.address;
+  const to = e.to.address !== null && nodes.has(e.to.address) ? e.to.address : `session:${e.to.sessionId}`;
+  return [from, to];
+}
+
+function newEdge(p: Picture, key: string, from: string, to: string, e: Pick<EdgeRow, 'from' | 'to'>): PictureEdge {
+  const edge: PictureEdge = {
+    key,
+    from,
+    to,
+    fromLabel: p.nodes.get(from)!.label,
+    toLabel: p.nodes.get(to)!.label,
+    count: 0,
+    counts: zero(),
+    tone: 'delivered',
+    last: 0,
+    between: [e.from.sessionId ?? e.from.name ?? e.from.address, e.to.sessionId],
+  };
+  p.edges.set(key, edge);
+  return edge;
+}
+
+const toneFor = (edge: PictureEdge): Tone => PRECEDENCE.find((t) => edge.counts[t] > 0) ?? 'delivered';
+
+/**
+ * Applies one live move to `p` in place and answers the edge it changed; null
+ * when the move needs a node the picture lacks (a session it has not drawn):
+ * then rebuild. `p` must hold the counts the move was applied over.
+ */
+export function patchPicture(p: Picture, m: CountMove): string | null {
+  const [from, to] = endsOf(p.nodes, m);
+  if (!p.nodes.has(from) || !p.nodes.has(to)) return null;
+  const key = `${from}>${to}`;
+  const edge = p.edges.get(key) ?? newEdge(p, key, from, to, m);
+  const tone = toneOf(m.outcome);
+  if (m.previous === null) {
+    edge.count++;
+    p.messages++;
+    edge.last = Math.max(edge.last, m.at);
+  } else {
+    const was = toneOf(m.previous);
+    if (edge.counts[was] < 1) return null; // not the counts it was applied over: rebuild
+    edge.counts[was]--;
+    p.totals[was]--;
   }
+  edge.counts[tone]++;
+  p.totals[tone]++;
+  edge.tone = toneFor(edge);
+  return key;
+}
+
+export function buildPicture(rows: readonly AgentRow[], edgeRows: Iterable<EdgeRow>): Picture {
+  const nodes = new Map<string, PictureNode>();
+  for (const r of rows) nodes.set(r.address, nodeOf(r));
   const ended = (key: string, name: string, team: string | null): string => {
     if (!nodes.has(key))
       nodes.set(key, {
@@ -96,47 +143,53 @@ export function buildPicture(rows: readonly AgentRow[], edgeRows: readonly EdgeR
       });
     return key;
   };
-  const edges = new Map<string, PictureEdge>();
-  const totals = zero();
-  let messages = 0;
+  const p: Picture = { nodes, edges: new Map(), messages: 0, totals: zero() };
   for (const e of edgeRows) {
-    const from = nodes.has(e.from.address)
-      ? e.from.address
-      : ended(
-          e.from.sessionId !== null ? `session:${e.from.sessionId}` : e.from.address,
-          e.from.name ?? e.from.address,
-          e.from.team,
-        );
-    const to =
-      e.to.address !== null && nodes.has(e.to.address)
-        ? e.to.address
-        : ended(`session:${e.to.sessionId}`, e.to.name, e.to.team);
+    const [from, to] = endsOf(nodes, e);
+    if (!nodes.has(from)) ended(from, e.from.name ?? e.from.address, e.from.team);
+    if (!nodes.has(to)) ended(to, e.to.name, e.to.team);
     const key = `${from}>${to}`;
-    let edge = edges.get(key);
-    if (edge === undefined) {
-      edge = {
-        key,
-        from,
-        to,
-        fromLabel: nodes.get(from)!.label,
-        toLabel: nodes.get(to)!.label,
-        count: 0,
-        counts: zero(),
-        tone: 'delivered',
-        last: 0,
-        between: [e.from.sessionId ?? e.from.name ?? e.from.address, e.to.sessionId],
-      };
-      edges.set(key, edge);
-    }
+    const edge = p.edges.get(key) ?? newEdge(p, key, from, to, e);
     const tone = toneOf(e.outcome);
     edge.counts[tone] += e.count;
     edge.count += e.count;
     edge.last = Math.max(edge.last, e.last);
-    totals[tone] += e.count;
-    messages += e.count;
+    p.totals[tone] += e.count;
+    p.messages += e.count;
   }
-  for (const edge of edges.values()) edge.tone = PRECEDENCE.find((t) => edge.counts[t] > 0) ?? 'delivered';
-  return { nodes, edges, messages, totals };
+  for (const edge of p.edges.values()) edge.tone = toneFor(edge);
+  return p;
+}
+
+const nodeOf = (r: AgentRow): PictureNode => ({
+  key: r.address,
+  label: r.label,
+  machine: r.machine ?? THIS_MACHINE,
+  team: r.team ?? NO_TEAM,
+  agent: r.kind === 'claude-code' ? 'claude-code' : r.agent,
+  state: r.state,
+  live: true,
+  address: r.address,
+});
+
+/**
+ * A new sessions list over `p` (built from `before`): the dots whose busy or
+ * idle state changed, updated in place ([] when nothing drawn changed, e.g.
+ * an inbox depth); null when more changed (a session came, went, moved):
+ * then rebuild.
+ */
+export function patchSessions(p: Picture, before: readonly AgentRow[], after: readonly AgentRow[]): string[] | null {
+  if (before.length !== after.length) return null;
+  const changed: AgentRow[] = [];
+  for (let i = 0; i < after.length; i++) {
+    const a = before[i]!;
+    const b = after[i]!;
+    if (a.address !== b.address || a.label !== b.label || a.machine !== b.machine || a.team !== b.team) return null;
+    if (a.agent !== b.agent || a.kind !== b.kind) return null;
+    if (a.state !== b.state) changed.push(b);
+  }
+  for (const r of changed) p.nodes.get(r.address)!.state = r.state;
+  return changed.map((r) => r.address);
 }
 
 /** The list beside the graph: held first, then stopped, then the busiest and newest. */

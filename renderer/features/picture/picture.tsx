@@ -3,15 +3,16 @@
 // receiver for the chosen window, thicker with more messages, coloured by
 // outcome; held lines pulse until you decide. A dot opens the session, a
 // line its conversation. The list beside it says the same for the keyboard
-// and screen readers. Each update notes how long it took from the hub's event
-// reaching the page: `data-apply-ms` until the graph has it, `data-update-ms`
-// until the frame that draws it (the scale test reads both).
+// and screen readers. Live updates (live.ts) patch only what moved; each
+// notes its time from the hub's event reaching the page on the graph's box
+// (`data-apply-ms`, `data-update-ms`: the scale test reads both).
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { Stores } from '../../stores/stores.js';
 import { PICTURE_WINDOWS } from '../../stores/picture.js';
 import { NoGraphics, readPalette, sigmaGraph, type GraphFactory, type GraphView } from './graph.js';
-import { buildPicture, countsText, edgeOrder, TONES, type Picture, type PictureEdge } from './model.js';
+import { follow, LivePicture, PAGE_SCHEDULER, type Scheduler } from './live.js';
+import { countsText, edgeOrder, TONES, type Picture, type PictureEdge } from './model.js';
 
 const LIST_ROWS = 200; // the list shows the most pressing conversations; the graph shows all
 const TONE_TEXT = {
@@ -29,6 +30,8 @@ export interface PictureViewProps {
   onOpenConversation: (between: readonly [string, string]) => void;
   /** What draws the graph (tests pass a fake). */
   graph?: GraphFactory;
+  /** When updates run (tests pass their own; the page: a task, or the next animation frame in a burst). */
+  schedule?: Scheduler;
 }
 
 export function PictureView({
@@ -36,19 +39,33 @@ export function PictureView({
   onOpenSession,
   onOpenConversation,
   graph = sigmaGraph,
+  schedule = PAGE_SCHEDULER,
 }: PictureViewProps): ReactNode {
   const sessions = useStore(stores.sessions);
   const edges = useStore(stores.picture);
   const [filter, setFilter] = useState('');
   const [gfx, setGfx] = useState<{ view: GraphView | null; problem: string | null }>({ view: null, problem: null });
+  const [, setRevision] = useState(0);
   const box = useRef<HTMLDivElement>(null);
-  const picture = useMemo(() => buildPicture(sessions.data, edges.data.edges), [sessions.data, edges.data]);
-  const current = useRef<Picture>(picture);
-  current.current = picture;
+  const live = useMemo(() => new LivePicture(stores), [stores]);
+  const picture = live.picture;
   const opens = useRef({ onOpenSession, onOpenConversation });
   opens.current = { onOpenSession, onOpenConversation };
+  const drawn = useRef<GraphView | null>(null);
+  drawn.current = gfx.view;
 
   useEffect(() => stores.picture.getState().activate(), [stores]);
+  useEffect(
+    () =>
+      follow(
+        live,
+        stores,
+        () => ({ graph: drawn.current, box: box.current }),
+        () => setRevision((r) => r + 1),
+        schedule,
+      ),
+    [live, stores, schedule, gfx.view],
+  );
   useEffect(() => {
     const el = box.current;
     if (el === null) return;
@@ -56,11 +73,11 @@ export function PictureView({
     let made: GraphView | null = null;
     const events = {
       onNode: (key: string) => {
-        const address = current.current.nodes.get(key)?.address;
+        const address = live.picture.nodes.get(key)?.address;
         if (address != null) opens.current.onOpenSession(address);
       },
       onEdge: (key: string) => {
-        const e = current.current.edges.get(key);
+        const e = live.picture.edges.get(key);
         if (e !== undefined) opens.current.onOpenConversation(e.between);
       },
     };
@@ -86,19 +103,6 @@ export function PictureView({
       made?.dispose();
     };
   }, [graph]);
-  useEffect(() => {
-    const el = box.current;
-    if (gfx.view === null || el === null) return;
-    gfx.view.apply(picture);
-    const timing = stores.picture.getState().timing;
-    const at = timing.eventAt;
-    timing.eventAt = null;
-    if (at !== null) el.dataset.applyMs = (performance.now() - at).toFixed(1);
-    requestAnimationFrame(() => {
-      el.dataset.revision = String(Number(el.dataset.revision ?? '0') + 1);
-      if (at !== null) el.dataset.updateMs = (performance.now() - at).toFixed(1);
-    });
-  }, [gfx.view, picture, stores]);
 
   const f = filter.trim().toLowerCase();
   const list = [...picture.edges.values()]
@@ -178,7 +182,7 @@ export function PictureView({
           <p className="dim" data-testid="picture-summary">
             {picture.nodes.size} session{picture.nodes.size === 1 ? '' : 's'}, {picture.messages} message
             {picture.messages === 1 ? '' : 's'} in the {windowText}
-            {edges.data.truncated ? ' (the oldest left out)' : ''}
+            {edges.counts.truncated ? ' (the oldest left out)' : ''}
           </p>
           {picture.nodes.size > 0 && picture.edges.size === 0 && !edges.loading && (
             <p className="dim">No messages in the {windowText}. A line appears when one session messages another.</p>

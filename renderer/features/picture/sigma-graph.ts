@@ -141,9 +141,12 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
     }
     pulseLayer.draw(lines, colours.heldPulse);
   };
+  let renderStart = 0;
+  sigma.on('beforeRender', () => (renderStart = performance.now()));
   sigma.on('afterRender', () => {
     placeCaptions();
     drawPulse();
+    container.dataset.renderMs = (performance.now() - renderStart).toFixed(1); // the scale test prints it: where a frame goes
   });
 
   const nodeColour = (n: PictureNode): string =>
@@ -180,7 +183,31 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
   const reduced = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
 
   let current: Picture | null = null;
-  return {
+  const held = new Set<string>();
+  /** One edge of `p` into the graph: added, changed, or dropped when `p` no longer has it. */
+  const putEdge = (p: Picture, key: string): void => {
+    const e = p.edges.get(key);
+    if (e === undefined) {
+      if (graph.hasEdge(key)) graph.dropEdge(key);
+      held.delete(key);
+      return;
+    }
+    if (e.tone === 'held') held.add(key);
+    else held.delete(key);
+    const attrs = edgeAttrs(e);
+    if (!graph.hasEdge(key)) graph.addDirectedEdgeWithKey(key, e.from, e.to, attrs);
+    else {
+      const old = graph.getEdgeAttributes(key);
+      if (old.tone !== attrs.tone || old.count !== attrs.count || old.color !== attrs.color)
+        graph.mergeEdgeAttributes(key, attrs);
+    }
+  };
+  const pulse = (): void => {
+    heldKeys = [...held];
+    container.dataset.pulsing = String(held.size > 0 && reduced?.matches !== true); // tests read it: the canvas cannot be
+    drawPulse();
+  };
+  const view: GraphView = {
     apply(p) {
       current = p;
       let moved = false;
@@ -219,21 +246,22 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
         if (!p.edges.has(key)) graph.dropEdge(key);
       });
       crowded = p.edges.size > CROWDED_LINES;
-      const held: string[] = [];
-      for (const e of p.edges.values()) {
-        if (e.tone === 'held') held.push(e.key);
-        const attrs = edgeAttrs(e);
-        if (!graph.hasEdge(e.key)) graph.addDirectedEdgeWithKey(e.key, e.from, e.to, attrs);
-        else {
-          const old = graph.getEdgeAttributes(e.key);
-          if (old.tone !== attrs.tone || old.count !== attrs.count || old.color !== attrs.color)
-            graph.mergeEdgeAttributes(e.key, attrs);
-        }
-      }
+      held.clear();
+      for (const key of p.edges.keys()) putEdge(p, key);
       if (moved) layout();
-      heldKeys = held;
-      container.dataset.pulsing = String(held.length > 0 && reduced?.matches !== true); // tests read it: the canvas cannot be
-      drawPulse();
+      pulse();
+    },
+    patch(p, edges, nodes = []) {
+      // Crossing the crowded line recolours every delivered line: that is a full apply.
+      if (current === null || p.edges.size > CROWDED_LINES !== crowded) return view.apply(p);
+      current = p;
+      for (const key of nodes) {
+        const n = p.nodes.get(key);
+        if (n !== undefined && graph.hasNode(key))
+          graph.mergeNodeAttributes(key, { color: nodeColour(n), state: n.state });
+      }
+      for (const key of edges) putEdge(p, key);
+      pulse();
     },
     setPalette(next) {
       colours = next;
@@ -256,4 +284,5 @@ export function createSigmaGraph(container: HTMLElement, events: GraphEvents, pa
       captions.remove();
     },
   };
+  return view;
 }
