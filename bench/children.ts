@@ -3,6 +3,7 @@
 //   echo <socket>             — raw NDJSON echo: JSON.parse each line, write one JSON line back
 //   sink <socket>             — raw NDJSON sink: JSON.parse each line, report the count on "end"
 //   sendpath <dir> <total>    — the send path in this process, no sockets (sendpath-child.ts): prints its result
+//   historyblocks <dir> <pairs> <block> — the same, history on and off in alternating blocks of one hub
 //   flood <socket> <conns> <frames> — storm: <conns> connections write <frames> malformed
 //                               frames in total at once, read every answer, then print {"done":ms}
 // Each prints one JSON line {"ready":…} on stdout when listening.
@@ -14,7 +15,7 @@ import { currentEndpointEnv } from '../core/transport/endpoint.js';
 import { startHub } from '../core/index.js';
 import type { Limits } from '../core/protocol/limits.js';
 import { LineSplitter } from '../core/protocol/ndjson.js';
-import { sendPath } from './sendpath-child.js';
+import { historyBlocks, sendPath } from './sendpath-child.js';
 import { breakdown } from './breakdown.js';
 import { withFewMallocArenas } from '../cli/malloc-arenas.js';
 
@@ -62,6 +63,11 @@ async function main(): Promise<void> {
     process.stdout.write(
       JSON.stringify({ ready: '', pid: process.pid, ...(await sendPath(target as string, Number(extra))) }) + '\n',
     );
+    process.exit(0);
+  }
+  if (mode === 'historyblocks') {
+    const r = await historyBlocks(target as string, Number(extra), Number(historyArg));
+    process.stdout.write(JSON.stringify({ ready: '', pid: process.pid, ...r }) + '\n');
     process.exit(0);
   }
   if (mode === 'flood') return flood(target as string, Number(extra), Number(process.argv[5]));

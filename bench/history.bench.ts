@@ -2,20 +2,47 @@
 // hub run (100 sessions, pipelined senders, journal on) with history off and
 // on, alternated in the same run (off, on, off, on, …) so machine noise hits
 // both; the ratio of the medians is the claim (issue 18: ≤ 5 % slower).
+// Then the same send path in one process, history switched on and off in
+// alternating blocks (BENCH_BLOCK_PAIRS × 2 blocks of BENCH_BLOCK messages):
+// the steadier figure on a shared machine, whose drifts hit both alike.
 // The hub's CPU time per message is reported beside the rate: on a shared
 // machine it is the steadier measure. Also how much of a full-speed firehose
 // the store kept (written vs gap).
 
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HistoryRecorder } from '../core/history/recorder.js';
 import { LIMITS } from '../core/protocol/limits.js';
-import { fmt, rpc } from './lib.js';
+import { fmt, rpc, tempDir } from './lib.js';
 import { hubMessagesPerSecond } from './throughput.bench.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const BLOCK_PAIRS = Number(process.env.BENCH_BLOCK_PAIRS ?? 40);
+const BLOCK = Number(process.env.BENCH_BLOCK ?? 10_000);
+const CHILDREN = new URL('./children.mjs', import.meta.url).pathname;
 const TOTAL = Number(process.env.BENCH_TOTAL ?? 200_000);
+
+/** History on and off in alternating blocks (ABBA) of one in-process hub: the machine's drifts hit both alike. */
+function blocks(): void {
+  const r = spawnSync(process.execPath, [CHILDREN, 'historyblocks', tempDir(), String(BLOCK_PAIRS), String(BLOCK)], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const line = r.stdout.split('\n')[0] ?? '';
+  if (r.status !== 0 || !line.startsWith('{')) throw new Error(`historyblocks child failed: ${r.status} ${r.stderr}`);
+  const { on, off } = JSON.parse(line) as { on: number[]; off: number[] };
+  const pairs = on.map((x, i) => x / off[i]!).sort((a, b) => a - b);
+  const q = (p: number): number => pairs[Math.min(pairs.length - 1, Math.floor(p * pairs.length))]!;
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  console.log(
+    `  in one process, ${BLOCK_PAIRS} pairs of ${BLOCK}-message blocks, history on/off alternated (ABBA): CPU per message on ${fmt(median(on), 2)} µs, off ${fmt(median(off), 2)} µs`,
+  );
+  console.log(
+    `    on/off: ${fmt(sum(on) / sum(off), 3)} of the sums, ${fmt(median(pairs), 3)} median of the pairs (quartiles ${fmt(q(0.25), 3)}–${fmt(q(0.75), 3)}; target ≤ 1.05)`,
+  );
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -134,6 +161,7 @@ export async function run(): Promise<void> {
   console.log(
     `  last run: ${kept.writeMs} ms of the hub's event loop writing history in a ${fmt(runMs, 0)} ms run (${fmt((100 * kept.writeMs) / runMs, 2)} %)`,
   );
+  blocks();
   const hooks = hookCost();
   console.log(
     `  send-path hooks per message (4 records, in process): ${fmt(hooks.room, 0)} ns while the queue fills (GC of retained records included), ${fmt(hooks.full, 0)} ns with it full`,

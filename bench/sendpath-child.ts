@@ -3,14 +3,26 @@
 // against METHODS, dispatched and answered as the hub socket does. Prints
 // {"cpuUs":…,"wallUs":…,"queued":…} (per message). Used by the `hub` child
 // entry point's `sendpath` mode (children.ts) so another build can run it too.
+// `historyBlocks` runs the same path with history switched on and off in
+// alternating blocks (ABBA) inside one hub, so a shared machine's slow drifts
+// hit both alike: CPU per message of each block, history on and off.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { currentEndpointEnv } from '../core/transport/endpoint.js';
-import { startHub } from '../core/index.js';
+import { startHub, type Hub } from '../core/index.js';
 import { METHODS } from '../core/protocol/methods.js';
 
-export async function sendPath(dir: string, total: number): Promise<{ cpuUs: number; wallUs: number; queued: number }> {
+const IN_FLIGHT = 2000;
+
+interface Bench {
+  hub: Hub;
+  /** Sends lines [from, to) in batches of IN_FLIGHT; resolves when all are answered. */
+  send(from: number, to: number): Promise<void>;
+  answered(): number;
+}
+
+async function open(dir: string, total: number): Promise<Bench> {
   fs.mkdirSync(path.join(dir, 'home'), { recursive: true, mode: 0o700 });
   fs.writeFileSync(
     path.join(dir, 'home', 'settings.json'),
@@ -56,13 +68,65 @@ export async function sendPath(dir: string, total: number): Promise<{ cpuUs: num
       bytes += JSON.stringify({ jsonrpc: '2.0', id: req.id, result }).length;
     });
   };
+  return {
+    hub,
+    async send(from, to) {
+      for (let i = from; i < to; i += IN_FLIGHT)
+        await Promise.all(lines.slice(i, Math.min(to, i + IN_FLIGHT)).map(one));
+    },
+    answered: () => bytes,
+  };
+}
+
+export async function sendPath(dir: string, total: number): Promise<{ cpuUs: number; wallUs: number; queued: number }> {
+  const b = await open(dir, total);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  for (let i = 0; i < total; i += 2000) await Promise.all(lines.slice(i, i + 2000).map(one));
+  await b.send(0, total);
   const c = process.cpuUsage(c0);
   const wallUs = ((performance.now() - t0) * 1000) / total;
-  const queued = hub.mailboxes.totalItems;
-  await hub.close();
-  if (bytes === 0) throw new Error('no answers');
+  const queued = b.hub.mailboxes.totalItems;
+  await b.hub.close();
+  if (b.answered() === 0) throw new Error('no answers');
   return { cpuUs: (c.user + c.system) / total, wallUs, queued };
+}
+
+/** History's four send-path entry points, switchable: off, they record nothing (as a hub with history off). */
+function switchable(hub: Hub): (on: boolean) => void {
+  const h = hub.history;
+  const proto = Object.getPrototypeOf(h) as typeof h;
+  let on = true;
+  Object.assign(h, {
+    message: (...a: Parameters<typeof h.message>) => on && proto.message.apply(h, a),
+    outcome: (...a: Parameters<typeof h.outcome>) => (on ? proto.outcome.apply(h, a) : undefined),
+    item: (...a: Parameters<typeof h.item>) => (on ? proto.item.apply(h, a) : undefined),
+    activity: (...a: Parameters<typeof h.activity>) => (on ? proto.activity.apply(h, a) : undefined),
+  });
+  return (v) => (on = v);
+}
+
+/** `pairs` × 2 blocks of `block` messages, history on/off in ABBA order; CPU µs per message of each block. */
+export async function historyBlocks(
+  dir: string,
+  pairs: number,
+  block: number,
+): Promise<{ on: number[]; off: number[]; queued: number }> {
+  const warm = 2 * block; // compiled and warmed before any block counts
+  const b = await open(dir, warm + pairs * 2 * block);
+  if (!b.hub.history.enabled) throw new Error('history is off in this runtime');
+  const setOn = switchable(b.hub);
+  await b.send(0, warm);
+  const on: number[] = [];
+  const off: number[] = [];
+  for (let k = 0; k < pairs * 2; k++) {
+    const historyOn = k % 4 === 0 || k % 4 === 3; // on off off on | on off off on …
+    setOn(historyOn);
+    const c0 = process.cpuUsage();
+    await b.send(warm + k * block, warm + (k + 1) * block);
+    const c = process.cpuUsage(c0);
+    (historyOn ? on : off).push((c.user + c.system) / block);
+  }
+  const queued = b.hub.mailboxes.totalItems;
+  await b.hub.close();
+  return { on, off, queued };
 }
