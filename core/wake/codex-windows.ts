@@ -4,13 +4,17 @@
 // user's live Codex TUI processes (Linux /proc: not the daemon, not `codex
 // exec` or other subcommands) working in the session's folder under the same
 // CODEX_HOME. None: no wake, the user is told instead. Where /proc cannot
-// say, the answer is "cannot tell" and the caller fails closed.
+// say, the answer is "cannot tell" and the caller fails closed. A scan reads
+// every process (~17 µs each), so its answer is reused for WINDOWS_TTL_MS:
+// a flood of messages to an idle session costs one scan a second, not one each.
 
 import fs from 'node:fs';
 import path from 'node:path';
 
 const MAX_PROCESSES = 65_536; // a /proc listing bigger than this is not scanned further
 const MAX_PROC_BYTES = 256 * 1024; // a process's environment or command line
+const WINDOWS_TTL_MS = 1000; // a window that quit within the last second may still count as open
+const WINDOWS_KEPT = 64; // (CODEX_HOME, folder) answers remembered at once
 /** `codex <sub>` commands that are not an interactive window. */
 const NOT_A_WINDOW = new Set([
   'app-server',
@@ -130,5 +134,25 @@ export function codexWindows(
     if (codexHomeOf(proc.environ(pid), fallbackHome) !== codexHome) continue;
     n++;
   }
+  return n;
+}
+
+const recent = new Map<string, { at: number; n: number | undefined }>();
+
+/** codexWindows, its answer reused for WINDOWS_TTL_MS per (CODEX_HOME, folder). */
+export function recentCodexWindows(
+  codexHome: string,
+  cwd: string,
+  fallbackHome: string,
+  proc: ProcReader = linuxProc,
+  now: () => number = Date.now,
+): number | undefined {
+  const key = `${codexHome}\0${path.resolve(cwd)}`;
+  const t = now();
+  const hit = recent.get(key);
+  if (hit !== undefined && t - hit.at < WINDOWS_TTL_MS) return hit.n;
+  const n = codexWindows(codexHome, cwd, fallbackHome, proc);
+  if (recent.size >= WINDOWS_KEPT) recent.clear();
+  recent.set(key, { at: t, n });
   return n;
 }

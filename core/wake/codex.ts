@@ -13,7 +13,7 @@
 
 import path from 'node:path';
 import { connectCodex, CodexRpcError, type CodexRpc } from './codex-rpc.js';
-import { codexHomeOf, codexWindows, linuxProc } from './codex-windows.js';
+import { codexHomeOf, linuxProc, recentCodexWindows } from './codex-windows.js';
 
 const IDLE_POLL_MS = 50; // its Stop hook runs inside the turn: the thread turns idle just after
 const THREAD_ID = /^[0-9A-Za-z_-]{1,128}$/;
@@ -63,7 +63,10 @@ export function codexRoute(s: CodexTarget, ports: CodexWakePorts): CodexRoute {
     };
   const home = codexHomeOf((ports.environOf ?? linuxProc.environ)(s.pid), ports.codexHome);
   // The daemon keeps a thread loaded after its window quit: a turn there would run with nobody watching.
-  const windows = (ports.windowsOf ?? ((h: string, cwd: string) => codexWindows(h, cwd, ports.codexHome)))(home, s.cwd);
+  const windows = (ports.windowsOf ?? ((h: string, cwd: string) => recentCodexWindows(h, cwd, ports.codexHome)))(
+    home,
+    s.cwd,
+  );
   if (windows === undefined)
     return { kind: 'none', why: 'this system cannot tell whether a Codex window still shows its thread' };
   if (windows === 0)

@@ -2,7 +2,7 @@
 // with a scripted /proc: only this user's TUIs (not the daemon, not `codex exec`)
 // working in the session's folder (their cwd or their -C/--cd) under the same CODEX_HOME.
 import { describe, expect, it } from 'vitest';
-import { codexWindows, type ProcReader } from '../../../core/wake/codex-windows.js';
+import { codexWindows, recentCodexWindows, type ProcReader } from '../../../core/wake/codex-windows.js';
 
 interface P {
   argv: string[];
@@ -47,5 +47,22 @@ describe('open Codex windows', () => {
 
   it('says "cannot tell" where the process list cannot be read', () => {
     expect(codexWindows(HOME, '/w', '/f', { ...procOf([]), pids: () => undefined })).toBeUndefined();
+  });
+
+  it('reuses an answer for a second per folder, so a flood of messages scans /proc once a second', () => {
+    let scans = 0;
+    let t = 0;
+    const proc: ProcReader = {
+      ...procOf([{ argv: ['codex'], cwd: '/w/flood' }]),
+      pids: () => (scans++, [1]),
+    };
+    for (let i = 0; i < 100; i++) expect(recentCodexWindows(HOME, '/w/flood', '/f', proc, () => t)).toBe(1);
+    expect(scans).toBe(1);
+    t = 999;
+    recentCodexWindows(HOME, '/w/flood', '/f', proc, () => t);
+    expect(scans).toBe(1);
+    t = 1000;
+    recentCodexWindows(HOME, '/w/flood', '/f', proc, () => t);
+    expect(scans, 'a second later it looks again').toBe(2);
   });
 });
