@@ -2,41 +2,24 @@
 // does what `switchboard hook` does, as the agents run it: a child process,
 // the hook JSON on stdin, a real hub. Setup writes it, and recognises the
 // commands an earlier setup wrote (`switchboard.mjs hook …`) as its own.
-import { spawn } from 'node:child_process';
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, cliEnv, runCli } from '../helpers/cli.js';
+import { CLI, cliEnv, hookFixture, runCli, runNode } from '../helpers/cli.js';
 import { startHub, tempDirs, type TestDirs, type TestHub } from '../helpers/hub.js';
 
 const ENTRY = path.join(path.dirname(CLI), 'switchboard-hook.cjs');
-const FIX = new URL('../fixtures/hooks/', import.meta.url).pathname;
 let th: TestHub | undefined;
 afterEach(async () => {
   await th?.close();
   th = undefined;
 });
 
-function fixture(name: string, cwd: string): string {
-  return JSON.stringify({ ...(JSON.parse(fs.readFileSync(FIX + name, 'utf8')) as object), cwd });
-}
+const fixture = hookFixture;
 
-function run(
-  argv: string[],
-  dirs: TestDirs,
-  stdin: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, argv, { env: cliEnv(dirs) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const run = (argv: string[], dirs: TestDirs, stdin: string) => runNode(argv, cliEnv(dirs), stdin);
 
 describe('switchboard-hook.cjs', () => {
   it('registers, stays silent with nothing pending, hands a message over exactly as `switchboard hook` would, and acks it', async () => {

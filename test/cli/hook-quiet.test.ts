@@ -9,16 +9,15 @@
 // agent's MCP server).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatQuietMark, parseQuietMark } from '../../core/protocol/quiet.js';
-import { CLI, cliEnv } from '../helpers/cli.js';
+import { CLI, cliEnv, hookFixture, runNode } from '../helpers/cli.js';
 import { sleep, startHub, tempDirs, type TestDirs, type TestHub } from '../helpers/hub.js';
 
 const ENTRY = path.join(path.dirname(CLI), 'switchboard-hook.cjs');
-const FIX = new URL('../fixtures/hooks/', import.meta.url).pathname;
 let th: TestHub | undefined;
 let mcp: Client | undefined;
 afterEach(async () => {
@@ -28,25 +27,9 @@ afterEach(async () => {
   th = undefined;
 });
 
-function fixture(name: string, cwd: string): string {
-  return JSON.stringify({ ...(JSON.parse(fs.readFileSync(FIX + name, 'utf8')) as object), cwd });
-}
+const fixture = hookFixture;
 
-function run(
-  argv: string[],
-  dirs: TestDirs,
-  stdin: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, argv, { env: cliEnv(dirs) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const run = (argv: string[], dirs: TestDirs, stdin: string) => runNode(argv, cliEnv(dirs), stdin);
 
 /** The hub, the agent's session (registered by a SessionStart hook) and a peer that sends to it. */
 async function agentSession() {

@@ -105,3 +105,27 @@ export async function serveCli(env: NodeJS.ProcessEnv): Promise<Served> {
     },
   };
 }
+
+/** Runs `node argv…` with `stdin`, as an agent runs a hook: its exit code and output. */
+export function runNode(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  stdin: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, argv, { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+const HOOK_FIXTURES = new URL('../fixtures/hooks/', import.meta.url).pathname;
+
+/** A hook input fixture (test/fixtures/hooks/NAME) with its cwd set. */
+export function hookFixture(name: string, cwd: string): string {
+  return JSON.stringify({ ...(JSON.parse(fs.readFileSync(HOOK_FIXTURES + name, 'utf8')) as object), cwd });
+}

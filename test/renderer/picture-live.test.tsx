@@ -12,7 +12,8 @@ import { createPictureStore } from '../../renderer/stores/picture.js';
 import { applyMove, countsOf, type Counts, type EdgeRow } from '../../renderer/features/picture/counts.js';
 import type { GraphFactory, GraphView } from '../../renderer/features/picture/graph.js';
 import { PictureView } from '../../renderer/features/picture/picture.js';
-import type { AgentRow, HistoryEdgesView } from '../../core/protocol/methods.js';
+import type { HistoryEdgesView } from '../../core/protocol/methods.js';
+import { agentRow } from './rows.js';
 import type { PictureMove } from '../../core/protocol/events.js';
 
 afterEach(cleanup);
@@ -100,7 +101,7 @@ function fakeBridge(answer: (i: Record<string, unknown>) => unknown) {
   const listeners = new Set<(e: HubEvent) => void>();
   const bridge: Bridge = {
     call: (async (op: string, input: Record<string, unknown> = {}) => {
-      if (op === 'sessions.list') return { rows: ['api', 'db', 'yolo'].map(agentRow) };
+      if (op === 'sessions.list') return { rows: ['api', 'db', 'yolo'].map((n) => agentRow(n)) };
       calls.push(input);
       return answer(input);
     }) as Bridge['call'],
@@ -115,25 +116,6 @@ function fakeBridge(answer: (i: Record<string, unknown>) => unknown) {
   };
   return { bridge, calls, emit: (m: PictureMove) => listeners.forEach((l) => l({ type: 'history.moved', move: m })) };
 }
-
-const agentRow = (name: string): AgentRow => ({
-  name,
-  ref: 'abc123',
-  label: `${name} [abc123]`,
-  address: `uds:/r/${name}.sock`,
-  machine: null,
-  cwd: `/w/${name}`,
-  agent: 'claude',
-  kind: 'switchboard',
-  mode: 'default',
-  hooks: 'reported',
-  state: 'idle',
-  stateSince: 0,
-  canReceive: true,
-  self: false,
-  inboxDepth: 0,
-  inbound: { value: null, source: 'parity' },
-});
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 

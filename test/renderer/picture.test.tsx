@@ -14,29 +14,11 @@ import { buildPicture, countsText, type Picture } from '../../renderer/features/
 import { boxOf, groupCircles } from '../../renderer/features/picture/groups.js';
 import { nearestSegment } from '../../renderer/features/picture/overlay.js';
 import { PictureView } from '../../renderer/features/picture/picture.js';
-import type { AgentRow, HistoryEdgesView } from '../../core/protocol/methods.js';
+import type { HistoryEdgesView } from '../../core/protocol/methods.js';
+import { agentRow as row } from './rows.js';
 
 afterEach(cleanup);
 
-const row = (name: string, extra: Partial<AgentRow> = {}): AgentRow => ({
-  name,
-  ref: 'abc123',
-  label: `${name} [abc123]`,
-  address: `uds:/r/${name}.sock`,
-  machine: null,
-  cwd: `/w/${name}`,
-  agent: 'claude',
-  kind: 'switchboard',
-  mode: 'default',
-  hooks: 'reported',
-  state: 'idle',
-  stateSince: 0,
-  canReceive: true,
-  self: false,
-  inboxDepth: 0,
-  inbound: { value: null, source: 'parity' },
-  ...extra,
-});
 type EdgeRow = HistoryEdgesView['edges'][number];
 const edgeRow = (from: string, to: string, outcome: string, count: number, last = 1): EdgeRow => ({
   from: { sessionId: `id-${from}`, name: from, address: `uds:/r/${from}.sock`, team: null },
