@@ -4,7 +4,7 @@
 // the page is closing, and the event stream aborted by a reload, do not count. A test that expects some (no token →
 // 401) lists them in `allowedProblems`; close the page before stopping the
 // hub in afterEach, or its reconnect attempts count as failures.
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type Page, type Request } from '@playwright/test';
 
 export { expect };
 
@@ -27,10 +27,20 @@ export function watchPage(page: Page, allowed: readonly RegExp[] = []): { proble
     if (m.type() === 'error') add(`console error: ${m.text()}${m.location().url ? ` (${m.location().url})` : ''}`);
   });
   page.on('pageerror', (e) => add(`page error: ${e.message}`));
+  // Requests in the order they started, and the latest main-frame navigation (a reload): the browser aborts what it finds in flight.
+  const started = new WeakMap<Request, number>();
+  let seq = 0;
+  let lastNavigation = -1;
+  page.on('request', (r) => {
+    started.set(r, ++seq);
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) lastNavigation = seq;
+  });
   page.on('requestfailed', (r) => {
     const why = r.failure()?.errorText ?? 'unknown';
     // The event stream never ends by itself: every reload or navigation aborts it, by design.
     if (why === 'net::ERR_ABORTED' && new URL(r.url()).pathname === EVENT_STREAM) return;
+    // A call still in flight when the page reloads or navigates is aborted by the browser, not failed by the hub.
+    if (why === 'net::ERR_ABORTED' && (started.get(r) ?? Infinity) < lastNavigation) return;
     add(`request failed: ${r.method()} ${r.url()}: ${why}`);
   });
   page.on('response', (r) => {
