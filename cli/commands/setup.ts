@@ -1,4 +1,4 @@
-// `switchboard setup claude-code|codex|gemini [--dry-run] [--uninstall] [--agent-version X.Y.Z]`.
+// `switchboard setup claude-code|codex|gemini [--dry-run] [--uninstall] [--agent-version X.Y.Z] [--post-tool-hook]`.
 
 import { spawnSync } from 'node:child_process';
 import { CliFailure, parse, UsageError, type Ctx } from '../common.js';
@@ -8,14 +8,19 @@ import { applyChanges, describeChange, SetupError } from '../../core/setup/edit.
 export async function setup(args: string[], ctx: Ctx): Promise<number> {
   const { values, positionals } = parse(
     args,
-    { 'dry-run': { type: 'boolean' }, uninstall: { type: 'boolean' }, 'agent-version': { type: 'string' } },
+    {
+      'dry-run': { type: 'boolean' },
+      uninstall: { type: 'boolean' },
+      'agent-version': { type: 'string' },
+      'post-tool-hook': { type: 'boolean' },
+    },
     true,
     'setup',
   );
   const agent = positionals[0];
   if (positionals.length !== 1 || !(SETUP_AGENTS as readonly string[]).includes(agent as string)) {
     throw new UsageError(
-      `usage: switchboard setup ${SETUP_AGENTS.join('|')} [--dry-run] [--uninstall] [--agent-version X.Y.Z]`,
+      `usage: switchboard setup ${SETUP_AGENTS.join('|')} [--dry-run] [--uninstall] [--agent-version X.Y.Z] [--post-tool-hook]`,
     );
   }
   const version =
@@ -28,7 +33,11 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
     throw new UsageError('--agent-version must look like 2.1.118');
   let p;
   try {
-    p = plan(agent as SetupAgent, { ...currentSetupEnv(), agentVersion: version }, values.uninstall === true);
+    p = plan(
+      agent as SetupAgent,
+      { ...currentSetupEnv(), agentVersion: version, postToolHook: values['post-tool-hook'] === true },
+      values.uninstall === true,
+    );
   } catch (err) {
     if (err instanceof SetupError) throw new CliFailure('setup_refused', err.message);
     throw err;

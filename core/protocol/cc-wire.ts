@@ -89,6 +89,13 @@ export const PeerIdleNotice = z.looseObject({
 });
 export type PeerIdleNotice = z.infer<typeof PeerIdleNotice>;
 
+/**
+ * Claude Code version since which a socket message that arrives mid-turn joins
+ * that turn's next model request (seen with the real 2.1.332 interactive): the
+ * hub writes busy turns' messages there, and setup writes no PostToolUse hook.
+ */
+export const CLAUDE_MID_TURN_SINCE = '2.1.332';
+
 export function userEventLine(args: { msgId: string; content: string; from: string }): string {
   return JSON.stringify({
     msgV: 1,

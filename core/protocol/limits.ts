@@ -86,6 +86,12 @@ export interface Limits {
   readonly historyMovesKnown: number;
   /** Messages written to an idle Claude Code session's own socket per wake; the rest follow through its hooks during the turn. */
   readonly wakeBatch: number;
+  /** Writes to one Claude Code session's own socket in a burst (wake and mid-turn; Claude Code's own bucket holds 30). */
+  readonly claudeSocketBurst: number;
+  /** Writes to one Claude Code session's socket regained per second (Claude Code refills 0.5). */
+  readonly claudeSocketPerSecond: number;
+  /** An identical text is not written to the same Claude Code socket again within this (Claude Code drops repeats within 30 s). */
+  readonly claudeSocketRepeatMs: number;
   /** One wake of an idle Codex thread through its app-server daemon: connect, read the thread, start the turn. */
   readonly codexWakeTimeoutMs: number;
   /** How long a wake waits for a Codex thread to finish the turn whose Stop hook said idle. */
@@ -139,6 +145,9 @@ export const LIMITS: Limits = {
   historyEdgeRows: 10_000, // 5 000 messages between distinct pairs, each with two outcomes: ~1 MB of JSON at most
   historyMovesKnown: 20_000, // four times the picture's 5 000-message scale; ~300 bytes each, ~6 MB at most
   wakeBatch: 20, // as many as one hook hands over
+  claudeSocketBurst: 20, // two thirds of Claude Code's bucket: other senders keep their share
+  claudeSocketPerSecond: 0.4, // under Claude Code's 0.5 a second, so its throttle never drops one of ours
+  claudeSocketRepeatMs: 35_000, // Claude Code's 30 s, with a margin for the two clocks
   codexWakeTimeoutMs: 5000, // the daemon answers in ~20 ms; as long as Claude Code's socket write
   codexIdleWaitMs: 3000, // measured: the turn ends tens of ms after its Stop hook
   codexWakeBytes: 64 * 1024, // a few long messages; the model's context is the real budget

@@ -5,7 +5,9 @@
 // mcp_tool hooks, server + tool), so uninstall removes only what setup added.
 // Claude Code 2.1.118+ gets mcp_tool hooks for the turn boundaries (no
 // process per tool call; SessionStart/SessionEnd stay commands: the MCP
-// server is not connected yet at start, and gone at the end).
+// server is not connected yet at start, and gone at the end); 2.1.332+ gets
+// no PostToolUse hook at all (the hub hands a busy turn its messages through
+// Claude Code's own socket) unless asked for one.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +24,10 @@ import {
   TOML_END,
   type FileChange,
 } from './edit.js';
+import { versionAtLeast } from '../kit/version.js';
+import { CLAUDE_MID_TURN_SINCE } from '../protocol/cc-wire.js';
+
+export { versionAtLeast };
 
 export const SETUP_AGENTS = ['claude-code', 'codex', 'gemini'] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
@@ -34,6 +40,8 @@ export interface SetupEnv {
   script: string;
   /** The agent's version when known (`claude --version`, or `--agent-version`): decides the hook form. */
   agentVersion?: string | undefined;
+  /** Keep the PostToolUse hook where the socket makes it unneeded (Claude Code 2.1.332+ with its messaging turned off). */
+  postToolHook?: boolean | undefined;
   /** The command hooks' own small entry (HOOK_ENTRY beside the bundle), when built: hooks start faster through it. */
   hookEntry?: string | undefined;
 }
@@ -58,19 +66,6 @@ export const MCP_TOOL_HOOKS_SINCE = '2.1.118';
 /** The MCP tool those hooks call (cli/agent/mcp-tools.ts). */
 export const HOOK_TOOL = 'switchboard_hook';
 const MCP_TOOL_EVENTS = new Set(['prompt-submit', 'post-tool', 'stop']);
-
-/** a >= b for dotted numeric versions (a leading "v" and any suffix after the numbers ignored). */
-export function versionAtLeast(a: string, b: string): boolean {
-  const nums = (v: string): number[] | undefined => /^v?(\d+(?:\.\d+)*)/.exec(v.trim())?.[1]?.split('.').map(Number);
-  const x = nums(a);
-  const y = nums(b) ?? [];
-  if (x === undefined) return false;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const d = (x[i] ?? 0) - (y[i] ?? 0);
-    if (d !== 0) return d > 0;
-  }
-  return true;
-}
 
 /** Recognises a hook command that setup wrote (any install location). */
 const OURS =
@@ -148,9 +143,19 @@ function removeHooks(text: string, specs: HookSpec[]): string {
   return out;
 }
 
+/** The hooks setup writes: all, except PostToolUse for a Claude Code whose socket takes mid-turn messages. */
+function wantedHooks(specs: HookSpec[], e: SetupEnv, agent: SetupAgent): HookSpec[] {
+  const midTurnSocket =
+    agent === 'claude-code' &&
+    e.postToolHook !== true &&
+    e.agentVersion !== undefined &&
+    versionAtLeast(e.agentVersion, CLAUDE_MID_TURN_SINCE);
+  return midTurnSocket ? specs.filter((s) => s.ours !== 'post-tool') : specs;
+}
+
 function addHooks(text: string, specs: HookSpec[], e: SetupEnv, agent: SetupAgent): string {
   let out = removeHooks(text, specs);
-  for (const spec of specs) {
+  for (const spec of wantedHooks(specs, e, agent)) {
     const command = hookCommand(e, spec.ours, AGENT_FLAG[agent]);
     const handler =
       agent === 'claude-code' &&

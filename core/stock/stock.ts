@@ -60,7 +60,7 @@ export class StockInterop {
         hub.table.setStock(sessions);
         for (const s of gone) hub.idle.targetExited(stockTargetId(s));
         hub.events.emit({ type: 'sessions.changed' });
-        for (const s of hub.table.live.values()) if (s.agent === 'claude' && s.state === 'idle') hub.wake.poke(s.id); // a socket may have appeared
+        for (const s of hub.table.live.values()) if (s.agent === 'claude') hub.wake.poke(s.id); // a socket may have appeared, or its status changed
       },
     });
     this.#publisher = new Publisher({

@@ -1,44 +1,26 @@
-// Waking an idle receiver (issue 16). After admission put a message in an
-// idle session's inbox (our policy decided first: a held message never gets
-// here), the hub wakes the agent by the best way it offers: a Claude Code
-// process's own messaging socket (one line; Claude Code starts a turn when
-// idle). The item is claimed meanwhile, so no hook or tool result hands it
-// over a second time. Claude Code 2.1.332 answers an accepted message with
-// no status at all (it sends `delivered` only when it releases one it held),
-// so the next hook report of that session (the turn the message started)
-// acknowledges it as delivered; a status line settles it instead (held keeps
-// the claim; delivered, denied, refused, dropped end it). With no way in, the user is
-// told once per message (a user notice, the row's `waiting` count) and the
-// sender gets a `waiting` receipt. Keystrokes are never injected. An idle
-// interactive Codex thread is woken through its app-server daemon (codex.ts):
-// the claimed messages start a turn there and are `delivered` when the daemon
-// started it; if it cannot, they go back to the inbox and the user is told.
+// Waking an idle receiver (issue 16), and reaching a busy Claude Code turn
+// without a PostToolUse hook. After admission put a message in a session's
+// inbox (our policy decided first: a held message never gets here), the hub
+// hands it over by the best way the agent offers: a Claude Code process's
+// own messaging socket (claude-socket.ts; idle: the line starts a turn; busy,
+// 2.1.332+ interactive: it joins the turn's next model request), or an idle
+// interactive Codex thread's app-server daemon (codex.ts: the claimed
+// messages start a turn there and are `delivered` when the daemon started
+// it; if it cannot, they go back to the inbox and the user is told). With no
+// way in, the user is told once per message (a user notice, the row's
+// `waiting` count) and the sender gets a `waiting` receipt. Keystrokes are
+// never injected.
 
-import { userEventLine, type PeerMessageStatus } from '../protocol/cc-wire.js';
-import type { InboxItem, ReceiptStatus } from '../protocol/methods.js';
+import { CLAUDE_MID_TURN_SINCE, type PeerMessageStatus } from '../protocol/cc-wire.js';
+import type { InboxItem } from '../protocol/methods.js';
 import type { SessionRecord } from '../registry/session.js';
 import type { UserNotice } from '../protocol/events.js';
 import { WaitingTold } from './told.js';
-import type { Clock } from '../kit/clock.js';
-import type { Logger } from '../kit/logger.js';
-import type { ActivitySink, AdmissionPort, EventSink } from '../delivery/ports.js';
-import type { Mailboxes } from '../delivery/mailboxes.js';
-import type { Limits } from '../protocol/limits.js';
-import type { SessionTable } from '../registry/table.js';
-import type { StockInterop } from '../stock/stock.js';
-import { writeLines } from '../transport/outbound.js';
-import { readPeerToken } from '../stock/entry.js';
 import os from 'node:os';
 import path from 'node:path';
 import { CodexThreadBusy, codexRoute, fitTurn, startCodexTurn, type CodexWakePorts } from './codex.js';
-
-const WRITTEN_KEPT = 10_000; // ids written once (never written twice), bounded
-
-interface Pending {
-  receiverId: string;
-  /** Claude Code said `held`: only its status settles it now, not a hook report. */
-  heldByClaude: boolean;
-}
+import { ClaudeSocketHandover, type ClaudeSocketPorts } from './claude-socket.js';
+import { versionAtLeast } from '../kit/version.js';
 
 /** How a session can be woken: its agent process's Claude Code socket, or not at all (and why). */
 export type WakeRoute =
@@ -51,34 +33,27 @@ export type WakeRoute =
 const CLAUDE_IDLE = new Set(['idle']); // not 'waiting' (a permission dialog): the message would wait, and a hook of that turn would call it delivered
 
 /** What waking needs from the hub. */
-export interface WakePorts extends ActivitySink {
+export interface WakePorts extends ClaudeSocketPorts {
   readonly version: string;
-  readonly table: SessionTable;
-  readonly mailboxes: Mailboxes;
-  readonly admission: Pick<AdmissionPort, 'notifySender'>;
-  readonly stock: Pick<StockInterop, 'replies' | 'root'>;
-  readonly events: EventSink;
   readonly userNotices: { push(notice: UserNotice): void };
-  readonly clock: Clock;
-  readonly log: Logger;
-  readonly limits: Limits;
 }
 
 export class Waker {
   readonly #hub: WakePorts;
-  /** item id → the claim waiting for Claude Code's status. */
-  readonly #pending = new Map<string, Pending>();
-  readonly #written = new Set<string>();
+  readonly #socket: ClaudeSocketHandover;
   /** Messages its user was told about (no way in), per receiver. */
   readonly #told: WaitingTold;
   /** Sessions whose hooks reported the end of a turn (idle after work): only their idle is worth telling the user about. */
   readonly #turnEnded = new Set<string>();
   readonly #running = new Set<string>();
   readonly #again = new Set<string>();
+  /** Idle sessions the throttle kept messages back from: one look again each. */
+  readonly #retry = new Map<string, NodeJS.Timeout>();
 
   constructor(hub: WakePorts) {
     this.#hub = hub;
     this.#told = new WaitingTold(hub);
+    this.#socket = new ClaudeSocketHandover(hub);
   }
 
   /** What codex.ts needs of the hub (read when used: the hub's limits are set after this object). */
@@ -129,7 +104,7 @@ export class Waker {
     this.poke(sessionId);
   }
 
-  /** Something may wait for an idle session (a message arrived, or it went idle). Never throws. */
+  /** Something may wait for a session (a message arrived, it went idle, its Claude Code changed state). Never throws. */
   poke(receiverId: string): void {
     if (this.#running.has(receiverId)) {
       this.#again.add(receiverId);
@@ -138,7 +113,8 @@ export class Waker {
     // What #wake checks first, without its promises: a busy receiver (every send in a burst) costs a lookup.
     const s = this.#hub.table.live.get(receiverId);
     if (s === undefined) return;
-    if (s.state !== 'idle' || s.hooksSeenAt === null) return this.#prune(s);
+    if (s.hooksSeenAt === null) return this.#prune(s);
+    if (s.state !== 'idle' && (s.agent !== 'claude' || !this.#socket.hasRoom(s.id))) return this.#prune(s);
     this.#running.add(receiverId);
     this.#wake(receiverId)
       .catch((err: unknown) => this.#hub.log.warn('wake failed', { id: receiverId, error: String(err) }))
@@ -154,52 +130,74 @@ export class Waker {
     if (s === undefined) return;
     this.#prune(s);
     // Only hooks say idle and mark the turn a wake starts: without them (MCP only, hooks not running) there is nothing to do.
-    if (s.state !== 'idle' || s.hooksSeenAt === null) return;
-    const items = hub.mailboxes.unclaimedMessages(s.id, hub.limits.wakeBatch).filter((i) => !this.#written.has(i.id));
-    if (items.length === 0) return;
+    if (s.hooksSeenAt === null) return;
+    if (s.state !== 'idle') return this.#midTurn(s);
     const route = this.routeFor(s);
     // Our hooks say idle but Claude Code not yet (e.g. a headless run between its hooks): its registry change pokes again.
     if (route.kind === 'not-yet') return;
-    if (route.kind === 'codex-app-server') return this.#wakeCodex(s, items, route);
-    const from = route.kind === 'claude-socket' ? await hub.stock.replies.addressFor(s, route.socketPath) : null;
-    if (route.kind === 'none' || from === null) {
+    if (route.kind === 'codex-app-server') {
+      const items = hub.mailboxes
+        .unclaimedMessages(s.id, hub.limits.wakeBatch)
+        .filter((i) => !this.#socket.written(i.id));
+      return items.length === 0 ? undefined : this.#wakeCodex(s, items, route);
+    }
+    if (route.kind === 'none') {
+      const items = hub.mailboxes
+        .unclaimedMessages(s.id, hub.limits.wakeBatch)
+        .filter((i) => !this.#socket.written(i.id));
       // Idle since it started (no turn yet, e.g. a headless run between its SessionStart and prompt hooks): nobody to tell.
+      if (items.length === 0 || !this.#turnEnded.has(s.id)) return;
+      return this.#tell(s, items, route.why);
+    }
+    const items = this.#socket.candidates(s, hub.limits.wakeBatch);
+    if (items.length === 0) return this.#retryLater(s);
+    const from = await hub.stock.replies.addressFor(s, route.socketPath);
+    if (from === null) {
       if (!this.#turnEnded.has(s.id)) return;
-      return this.#tell(
-        s,
-        items,
-        route.kind === 'none' ? route.why : 'no private reply socket beside its Claude Code socket',
-      );
+      return this.#tell(s, items, 'no private reply socket beside its Claude Code socket');
     }
-    const stock = hub.table.stockOf(s);
-    const token = stock !== undefined ? readPeerToken(path.join(hub.stock.root, 'sessions'), stock.entry) : undefined;
-    for (const item of items) {
-      if (!hub.mailboxes.claim(s.id, item.id)) continue;
-      this.#remember(item.id);
-      const lines = token !== undefined ? [JSON.stringify({ type: 'auth', token })] : [];
-      lines.push(userEventLine({ msgId: item.id, content: item.text, from }));
-      try {
-        await writeLines(route.socketPath, lines, hub.limits.outboundTimeoutMs);
-      } catch (err) {
-        hub.mailboxes.release(s.id, item.id);
-        hub.log.warn('wake: Claude Code socket did not take the message; its hooks hand it over', {
-          id: s.id,
-          error: String(err),
-        });
-        return;
-      }
-      this.#pending.set(item.id, { receiverId: s.id, heldByClaude: false });
-      this.#setState(s, 'busy'); // its turn starts; its Stop hook reports idle again
-      hub.recordActivity({
-        at: hub.clock.now(),
-        kind: 'receipt',
-        status: 'sent',
-        sender: item.kind === 'message' ? (item.from.name ?? item.from.address) : '',
-        receiver: s.name,
-        msgId: item.id,
-        reason: 'written to the idle Claude Code session’s own socket to start a turn',
-      });
-    }
+    if ((await this.#socket.write(s, items, route, from, 'idle')) > 0) this.#setState(s, 'busy'); // its turn starts; its Stop hook reports idle again
+    this.#retryLater(s);
+  }
+
+  /** How a busy Claude Code turn can take a message before its end: the process's own socket (2.1.332+, interactive, Claude Code says busy). */
+  midTurnRouteFor(s: SessionRecord): { socketPath: string } | { why: string } {
+    if (s.agent !== 'claude') return { why: `${s.agent} takes messages at its hooks` };
+    const stock = this.#hub.table.stockOf(s);
+    if (stock === undefined) return { why: 'no Claude Code messaging socket' };
+    if (stock.entry.kind !== undefined && stock.entry.kind !== 'interactive')
+      return { why: `a ${stock.entry.kind} Claude Code session (its Stop hook hands messages over)` };
+    if (!versionAtLeast(stock.entry.version ?? '', CLAUDE_MID_TURN_SINCE))
+      return {
+        why: `Claude Code ${stock.entry.version ?? '(version unknown)'} (mid-turn socket messages seen since ${CLAUDE_MID_TURN_SINCE})`,
+      };
+    if (stock.status !== 'busy') return { why: `Claude Code itself reports ${stock.status ?? 'no status'}` };
+    return { socketPath: stock.socketPath };
+  }
+
+  /** A busy Claude Code turn: what fits its throttle goes to its socket now; the rest waits for its hooks (Stop at the latest). */
+  async #midTurn(s: SessionRecord): Promise<void> {
+    const route = this.midTurnRouteFor(s);
+    if (!('socketPath' in route)) return;
+    const items = this.#socket.candidates(s, this.#hub.limits.wakeBatch);
+    if (items.length === 0) return;
+    const from = await this.#hub.stock.replies.addressFor(s, route.socketPath);
+    if (from === null) return; // its hooks hand them over
+    await this.#socket.write(s, items, route, from, 'busy');
+  }
+
+  /** Messages the throttle kept back from an idle session: look again once it has room (a busy one's hooks take them). */
+  #retryLater(s: SessionRecord): void {
+    if (this.#retry.has(s.id) || this.#hub.mailboxes.unclaimedMessages(s.id, 1).length === 0) return;
+    const timer = setTimeout(
+      () => {
+        this.#retry.delete(s.id);
+        this.poke(s.id);
+      },
+      Math.ceil(1000 / this.#hub.limits.claudeSocketPerSecond),
+    );
+    timer.unref();
+    this.#retry.set(s.id, timer);
   }
 
   /** Starts a turn in the idle Codex thread with what fits; on failure the messages go back and its user is told. */
@@ -212,7 +210,7 @@ export class Waker {
     const ports = this.#codexPorts();
     const batch = fitTurn(items, ports.turnBytes).filter((i) => hub.mailboxes.claim(s.id, i.id));
     if (batch.length === 0) return;
-    for (const i of batch) this.#remember(i.id); // written once: a failed wake is not retried, its hooks hand them over
+    this.#socket.remember(batch.map((i) => i.id)); // written once: a failed wake is not retried, its hooks hand them over
     try {
       await startCodexTurn(
         route,
@@ -236,66 +234,17 @@ export class Waker {
     const removed = await hub.mailboxes.ack(s.id, ids);
     for (const i of removed)
       if (i.kind === 'message')
-        this.#notify(i, s, 'delivered', 'woken while idle: its Codex app-server started a turn with it');
+        this.#socket.notify(i, s, 'delivered', 'woken while idle: its Codex app-server started a turn with it');
   }
 
-  /** A peer_message_status on a reply socket: true when it answers a wake (then it is handled here). */
+  /** A peer_message_status on a reply socket: true when it answers one of our socket writes (then it is handled here). */
   status(line: PeerMessageStatus): boolean {
-    const p = this.#pending.get(line.orig_msg_id);
-    if (p === undefined) return false;
-    const hub = this.#hub;
-    const reason = (line.reason ?? '').replace(/\.+$/, '');
-    const receiver = hub.table.live.get(p.receiverId) ?? hub.table.dormant.get(p.receiverId)?.session;
-    const from = hub.mailboxes.sender(p.receiverId, line.orig_msg_id);
-    if (line.status === 'held') {
-      // Claude Code's own inbound rules hold it for its user: it owns the message now; the final status follows.
-      p.heldByClaude = true;
-      const s = hub.table.live.get(p.receiverId);
-      if (s !== undefined) this.#setState(s, 'idle'); // no turn started
-      if (receiver !== undefined && from !== undefined)
-        this.#notify(
-          { id: line.orig_msg_id, from },
-          receiver,
-          'held',
-          `held by the Claude Code session's own inbound rules${reason ? `: ${reason}` : ''}`,
-        );
-      return true;
-    }
-    this.#settle(
-      line.orig_msg_id,
-      p.receiverId,
-      line.status,
-      line.status === 'delivered'
-        ? 'released by the Claude Code session after its own hold'
-        : `by the Claude Code session's own rules${reason ? `: ${reason}` : ''}`,
-    );
-    return true;
+    return this.#socket.status(line, (s) => this.#setState(s, 'idle'));
   }
 
-  /** A hook of this session reported (a turn ran after the wake): its accepted wake messages were delivered. */
+  /** A hook of this session reported (a turn ran after a socket write): those messages were delivered. */
   turnReported(sessionId: string): void {
-    for (const [id, p] of this.#pending) {
-      if (p.receiverId === sessionId && !p.heldByClaude)
-        this.#settle(
-          id,
-          sessionId,
-          'delivered',
-          'woken while idle through its Claude Code messaging socket; its turn ran',
-        );
-    }
-  }
-
-  #settle(id: string, receiverId: string, status: ReceiptStatus, reason: string): void {
-    const hub = this.#hub;
-    this.#pending.delete(id);
-    const receiver = hub.table.live.get(receiverId) ?? hub.table.dormant.get(receiverId)?.session;
-    void hub.mailboxes
-      .ack(receiverId, [id])
-      .then((removed) => {
-        if (receiver === undefined) return;
-        for (const i of removed) if (i.kind === 'message') this.#notify(i, receiver, status, reason);
-      })
-      .catch((err: unknown) => hub.log.error('wake: acknowledgement not stored', { error: String(err) }));
+    this.#socket.turnReported(sessionId);
   }
 
   /** No way in: the user is told once per message, the sender gets `waiting`. */
@@ -303,26 +252,12 @@ export class Waker {
     const { fresh, shown } = this.#told.tell(s, items, why);
     for (const i of fresh)
       if (i.kind === 'message')
-        this.#notify(i, s, 'waiting', `${shown} is idle and cannot be woken (${why}); its user has been told`);
+        this.#socket.notify(i, s, 'waiting', `${shown} is idle and cannot be woken (${why}); its user has been told`);
   }
 
   /** Forgets told ids that were read meanwhile. */
   #prune(s: SessionRecord): void {
     this.#told.prune(s.id, this.#hub.mailboxes.inbox(s.id));
-  }
-
-  #notify(
-    item: Pick<Extract<InboxItem, { kind: 'message' }>, 'id' | 'from'>,
-    receiver: Pick<SessionRecord, 'id' | 'name' | 'address' | 'socketPath'>,
-    status: ReceiptStatus,
-    reason: string,
-  ): void {
-    this.#hub.admission.notifySender(
-      { msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId },
-      receiver,
-      status,
-      reason,
-    );
   }
 
   #setState(s: SessionRecord, state: 'busy' | 'idle'): void {
@@ -332,23 +267,18 @@ export class Waker {
     this.#hub.events.emit({ type: 'sessions.changed' });
   }
 
-  #remember(id: string): void {
-    this.#written.add(id);
-    if (this.#written.size > WRITTEN_KEPT) this.#written.delete(this.#written.values().next().value as string);
-  }
-
   /** The session ended: its claims and told lists go (its inbox stays for a resume, unclaimed). */
   ended(sessionId: string): void {
-    for (const [id, p] of this.#pending) {
-      if (p.receiverId !== sessionId) continue;
-      this.#pending.delete(id);
-      this.#hub.mailboxes.release(sessionId, id);
-    }
+    this.#socket.ended(sessionId);
     this.#told.forget(sessionId);
     this.#turnEnded.delete(sessionId);
+    clearTimeout(this.#retry.get(sessionId));
+    this.#retry.delete(sessionId);
   }
 
   close(): void {
-    this.#pending.clear();
+    this.#socket.close();
+    for (const t of this.#retry.values()) clearTimeout(t);
+    this.#retry.clear();
   }
 }

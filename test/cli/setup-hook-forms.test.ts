@@ -2,11 +2,13 @@
 // installed Claude Code runs. 2.1.118 and later: mcp_tool hooks (the running
 // `switchboard` MCP server's switchboard_hook tool) for the turn boundaries,
 // commands for SessionStart/SessionEnd; older or unknown versions: commands.
+// 2.1.332 and later: no PostToolUse hook (the hub hands a busy turn its
+// messages through Claude Code's own socket) unless --post-tool-hook.
 // The version comes from `claude --version` on PATH or --agent-version.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { versionAtLeast } from '../../core/setup/agents.js';
+import { versionAtLeast } from '../../core/kit/version.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/hub.js';
 
@@ -69,6 +71,30 @@ describe('Claude Code hook forms by version', () => {
     expect(JSON.stringify(h.settings())).toContain('mcp_tool');
     expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).code).toBe(0);
     expect(h.settings().hooks).toBeUndefined();
+  });
+
+  it('2.1.332: no PostToolUse hook (ours from an earlier setup removed, the user’s own kept); --post-tool-hook keeps ours', async () => {
+    const h = home();
+    fs.writeFileSync(path.join(h.bin, 'claude'), '#!/bin/sh\necho "2.1.332 (Claude Code)"\n', { mode: 0o755 });
+    expect((await runCli(['setup', 'claude-code', '--agent-version', '2.1.118'], h.env)).code).toBe(0);
+    const file = path.join(h.env.HOME!, '.claude', 'settings.json');
+    const withOwn = h.settings();
+    withOwn.hooks!.PostToolUse!.push({ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] });
+    fs.writeFileSync(file, JSON.stringify(withOwn, null, 2));
+    const r = await runCli(['setup', 'claude-code'], h.env);
+    expect(r.code, r.stderr).toBe(0);
+    const hooks = h.settings().hooks!;
+    expect(hooks.PostToolUse, 'only the user’s own').toEqual([
+      { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] },
+    ]);
+    for (const event of ['UserPromptSubmit', 'Stop'])
+      expect(hooks[event]![0]!.hooks[0]).toMatchObject({ type: 'mcp_tool' });
+    expect((await runCli(['setup', 'claude-code', '--post-tool-hook'], h.env)).code).toBe(0);
+    expect(h.settings().hooks!.PostToolUse!.map((g) => g.hooks[0]!.type)).toEqual(['command', 'mcp_tool']);
+    expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).code).toBe(0);
+    expect(h.settings().hooks!.PostToolUse).toEqual([
+      { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] },
+    ]);
   });
 
   it('no claude on PATH (version unknown): command hooks', async () => {

@@ -71,11 +71,14 @@ describe.skipIf(OPTED_OUT).each(VERSIONS)('Claude Code %s', (version) => {
       message: `interop check ${version}`,
     });
     expect(r.status).toBe('sent');
-    await until(() => open.transcript().includes(`interop check ${version}`), 15_000);
-    const line = open
-      .transcript()
-      .split('\n')
-      .find((l) => l.includes(`interop check ${version}`) && l.includes('"origin"'));
+    // The peer message's own line (the text may show first in another line, e.g. a queue operation).
+    const peerLine = (): string | undefined =>
+      open
+        .transcript()
+        .split('\n')
+        .find((l) => l.includes(`interop check ${version}`) && l.includes('"origin"'));
+    await until(() => peerLine() !== undefined, 15_000);
+    const line = peerLine();
     expect(line).toBeDefined();
     expect(JSON.parse(line!)).toMatchObject({ origin: { kind: 'peer' } });
     expect(line).toContain('from-name=\\"alice\\"');
