@@ -32,6 +32,18 @@ export type WakeRoute =
 /** Claude Code's own registry status when it waits for its user (its entry is rescanned on change, and a change pokes). */
 const CLAUDE_IDLE = new Set(['idle']); // not 'waiting' (a permission dialog): the message would wait, and a hook of that turn would call it delivered
 
+/**
+ * Why this Claude Code process is not one a user watches, if it is not: its registry `kind`, or (2.1.332 writes
+ * `kind: "interactive"` for `claude -p` too) its `entrypoint`, `sdk-cli` for `claude -p` and `sdk-*` for the SDKs.
+ */
+function headlessWhy(entry: { kind?: string | undefined; entrypoint?: string | undefined }): string | undefined {
+  if (entry.kind !== undefined && entry.kind !== 'interactive')
+    return `a ${entry.kind} Claude Code session (not interactive)`;
+  if (entry.entrypoint?.startsWith('sdk') === true)
+    return `a headless Claude Code run (${entry.entrypoint}; its hooks hand messages over)`;
+  return undefined;
+}
+
 /** What waking needs from the hub. */
 export interface WakePorts extends ClaudeSocketPorts {
   readonly version: string;
@@ -84,8 +96,8 @@ export class Waker {
         why: 'this Claude Code has no messaging socket (2.1.332 binds one by default; 2.1.231 needs CLAUDE_CODE_HARBOR_KITE=1)',
       };
     // A headless run (`claude -p`) has no user to wait for: after its last turn it ends; a wake would prolong it past its loop guard.
-    if (stock.entry.kind !== undefined && stock.entry.kind !== 'interactive')
-      return { kind: 'none', why: `a ${stock.entry.kind} Claude Code session (not interactive)` };
+    const headless = headlessWhy(stock.entry);
+    if (headless !== undefined) return { kind: 'none', why: headless };
     if (!CLAUDE_IDLE.has(stock.status ?? ''))
       return { kind: 'not-yet', why: `Claude Code itself reports ${stock.status ?? 'no status'}` };
     return { kind: 'claude-socket', socketPath: stock.socketPath, entryPid: stock.entry.pid };
@@ -165,8 +177,9 @@ export class Waker {
     if (s.agent !== 'claude') return { why: `${s.agent} takes messages at its hooks` };
     const stock = this.#hub.table.stockOf(s);
     if (stock === undefined) return { why: 'no Claude Code messaging socket' };
-    if (stock.entry.kind !== undefined && stock.entry.kind !== 'interactive')
-      return { why: `a ${stock.entry.kind} Claude Code session (its Stop hook hands messages over)` };
+    // Headless, a message that comes as its last turn ends may never be read: its Stop hook hands messages over instead.
+    const headless = headlessWhy(stock.entry);
+    if (headless !== undefined) return { why: headless };
     if (!versionAtLeast(stock.entry.version ?? '', CLAUDE_MID_TURN_SINCE))
       return {
         why: `Claude Code ${stock.entry.version ?? '(version unknown)'} (mid-turn socket messages seen since ${CLAUDE_MID_TURN_SINCE})`,

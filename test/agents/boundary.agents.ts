@@ -1,18 +1,23 @@
 // Issue 16, "no process per tool call": the real Claude Code 2.1.332, set up
 // by the real `switchboard setup claude-code` (which detects the version with
-// `claude --version`), runs a scripted turn of several tool calls while every
-// process it spawns is counted (its descendants, polled from /proc). With
-// the mcp_tool hooks it spawns none during the tool calls, and a message
-// sent meanwhile still reaches a later model request through them, with a
-// `delivered` receipt. The same run with the command hooks (setup told the
-// version is older) spawns at least one per tool call.
+// `claude --version`: mcp_tool hooks at a turn's start and end, no
+// PostToolUse hook), runs a scripted turn of several tool calls while every
+// process it spawns is counted (its descendants, polled from /proc). It
+// spawns none during the tool calls; interactive, a message sent meanwhile
+// joins the very next model request through the session's own messaging
+// socket (a message our policy holds does not); headless, it arrives at the
+// Stop hook; either way with a `delivered` receipt. The same run with the
+// command hooks (setup told the version is older) spawns at least one
+// process per tool call.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InboxItem, SendResult } from '../../core/protocol/methods.js';
+import type { InboxItem, Registration, SendResult } from '../../core/protocol/methods.js';
 import { runCli } from '../helpers/cli.js';
+import { until } from '../helpers/hub.js';
+import { startInteractiveClaude, type Pane } from './harness/interactive.js';
 import { agentCommand, PINNED } from './harness/binaries.js';
-import { switchboardRow, waitInbox } from './harness/observe.js';
+import { inbox, sessionsOf, switchboardRow, waitInbox } from './harness/observe.js';
 import { OPTED_OUT } from './harness/opt-out.js';
 import { PROFILES } from './harness/profiles.js';
 import { startWorld, type World } from './harness/world.js';
@@ -22,8 +27,11 @@ const TOOL_CALLS = 4;
 const POLL_MS = 2;
 
 let w: World | undefined;
+let pane: Pane | undefined;
 afterEach(async () => {
+  await pane?.stop();
   await w?.close();
+  pane = undefined;
   w = undefined;
 });
 
@@ -82,15 +90,33 @@ async function setupClaude(world: World, version?: string): Promise<string> {
   return fs.readFileSync(path.join(world.home, '.claude', 'settings.json'), 'utf8');
 }
 
-/** A headless turn of TOOL_CALLS Switchboard tool calls; a message is sent during the first; returns what spawned between the first and the last model request. */
-async function scriptedTurn(
-  world: World,
-): Promise<{ spawned: string[]; sent: SendResult | undefined; text: string; contexts: string[] }> {
+interface TurnResult {
+  spawned: string[];
+  sent: SendResult | undefined;
+  held: SendResult | undefined;
+  text: string;
+  heldText: string;
+  contexts: string[];
+  /** `delivered` receipts the sender got for the message. */
+  delivered: number;
+}
+
+/**
+ * A turn of TOOL_CALLS Claude Code `Read` calls (no process, and not a Switchboard tool, whose results carry
+ * messages too); during the first, alice sends a message and bob (bypass: our policy holds it for a prompting
+ * receiver) another. Interactive (typed into the tmux pane) or headless (`claude -p`). Returns what spawned
+ * between the first and the last model request, and every main request's context.
+ */
+async function scriptedTurn(world: World, how: 'interactive' | 'headless'): Promise<TurnResult> {
   const alice = await world.register('alice');
+  const bob = await world.register('bob', true);
   const text = `during the tools ${Date.now()}`;
+  const heldText = `held during the tools ${Date.now()}`;
   let sent: SendResult | undefined;
+  let held: SendResult | undefined;
   const marks: number[] = [];
-  const cwd = path.join(world.root, 'w-turn');
+  const name = `turn-${how}`;
+  const cwd = path.join(world.root, `w-${name}`);
   fs.mkdirSync(cwd, { recursive: true });
   fs.writeFileSync(path.join(cwd, 'notes.txt'), 'nothing to see\n');
   const steps: Step[] = [];
@@ -99,28 +125,55 @@ async function scriptedTurn(
       marks.push(Date.now());
       if (i === 0) {
         const row = await switchboardRow(world, cwd);
-        sent = await world.client.call('message.send', {
-          sessionId: alice.sessionId,
-          token: alice.token,
-          to: row.label,
-          summary: 'a note',
-          message: text,
-        });
+        const msg = { to: row.label, summary: 'a note' };
+        sent = await world.client.call('message.send', { ...auth(alice), ...msg, message: text });
+        held = await world.client.call('message.send', { ...auth(bob), ...msg, message: heldText });
+        // Interactive: the hub writes it to the busy session's socket (once its Claude Code says busy); then the tool call goes.
+        const id = sessionsOf(world, cwd)[0]!.id;
+        if (how === 'interactive')
+          await until(
+            () => !world.hub.hub.mailboxes.unclaimedMessages(id, 5).some((m) => m.id === sent!.msg_id),
+            5000,
+          ).catch(() => undefined);
       }
-      // Claude Code's own Read (no process, and not a Switchboard tool, whose results carry messages too): only the PostToolUse hook can hand the message over.
       return { tool: 'Read', input: { file_path: path.join(cwd, 'notes.txt') } };
     });
   }
-  steps.push(() => (marks.push(Date.now()), { text: 'Done.' }));
-  const a = await world.start('claude', { prompt: 'Look around a few times.', steps, cwd, name: 'turn' });
-  const watch = watchSpawns(a.pid);
+  // Headless, the Stop hook hands the message over and keeps the turn going once.
+  for (let i = 0; i < 2; i++) steps.push(() => (marks.push(Date.now()), { text: 'Done.' }));
+  let pid: number;
+  let contexts: () => string[];
+  let finished: () => Promise<void>;
+  let errors: () => unknown[];
+  if (how === 'headless') {
+    const a = await world.start('claude', { prompt: 'Look around a few times.', steps, cwd, name });
+    pid = a.pid;
+    contexts = () => a.model.main().map((r) => r.context);
+    errors = () => a.model.errors;
+    finished = async () => expect(await a.waitExit(90_000), a.output()).toBe(0);
+  } else {
+    pane = await startInteractiveClaude(world, { name, steps });
+    const p = pane;
+    pid = p.pid;
+    contexts = () => p.model.main().map((r) => r.context);
+    errors = () => p.model.errors;
+    await switchboardRow(world, cwd, 30_000);
+    p.keys('Look around a few times.');
+    await new Promise((r) => setTimeout(r, 300));
+    p.keys('Enter');
+    finished = () =>
+      until(() => {
+        const s = sessionsOf(world, cwd)[0];
+        return contexts().length >= TOOL_CALLS + 1 && s?.state === 'idle';
+      }, 90_000);
+  }
+  const watch = watchSpawns(pid);
   try {
-    expect(await a.waitExit(90_000), a.output()).toBe(0);
+    await finished();
   } finally {
     watch.stop();
   }
-  expect(a.model.errors).toEqual([]);
-  const main = a.model.main();
+  expect(errors()).toEqual([]);
   // From the answer to the first tool-call request to the last request: tool calls and their boundaries only.
   const spawned = watch.spawned(marks[0]!, marks.at(-1)!);
   if (sent !== undefined)
@@ -130,18 +183,23 @@ async function scriptedTurn(
       (i: InboxItem) => i.kind === 'receipt' && i.origMsgId === sent!.msg_id && i.status === 'delivered',
       20_000,
     );
-  return { spawned, sent, text, contexts: main.map((r) => r.context) };
+  const delivered = (await inbox(world.client, alice)).filter(
+    (i) => i.kind === 'receipt' && i.origMsgId === sent?.msg_id && i.status === 'delivered',
+  ).length;
+  return { spawned, sent, held, text, heldText, contexts: contexts(), delivered };
 }
 
+const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
+const once = (haystack: string, needle: string): number => haystack.split(needle).length - 1;
+
 describe.skipIf(OPTED_OUT)(`Claude Code ${PINNED.claude}: turn boundaries`, () => {
-  it('setup detects 2.1.332 and writes mcp_tool hooks; a turn of tool calls spawns no process, and a message still arrives through them', async () => {
+  it('setup detects 2.1.332: mcp_tool hooks at the turn’s start and end, no PostToolUse hook; an interactive turn of tool calls spawns no process and a message sent meanwhile joins the next model request through its own socket', async () => {
     w = await startWorld();
     const settings = JSON.parse(await setupClaude(w)) as {
       hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
     };
     for (const [event, ours] of [
       ['UserPromptSubmit', 'prompt-submit'],
-      ['PostToolUse', 'post-tool'],
       ['Stop', 'stop'],
     ] as const) {
       expect(settings.hooks[event]![0]!.hooks[0]).toMatchObject({
@@ -151,24 +209,44 @@ describe.skipIf(OPTED_OUT)(`Claude Code ${PINNED.claude}: turn boundaries`, () =
         input: { event: ours },
       });
     }
+    expect(settings.hooks.PostToolUse, 'no hook runs per tool call').toBeUndefined();
     expect(settings.hooks.SessionStart![0]!.hooks[0]).toMatchObject({ type: 'command' });
-    const r = await scriptedTurn(w);
+    const r = await scriptedTurn(w, 'interactive');
     expect(r.sent?.status).toBe('queued');
+    expect(r.held?.status, 'our policy holds it first').toBe('held');
     expect(r.spawned, `processes spawned during ${TOOL_CALLS} tool calls`).toEqual([]);
     const first = r.contexts.findIndex((c) => c.includes(r.text));
+    expect(first, 'the message joined the request right after the first tool call (Read results carry nothing)').toBe(
+      1,
+    );
+    expect(r.contexts[1], 'not through a hook').not.toContain('hook additional context');
+    expect(r.contexts[1], 'inside our untrusted framing').toMatch(/<cross-session-message [^>]*from-name="alice"/);
+    expect(once(r.contexts.at(-1)!, r.text), 'handed over once').toBe(1);
+    expect(r.delivered).toBe(1);
     expect(
-      first,
-      'the message reached the request right after the first tool call (PostToolUse through the MCP server; Read results carry nothing)',
-    ).toBe(1);
-    expect(r.contexts[1]).toContain('PostToolUse:Read hook additional context');
-    expect(r.contexts.at(-1)!.split(r.text).length - 1, 'handed over once').toBe(1);
+      r.contexts.some((c) => c.includes(r.heldText)),
+      'a message our policy holds never reaches the model',
+    ).toBe(false);
+  }, 240_000);
+
+  it('headless (`claude -p`, set up for 2.1.332): no hook per tool call either; a message sent during the turn arrives at its Stop hook, which keeps the turn going once', async () => {
+    w = await startWorld();
+    await setupClaude(w);
+    const r = await scriptedTurn(w, 'headless');
+    expect(r.spawned, `processes spawned during ${TOOL_CALLS} tool calls`).toEqual([]);
+    const first = r.contexts.findIndex((c) => c.includes(r.text));
+    expect(first, 'the request after the Stop hook').toBe(TOOL_CALLS + 1);
+    expect(r.contexts[first]).toContain('Stop hook');
+    // Claude Code shows one Stop hook hand-over twice (its feedback and its "blocking error" block): count the hub's hand-overs.
+    expect(first, 'no request after the one the Stop hook kept going').toBe(r.contexts.length - 1);
+    expect(r.delivered, 'handed over once').toBe(1);
   }, 240_000);
 
   it('baseline: with command hooks (setup for a version before 2.1.118) every tool call spawns a process', async () => {
     w = await startWorld();
     const settings = await setupClaude(w, '2.1.117');
     expect(settings).not.toContain('mcp_tool');
-    const r = await scriptedTurn(w);
+    const r = await scriptedTurn(w, 'headless');
     const hooks = r.spawned.filter((c) => /(?: hook|switchboard-hook\.cjs["']?) post-tool /.test(c)); // the CLI or the small hook entry
     expect(hooks.length, r.spawned.join('\n')).toBeGreaterThanOrEqual(TOOL_CALLS - 1);
   }, 240_000);

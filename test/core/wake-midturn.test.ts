@@ -87,8 +87,8 @@ describe('a busy Claude Code turn takes messages through its own socket', () => 
     expect(t.hub.mailboxes.depth(bob.sessionId)).toBe(0);
   });
 
-  it('not for Claude Code before 2.1.332, a headless run, or while Claude Code says waiting: the hooks hand it over', async () => {
-    for (const entry of [{ version: '2.1.331' }, { kind: 'bg' }, { status: 'waiting' }]) {
+  it('not for Claude Code before 2.1.332, a headless run (by kind or by entrypoint), or while Claude Code says waiting: the hooks hand it over', async () => {
+    for (const entry of [{ version: '2.1.331' }, { kind: 'bg' }, { entrypoint: 'sdk-cli' }, { status: 'waiting' }]) {
       const { bob } = await busyClaude(entry);
       const r = await send(`not mid-turn ${JSON.stringify(entry)}`);
       await sleep(200);
