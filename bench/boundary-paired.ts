@@ -13,7 +13,12 @@
 // in Claude Code itself), and a floor-http run an HTTP hook to a loopback
 // server that answers {} at once (the other hook form without a process). The switchboard MCP server is preloaded with a timer that
 // records each switchboard_hook call's receive → reply time (the hub side
-// of a hooked call: the lower bound of what it can add).
+// of a hooked call: the lower bound of what it can add). An as-setup run uses
+// what `switchboard setup claude-code` writes for 2.1.332 unchanged: no
+// PostToolUse hook at all (a busy turn gets its messages through Claude
+// Code's socket), so its pairs and its absolute gaps show what Switchboard
+// adds per tool call there; the other variants ask setup for the hook
+// (`--post-tool-hook`) to measure what one costs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { NOOP_HOOK_PATH, type Step } from '../test/agents/model/server.js';
@@ -75,8 +80,12 @@ process.stdout.write = function (data, ...rest) {
   return r;
 };`;
 
-type Variant = 'hooked' | 'floor' | 'floor-http' | 'control';
-const VARIANTS: readonly Variant[] = ['hooked', 'floor', 'floor-http', 'control'];
+type Variant = 'as-setup' | 'hooked' | 'floor' | 'floor-http' | 'control';
+const ALL_VARIANTS: readonly Variant[] = ['as-setup', 'hooked', 'floor', 'floor-http', 'control'];
+/** `BENCH_PAIRED_VARIANTS=as-setup,control` runs only those. */
+const VARIANTS: readonly Variant[] = process.env.BENCH_PAIRED_VARIANTS
+  ? ALL_VARIANTS.filter((v) => process.env.BENCH_PAIRED_VARIANTS!.split(',').includes(v))
+  : ALL_VARIANTS;
 interface RunResult {
   hooked: number[];
   plain: number[];
@@ -92,7 +101,8 @@ async function pairedRun(variant: Variant, hooked: 'a' | 'b'): Promise<RunResult
   try {
     PROFILES.claude.seed(w.home);
     const binDir = path.dirname(agentCommand('claude')[0]!);
-    const r = await runCli(['setup', 'claude-code', '--agent-version', '2.1.332'], {
+    const hookFlag = variant === 'as-setup' ? [] : ['--post-tool-hook'];
+    const r = await runCli(['setup', 'claude-code', '--agent-version', '2.1.332', ...hookFlag], {
       ...w.env,
       PATH: `${binDir}:${process.env.PATH ?? ''}`,
     });
@@ -101,13 +111,19 @@ async function pairedRun(variant: Variant, hooked: 'a' | 'b'): Promise<RunResult
     const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as {
       hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ type: string }> }>>;
     };
-    const post = settings.hooks.PostToolUse!;
-    if (post.length !== 1 || post[0]!.hooks[0]!.type !== 'mcp_tool') throw new Error('setup wrote no mcp_tool hook');
-    post[0]!.matcher = variant === 'control' ? 'mcp__bench__noop_none' : `mcp__bench__noop_${hooked}`;
-    if (variant === 'floor')
-      post[0]!.hooks = [{ type: 'mcp_tool', server: 'bench', tool: 'noop_hook', input: {} } as never];
-    if (variant === 'floor-http')
-      post[0]!.hooks = [{ type: 'http', url: `http://127.0.0.1:${MODEL_PORT}${NOOP_HOOK_PATH}`, timeout: 10 } as never];
+    const post = settings.hooks.PostToolUse;
+    if (variant === 'as-setup') {
+      if (post !== undefined) throw new Error('setup for 2.1.332 wrote a PostToolUse hook');
+    } else {
+      if (post?.length !== 1 || post[0]!.hooks[0]!.type !== 'mcp_tool') throw new Error('setup wrote no mcp_tool hook');
+      post[0]!.matcher = variant === 'control' ? 'mcp__bench__noop_none' : `mcp__bench__noop_${hooked}`;
+      if (variant === 'floor')
+        post[0]!.hooks = [{ type: 'mcp_tool', server: 'bench', tool: 'noop_hook', input: {} } as never];
+      if (variant === 'floor-http')
+        post[0]!.hooks = [
+          { type: 'http', url: `http://127.0.0.1:${MODEL_PORT}${NOOP_HOOK_PATH}`, timeout: 10 } as never,
+        ];
+    }
     fs.writeFileSync(settingsFile, JSON.stringify(settings));
     const noop = path.join(w.root, 'noop-mcp.cjs');
     const timer = path.join(w.root, 'hook-timer.cjs');
@@ -186,7 +202,7 @@ const p50 = (xs: number[]): number =>
 
 /** Hooked and control runs alternated; per run p50s, and p50 of the pooled paired differences. */
 export async function pairedBoundary(): Promise<void> {
-  const all: Record<Variant, RunResult[]> = { hooked: [], floor: [], 'floor-http': [], control: [] };
+  const all: Record<Variant, RunResult[]> = { 'as-setup': [], hooked: [], floor: [], 'floor-http': [], control: [] };
   for (let i = 0; i < RUNS; i++)
     for (const v of VARIANTS) {
       const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -199,6 +215,10 @@ export async function pairedBoundary(): Promise<void> {
   const pooled = (v: Variant, k: keyof RunResult): number[] => all[v].flatMap((r) => r[k]);
   console.log(
     `boundary cost, Claude Code 2.1.332 headless, paired within each run (${CALLS} calls per run, ABBA, ${RUNS} runs per variant; ms from a tool call's answer to the next model request)`,
+  );
+  const all50 = (v: Variant): string => all[v].map((r) => fmt(p50([...r.hooked, ...r.plain]), 2)).join(' ');
+  console.log(
+    `  as setup writes it for 2.1.332 (no PostToolUse hook), the same pairs, p50 of ${pooled('as-setup', 'diffs').length} pairs: ${fmt(p50(pooled('as-setup', 'diffs')), 2)} ms; per run: ${all['as-setup'].map((r) => fmt(p50(r.diffs), 2)).join(' ')}; absolute gap p50 per run: ${all50('as-setup')} ms (control runs: ${all50('control')} ms, hooked runs: ${all50('hooked')} ms)`,
   );
   console.log(
     `  hooked − unhooked, p50 of ${pooled('hooked', 'diffs').length} pairs: ${fmt(p50(pooled('hooked', 'diffs')), 2)} ms (target ≤ 2 ms); per run: ${all.hooked.map((r) => fmt(p50(r.diffs), 2)).join(' ')}`,

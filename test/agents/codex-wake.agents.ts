@@ -152,6 +152,8 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
     process.kill(tuis[0]!, 'SIGKILL'); // the window is gone; its daemon (the session's process) lives on
     await until(() => !alive(tuis[0]!), 10_000);
     const s = sessionsOf(world, p.cwd)[0]!;
+    // The window scan's answer is reused for up to 1 s (core/wake/codex-windows.ts): a window that just quit may still count.
+    await until(() => world.hub.hub.wake.routeFor(s).kind === 'none', 3000).catch(() => undefined);
     expect(world.hub.hub.wake.routeFor(s)).toMatchObject({
       kind: 'none',
       why: expect.stringMatching(/no Codex window is open/),
@@ -177,6 +179,8 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
   it('codex --no-daemon (interactive): no way in, so no turn starts, its user is told and the sender gets waiting', async () => {
     const { world, p, label, arrivals } = await idleCodex('nodaemon', ['--no-daemon']);
     const s = sessionsOf(world, p.cwd)[0]!;
+    // The window scan's answer is reused for up to 1 s (core/wake/codex-windows.ts): a window that just quit may still count.
+    await until(() => world.hub.hub.wake.routeFor(s).kind === 'none', 3000).catch(() => undefined);
     expect(world.hub.hub.wake.routeFor(s)).toMatchObject({
       kind: 'none',
       why: expect.stringMatching(/its own process/),
