@@ -177,3 +177,18 @@ describe('the idle wake within the same throttle', () => {
     expect(written().map((l) => l.msg_id)).toEqual([a.msg_id, b.msg_id]);
   });
 });
+
+describe('a headless Claude Code run is never woken', () => {
+  it('claude -p (2.1.332 registers it as kind interactive, entrypoint sdk-cli): no wake, its hooks hand the message over', async () => {
+    const { bob } = await busyClaude({ status: 'idle', entrypoint: 'sdk-cli' });
+    await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true });
+    expect(t.hub.wake.routeFor(t.hub.table.live.get(bob.sessionId)!)).toMatchObject({
+      kind: 'none',
+      why: expect.stringMatching(/headless Claude Code run \(sdk-cli/) as unknown,
+    });
+    const r = await send('not a wake');
+    await sleep(200);
+    expect(written()).toHaveLength(0);
+    expect((await fetch(bob)).map((i) => i.id)).toEqual([r.msg_id]);
+  });
+});
