@@ -208,7 +208,7 @@ async function boundaryCost(): Promise<void> {
   );
   console.log(`  no Switchboard hooks (baseline)         ${fmt(base).padStart(7)}          rounds: ${rounds('none')}`);
   console.log(
-    `  mcp_tool hooks (0 processes per call)   ${fmt(med('mcp_tool')).padStart(7)}  ${fmt(med('mcp_tool') - base).padStart(6)}  rounds: ${rounds('mcp_tool')}  (target added ≤ 2 ms)`,
+    `  setup for 2.1.332 (no PostToolUse hook) ${fmt(med('mcp_tool')).padStart(7)}  ${fmt(med('mcp_tool') - base).padStart(6)}  rounds: ${rounds('mcp_tool')}  (target added ≤ 2 ms)`,
   );
   console.log(
     `  command hooks (sh + node per call)      ${fmt(med('command')).padStart(7)}  ${fmt(med('command') - base).padStart(6)}  rounds: ${rounds('command')}`,

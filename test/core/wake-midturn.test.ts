@@ -35,7 +35,7 @@ afterEach(async () => {
 async function busyClaude(
   entry: Record<string, unknown> = {},
   limits: Partial<Limits> = {},
-): Promise<{ bob: Registration; setStatus(status: string): Promise<void> }> {
+): Promise<{ bob: Registration; setStatus: (status: string) => Promise<void> }> {
   t = await startHub({ limits });
   c = await t.client();
   alice = await t.register(c, { name: 'alice' });
