@@ -99,6 +99,7 @@ interface TurnResult {
   contexts: string[];
   /** `delivered` receipts the sender got for the message. */
   delivered: number;
+  alice: Registration;
 }
 
 /**
@@ -107,7 +108,11 @@ interface TurnResult {
  * receiver) another. Interactive (typed into the tmux pane) or headless (`claude -p`). Returns what spawned
  * between the first and the last model request, and every main request's context.
  */
-async function scriptedTurn(world: World, how: 'interactive' | 'headless'): Promise<TurnResult> {
+async function scriptedTurn(
+  world: World,
+  how: 'interactive' | 'headless',
+  settle: 'delivered' | 'held' = 'delivered',
+): Promise<TurnResult> {
   const alice = await world.register('alice');
   const bob = await world.register('bob', true);
   const text = `during the tools ${Date.now()}`;
@@ -180,13 +185,13 @@ async function scriptedTurn(world: World, how: 'interactive' | 'headless'): Prom
     await waitInbox(
       world.client,
       alice,
-      (i: InboxItem) => i.kind === 'receipt' && i.origMsgId === sent!.msg_id && i.status === 'delivered',
+      (i: InboxItem) => i.kind === 'receipt' && i.origMsgId === sent!.msg_id && i.status === settle,
       20_000,
     );
   const delivered = (await inbox(world.client, alice)).filter(
     (i) => i.kind === 'receipt' && i.origMsgId === sent?.msg_id && i.status === 'delivered',
   ).length;
-  return { spawned, sent, held, text, heldText, contexts: contexts(), delivered };
+  return { spawned, sent, held, text, heldText, contexts: contexts(), delivered, alice };
 }
 
 const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
@@ -227,6 +232,28 @@ describe.skipIf(OPTED_OUT)(`Claude Code ${PINNED.claude}: turn boundaries`, () =
       r.contexts.some((c) => c.includes(r.heldText)),
       'a message our policy holds never reaches the model',
     ).toBe(false);
+  }, 240_000);
+
+  it("interactive, with Claude Code's own inbound rules set to hold: the mid-turn message is held by Claude Code, the sender gets held and never delivered, and the model never sees it", async () => {
+    w = await startWorld();
+    await setupClaude(w);
+    const file = path.join(w.home, '.claude', 'settings.json');
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(file, JSON.stringify({ ...settings, crossSessionInbound: 'hold' }, null, 2));
+    const r = await scriptedTurn(w, 'interactive', 'held');
+    expect(r.sent?.status, 'our policy let it through').toBe('queued');
+    expect(
+      r.contexts.some((c) => c.includes(r.text)),
+      'Claude Code held it for its user',
+    ).toBe(false);
+    await new Promise((res) => setTimeout(res, 1500)); // the turn's Stop hook has reported
+    const receipts = (await inbox(w.client, r.alice)).filter(
+      (i) => i.kind === 'receipt' && i.origMsgId === r.sent?.msg_id,
+    );
+    expect(
+      receipts.map((i) => (i.kind === 'receipt' ? i.status : '')),
+      'a hook report does not settle what Claude Code holds',
+    ).toEqual(['held']);
   }, 240_000);
 
   it('headless (`claude -p`, set up for 2.1.332): no hook per tool call either; a message sent during the turn arrives at its Stop hook, which keeps the turn going once', async () => {
