@@ -201,7 +201,9 @@ export class Waker {
 
   /** Messages the throttle kept back from an idle session: look again once it has room (a busy one's hooks take them). */
   #retryLater(s: SessionRecord): void {
-    if (this.#retry.has(s.id) || this.#hub.mailboxes.unclaimedMessages(s.id, 1).length === 0) return;
+    if (this.#retry.has(s.id)) return;
+    const left = this.#hub.mailboxes.unclaimedMessages(s.id, this.#hub.limits.wakeBatch);
+    if (!left.some((i) => !this.#socket.written(i.id))) return; // nothing, or only what a failed write left to its hooks
     const timer = setTimeout(
       () => {
         this.#retry.delete(s.id);
