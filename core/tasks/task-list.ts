@@ -5,7 +5,8 @@
 // operations hold `<id>.json`'s lock. Every write is atomic; a lock that
 // cannot be had within the deadline is an error, never a silent drop. Ids
 // that are not safe integers are ignored when allocating; create never
-// replaces an existing file; a task or mark file we cannot read is never written.
+// replaces an existing file; a task or mark file we cannot read is never
+// written (the mark: high-water-mark.ts).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,9 +16,9 @@ import { createExclusive, createAtomicExclusive, sanitizePart, serialize, writeA
 import { withFileLock, type LockOptions } from '../teams/lock.js';
 import { applyPatch, isInternal, parseTask, type Task, type TaskPatch } from './task-file.js';
 import { CodedError } from '../protocol/coded-error.js';
+import { highWaterMark, maxSafeId, raiseHighWaterMark, safeId } from './high-water-mark.js';
 
 export const MAX_TASK_BYTES = 2 * 1024 * 1024; // a task is a few KiB; bigger is not one
-const MAX_MARK_BYTES = 64; // a bare decimal
 
 export type ClaimFailure = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy' | 'not_found';
 
@@ -26,22 +27,6 @@ export type LinkFailure = 'blocker_not_found' | 'blocker_self' | 'blocker_cycle'
 
 export class TaskError extends CodedError<ClaimFailure | LinkFailure | 'task_id_unavailable'> {
   override readonly name = 'TaskError';
-}
-
-/** The high-water mark file: missing (0), a bare decimal (kept exact as a bigint), or something else. */
-type Mark = { state: 'missing' } | { state: 'decimal'; value: bigint } | { state: 'unreadable'; problem: string };
-
-/** The highest id that is a safe integer (0 when none): other ids are never counted from. */
-function maxSafeId(ids: readonly string[]): number {
-  let top = 0;
-  for (const id of ids) top = Math.max(top, safeId(id) ?? 0);
-  return top;
-}
-
-/** A safe-integer id from a file name or mark; anything else is not an id we can count from. */
-function safeId(digits: string): number | undefined {
-  const n = Number(digits);
-  return Number.isSafeInteger(n) ? n : undefined;
 }
 
 export interface NewTask {
@@ -92,31 +77,9 @@ export class TaskList {
       .sort((a, b) => Number(a) - Number(b));
   }
 
-  get #markFile(): string {
-    return path.join(this.dir, '.highwatermark');
-  }
-
-  async #mark(): Promise<Mark> {
-    const r = await readBounded(this.#markFile, MAX_MARK_BYTES);
-    if (r.state !== 'text') return r;
-    const t = r.text.trim();
-    return /^\d+$/.test(t)
-      ? { state: 'decimal', value: BigInt(t) }
-      : { state: 'unreadable', problem: 'not a bare decimal' };
-  }
-
-  /** The mark as Claude Code reads it: missing or unparseable is 0; a value past 2^53 - 1 is ignored (0). */
-  async highWaterMark(): Promise<number> {
-    const m = await this.#mark();
-    return m.state === 'decimal' ? (safeId(String(m.value)) ?? 0) : 0;
-  }
-
-  /** Raises the mark to `id` when it is lower; an unreadable mark is left alone and reported. */
-  async #raiseHighWaterMark(id: number): Promise<void> {
-    const m = await this.#mark();
-    if (m.state === 'unreadable') throw new UnreadableFileError('task_unreadable', this.#markFile, m.problem);
-    if (m.state === 'decimal' && m.value >= BigInt(id)) return;
-    await writeAtomic(this.#markFile, String(id));
+  /** The list's high-water mark as Claude Code reads it (high-water-mark.ts). */
+  highWaterMark(): Promise<number> {
+    return highWaterMark(this.dir);
   }
 
   async get(id: string): Promise<Task | undefined> {
@@ -266,7 +229,7 @@ export class TaskList {
     return this.#withList(async () => {
       if ((await this.get(id)) === undefined) return false;
       const safe = safeId(id);
-      if (safe !== undefined) await this.#raiseHighWaterMark(safe);
+      if (safe !== undefined) await raiseHighWaterMark(this.dir, safe);
       await fs.promises.rm(this.#file(id), { force: true });
       for (const other of await this.list({ includeInternal: true })) {
         if (!other.blocks.includes(id) && !other.blockedBy.includes(id)) continue;
@@ -305,7 +268,7 @@ export class TaskList {
   async reset(): Promise<void> {
     await this.#withList(async () => {
       const ids = await this.#ids();
-      await this.#raiseHighWaterMark(maxSafeId(ids));
+      await raiseHighWaterMark(this.dir, maxSafeId(ids));
       for (const id of ids) await fs.promises.rm(this.#file(id), { force: true });
     });
   }
