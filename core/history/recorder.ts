@@ -23,6 +23,9 @@ import { HistoryOffError, loadSqlite, prepareFile } from './file.js';
 
 export { HistoryOffError } from './file.js';
 import { MoveTracker } from './moves.js';
+import { HistoryQueue, type QueuedMessage } from './queue.js';
+
+export type { QueuedMessage } from './queue.js';
 
 export const HISTORY_FILE = 'history.sqlite';
 const MIN_BATCH = 16; // progress even when one record once took the whole budget
@@ -63,8 +66,7 @@ export class HistoryRecorder {
   readonly #opts: RecorderOptions;
   #store: HistoryStore | undefined;
   #reason: string | null = null;
-  #queue: HistoryRecord[] = [];
-  #queuedChars = 0;
+  readonly #queue = new HistoryQueue();
   #written = 0;
   #gap = 0;
   #gapSince: number | null = null;
@@ -133,7 +135,10 @@ export class HistoryRecorder {
     };
   }
 
-  /** A message entering admission (to a session of this hub); false when it was counted as a gap instead (then record nothing more about it). */
+  /**
+   * A message entering admission (to a session of this hub): the queued record, which its outcome folds into;
+   * false when it was counted as a gap instead (then record nothing more about it).
+   */
   message(
     env: {
       msgId: string;
@@ -146,38 +151,50 @@ export class HistoryRecorder {
     },
     receiver: Sender,
     senderTeam: string | null,
-  ): boolean {
+  ): QueuedMessage | false {
     if (!this.#room(env.body.length)) return false;
-    this.#push(
-      {
-        t: 'm',
-        msgId: env.msgId,
-        at: env.at,
-        senderSession: env.fromSessionId,
-        senderName: env.fromName,
-        senderAddress: env.fromAddress,
-        senderTeam,
-        receiverSession: receiver.id,
-        receiverName: receiver.name,
-        receiverTeam: receiver.team,
-        summary: env.summary,
-        text: env.body,
-      },
-      env.body.length,
-    );
-    return true;
+    const q: QueuedMessage = {
+      t: 'm',
+      msgId: env.msgId,
+      at: env.at,
+      senderSession: env.fromSessionId,
+      senderName: env.fromName,
+      senderAddress: env.fromAddress,
+      senderTeam,
+      receiverSession: receiver.id,
+      receiverName: receiver.name,
+      receiverTeam: receiver.team,
+      summary: env.summary,
+      text: env.body,
+      head: null,
+      status: null,
+      reason: '',
+      outcomeAt: 0,
+      queued: true,
+    };
+    this.#queue.message(q);
+    this.#moves.record(q);
+    this.#schedule();
+    return q;
   }
 
-  /** Where admission left it (queued, held, refused, dropped). */
-  outcome(msgId: string, status: string, reason: string | undefined): void {
+  /** Where admission left it (queued, held, refused, dropped); `queued`: its record, folded into while still queued. */
+  outcome(msgId: string, status: string, reason: string | undefined, queued?: QueuedMessage): void {
+    const at = this.#opts.now();
+    const r: HistoryRecord = { t: 'o', msgId, at, status, reason: reason ?? '' };
+    if (queued !== undefined && this.#queue.foldOutcome(queued, status, r.reason, at)) {
+      this.#moves.record(r);
+      return;
+    }
     if (!this.#room(0)) return;
-    this.#push({ t: 'o', msgId, at: this.#opts.now(), status, reason: reason ?? '' }, 0);
+    this.#push(r);
   }
 
   /** An item put in an inbox: a message's framed text as delivered (receipts come as activity). */
   item(item: InboxItem): void {
-    if (item.kind === 'message' && this.#room(item.text.length))
-      this.#push({ t: 'x', msgId: item.id, text: item.text }, item.text.length);
+    if (item.kind !== 'message' || this.#store === undefined) return;
+    if (this.#queue.foldText(item.id, item.text)) return; // its record is queued: no change to the picture's counts
+    if (this.#room(item.text.length)) this.#push({ t: 'x', msgId: item.id, text: item.text });
   }
 
   /** A receipt or a policy decision. */
@@ -191,19 +208,16 @@ export class HistoryRecorder {
     reason: string;
   }): void {
     if (!this.#room(0)) return;
-    this.#push(
-      {
-        t: 'e',
-        at: e.at,
-        kind: e.kind,
-        status: e.status,
-        msgId: e.msgId,
-        sender: e.sender,
-        receiver: e.receiver,
-        reason: e.reason,
-      },
-      0,
-    );
+    this.#push({
+      t: 'e',
+      at: e.at,
+      kind: e.kind,
+      status: e.status,
+      msgId: e.msgId,
+      sender: e.sender,
+      receiver: e.receiver,
+      reason: e.reason,
+    });
   }
 
   /** Writes one batch now, sized to the time budget (the timer calls this); `all` writes everything (queries, close). */
@@ -215,8 +229,7 @@ export class HistoryRecorder {
       const size = all
         ? l.historyBatchRecords
         : Math.min(l.historyBatchRecords, Math.max(MIN_BATCH, Math.floor(this.#budgetMs() / this.#msPerRecord)));
-      const batch = this.#queue.splice(0, size);
-      for (const r of batch) this.#queuedChars -= r.t === 'm' || r.t === 'x' ? r.text.length : 0;
+      const { records: batch, entries } = this.#queue.take(size);
       const t0 = performance.now();
       try {
         store.write(batch);
@@ -224,8 +237,7 @@ export class HistoryRecorder {
       } catch (err) {
         if (HistoryStore.isBusy(err)) {
           // Another connection holds the file: keep the batch at the front, try again next flush.
-          this.#queue.unshift(...batch);
-          for (const r of batch) this.#queuedChars += r.t === 'm' || r.t === 'x' ? r.text.length : 0;
+          this.#queue.putBack(entries);
           this.#fail('history write postponed', err);
           break;
         }
@@ -269,8 +281,8 @@ export class HistoryRecorder {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.flush(true);
-    if (this.#queue.length > 0) this.#countGap(this.#queue.length); // the file stayed locked: these are lost
-    this.#queue = [];
+    const lost = this.#queue.clear();
+    if (lost > 0) this.#countGap(lost); // the file stayed locked: these are lost
     this.#store?.close();
     this.#store = undefined;
     this.#reason ??= 'the hub has stopped';
@@ -295,7 +307,7 @@ export class HistoryRecorder {
   #room(chars: number): boolean {
     if (this.#store === undefined) return false;
     const l = this.#opts.limits;
-    if (this.#queue.length < l.historyQueueRecords && this.#queuedChars + chars <= l.historyQueueChars) return true;
+    if (this.#queue.length < l.historyQueueRecords && this.#queue.chars + chars <= l.historyQueueChars) return true;
     this.#countGap(1);
     return false;
   }
@@ -305,10 +317,9 @@ export class HistoryRecorder {
     this.#gap += n;
   }
 
-  #push(r: HistoryRecord, chars: number): void {
+  #push(r: Exclude<HistoryRecord, { t: 'm' }>): void {
     this.#queue.push(r);
     this.#moves.record(r);
-    this.#queuedChars += chars;
     this.#schedule();
   }
 
