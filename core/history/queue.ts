@@ -1,7 +1,7 @@
 // History's records waiting for the database, kept compact: a message's
-// admission result and its framed text, when they come while its record is
-// still queued, are folded into that record (one entry per message, not
-// three), and the framed text is kept as the body between a shared wrapper
+// policy decision, admission result and framed text, when they come while its
+// record is still queued, are folded into that record (one entry per message,
+// not four), and the framed text is kept as the body between a shared wrapper
 // head and the fixed tail when it is exactly that (checked, never assumed).
 // take() hands out the store's own records in queue order, so the database
 // ends exactly as if every record had been queued on its own.
@@ -10,6 +10,7 @@ import type { HistoryRecord } from '../protocol/history.js';
 
 type MessageRecord = Extract<HistoryRecord, { t: 'm' }>;
 type Other = Exclude<HistoryRecord, { t: 'm' }>;
+type Activity = Extract<HistoryRecord, { t: 'e' }>;
 
 /** The wrapper's closing tail (core/protocol/cc-wire.ts wrapMessage): a body is framed as head + body + TAIL. */
 const TAIL = '\n</cross-session-message>';
@@ -20,6 +21,10 @@ const HEADS_KEPT = 1024;
 export interface QueuedMessage extends MessageRecord {
   /** Set: `text` is still the body and the delivered text is head + text + TAIL. */
   head: string | null;
+  /** The policy decision folded in (null: none); its sender and receiver are the message's. */
+  decision: string | null;
+  decisionAt: number;
+  decisionReason: string;
   /** The admission result folded in (null: none yet). */
   status: string | null;
   reason: string;
@@ -46,7 +51,7 @@ export class HistoryQueue {
     return this.#chars;
   }
 
-  /** Queues a message's record (built with head and status null, queued true); it is the handle its outcome folds into. */
+  /** Queues a message's record (built with head, decision and status null, queued true); the handle its outcome folds into. */
   message(q: QueuedMessage): void {
     this.#entries.push(q);
     this.#chars += q.text.length;
@@ -61,6 +66,21 @@ export class HistoryQueue {
       q.reason = reason;
       q.outcomeAt = at;
     }
+    return true;
+  }
+
+  /**
+   * Folds a policy decision into the message queued just before it (admission decides in the same synchronous
+   * step, so nothing lies between them and the store sees the same order); false otherwise.
+   */
+  foldDecision(e: Activity): boolean {
+    const q = this.#entries[this.#entries.length - 1];
+    if (q === undefined || q.t !== 'm' || q.msgId !== e.msgId || q.decision !== null || e.kind !== 'decision')
+      return false;
+    if (e.sender !== (q.senderName ?? q.senderAddress) || e.receiver !== q.receiverName) return false;
+    q.decision = e.status;
+    q.decisionAt = e.at;
+    q.decisionReason = e.reason;
     return true;
   }
 
@@ -112,6 +132,17 @@ export class HistoryQueue {
         summary: e.summary,
         text: e.head === null ? e.text : e.head + e.text + TAIL,
       });
+      if (e.decision !== null)
+        records.push({
+          t: 'e',
+          at: e.decisionAt,
+          kind: 'decision',
+          status: e.decision,
+          msgId: e.msgId,
+          sender: e.senderName ?? e.senderAddress,
+          receiver: e.receiverName,
+          reason: e.decisionReason,
+        });
       if (e.status !== null)
         records.push({ t: 'o', msgId: e.msgId, at: e.outcomeAt, status: e.status, reason: e.reason });
     }

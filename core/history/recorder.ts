@@ -167,6 +167,9 @@ export class HistoryRecorder {
       summary: env.summary,
       text: env.body,
       head: null,
+      decision: null,
+      decisionAt: 0,
+      decisionReason: '',
       status: null,
       reason: '',
       outcomeAt: 0,
@@ -207,8 +210,8 @@ export class HistoryRecorder {
     receiver: string;
     reason: string;
   }): void {
-    if (!this.#room(0)) return;
-    this.#push({
+    if (this.#store === undefined) return;
+    const r: HistoryRecord = {
       t: 'e',
       at: e.at,
       kind: e.kind,
@@ -217,7 +220,9 @@ export class HistoryRecorder {
       sender: e.sender,
       receiver: e.receiver,
       reason: e.reason,
-    });
+    };
+    if (this.#queue.foldDecision(r)) return; // a decision changes no count of the picture
+    if (this.#room(0)) this.#push(r);
   }
 
   /** Writes one batch now, sized to the time budget (the timer calls this); `all` writes everything (queries, close). */

@@ -127,7 +127,7 @@ export const LIMITS: Limits = {
   dormantSessions: 1000, // resumable ended sessions; each keeps at most its inbox (≤ inboxItems)
   jsonDepth: 32, // settings and task metadata are a few levels deep; JSON.stringify and readers stay far from the stack limit
   jsonBytes: 64 * 1024, // a settings object or task metadata is a few KiB; a task file stays readable
-  historyQueueRecords: 12_000, // ~6 000 messages (each one entry with its outcome and text folded in, one receipt): ~2.3 MB; beyond it a reported gap
+  historyQueueRecords: 7_000, // ~7 000 messages (one entry each, decision, outcome and text folded in): ~2 MB; beyond it a reported gap
   historyQueueChars: 8 * 1024 * 1024, // bounds queued text (UTF-16 in memory: ≤ 16 MiB)
   historyFlushMs: 250, // at most a quarter second of history lost in a crash (queries write the queue first)
   historyBusyFlushMs: 1000, // a saturated hub writes 3 ms per second (0.3 % of its loop); the rest is a counted gap

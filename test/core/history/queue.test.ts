@@ -57,6 +57,16 @@ const receipt = (i: number, status: string) => ({
   reason: '',
 });
 
+const decision = (i: number, sender = 'alice') => ({
+  at: 1500 + i,
+  kind: 'decision' as const,
+  status: 'deliver',
+  msgId: `m${i}`,
+  sender,
+  receiver: 'bob',
+  reason: 'accept',
+});
+
 describe('history queue', () => {
   it('a folded outcome and delivered text write what separate records would', () => {
     const r = recorder();
@@ -70,13 +80,14 @@ describe('history queue', () => {
     bodies.forEach((body, i) => {
       const q = r.message(env(i, body), bob, null);
       expect(q).not.toBe(false);
+      r.activity(decision(i, i === 2 ? 'someone else' : 'alice')); // not the message's sender: its own entry
       r.item(item(i, framed(i, body)));
       r.outcome(`m${i}`, 'queued', undefined, q || undefined);
       r.activity(receipt(i, 'delivered'));
     });
     // Not folded: the outcome without its record, and a text whose message was already written.
     const late = r.message(env(9, 'late'), bob, null);
-    expect(r.status().queued).toBe(bodies.length * 2 + 1); // one entry per message, one per receipt
+    expect(r.status().queued).toBe(bodies.length * 2 + 2); // one per message, one per receipt, the odd decision
     r.flush(true);
     r.item(item(9, framed(9, 'late')));
     r.outcome('m9', 'held', 'policy', late || undefined);
@@ -86,7 +97,11 @@ describe('history queue', () => {
       ...bodies.map((b, i) => [`m${i}`, framed(i, b), 'delivered', '']),
       ['m9', framed(9, 'late'), 'held', 'policy'],
     ]);
-    expect(rows[0]!.trail).toEqual([{ at: 2000, kind: 'receipt', status: 'delivered', reason: '' }]);
+    expect(rows[0]!.trail).toEqual([
+      { at: 1500, kind: 'decision', status: 'deliver', reason: 'accept' },
+      { at: 2000, kind: 'receipt', status: 'delivered', reason: '' },
+    ]);
+    expect(rows[2]!.trail.map((e) => e.kind)).toEqual(['decision', 'receipt']);
     expect(rows[0]!.outcomeAt).toBe(2000);
   });
 
@@ -99,14 +114,14 @@ describe('history queue', () => {
     expect(r.query({ limit: 5, order: 'oldest' })[0]).toMatchObject({ outcome: 'delivered', outcomeAt: 2001 });
   });
 
-  it('a burst of 5 500 messages (22 000 records unfolded), each with its text, outcome and a receipt, fits the default queue', () => {
+  it('a burst of 5 500 messages (22 000 records unfolded), each with its decision, text and outcome, fits the default queue', () => {
     const r = recorder();
     for (let i = 0; i < 5500; i++) {
       const body = `a message of ordinary length, number ${i}, with some words in it`;
       const q = r.message(env(i, body), bob, null);
+      r.activity(decision(i));
       r.item(item(i, wrapMessage(body, { from: 'uds:/run/a.sock', fromName: 'alice' })));
       r.outcome(`m${i}`, 'queued', undefined, q || undefined);
-      r.activity(receipt(i, 'queued'));
     }
     expect(r.status().gap.records).toBe(0);
     r.flush(true);
