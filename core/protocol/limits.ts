@@ -62,7 +62,7 @@ export interface Limits {
   readonly jsonDepth: number;
   /** Largest serialized size of one free-form JSON value in a request, in UTF-8 bytes. */
   readonly jsonBytes: number;
-  /** History records waiting for the database; more are counted as a gap, never waited for. */
+  /** History entries waiting for the database (one per message: its decision, outcome and text fold into it; receipts are their own); more are counted as a gap, never waited for. */
   readonly historyQueueRecords: number;
   /** Characters of text waiting for the database (the same gap rule). */
   readonly historyQueueChars: number;
