@@ -35,6 +35,44 @@ export interface QueuedMessage extends MessageRecord {
 
 type Entry = QueuedMessage | Other;
 
+/** What a message's entry is built from: its envelope's fields, and its receiver. */
+export interface MessageEnv {
+  msgId: string;
+  at: number;
+  fromSessionId: string | null;
+  fromName: string | null;
+  fromAddress: string;
+  summary: string | null;
+  body: string;
+}
+export type Receiver = { id: string; name: string; team: string | null };
+
+/** A message's queue entry, nothing folded in yet (every field set: one object shape for all of them). */
+export function messageEntry(env: MessageEnv, receiver: Receiver, senderTeam: string | null): QueuedMessage {
+  return {
+    t: 'm',
+    msgId: env.msgId,
+    at: env.at,
+    senderSession: env.fromSessionId,
+    senderName: env.fromName,
+    senderAddress: env.fromAddress,
+    senderTeam,
+    receiverSession: receiver.id,
+    receiverName: receiver.name,
+    receiverTeam: receiver.team,
+    summary: env.summary,
+    text: env.body,
+    head: null,
+    decision: null,
+    decisionAt: 0,
+    decisionReason: '',
+    status: null,
+    reason: '',
+    outcomeAt: 0,
+    queued: true,
+  };
+}
+
 export class HistoryQueue {
   #entries: Entry[] = [];
   /** Messages queued whose delivered text has not come yet (a short window: until their journal write). */
@@ -51,7 +89,7 @@ export class HistoryQueue {
     return this.#chars;
   }
 
-  /** Queues a message's record (built with head, decision and status null, queued true); the handle its outcome folds into. */
+  /** Queues a message's entry (messageEntry); the handle its outcome folds into. */
   message(q: QueuedMessage): void {
     this.#entries.push(q);
     this.#chars += q.text.length;

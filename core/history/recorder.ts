@@ -1,5 +1,5 @@
 // The hub's side of history: records are queued in memory on the send path
-// (no I/O, never awaited) and written by a timer, a bounded batch per
+// (no I/O, never awaited; one entry per message, queue.ts) and written by a timer, a bounded batch per
 // transaction. A full queue counts a gap instead of waiting. Where SQLite is
 // missing or the file is unsafe, history is off with a status saying why;
 // nothing here ever throws into the hub's send path. Owns history.sqlite
@@ -23,7 +23,7 @@ import { HistoryOffError, loadSqlite, prepareFile } from './file.js';
 
 export { HistoryOffError } from './file.js';
 import { MoveTracker } from './moves.js';
-import { HistoryQueue, type QueuedMessage } from './queue.js';
+import { HistoryQueue, messageEntry, type MessageEnv, type QueuedMessage, type Receiver } from './queue.js';
 
 export type { QueuedMessage } from './queue.js';
 
@@ -58,8 +58,6 @@ export interface RecorderOptions {
   /** Whether anyone follows the moves now (none built otherwise; default: when `onMove` is given). */
   movesWanted?: () => boolean;
 }
-
-type Sender = { id: string; name: string; team: string | null };
 
 export class HistoryRecorder {
   readonly file: string;
@@ -139,42 +137,9 @@ export class HistoryRecorder {
    * A message entering admission (to a session of this hub): the queued record, which its outcome folds into;
    * false when it was counted as a gap instead (then record nothing more about it).
    */
-  message(
-    env: {
-      msgId: string;
-      at: number;
-      fromSessionId: string | null;
-      fromName: string | null;
-      fromAddress: string;
-      summary: string | null;
-      body: string;
-    },
-    receiver: Sender,
-    senderTeam: string | null,
-  ): QueuedMessage | false {
+  message(env: MessageEnv, receiver: Receiver, senderTeam: string | null): QueuedMessage | false {
     if (!this.#room(env.body.length)) return false;
-    const q: QueuedMessage = {
-      t: 'm',
-      msgId: env.msgId,
-      at: env.at,
-      senderSession: env.fromSessionId,
-      senderName: env.fromName,
-      senderAddress: env.fromAddress,
-      senderTeam,
-      receiverSession: receiver.id,
-      receiverName: receiver.name,
-      receiverTeam: receiver.team,
-      summary: env.summary,
-      text: env.body,
-      head: null,
-      decision: null,
-      decisionAt: 0,
-      decisionReason: '',
-      status: null,
-      reason: '',
-      outcomeAt: 0,
-      queued: true,
-    };
+    const q = messageEntry(env, receiver, senderTeam);
     this.#queue.message(q);
     this.#moves.record(q);
     this.#schedule();
