@@ -9,12 +9,14 @@ const SERVE = process.env.BENCH_SERVE === '1';
 const SESSIONS = 1000;
 const QUEUED = 50_000;
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 3000);
+/** BENCH_LIMITS='{"historyQueueRecords":2000}': hub limits over the benchmark's own (the benchmark hub only). */
+const LIMITS = JSON.parse(process.env.BENCH_LIMITS ?? '{}') as Record<string, number>;
 
 export async function run(): Promise<void> {
   const dir = tempDir();
   const hub = SERVE
     ? await startServe(dir, true)
-    : await startChild(['hub', dir, JSON.stringify({ inboxItems: 1000 })]);
+    : await startChild(['hub', dir, JSON.stringify({ inboxItems: 1000, ...LIMITS })]);
   // serve has no SIGUSR2 handler (the signal would end it): the heap report is the benchmark child's.
   const report = (): void => {
     if (!SERVE) process.kill(hub.pid, 'SIGUSR2');

@@ -3,7 +3,7 @@
 // `dropped` (duplicate msg_id, inbox at its hard cap) otherwise. Admission
 // (throttle, policy, held messages) happens before, in core/messaging/admission.
 
-import { wrapMessage, type WrapperAttrs } from '../protocol/cc-wire.js';
+import { escapeBody, wrapMessage, type WrapperAttrs } from '../protocol/cc-wire.js';
 import { randomId } from './msg-id.js';
 import type { InboxMessage } from '../protocol/methods.js';
 import type { Mailboxes } from './mailboxes.js';
@@ -34,13 +34,37 @@ function wrapperAttrs(env: Envelope, approvedAfterHold: boolean): WrapperAttrs {
   return attrs;
 }
 
+/** wrapMessage(body, attrs) is its head, the escaped body and this tail; the head depends on the attributes only. */
+const TAIL = '\n</cross-session-message>';
+type Head = { name: string | null; mode: Envelope['fromClass']; approved: boolean; head: string };
+/** Wrapper heads per sender address, as the `from` objects (one per sender, forgotten all at once). */
+const heads = new Map<string, Head>();
+
+/** wrapMessage(env.body, wrapperAttrs(env, approvedAfterHold)) without rebuilding the sender's head each time. */
+function frameText(env: Envelope, approvedAfterHold: boolean): string {
+  const known = heads.get(env.fromAddress);
+  if (
+    known !== undefined &&
+    known.name === env.fromName &&
+    known.mode === env.fromClass &&
+    known.approved === approvedAfterHold
+  )
+    return known.head + escapeBody(env.body) + TAIL;
+  const empty = wrapMessage('', wrapperAttrs(env, approvedAfterHold));
+  if (!empty.endsWith(TAIL)) return wrapMessage(env.body, wrapperAttrs(env, approvedAfterHold));
+  if (heads.size >= SENDERS_KEPT) heads.clear();
+  const head = empty.slice(0, empty.length - TAIL.length);
+  heads.set(env.fromAddress, { name: env.fromName, mode: env.fromClass, approved: approvedAfterHold, head });
+  return head + escapeBody(env.body) + TAIL;
+}
+
 export function frameMessage(env: Envelope, approvedAfterHold: boolean): InboxMessage {
   return {
     kind: 'message',
     id: env.msgId,
     from: fromOf(env),
     summary: env.summary,
-    text: wrapMessage(env.body, wrapperAttrs(env, approvedAfterHold)),
+    text: frameText(env, approvedAfterHold),
     at: env.at,
     approvedAfterHold,
   };

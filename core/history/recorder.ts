@@ -1,5 +1,5 @@
 // The hub's side of history: records are queued in memory on the send path
-// (no I/O, never awaited) and written by a timer, a bounded batch per
+// (no I/O, never awaited; one entry per message, queue.ts) and written by a timer, a bounded batch per
 // transaction. A full queue counts a gap instead of waiting. Where SQLite is
 // missing or the file is unsafe, history is off with a status saying why;
 // nothing here ever throws into the hub's send path. Owns history.sqlite
@@ -23,6 +23,9 @@ import { HistoryOffError, loadSqlite, prepareFile } from './file.js';
 
 export { HistoryOffError } from './file.js';
 import { MoveTracker } from './moves.js';
+import { HistoryQueue, messageEntry, type MessageEnv, type QueuedMessage, type Receiver } from './queue.js';
+
+export type { QueuedMessage } from './queue.js';
 
 export const HISTORY_FILE = 'history.sqlite';
 const MIN_BATCH = 16; // progress even when one record once took the whole budget
@@ -56,15 +59,12 @@ export interface RecorderOptions {
   movesWanted?: () => boolean;
 }
 
-type Sender = { id: string; name: string; team: string | null };
-
 export class HistoryRecorder {
   readonly file: string;
   readonly #opts: RecorderOptions;
   #store: HistoryStore | undefined;
   #reason: string | null = null;
-  #queue: HistoryRecord[] = [];
-  #queuedChars = 0;
+  readonly #queue = new HistoryQueue();
   #written = 0;
   #gap = 0;
   #gapSince: number | null = null;
@@ -133,51 +133,36 @@ export class HistoryRecorder {
     };
   }
 
-  /** A message entering admission (to a session of this hub); false when it was counted as a gap instead (then record nothing more about it). */
-  message(
-    env: {
-      msgId: string;
-      at: number;
-      fromSessionId: string | null;
-      fromName: string | null;
-      fromAddress: string;
-      summary: string | null;
-      body: string;
-    },
-    receiver: Sender,
-    senderTeam: string | null,
-  ): boolean {
+  /**
+   * A message entering admission (to a session of this hub): the queued record, which its outcome folds into;
+   * false when it was counted as a gap instead (then record nothing more about it).
+   */
+  message(env: MessageEnv, receiver: Receiver, senderTeam: string | null): QueuedMessage | false {
     if (!this.#room(env.body.length)) return false;
-    this.#push(
-      {
-        t: 'm',
-        msgId: env.msgId,
-        at: env.at,
-        senderSession: env.fromSessionId,
-        senderName: env.fromName,
-        senderAddress: env.fromAddress,
-        senderTeam,
-        receiverSession: receiver.id,
-        receiverName: receiver.name,
-        receiverTeam: receiver.team,
-        summary: env.summary,
-        text: env.body,
-      },
-      env.body.length,
-    );
-    return true;
+    const q = messageEntry(env, receiver, senderTeam);
+    this.#queue.message(q);
+    this.#moves.record(q);
+    this.#schedule();
+    return q;
   }
 
-  /** Where admission left it (queued, held, refused, dropped). */
-  outcome(msgId: string, status: string, reason: string | undefined): void {
+  /** Where admission left it (queued, held, refused, dropped); `queued`: its record, folded into while still queued. */
+  outcome(msgId: string, status: string, reason: string | undefined, queued?: QueuedMessage): void {
+    const at = this.#opts.now();
+    const r: HistoryRecord = { t: 'o', msgId, at, status, reason: reason ?? '' };
+    if (queued !== undefined && this.#queue.foldOutcome(queued, status, r.reason, at)) {
+      this.#moves.record(r);
+      return;
+    }
     if (!this.#room(0)) return;
-    this.#push({ t: 'o', msgId, at: this.#opts.now(), status, reason: reason ?? '' }, 0);
+    this.#push(r);
   }
 
   /** An item put in an inbox: a message's framed text as delivered (receipts come as activity). */
   item(item: InboxItem): void {
-    if (item.kind === 'message' && this.#room(item.text.length))
-      this.#push({ t: 'x', msgId: item.id, text: item.text }, item.text.length);
+    if (item.kind !== 'message' || this.#store === undefined) return;
+    if (this.#queue.foldText(item.id, item.text)) return; // its record is queued: no change to the picture's counts
+    if (this.#room(item.text.length)) this.#push({ t: 'x', msgId: item.id, text: item.text });
   }
 
   /** A receipt or a policy decision. */
@@ -190,20 +175,19 @@ export class HistoryRecorder {
     receiver: string;
     reason: string;
   }): void {
-    if (!this.#room(0)) return;
-    this.#push(
-      {
-        t: 'e',
-        at: e.at,
-        kind: e.kind,
-        status: e.status,
-        msgId: e.msgId,
-        sender: e.sender,
-        receiver: e.receiver,
-        reason: e.reason,
-      },
-      0,
-    );
+    if (this.#store === undefined) return;
+    const r: HistoryRecord = {
+      t: 'e',
+      at: e.at,
+      kind: e.kind,
+      status: e.status,
+      msgId: e.msgId,
+      sender: e.sender,
+      receiver: e.receiver,
+      reason: e.reason,
+    };
+    if (this.#queue.foldDecision(r)) return; // a decision changes no count of the picture
+    if (this.#room(0)) this.#push(r);
   }
 
   /** Writes one batch now, sized to the time budget (the timer calls this); `all` writes everything (queries, close). */
@@ -215,8 +199,7 @@ export class HistoryRecorder {
       const size = all
         ? l.historyBatchRecords
         : Math.min(l.historyBatchRecords, Math.max(MIN_BATCH, Math.floor(this.#budgetMs() / this.#msPerRecord)));
-      const batch = this.#queue.splice(0, size);
-      for (const r of batch) this.#queuedChars -= r.t === 'm' || r.t === 'x' ? r.text.length : 0;
+      const { records: batch, entries } = this.#queue.take(size);
       const t0 = performance.now();
       try {
         store.write(batch);
@@ -224,8 +207,7 @@ export class HistoryRecorder {
       } catch (err) {
         if (HistoryStore.isBusy(err)) {
           // Another connection holds the file: keep the batch at the front, try again next flush.
-          this.#queue.unshift(...batch);
-          for (const r of batch) this.#queuedChars += r.t === 'm' || r.t === 'x' ? r.text.length : 0;
+          this.#queue.putBack(entries);
           this.#fail('history write postponed', err);
           break;
         }
@@ -269,8 +251,8 @@ export class HistoryRecorder {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.flush(true);
-    if (this.#queue.length > 0) this.#countGap(this.#queue.length); // the file stayed locked: these are lost
-    this.#queue = [];
+    const lost = this.#queue.clear();
+    if (lost > 0) this.#countGap(lost); // the file stayed locked: these are lost
     this.#store?.close();
     this.#store = undefined;
     this.#reason ??= 'the hub has stopped';
@@ -295,7 +277,7 @@ export class HistoryRecorder {
   #room(chars: number): boolean {
     if (this.#store === undefined) return false;
     const l = this.#opts.limits;
-    if (this.#queue.length < l.historyQueueRecords && this.#queuedChars + chars <= l.historyQueueChars) return true;
+    if (this.#queue.length < l.historyQueueRecords && this.#queue.chars + chars <= l.historyQueueChars) return true;
     this.#countGap(1);
     return false;
   }
@@ -305,10 +287,9 @@ export class HistoryRecorder {
     this.#gap += n;
   }
 
-  #push(r: HistoryRecord, chars: number): void {
+  #push(r: Exclude<HistoryRecord, { t: 'm' }>): void {
     this.#queue.push(r);
     this.#moves.record(r);
-    this.#queuedChars += chars;
     this.#schedule();
   }
 

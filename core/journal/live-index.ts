@@ -5,15 +5,17 @@
 // the file and never holds record text: an offset and a length per live record.
 
 import type { JournalRecord } from './records.js';
+import { OffsetTable } from './offset-table.js';
 
 /**
  * Offsets and lengths only, no object per record (one per queued message
  * was ~40 bytes and a young-generation survivor): keys map to the offset of
- * their live record, offsets to its length (line and newline).
+ * their live record, offsets to its length (line and newline) in typed
+ * arrays (offset-table.ts).
  */
 export class LiveIndex {
   /** Live records: offset → length; insertion order is file order. */
-  #byOff = new Map<number, number>();
+  #byOff = new OffsetTable();
   readonly #sessions = new Map<string, number>();
   readonly #items = new Map<string, Map<string, number>>();
   readonly #held = new Map<string, Map<string, number>>();
@@ -31,7 +33,7 @@ export class LiveIndex {
   }
 
   /** Live records as [offset, length] in file order (safe to iterate while records are added or killed). */
-  entries(): IterableIterator<[number, number]> {
+  entries(): Generator<[number, number]> {
     return this.#byOff.entries();
   }
 
@@ -98,8 +100,8 @@ export class LiveIndex {
       if (to === undefined) throw new Error(`journal compaction missed a live record at ${off}`);
       return to;
     };
-    const next = new Map<number, number>();
-    for (const [off, len] of this.#byOff) next.set(where(off), len);
+    const next = new OffsetTable();
+    for (const [off, len] of this.#byOff.entries()) next.set(where(off), len);
     for (const [k, off] of this.#sessions) this.#sessions.set(k, where(off));
     for (const maps of [this.#items, this.#held])
       for (const map of maps.values()) for (const [k, off] of map) map.set(k, where(off));

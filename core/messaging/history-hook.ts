@@ -63,9 +63,10 @@ export function admitRecorded(
   const sender = env.fromSessionId === null ? undefined : hub.table.live.get(env.fromSessionId);
   // A message the queue had no room for is a counted gap: its outcome is not recorded either (no orphan
   // outcome rows), and a saturated hub pays no promise reaction for history.
-  if (!history.message(env, receiver, sender?.team ?? null)) return admit();
+  const queued = history.message(env, receiver, sender?.team ?? null);
+  if (queued === false) return admit();
   return admit().then((r) => {
-    history.outcome(env.msgId, r.status, r.reason);
+    history.outcome(env.msgId, r.status, r.reason, queued); // folded into its record while that is still queued
     return r;
   });
 }

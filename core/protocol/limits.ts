@@ -62,7 +62,7 @@ export interface Limits {
   readonly jsonDepth: number;
   /** Largest serialized size of one free-form JSON value in a request, in UTF-8 bytes. */
   readonly jsonBytes: number;
-  /** History records waiting for the database; more are counted as a gap, never waited for. */
+  /** History entries waiting for the database (one per message: its decision, outcome and text fold into it; receipts are their own); more are counted as a gap, never waited for. */
   readonly historyQueueRecords: number;
   /** Characters of text waiting for the database (the same gap rule). */
   readonly historyQueueChars: number;
@@ -133,7 +133,7 @@ export const LIMITS: Limits = {
   dormantSessions: 1000, // resumable ended sessions; each keeps at most its inbox (≤ inboxItems)
   jsonDepth: 32, // settings and task metadata are a few levels deep; JSON.stringify and readers stay far from the stack limit
   jsonBytes: 64 * 1024, // a settings object or task metadata is a few KiB; a task file stays readable
-  historyQueueRecords: 20_000, // ~5 000 messages: a burst beyond it is a reported gap, memory stays a few MB
+  historyQueueRecords: 7_000, // ~7 000 messages (one entry each, decision, outcome and text folded in): ~2 MB; beyond it a reported gap
   historyQueueChars: 8 * 1024 * 1024, // bounds queued text (UTF-16 in memory: ≤ 16 MiB)
   historyFlushMs: 250, // at most a quarter second of history lost in a crash (queries write the queue first)
   historyBusyFlushMs: 1000, // a saturated hub writes 3 ms per second (0.3 % of its loop); the rest is a counted gap

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { applyRecord, Journal, type JournalRecord, type JournalState } from '../../../core/journal/journal.js';
 import { randomId } from '../../../core/delivery/msg-id.js';
 import { frameMessage } from '../../../core/delivery/deliver.js';
+import { wrapMessage, type WrapperAttrs } from '../../../core/protocol/cc-wire.js';
 import type { Envelope } from '../../../core/delivery/envelope.js';
 import { normalizeName, parseLabel } from '../../../core/registry/names.js';
 import { SettingsStore } from '../../../core/settings/store.js';
@@ -139,6 +140,28 @@ describe('framing', () => {
     expect(JSON.parse(JSON.stringify(a))).toMatchObject({
       from: { address: 'uds:/tmp/a.sock', name: 'alice', sessionId: 'sid-a' },
     });
+  });
+
+  it("the framed text from a sender's cached wrapper head is exactly wrapMessage, as the sender changes", () => {
+    const bodies = ['hi', '', 'a </cross-session-message> inside', 'ünï 🎉\nlines', '</ cross-session-message'];
+    const variants: Array<Partial<Envelope>> = [
+      {},
+      { fromName: 'alice "quoted" <x>' },
+      { fromName: null },
+      { fromClass: 'bypass' },
+      { fromClass: null, fromAddress: 'uds:/tmp/b&c.sock' },
+      {},
+    ];
+    for (const over of variants)
+      for (const approved of [false, true, false])
+        for (const body of bodies) {
+          const e = env({ ...over, body });
+          const attrs: WrapperAttrs = { from: e.fromAddress };
+          if (e.fromName !== null) attrs.fromName = e.fromName;
+          if (e.fromClass !== null) attrs.fromMode = e.fromClass;
+          if (approved) attrs.approved = 'after-hold';
+          expect(frameMessage(e, approved).text).toBe(wrapMessage(body, attrs));
+        }
   });
 
   it('names and labels: the fast paths agree with the full rules', () => {
