@@ -7,15 +7,13 @@
 // Unverified socket writers (no session the hub vouches for, not a relay
 // peer, not the receiver's own child) share one budget per receiver: one
 // rate bucket, half its queue and half its held queue (throttle.ts).
+// Where a receipt goes (inbox, relay, socket) is notify-sender.ts.
 
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
-import type { InboxReceipt, ReceiptStatus } from '../protocol/methods.js';
-import { PEER_STATUSES, type PeerStatus } from '../protocol/cc-wire.js';
-import { receiptText } from '../delivery/receipts.js';
+import type { ReceiptStatus } from '../protocol/methods.js';
 import { HeldQueue, type HeldEntry } from '../policy/held.js';
 import { decideInbound, type Decision } from '../policy/policy.js';
-import { label } from '../registry/names.js';
 import { modeClass, type SessionRecord } from '../registry/session.js';
 import { deliver } from '../delivery/deliver.js';
 import type { Envelope } from '../delivery/envelope.js';
@@ -29,7 +27,8 @@ import type { Journal } from '../journal/journal.js';
 import type { SessionTable } from '../registry/table.js';
 import type { SettingsStore } from '../settings/store.js';
 import { admitRecorded, type AdmitRecordPorts } from './history-hook.js';
-import { sendPeerStatus, type StatusPorts } from './inbound-socket.js';
+import type { StatusPorts } from './inbound-socket.js';
+import { notifySender, recordMessageActivity, type RemoteReceipts } from './notify-sender.js';
 
 /** What admission needs from the hub. */
 export interface AdmissionPorts extends AdmitRecordPorts, StatusPorts, ActivitySink {
@@ -42,14 +41,7 @@ export interface AdmissionPorts extends AdmitRecordPorts, StatusPorts, ActivityS
   /** Wakes an idle receiver once a message is queued for it (core/wake). */
   readonly wake: { poke(receiverId: string): void };
   /** Receipts for senders on other machines (relay/remote-machines.ts). */
-  readonly remote: {
-    sendReceipt(
-      env: Pick<Envelope, 'msgId' | 'fromAddress'>,
-      receiver: { id: string; name: string },
-      status: ReceiptStatus,
-      reason: string,
-    ): void;
-  };
+  readonly remote: RemoteReceipts;
   adminSettings(): EffectiveSettings;
 }
 
@@ -120,7 +112,7 @@ export class Admission implements AdmissionPort {
     const decision = this.paused
       ? PAUSED
       : decideInbound(eff.inbound, modeClass(receiver), env.fromClass, env.ownChild);
-    this.#activity('decision', decision.action, env, receiver, decision.reason);
+    recordMessageActivity(hub, 'decision', decision.action, env, receiver, decision.reason);
     switch (decision.action) {
       case 'refuse':
         return { status: 'refused', reason: decision.reason };
@@ -277,59 +269,7 @@ export class Admission implements AdmissionPort {
     reason: string,
     count = 1,
   ): void {
-    const hub = this.#hub;
-    this.#activity('receipt', status, env, receiver, reason);
-    if (env.fromSessionId !== null) {
-      if (!hub.table.live.has(env.fromSessionId) && !hub.table.dormant.has(env.fromSessionId)) return;
-      const ref = hub.table.refOf(receiver.id);
-      const receipt: InboxReceipt = {
-        kind: 'receipt',
-        id: randomUUID(),
-        origMsgId: env.msgId,
-        status,
-        to: { name: receiver.name, address: receiver.address },
-        reason,
-        text: receiptText(status, ref ? label(receiver.name, ref) : receiver.name, reason, count),
-        at: hub.clock.now(),
-        count,
-      };
-      hub.mailboxes
-        .put(env.fromSessionId, receipt)
-        .catch((err: unknown) => hub.log.error('receipt not stored', { error: String(err) }));
-    } else if (env.fromAddress.startsWith('peer:')) {
-      hub.remote.sendReceipt(env, receiver, status, reason);
-    } else {
-      // Claude Code's wire has no `undelivered`: a socket writer hears `dropped`, with the reason.
-      const peer = status === 'undelivered' ? 'dropped' : status;
-      if ((PEER_STATUSES as readonly string[]).includes(peer) && receiver.socketPath !== '') {
-        sendPeerStatus(
-          hub,
-          env.statusVia ?? receiver,
-          env.fromAddress,
-          env.msgId,
-          peer as PeerStatus,
-          count > 1 ? `${reason} (${count} messages)` : reason,
-        );
-      }
-    }
-  }
-
-  #activity(
-    kind: 'receipt' | 'decision',
-    status: string,
-    env: Pick<Envelope, 'msgId' | 'fromAddress'> & { fromName?: string | null },
-    receiver: Receiver,
-    reason: string,
-  ): void {
-    this.#hub.recordActivity({
-      at: this.#hub.clock.now(),
-      kind,
-      status,
-      sender: env.fromName ?? env.fromAddress,
-      receiver: receiver.name,
-      msgId: env.msgId,
-      reason,
-    });
+    notifySender(this.#hub, env, receiver, status, reason, count);
   }
 
   #changed(): void {
