@@ -23,6 +23,10 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
       `usage: switchboard setup ${SETUP_AGENTS.join('|')} [--dry-run] [--uninstall] [--agent-version X.Y.Z] [--post-tool-hook]`,
     );
   }
+  if (values['post-tool-hook'] === true && agent !== 'claude-code')
+    throw new UsageError(
+      '--post-tool-hook applies to claude-code only (the other agents always get their post-tool hook)',
+    );
   const version =
     typeof values['agent-version'] === 'string'
       ? values['agent-version']

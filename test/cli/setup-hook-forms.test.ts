@@ -91,6 +91,9 @@ describe('Claude Code hook forms by version', () => {
       expect(hooks[event]![0]!.hooks[0]).toMatchObject({ type: 'mcp_tool' });
     expect((await runCli(['setup', 'claude-code', '--post-tool-hook'], h.env)).code).toBe(0);
     expect(h.settings().hooks!.PostToolUse!.map((g) => g.hooks[0]!.type)).toEqual(['command', 'mcp_tool']);
+    const codex = await runCli(['setup', 'codex', '--post-tool-hook'], h.env);
+    expect(codex.code, 'a flag of another agent is a usage error').toBe(2);
+    expect(codex.stderr).toMatch(/--post-tool-hook applies to claude-code only/);
     expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).code).toBe(0);
     expect(h.settings().hooks!.PostToolUse).toEqual([
       { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] },
