@@ -34,6 +34,8 @@ interface Pending {
   moment: SocketMoment;
   /** Claude Code said `held`: only its status settles it now, not a hook report. */
   heldByClaude: boolean;
+  /** The write has not finished: a hook report meanwhile says nothing about it. */
+  writing: boolean;
 }
 
 /** What the socket hand-over needs from the hub. */
@@ -99,9 +101,13 @@ export class ClaudeSocketHandover {
       this.#remember(item.id);
       const lines = token !== undefined ? [JSON.stringify({ type: 'auth', token })] : [];
       lines.push(userEventLine({ msgId: item.id, content: item.text, from }));
+      // Pending before the write: Claude Code's status line may come back before the write's promise settles.
+      const pending: Pending = { receiverId: s.id, moment, heldByClaude: false, writing: true };
+      this.#pending.set(item.id, pending);
       try {
         await writeLines(route.socketPath, lines, hub.limits.outboundTimeoutMs);
       } catch (err) {
+        this.#pending.delete(item.id);
         hub.mailboxes.release(s.id, item.id);
         hub.log.warn('Claude Code socket did not take the message; its hooks hand it over', {
           id: s.id,
@@ -110,8 +116,8 @@ export class ClaudeSocketHandover {
         });
         return taken;
       }
+      pending.writing = false;
       taken++;
-      this.#pending.set(item.id, { receiverId: s.id, moment, heldByClaude: false });
       hub.recordActivity({
         at: hub.clock.now(),
         kind: 'receipt',
@@ -164,7 +170,7 @@ export class ClaudeSocketHandover {
   /** A hook of this session reported (its turn ran after the write): the accepted writes were delivered. */
   turnReported(sessionId: string): void {
     for (const [id, p] of this.#pending)
-      if (p.receiverId === sessionId && !p.heldByClaude)
+      if (p.receiverId === sessionId && !p.heldByClaude && !p.writing)
         this.#settle(id, sessionId, 'delivered', DELIVERED_BECAUSE[p.moment]);
   }
 
