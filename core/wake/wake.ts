@@ -172,15 +172,14 @@ export class Waker {
     this.#retryLater(s);
   }
 
-  /** How a busy Claude Code turn can take a message before its end: the process's own socket (2.1.332+, interactive or `-p`, Claude Code says busy). */
+  /** How a busy Claude Code turn can take a message before its end: the process's own socket (2.1.332+, interactive, Claude Code says busy). */
   midTurnRouteFor(s: SessionRecord): { socketPath: string } | { why: string } {
     if (s.agent !== 'claude') return { why: `${s.agent} takes messages at its hooks` };
     const stock = this.#hub.table.stockOf(s);
     if (stock === undefined) return { why: 'no Claude Code messaging socket' };
-    // `claude -p` too (kind interactive, entrypoint sdk-cli): seen with 2.1.332, a message that comes during its final
-    // model request gets one more request before the run ends. Not a daemon or background worker.
-    if (stock.entry.kind !== undefined && stock.entry.kind !== 'interactive')
-      return { why: `a ${stock.entry.kind} Claude Code session (not interactive)` };
+    // Headless, a message that comes as its last turn ends may never be read: its Stop hook hands messages over instead.
+    const headless = headlessWhy(stock.entry);
+    if (headless !== undefined) return { why: headless };
     if (!versionAtLeast(stock.entry.version ?? '', CLAUDE_MID_TURN_SINCE))
       return {
         why: `Claude Code ${stock.entry.version ?? '(version unknown)'} (mid-turn socket messages seen since ${CLAUDE_MID_TURN_SINCE})`,

@@ -87,8 +87,8 @@ describe('a busy Claude Code turn takes messages through its own socket', () => 
     expect(t.hub.mailboxes.depth(bob.sessionId)).toBe(0);
   });
 
-  it('not for Claude Code before 2.1.332, a background session, or while Claude Code says waiting: the hooks hand it over', async () => {
-    for (const entry of [{ version: '2.1.331' }, { kind: 'bg' }, { status: 'waiting' }]) {
+  it('not for Claude Code before 2.1.332, a headless run (by kind or by entrypoint), or while Claude Code says waiting: the hooks hand it over', async () => {
+    for (const entry of [{ version: '2.1.331' }, { kind: 'bg' }, { entrypoint: 'sdk-cli' }, { status: 'waiting' }]) {
       const { bob } = await busyClaude(entry);
       const r = await send(`not mid-turn ${JSON.stringify(entry)}`);
       await sleep(200);
@@ -178,14 +178,7 @@ describe('the idle wake within the same throttle', () => {
   });
 });
 
-describe('a headless Claude Code run (`claude -p`)', () => {
-  it('busy, it takes a message through its socket too (2.1.332 registers it as kind interactive, entrypoint sdk-cli)', async () => {
-    const { bob } = await busyClaude({ entrypoint: 'sdk-cli' });
-    const r = await send('headless, mid-turn');
-    await until(() => written().some((l) => l.msg_id === r.msg_id));
-    expect(await fetch(bob)).toEqual([]);
-  });
-
+describe('a headless Claude Code run is never woken', () => {
   it('claude -p (2.1.332 registers it as kind interactive, entrypoint sdk-cli): no wake, its hooks hand the message over', async () => {
     const { bob } = await busyClaude({ status: 'idle', entrypoint: 'sdk-cli' });
     await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true });
