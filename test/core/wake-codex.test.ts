@@ -15,13 +15,13 @@ import type { InboxItem, Registration } from '../../core/protocol/methods.js';
 import { codexRoute, codexTurnInput, fitTurn, type CodexWakePorts } from '../../core/wake/codex.js';
 import { fakeAppServer, threadAnswers, type Answer, type FakeAppServer } from '../helpers/codex-app-server.js';
 import { sleep, startHub, until, type TestHub } from '../helpers/hub.js';
+import { authOf, fetchInbox, receiptsIn } from '../helpers/inbox.js';
 
 let t: TestHub | undefined;
 let c: HubClient;
 let fake: FakeAppServer | undefined;
 let proc: ChildProcess | undefined;
 let window: ChildProcess | undefined;
-const authOf = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
 const THREAD = '01a23188-a7c8-7ec1-8a0f-e8b5fd728089';
 
 afterEach(async () => {
@@ -32,10 +32,8 @@ afterEach(async () => {
   proc = window = fake = t = undefined;
 });
 
-const fetch = async (r: Registration): Promise<InboxItem[]> =>
-  (await c.call('inbox.fetch', { ...authOf(r), limit: 50 })).items;
-const receipts = async (r: Registration, msgId: string): Promise<InboxItem[]> =>
-  (await fetch(r)).filter((i) => i.kind === 'receipt' && i.origMsgId === msgId);
+const fetch = (r: Registration): Promise<InboxItem[]> => fetchInbox(c, r);
+const receipts = (r: Registration, msgId: string): Promise<InboxItem[]> => receiptsIn(c, r, msgId);
 const reasonOf = (i: InboxItem | undefined): string => (i?.kind === 'receipt' ? (i.reason ?? '') : '');
 
 /** A hub, alice, and "web": a Codex session whose process looks like the daemon, idle after a turn its hooks reported. */

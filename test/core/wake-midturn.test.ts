@@ -12,17 +12,15 @@ import type { HubClient } from '../../core/client/client.js';
 import type { InboxItem, Registration } from '../../core/protocol/methods.js';
 import type { Limits } from '../../core/protocol/limits.js';
 import { sleep, startHub, until, type TestHub } from '../helpers/hub.js';
+import { authOf, fetchInbox, receiptsIn } from '../helpers/inbox.js';
 import { stockPeer, type StockPeer } from './stock/helpers.js';
 
 let t: TestHub;
 let c: HubClient;
 let alice: Registration;
 let peer: StockPeer | undefined;
-const authOf = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
-const fetch = async (r: Registration): Promise<InboxItem[]> =>
-  (await c.call('inbox.fetch', { ...authOf(r), limit: 50 })).items;
-const receipts = async (r: Registration, msgId: string): Promise<InboxItem[]> =>
-  (await fetch(r)).filter((i) => i.kind === 'receipt' && i.origMsgId === msgId);
+const fetch = (r: Registration): Promise<InboxItem[]> => fetchInbox(c, r);
+const receipts = (r: Registration, msgId: string): Promise<InboxItem[]> => receiptsIn(c, r, msgId);
 const written = () => peer!.peer.lines.filter((l) => l.type === 'user');
 
 afterEach(async () => {
