@@ -27,8 +27,6 @@ import {
 import { versionAtLeast } from '../kit/version.js';
 import { CLAUDE_MID_TURN_SINCE } from '../protocol/cc-wire.js';
 
-export { versionAtLeast };
-
 export const SETUP_AGENTS = ['claude-code', 'codex', 'gemini'] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
 

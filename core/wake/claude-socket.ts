@@ -70,10 +70,14 @@ export class ClaudeSocketHandover {
     });
   }
 
-  /** Messages of this session worth a write now (unclaimed, never written; none when the budget is spent). */
-  candidates(s: SessionRecord, max: number): InboxItem[] {
-    if (!this.hasRoom(s.id)) return [];
+  /** This session's unclaimed messages that no way in has tried yet (oldest first, at most `max`). */
+  unwritten(s: SessionRecord, max: number): InboxItem[] {
     return this.#hub.mailboxes.unclaimedMessages(s.id, max).filter((i) => !this.#written.has(i.id));
+  }
+
+  /** Messages of this session worth a write now: the unwritten ones, none when the budget is spent. */
+  candidates(s: SessionRecord, max: number): InboxItem[] {
+    return this.hasRoom(s.id) ? this.unwritten(s, max) : [];
   }
 
   /** True when the budget has room for another write to this session now (cheap: no inbox walk). */
@@ -196,10 +200,6 @@ export class ClaudeSocketHandover {
   /** Marks items as tried by another way in (the Codex wake): not written to a socket either. */
   remember(ids: readonly string[]): void {
     for (const id of ids) this.#remember(id);
-  }
-
-  written(id: string): boolean {
-    return this.#written.has(id);
   }
 
   notify(

@@ -148,15 +148,11 @@ export class Waker {
     // Our hooks say idle but Claude Code not yet (e.g. a headless run between its hooks): its registry change pokes again.
     if (route.kind === 'not-yet') return;
     if (route.kind === 'codex-app-server') {
-      const items = hub.mailboxes
-        .unclaimedMessages(s.id, hub.limits.wakeBatch)
-        .filter((i) => !this.#socket.written(i.id));
+      const items = this.#socket.unwritten(s, hub.limits.wakeBatch);
       return items.length === 0 ? undefined : this.#wakeCodex(s, items, route);
     }
     if (route.kind === 'none') {
-      const items = hub.mailboxes
-        .unclaimedMessages(s.id, hub.limits.wakeBatch)
-        .filter((i) => !this.#socket.written(i.id));
+      const items = this.#socket.unwritten(s, hub.limits.wakeBatch);
       // Idle since it started (no turn yet, e.g. a headless run between its SessionStart and prompt hooks): nobody to tell.
       if (items.length === 0 || !this.#turnEnded.has(s.id)) return;
       return this.#tell(s, items, route.why);
@@ -202,8 +198,7 @@ export class Waker {
   /** Messages the throttle kept back from an idle session: look again once it has room (a busy one's hooks take them). */
   #retryLater(s: SessionRecord): void {
     if (this.#retry.has(s.id)) return;
-    const left = this.#hub.mailboxes.unclaimedMessages(s.id, this.#hub.limits.wakeBatch);
-    if (!left.some((i) => !this.#socket.written(i.id))) return; // nothing, or only what a failed write left to its hooks
+    if (this.#socket.unwritten(s, this.#hub.limits.wakeBatch).length === 0) return; // nothing, or only what a failed write left to its hooks
     const timer = setTimeout(
       () => {
         this.#retry.delete(s.id);
