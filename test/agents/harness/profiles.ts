@@ -85,7 +85,9 @@ const claude: Profile = {
       projects: c.projects ?? {},
     });
     const settings = path.join(home, '.claude', 'settings.json');
-    if (!fs.existsSync(settings)) writeJson(settings, { theme: 'dark' });
+    // Claude Code registers its claude-cli:// handler at start (xdg-mime, then `mv mimeapps.list`): a process
+    // of its own, at a time of its choosing, which would show up in a count of what a turn spawns.
+    if (!fs.existsSync(settings)) writeJson(settings, { theme: 'dark', disableDeepLinkRegistration: 'disable' });
   },
   trust(home, cwd) {
     const file = path.join(home, '.claude.json');
