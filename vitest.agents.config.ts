@@ -4,5 +4,11 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['test/agents/**/*.agents.ts'], testTimeout: 120_000, hookTimeout: 600_000, fileParallelism: false },
+  test: {
+    include: ['test/agents/**/*.agents.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 600_000,
+    fileParallelism: false,
+    setupFiles: ['test/setup/temp-remove.ts'],
+  },
 });

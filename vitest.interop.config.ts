@@ -8,5 +8,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 240_000,
     fileParallelism: false,
+    setupFiles: ['test/setup/temp-remove.ts'],
   },
 });

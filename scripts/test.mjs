@@ -4,7 +4,11 @@
 // where it may, or stopping at once with one message that names exactly what
 // to install. The suites then run on the project's pinned Node 24 (npm puts
 // node_modules/.bin first on PATH) and the unit suite again on Node 22.
+// Last, it fails when the suites left anything named like our temporary
+// directories (`sb…`) in the temp directory.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ensureTools } from './prereqs.mjs';
 import { nodeBinary, supportedNode } from './toolchain.mjs';
@@ -55,12 +59,22 @@ if (second && 'path' in second)
     [second.path, 'node_modules/vitest/vitest.mjs', 'run'],
   ]);
 
+/** Entries in the temp directory named like our tests' (TEMP_PREFIX in test/helpers/temp.ts). */
+const ourTemps = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('sb'));
+const tempsBefore = new Set(ourTemps());
+
 const started = Date.now();
 for (const [label, argv] of steps) {
   console.error(`\n▶ npm test: ${label}`);
   const r = spawnSync(argv[0], argv.slice(1), { cwd: root, stdio: 'inherit', env });
   if (r.status !== 0) fail(`npm test: "${label}" failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}).`);
 }
+const left = ourTemps().filter((n) => !tempsBefore.has(n));
+if (left.length > 0)
+  fail(
+    `npm test: the suites left ${left.length} temporary entries in ${os.tmpdir()}: ${left.slice(0, 10).join(', ')}. ` +
+      'Tests make them with tempDir() (test/helpers/temp.ts) and remove them.',
+  );
 if (second && !('path' in second)) console.error(`\nnpm test: the second pass on Node 22 did not run: ${second.why}.`);
 if (skipInterop)
   console.error('\nnpm test: the interop and real-agent suites were skipped (SWITCHBOARD_SKIP_INTEROP=1).');
