@@ -12,52 +12,23 @@ import type {
   HistoryCursor,
   HistoryEdge,
   HistoryMessage,
-  HistoryMove,
   HistoryQuery,
   HistoryRecord,
   HistoryStatus,
-  RetentionPolicy,
 } from '../protocol/history.js';
 import { HistoryStore } from './store.js';
 import { HistoryOffError, loadSqlite, prepareFile } from './file.js';
-
-export { HistoryOffError } from './file.js';
 import { MoveTracker } from './moves.js';
+import type { RecorderOptions } from './options.js';
 import { HistoryQueue, messageEntry, type MessageEnv, type QueuedMessage, type Receiver } from './queue.js';
 
+export { HistoryOffError } from './file.js';
+export type { HistoryLimits, RecorderOptions } from './options.js';
 export type { QueuedMessage } from './queue.js';
 
 export const HISTORY_FILE = 'history.sqlite';
 const MIN_BATCH = 16; // progress even when one record once took the whole budget
 const BUSY_LOOP = 0.5; // event-loop utilisation above which the hub is busy serving sends
-
-export interface HistoryLimits {
-  historyQueueRecords: number;
-  historyQueueChars: number;
-  historyFlushMs: number;
-  historyBusyFlushMs: number;
-  historyBatchRecords: number;
-  historyFlushBudgetMs: number;
-  historyIdleFlushBudgetMs: number;
-  historyPruneMs: number;
-  historyMovesKnown: number;
-}
-
-export interface RecorderOptions {
-  stateDir: string;
-  limits: HistoryLimits;
-  now: () => number;
-  policy: () => RetentionPolicy;
-  onError: (what: string, err: unknown) => void;
-  /** false: history off by configuration (benchmarks); default true. */
-  enabled?: boolean;
-  /** Tests: the sqlite module, or null to act as a runtime without it. */
-  sqlite?: typeof import('node:sqlite') | null;
-  /** Each change to the picture's counts as it is recorded (moves.ts); the hub pushes them to user interfaces. */
-  onMove?: (m: HistoryMove) => void;
-  /** Whether anyone follows the moves now (none built otherwise; default: when `onMove` is given). */
-  movesWanted?: () => boolean;
-}
 
 export class HistoryRecorder {
   readonly file: string;
