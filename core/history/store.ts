@@ -2,8 +2,9 @@
 // messages' text, summary and names. It owns the schema, the batched writes
 // (one transaction per batch), retention (age, then size, oldest first) and
 // the queries. It never sends anything anywhere and never opens a file it
-// did not create 0600. Self-contained on purpose (only type imports, the
-// sqlite module passed in): the writer thread runs this class's source.
+// did not create 0600. Only type imports, the sqlite module passed in (so a
+// test can hand it another). It runs on the hub's thread: the recorder calls
+// it from a timer, a batch sized to a time budget.
 
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type {
