@@ -2,9 +2,10 @@
 // messages' text, summary and names. It owns the schema, the batched writes
 // (one transaction per batch), retention (age, then size, oldest first) and
 // the queries. It never sends anything anywhere and never opens a file it
-// did not create 0600. Only type imports, the sqlite module passed in (so a
-// test can hand it another). It runs on the hub's thread: the recorder calls
-// it from a timer, a batch sized to a time budget.
+// did not create 0600. The sqlite module is passed in (so a test can hand
+// it another); the query's WHERE clause and the rows' shapes are rows.ts. It
+// runs on the hub's thread: the recorder calls it from a timer, a batch
+// sized to a time budget.
 
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type {
@@ -16,9 +17,9 @@ import type {
   HistoryStats,
   RetentionPolicy,
 } from '../protocol/history.js';
+import { edgeOf, eventOf, messageFilter, messageOf, type Row } from './rows.js';
 
 type SqliteModule = typeof import('node:sqlite');
-type Row = Record<string, string | number | null>;
 
 export class HistoryStore {
   static readonly SCHEMA = `
@@ -45,7 +46,6 @@ export class HistoryStore {
   // New rows are indexed by write() itself (three times faster than an insert trigger); deletes and text updates by triggers.
   static readonly MOVES = ['held', 'delivered', 'approved', 'denied', 'expired', 'refused', 'dropped'];
   static readonly PRUNE_ROUNDS = 64; // bounds one size-cap pass
-  static readonly QUERY_TERMS = 16; // words of one full-text query
   // No busy wait: the hub's event loop must not sleep on another connection's lock (a write is retried on the next flush).
 
   readonly #db: DatabaseSync;
@@ -161,54 +161,9 @@ export class HistoryStore {
   }
 
   query(q: HistoryQuery): HistoryMessage[] {
-    const where: string[] = [];
-    const args: Array<string | number> = [];
-    const side = (col: 'sender' | 'receiver', who: string): string => {
-      args.push(who, who);
-      return `(m.${col}_session = ? OR m.${col}_name = ?)`;
-    };
-    if (q.text !== undefined) {
-      const match = HistoryStore.ftsQuery(q.text);
-      if (match === null) return [];
-      where.push('m.seq IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)');
-      args.push(match);
-    }
-    if (q.scope !== undefined) {
-      if (q.with !== undefined) {
-        args.push(q.scope);
-        const a = `(m.sender_session = ? AND ${side('receiver', q.with)})`;
-        args.push(q.scope);
-        where.push(`(${a} OR (m.receiver_session = ? AND ${side('sender', q.with)}))`);
-      } else {
-        where.push('(m.sender_session = ? OR m.receiver_session = ?)');
-        args.push(q.scope, q.scope);
-      }
-    } else if (q.with !== undefined) {
-      where.push(`(${side('sender', q.with)} OR ${side('receiver', q.with)})`);
-    }
-    if (q.between !== undefined) {
-      const [a, b] = q.between;
-      where.push(
-        `((${side('sender', a)} AND ${side('receiver', b)}) OR (${side('sender', b)} AND ${side('receiver', a)}))`,
-      );
-    }
-    if (q.team !== undefined) {
-      where.push('(m.sender_team = ? OR m.receiver_team = ?)');
-      args.push(q.team, q.team);
-    }
-    if (q.outcome !== undefined && q.outcome.length > 0) {
-      where.push(`m.outcome IN (${q.outcome.map(() => '?').join(',')})`);
-      args.push(...q.outcome);
-    }
-    const bound = (sql: string, v: number | undefined): void => {
-      if (v === undefined) return;
-      where.push(sql);
-      args.push(v);
-    };
-    bound('m.at >= ?', q.since);
-    bound('m.at <= ?', q.until);
-    bound('m.seq < ?', q.before);
-    bound('m.seq > ?', q.after);
+    const filter = messageFilter(q);
+    if (filter === null) return [];
+    const { where, args } = filter;
     const sql = `SELECT * FROM messages m ${where.length > 0 ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY m.seq ${q.order === 'newest' ? 'DESC' : 'ASC'} LIMIT ?`;
     args.push(q.limit);
     const rows = this.#db.prepare(sql).all(...args) as Row[];
@@ -224,20 +179,7 @@ export class HistoryStore {
       FROM messages WHERE at >= ? GROUP BY sender_session, sender_address, receiver_session, outcome ORDER BY last DESC LIMIT ?`,
       )
       .all(since, limit) as Row[];
-    const str = (v: string | number | null | undefined): string | null =>
-      v === null || v === undefined ? null : String(v);
-    return rows.map((r) => ({
-      from: {
-        sessionId: str(r.sender_session),
-        name: str(r.sender_name),
-        address: String(r.sender_address),
-        team: str(r.sender_team),
-      },
-      to: { sessionId: String(r.receiver_session), name: String(r.receiver_name), team: str(r.receiver_team) },
-      outcome: String(r.outcome),
-      count: Number(r.n),
-      last: Number(r.last),
-    }));
+    return rows.map(edgeOf);
   }
 
   /** Deletes everything, or the messages between two sessions (either direction) and their events. */
@@ -271,12 +213,6 @@ export class HistoryStore {
 
   close(): void {
     if (this.#db.isOpen) this.#db.close();
-  }
-
-  /** Words of the user's text as quoted FTS5 terms (all must match); null when there is no word. */
-  static ftsQuery(text: string): string | null {
-    const words = text.match(/[\p{L}\p{N}_]+/gu)?.slice(0, HistoryStore.QUERY_TERMS) ?? [];
-    return words.length === 0 ? null : words.map((w) => `"${w}"`).join(' ');
   }
 
   /** One write transaction; SQLITE_BUSY (another connection's lock) throws at once, nothing half-done. */
@@ -314,33 +250,9 @@ export class HistoryStore {
       .all(...ids) as Row[];
     for (const e of events) {
       const list = trails.get(String(e.msg_id)) ?? [];
-      list.push({
-        at: Number(e.at),
-        kind: e.kind === 'decision' ? 'decision' : 'receipt',
-        status: String(e.status),
-        reason: String(e.reason),
-      });
+      list.push(eventOf(e));
       trails.set(String(e.msg_id), list);
     }
-    const str = (v: string | number | null | undefined): string | null =>
-      v === null || v === undefined ? null : String(v);
-    return rows.map((r) => ({
-      seq: Number(r.seq),
-      msgId: String(r.msg_id),
-      at: Number(r.at),
-      sender: {
-        sessionId: str(r.sender_session),
-        name: str(r.sender_name),
-        address: String(r.sender_address),
-        team: str(r.sender_team),
-      },
-      receiver: { sessionId: String(r.receiver_session), name: String(r.receiver_name), team: str(r.receiver_team) },
-      summary: str(r.summary),
-      text: String(r.text),
-      outcome: String(r.outcome),
-      reason: String(r.reason),
-      outcomeAt: Number(r.outcome_at),
-      trail: trails.get(String(r.msg_id)) ?? [],
-    }));
+    return rows.map((r) => messageOf(r, trails.get(String(r.msg_id)) ?? []));
   }
 }
