@@ -71,16 +71,24 @@ export function messageFilter(q: HistoryQuery): { where: string[]; args: Array<s
 const str = (v: string | number | null | undefined): string | null =>
   v === null || v === undefined ? null : String(v);
 
+/** The sender and receiver columns, the same in every row that has them. */
+const senderOf = (r: Row): HistoryMessage['sender'] => ({
+  sessionId: str(r.sender_session),
+  name: str(r.sender_name),
+  address: String(r.sender_address),
+  team: str(r.sender_team),
+});
+const receiverOf = (r: Row): HistoryMessage['receiver'] => ({
+  sessionId: String(r.receiver_session),
+  name: String(r.receiver_name),
+  team: str(r.receiver_team),
+});
+
 /** A row of the edges query (per sender, receiver and outcome). */
 export function edgeOf(r: Row): HistoryEdge {
   return {
-    from: {
-      sessionId: str(r.sender_session),
-      name: str(r.sender_name),
-      address: String(r.sender_address),
-      team: str(r.sender_team),
-    },
-    to: { sessionId: String(r.receiver_session), name: String(r.receiver_name), team: str(r.receiver_team) },
+    from: senderOf(r),
+    to: receiverOf(r),
     outcome: String(r.outcome),
     count: Number(r.n),
     last: Number(r.last),
@@ -102,13 +110,8 @@ export function messageOf(r: Row, trail: HistoryEvent[]): HistoryMessage {
     seq: Number(r.seq),
     msgId: String(r.msg_id),
     at: Number(r.at),
-    sender: {
-      sessionId: str(r.sender_session),
-      name: str(r.sender_name),
-      address: String(r.sender_address),
-      team: str(r.sender_team),
-    },
-    receiver: { sessionId: String(r.receiver_session), name: String(r.receiver_name), team: str(r.receiver_team) },
+    sender: senderOf(r),
+    receiver: receiverOf(r),
     summary: str(r.summary),
     text: String(r.text),
     outcome: String(r.outcome),
