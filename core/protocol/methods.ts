@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import { BoundedJsonValue, boundedJsonObject } from './bounded-json.js';
+import { flatAccept } from './flat-params.js';
 import { LIMITS } from './limits.js';
 import { OUTCOMES } from './history.js';
 import { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
@@ -216,8 +217,12 @@ export const HistoryDeleteParams = z.union([
 export const AUTH_KINDS = ['none', 'session', 'actor', 'ui', 'reader'] as const;
 export type AuthKind = (typeof AUTH_KINDS)[number];
 
-function method<A extends AuthKind, S extends z.ZodType>(auth: A, params: S): { readonly auth: A; readonly params: S } {
-  return { auth, params };
+/** `accept`: the fast check of flat params (flat-params.ts), when the schema has one; zod decides otherwise. */
+function method<A extends AuthKind, S extends z.ZodType>(
+  auth: A,
+  params: S,
+): { readonly auth: A; readonly params: S; readonly accept: ((x: unknown) => z.output<S> | undefined) | undefined } {
+  return { auth, params, accept: flatAccept(params) };
 }
 
 export const METHODS = {

@@ -190,13 +190,19 @@ export class RpcServer {
       if (req.jsonrpc !== '2.0' || typeof req.method !== 'string' || (hasId && !isId(req.id)))
         return fail(id, 'invalid_request');
       if (!isMethodName(req.method)) return hasId ? fail(id, 'method_not_found') : undefined;
-      const parsed = METHODS[req.method].params.safeParse(req.params ?? {});
-      if (!parsed.success) return hasId ? fail(id, 'invalid_params', issuesOf(parsed.error)) : undefined;
+      const spec = METHODS[req.method];
+      const input = req.params ?? {};
+      let params = spec.accept?.(input); // the common, valid request without zod's walk (flat-params.ts)
+      if (params === undefined) {
+        const parsed = spec.params.safeParse(input);
+        if (!parsed.success) return hasId ? fail(id, 'invalid_params', issuesOf(parsed.error)) : undefined;
+        params = parsed.data;
+      }
       established();
       const method = req.method;
       let result: unknown;
       try {
-        result = this.#dispatch(method, parsed.data, conn);
+        result = this.#dispatch(method, params, conn);
       } catch (err) {
         return hasId ? this.#failWith(fail, id, method, err) : undefined;
       }
