@@ -18,6 +18,7 @@ import { openJournalFile } from './journal-file.js';
 import type { LiveIndex } from './live-index.js';
 import type { JournalRecord, JournalState } from './records.js';
 import { readItemAt } from './read-back.js';
+import { recordLine } from './record-line.js';
 import { replay } from './replay.js';
 import type { InboxItem } from '../protocol/results.js';
 
@@ -135,7 +136,7 @@ export class Journal {
     if (this.#closed) return Promise.reject(new Error('journal closed'));
     let line: string;
     try {
-      line = JSON.stringify(record);
+      line = recordLine(record);
     } catch (err) {
       this.#log.error('journal: record not serializable, not written', { type: record.t, error: String(err) });
       return Promise.reject(new Error('journal record not serializable', { cause: err }));
