@@ -5,10 +5,8 @@
 // A claimed item (handed to the agent another way, e.g. woken through Claude
 // Code's own socket, its outcome pending) is not offered by fetch(); it stays
 // until acknowledged or released. Claims live in memory only.
-// A message is kept as its id and sender (the shared `from` object) from the
-// start; until the journal has it, its whole item waits in a small side map
-// (one lookup less in the large one per message), and once written `load`
-// reads the rest back from its record.
+// A message once written to the journal is kept only as its id and sender
+// (the shared `from` object): `load` reads the rest back from its record.
 
 import type { InboxItem, InboxMessage } from '../protocol/results.js';
 
@@ -20,16 +18,13 @@ export type Sender = InboxMessage['from'];
 /** What an acknowledgement removed: the id, and the sender of a message (nothing is read back for it). */
 export type Acked = { kind: 'message'; id: string; from: Sender } | { kind: 'receipt' | 'notice'; id: string };
 
-/** A receipt or notice in memory, or a message held as its sender. */
-type Slot = Exclude<InboxItem, InboxMessage> | Sender;
+/** An item in memory, or a written message held as its sender. */
+type Slot = InboxItem | Sender;
 
-const isItem = (slot: Slot): slot is Exclude<InboxItem, InboxMessage> =>
-  (slot as Partial<InboxItem>).kind !== undefined;
+const isItem = (slot: Slot): slot is InboxItem => (slot as Partial<InboxItem>).kind !== undefined;
 
 export class Inbox {
   readonly #items = new Map<string, Slot>();
-  /** Messages the journal does not have yet, whole (each also in #items, as its sender). */
-  readonly #unwritten = new Map<string, InboxMessage>();
   readonly #cap: number;
   readonly #load: (id: string) => InboxItem;
   readonly #claimed = new Set<string>();
@@ -65,27 +60,25 @@ export class Inbox {
   add(item: InboxItem): AddResult {
     if (this.#items.has(item.id)) return 'duplicate';
     if (this.#items.size >= this.#cap) return 'full';
-    if (item.kind === 'message') {
-      this.#items.set(item.id, item.from);
-      this.#unwritten.set(item.id, item);
-      this.#messages++;
-    } else this.#items.set(item.id, item);
+    this.#items.set(item.id, item);
+    if (item.kind === 'message') this.#messages++;
     return 'added';
   }
 
   /** `item` is in the journal now: a message keeps only its header in memory (when it is still here). */
   written(item: InboxItem): void {
-    if (item.kind === 'message' && this.#unwritten.get(item.id) === item) this.#unwritten.delete(item.id);
+    if (item.kind === 'message' && this.#items.get(item.id) === item) this.#items.set(item.id, item.from);
   }
 
   /** The sender of the unread message `id`; undefined when there is none (nothing is read back). */
   sender(id: string): Sender | undefined {
     const slot = this.#items.get(id);
-    return slot === undefined || isItem(slot) ? undefined : slot;
+    if (slot === undefined || !isItem(slot)) return slot;
+    return slot.kind === 'message' ? slot.from : undefined;
   }
 
   #item(id: string, slot: Slot): InboxItem {
-    return isItem(slot) ? slot : (this.#unwritten.get(id) ?? this.#load(id));
+    return isItem(slot) ? slot : this.#load(id);
   }
 
   /** Takes an item out of fetch() until it is acknowledged or released; false when absent or already claimed. */
@@ -108,7 +101,7 @@ export class Inbox {
     const out: InboxItem[] = [];
     for (const [id, slot] of this.#items) {
       if (out.length >= limit) break;
-      if (this.#claimed.has(id) || (messagesOnly && isItem(slot))) continue;
+      if (this.#claimed.has(id) || (messagesOnly && isItem(slot) && slot.kind !== 'message')) continue;
       out.push(this.#item(id, slot));
     }
     return out;
@@ -119,6 +112,7 @@ export class Inbox {
     for (const [id, slot] of this.#items) {
       if (this.#claimed.has(id)) continue;
       if (!isItem(slot)) yield { id, from: slot };
+      else if (slot.kind === 'message') yield { id, from: slot.from };
     }
   }
 
@@ -126,6 +120,7 @@ export class Inbox {
   *senders(): IterableIterator<Sender> {
     for (const slot of this.#items.values()) {
       if (!isItem(slot)) yield slot;
+      else if (slot.kind === 'message') yield slot.from;
     }
   }
 
@@ -136,11 +131,13 @@ export class Inbox {
       const slot = this.#items.get(id);
       if (slot === undefined) continue;
       this.#items.delete(id);
-      this.#unwritten.delete(id);
       this.#claimed.delete(id);
       if (!isItem(slot)) {
         this.#messages--;
         removed.push({ kind: 'message', id, from: slot });
+      } else if (slot.kind === 'message') {
+        this.#messages--;
+        removed.push({ kind: 'message', id, from: slot.from });
       } else removed.push({ kind: slot.kind, id });
     }
     return removed;
