@@ -22,6 +22,7 @@ import type { Pins } from '../registry/resolution.js';
 import type { SessionTable } from '../registry/table.js';
 import { writeLines } from '../transport/outbound.js';
 import { sendToStock, type StockSendPorts } from '../stock/stock-send.js';
+import { isOwnMessagingSocket } from '../stock/entry.js';
 import { parsePeerAddress } from '../protocol/relay-wire.js';
 import { sendRemote, type RemoteSendPorts } from '../relay/remote-send.js';
 import { recordOutbound, type OutboundHistory, type OutboundMessage } from '../history/outbound.js';
@@ -61,6 +62,7 @@ export async function sendMessage(hub: SendPorts, sender: SessionRecord, params:
     if (input.to.startsWith('peer:')) throw new HubError('target_not_found', { candidates: [] });
     const target = socketPathOf(resolved.address);
     if (target === undefined) throw new HubError('target_not_found', { candidates: [] });
+    if (isOwnMessagingSocket(hub.stock.root, sender, target)) throw new HubError('to_self'); // not yet discovered
     if (input.notifyWhenIdle) throw new HubError('idle_not_local');
     const fromMode = senderClass(sender);
     const content = wrapMessage(input.message ?? '', {

@@ -66,6 +66,25 @@ export function processMatches(
   return now === undefined || now === entry.procStart;
 }
 
+/**
+ * Whether `socketPath` is the messaging socket of `agent`'s own process, by
+ * its registry entry read now: right after Claude Code starts, discovery may
+ * not have listed it yet, and a send to it must still be to_self, never a line
+ * written into the sender's own session.
+ */
+export function isOwnMessagingSocket(
+  claudeRoot: string,
+  agent: { pid: number | null; procStart: string | null },
+  socketPath: string,
+): boolean {
+  if (agent.pid === null) return false;
+  const r = readEntry(path.join(claudeRoot, 'sessions', `${agent.pid}.json`));
+  if (!r.ok || path.resolve(r.entry.messagingSocketPath) !== path.resolve(socketPath)) return false;
+  const sameStart =
+    agent.procStart === null || r.entry.procStart === undefined || agent.procStart === r.entry.procStart;
+  return sameStart && processMatches(r.entry);
+}
+
 const KeyFile = z.looseObject({ peerToken: z.string().min(1).max(256), procStart: z.string().max(128).optional() });
 
 /** The auth token from `<pid>.<sha256(resolved socket path)>.key`, when that file exists and belongs to this process. */

@@ -217,14 +217,14 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
 
       check('toSelf', 'a send to its own Claude Code messaging address is to_self', () => {
         expect(stockAddress, 'Claude Code wrote no registry entry with a messaging socket').toBeDefined();
+        // From the tool call on (its input is the first 'to myself'; a message written into the session comes later).
+        const afterCall = (context: string): string => context.slice(context.indexOf('to myself'));
         const result = a.model
           .main()
-          .find(
-            (r) =>
-              r.context.includes('to myself') &&
-              /to_self|sent: |queued: /.test(r.context.slice(r.context.lastIndexOf('to myself'))),
-          );
-        expect(result?.context.slice(result.context.lastIndexOf('to myself'))).toMatch(/Error \(to_self\)/);
+          .find((r) => r.context.includes('to myself') && /to_self|sent: |queued: /.test(afterCall(r.context)));
+        expect(result, 'no model request carried the result of the send to itself').toBeDefined();
+        expect(afterCall(result!.context)).toMatch(/Error \(to_self\)/);
+        expect(afterCall(result!.context)).not.toMatch(/sent: /);
       });
 
       check('mcpExit', "its MCP server exits on Claude Code's first signal (no SIGKILL in its debug log)", () => {

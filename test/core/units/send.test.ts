@@ -2,6 +2,7 @@
 // and where each kind of target goes: admission (ours), one line to a socket
 // (an address), the stock port (Claude Code rows), the relay (other machines).
 import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Envelope } from '../../../core/delivery/envelope.js';
 import type { AdmissionPort, RouteResult } from '../../../core/delivery/ports.js';
@@ -12,6 +13,7 @@ import type { SendParams } from '../../../core/protocol/methods.js';
 import { refHash } from '../../../core/registry/names.js';
 import { Pins } from '../../../core/registry/resolution.js';
 import { SessionTable } from '../../../core/registry/table.js';
+import { processStartTime } from '../../../core/registry/proc.js';
 import type { RelayMessage } from '../../../core/protocol/relay-wire.js';
 import type { RemoteMachines } from '../../../core/relay/remote-machines.js';
 import type { StockInterop } from '../../../core/stock/stock.js';
@@ -194,6 +196,32 @@ describe('sendMessage to other targets', () => {
     await expect(
       sendMessage(h.ports, h.alice, send(udsAddress(path.join(path.dirname(peer.path), 'nobody.sock')))),
     ).rejects.toMatchObject({ reason: 'unreachable' });
+  });
+
+  it("the sender's own Claude Code socket, before discovery lists it, is to_self: its registry entry is read at once, nothing is written", async () => {
+    const h = harness();
+    const cc = await fakePeer(path.join(tempDir('sb-units-'), 'own.sock'));
+    peers.push(cc);
+    // This test process plays the agent: its Claude Code registry entry names the socket; discovery has not run.
+    const me = { pid: process.pid, procStart: processStartTime(process.pid) ?? null };
+    Object.assign(h.alice, me);
+    const sessions = path.join(h.ports.stock.root, 'sessions');
+    fs.mkdirSync(sessions, { recursive: true, mode: 0o700 });
+    const entry = { pid: process.pid, sessionId: 'cc-own', cwd: '/w', messagingSocketPath: cc.path };
+    fs.writeFileSync(path.join(sessions, `${process.pid}.json`), JSON.stringify({ ...entry, procStart: me.procStart }));
+    expect(h.table.stock).toEqual([]);
+    await expect(sendMessage(h.ports, h.alice, send(udsAddress(cc.path)))).rejects.toMatchObject({ reason: 'to_self' });
+    // Another session sending there, or an entry of another start of that pid, writes the line as before.
+    const r = await sendMessage(h.ports, h.bob, send(udsAddress(cc.path)));
+    expect(r.status).toBe('sent');
+    await until(() => cc.lines.length === 1);
+    fs.writeFileSync(
+      path.join(sessions, `${process.pid}.json`),
+      JSON.stringify({ ...entry, procStart: 'another start' }),
+    );
+    expect((await sendMessage(h.ports, h.alice, send(udsAddress(cc.path)))).status).toBe('sent');
+    await until(() => cc.lines.length === 2);
+    expect(cc.lines.map((l) => (l as { from: string }).from)).toEqual([h.bob.address, h.alice.address]);
   });
 
   it('a Claude Code row goes to the stock port: one line on its socket, the send remembered, pinned, nothing routed', async () => {
