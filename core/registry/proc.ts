@@ -20,6 +20,11 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/** Two records of a process's start time name the same process unless both are known and differ. */
+export function sameProcessStart(a: string | null | undefined, b: string | null | undefined): boolean {
+  return a == null || b == null || a === b;
+}
+
 export function processStartTime(pid: number, platform: NodeJS.Platform = process.platform): string | undefined {
   try {
     if (platform === 'linux') {

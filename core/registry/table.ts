@@ -15,6 +15,7 @@ import { HubError } from '../protocol/errors.js';
 import { assignRefs, label, normalizeName, validName } from './names.js';
 import type { Row, RowIndex } from './resolution.js';
 import { modeClass, tokenMatches, type PersistedSession, type SessionRecord } from './session.js';
+import { sameProcessStart } from './proc.js';
 
 /** A session on another machine, from its hub's presence (core/relay). */
 export interface RemoteSession {
@@ -125,8 +126,7 @@ export class SessionTable implements RowIndex<ListedSession> {
     for (const s of this.live.values()) if (s.pid !== null) byPid.set(s.pid, s);
     for (const st of this.#stock) {
       const s = byPid.get(st.entry.pid);
-      const sameStart = s?.procStart == null || st.entry.procStart === undefined || s.procStart === st.entry.procStart;
-      if (s !== undefined && sameStart) owners.set(st.address, s.id);
+      if (s !== undefined && sameProcessStart(s.procStart, st.entry.procStart)) owners.set(st.address, s.id);
     }
     return owners;
   }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { StockEntry } from '../protocol/cc-sessions.js';
 import { readBoundedSync } from '../storage/bounded-read.js';
-import { pidAlive, processStartTime } from '../registry/proc.js';
+import { pidAlive, processStartTime, sameProcessStart } from '../registry/proc.js';
 
 export const ENTRY_MAX_BYTES = 256 * 1024; // Claude Code ignores larger files too
 export const PROBE_TIMEOUT_MS = 250;
@@ -80,9 +80,7 @@ export function isOwnMessagingSocket(
   if (agent.pid === null) return false;
   const r = readEntry(path.join(claudeRoot, 'sessions', `${agent.pid}.json`));
   if (!r.ok || path.resolve(r.entry.messagingSocketPath) !== path.resolve(socketPath)) return false;
-  const sameStart =
-    agent.procStart === null || r.entry.procStart === undefined || agent.procStart === r.entry.procStart;
-  return sameStart && processMatches(r.entry);
+  return sameProcessStart(agent.procStart, r.entry.procStart) && processMatches(r.entry);
 }
 
 const KeyFile = z.looseObject({ peerToken: z.string().min(1).max(256), procStart: z.string().max(128).optional() });
