@@ -30,15 +30,20 @@ function enableCompileCache(): void {
 }
 
 // The hub runs for days: it re-executes itself once with few malloc arenas (malloc-arenas.ts) before anything else.
-if (process.argv.slice(2).find((a) => !a.startsWith('-')) === 'serve') withFewMallocArenas();
+const serving = process.argv.slice(2).find((a) => !a.startsWith('-')) === 'serve';
+if (serving) withFewMallocArenas();
 
 enableCompileCache();
 
-// A reader that went away (`switchboard agents | head`) is not an error.
+// A reader that went away (`switchboard agents | head`) is not an error. The hub outlives the
+// readers of its output: what it would have printed is lost, nothing else (a failed write to
+// stderr was an uncaught error at its next stop: exit 70 after the fatal timeout).
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (serving) return;
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw err;
 });
+if (serving) process.stderr.on('error', () => undefined);
 
 const { main } = await import('./main.js');
 main(process.argv.slice(2)).then(

@@ -2,7 +2,8 @@
 // Electron objects. Order matters: the single-instance lock first, then the
 // sandbox and the app:// scheme, then the hub (fail closed with a dialog
 // when it cannot start: never a second hub), then tray, windows, IPC and
-// notifications. Quitting closes the hub cleanly (held messages stay
+// notifications. Quitting (the menu, or SIGINT, SIGTERM, SIGHUP, SIGQUIT)
+// closes the hub cleanly (held messages stay
 // journaled for the next start). Everything else lives in small modules
 // with ports and is tested under Node.
 
@@ -26,6 +27,7 @@ import { BRIDGE_EVENT } from '../core/contract/bridge.js';
 import { IPC_CHANNELS } from '../core/contract/operations.js';
 import { startHub, type Hub } from '../core/index.js';
 import { stderrLogger } from '../core/kit/logger.js';
+import { handleSignals } from '../core/kit/signals.js';
 import type { RpcConnection } from '../core/transport/rpc-server.js';
 import { runBridgeOperation } from '../core/index.js';
 import { defaultCliLink, createDesktopHandlers } from './desktop-handlers.js';
@@ -249,4 +251,6 @@ async function start(): Promise<void> {
       app.exit(0);
     });
   });
+  // SIGINT, SIGTERM, SIGHUP and SIGQUIT quit as the menu does; other signals are logged and ignored.
+  handleSignals(process, log, () => app.quit());
 }

@@ -37,7 +37,8 @@ function electronBinary() {
 
 function run(cmd, args) {
   const child = spawn(cmd, args, { stdio: 'inherit', cwd: root });
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  // The stop signals reach the app or hub (core/kit/signals.ts): this wrapper never exits before it.
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 

@@ -1,7 +1,9 @@
 // `switchboard serve`: the headless hub in the foreground. The only place
 // outside electron/ that creates the real world (clock, logger, endpoint).
 // While it runs, process-guards.ts logs stray rejections (and keeps going)
-// and turns an uncaught exception into a logged, orderly stop (exit 70).
+// and turns an uncaught exception into a logged, orderly stop (exit 70);
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT stop it in order, and every other
+// signal that would end it is logged and ignored (core/kit/signals.ts).
 // With --ui and no --port, a default port another program holds is not
 // fatal: the UI takes a free port and says so. A hub that already runs is
 // reported with its UI's address (never its token: that only ever appears
@@ -14,6 +16,7 @@ import { startHub, type Hub } from '../../core/index.js';
 import { HubRunningError } from '../../core/transport/hub-lock.js';
 import { JournalError } from '../../core/journal/journal.js';
 import { stderrLogger, type Logger } from '../../core/kit/logger.js';
+import { handleSignals } from '../../core/kit/signals.js';
 import { startWebServer, type WebServer } from '../../core/index.js';
 import { CliFailure, intArg, parse, UsageError, type Ctx } from '../common.js';
 import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../process-guards.js';
@@ -24,7 +27,8 @@ export const DEFAULT_UI_PORT = 7317;
 const INFO_TIMEOUT_MS = 2000; // asking a running hub where its UI is
 
 export const SERVE_HELP = `switchboard serve [--ui [--port N]] [--json] [--quiet]
-  Runs the hub in the foreground until SIGINT or SIGTERM. Prints the user-interface
+  Runs the hub in the foreground until SIGINT, SIGTERM, SIGHUP or SIGQUIT (other signals
+  are logged and ignored; SIGUSR1 opens no debugger). Prints the user-interface
   token that \`held\` and \`subscriptions\` need (never written to disk).
   --json   print one ready line {"event":"ready","socket":…,"pid":…,"uiToken":…} on stdout
   --ui     also serve the user interface and its HTTP bridge on 127.0.0.1 (port N, default 7317;
@@ -97,9 +101,18 @@ export async function serve(args: string[], ctx: Ctx): Promise<number> {
     setTimeout(() => process.exit(EXIT_INTERNAL), FATAL_EXIT_MS).unref();
     stopFatally();
   });
+  // From the first moment: a stop signal during start-up stops the hub as soon as it runs.
+  let stopRequested = false;
+  let requestStop = (): void => void (stopRequested = true);
+  const removeSignals = handleSignals(process, logger, () => requestStop());
   try {
-    return await run(values, port, logger, ctx, (stop) => (stopFatally = stop));
+    return await run(values, port, logger, ctx, (stop, fatal) => {
+      stopFatally = fatal;
+      if (stopRequested) stop();
+      else requestStop = stop;
+    });
   } finally {
+    removeSignals();
     removeGuards();
   }
 }
@@ -109,7 +122,8 @@ async function run(
   port: number,
   logger: Logger,
   ctx: Ctx,
-  onStop: (stop: () => void) => void,
+  /** Hands over what a stop signal (`stop`) and an uncaught exception (`fatal`) call once the hub runs. */
+  onStop: (stop: () => void, fatal: () => void) => void,
 ): Promise<number> {
   let hub: Hub;
   try {
@@ -149,19 +163,12 @@ async function run(
     if (web) ctx.out(`User interface: ${web.url}`);
   }
   let code = 0;
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    onStop(() => {
+  await new Promise<void>((resolve) =>
+    onStop(resolve, () => {
       code = EXIT_INTERNAL;
-      stop();
-    });
-  });
+      resolve();
+    }),
+  );
   await web?.close();
   await hub.close();
   return code;
