@@ -38,9 +38,16 @@ import type { EffectiveSettings } from '../settings/effective.js';
 import { defaultManagedPath, SettingsStore } from '../settings/store.js';
 import type { StockInterop } from '../stock/stock.js';
 import type { Teams } from '../teams/teams.js';
-import { currentEndpointEnv, resolveEndpoint, type EndpointEnv, type EndpointPaths } from '../transport/endpoint.js';
+import {
+  currentEndpointEnv,
+  resolveEndpoint,
+  sessionSocketPath,
+  type EndpointEnv,
+  type EndpointPaths,
+} from '../transport/endpoint.js';
 import { bindHubSocket } from '../transport/hub-lock.js';
 import { RpcServer, type Dispatch, type RpcConnection } from '../transport/rpc-server.js';
+import { SocketKeeper, type ListeningSocket } from '../transport/socket-keeper.js';
 import type { InboundHandler } from '../transport/session-socket.js';
 import { Waker } from '../wake/wake.js';
 import { ClaudeRoot } from './claude-root.js';
@@ -102,6 +109,8 @@ export class Hub {
   readonly dispatch: Dispatch;
   readonly #rpc: RpcServer;
   #sweep: NodeJS.Timeout | undefined;
+  /** Binds again socket files a cleaner removed (Unix; set once the hub socket is bound). */
+  #keeper: SocketKeeper | undefined;
   #closed = false;
   /** Requests that arrive while journaled sessions are being restored wait for it. */
   #restored = false;
@@ -203,6 +212,7 @@ export class Hub {
       stateLock.release();
       throw err;
     }
+    if (!paths.windows) hub.#keeper = new SocketKeeper(paths.socketDir, env.uid, hub.log);
     quiet.reset(); // this hub is the one now: a previous hub's marks go before any request
     hub.history.open();
     await restoreSessions(hub, state.sessions, state.held);
@@ -213,6 +223,16 @@ export class Hub {
     hub.#sweep = setInterval(() => void sweepOnce(hub), hub.limits.livenessSweepMs);
     hub.#sweep.unref();
     return hub;
+  }
+
+  /** Binds again the hub's and the sessions' socket files when they were removed (called by the sweep). */
+  async keepSockets(): Promise<void> {
+    if (!this.#closed) await this.#keeper?.check(() => this.#listening());
+  }
+
+  *#listening(): Generator<ListeningSocket> {
+    yield { path: this.paths.hubSocket, server: this.#rpc.server };
+    for (const [id, server] of this.servers) yield { path: sessionSocketPath(this.paths, id), server };
   }
 
   get teams(): Teams {

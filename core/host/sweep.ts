@@ -1,6 +1,7 @@
 // The hub's periodic housekeeping, one turn at a time: sessions whose process
 // exited end for good, silent ones past their lease go dormant, ended ones
-// past retention are trimmed; memory is reclaimed after a burst; Claude
+// past retention are trimmed; socket files a cleaner removed are bound
+// again; memory is reclaimed after a burst; Claude
 // Code's root is rescanned; settings files are polled; held messages expire;
 // folded drop receipts go out; idle subscriptions expire; the journal is
 // compacted when it wants to be. A failing turn is logged, never thrown.
@@ -23,10 +24,12 @@ export interface SweepPorts extends RetentionPorts {
   readonly claude: { sweep(): Promise<void> };
   retire(id: string, end: EndKind): Promise<void>;
   settingsChanged(): Promise<void>;
+  keepSockets(): Promise<void>;
 }
 
 export async function sweepOnce(hub: SweepPorts): Promise<void> {
   try {
+    await hub.keepSockets();
     const now = hub.clock.now();
     for (const s of [...hub.table.live.values()]) {
       if (s.liveness !== 'pid' || s.pid === null) continue;
