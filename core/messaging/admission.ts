@@ -144,9 +144,11 @@ export class Admission implements AdmissionPort {
   }
 
   async #hold(env: Envelope, receiver: SessionRecord, reason: string): Promise<RouteResult> {
-    if (this.held.has(receiver.id, env.msgId)) return { status: 'dropped', reason: 'duplicate' };
+    if (this.held.holds(receiver.id, env.msgId)) return { status: 'dropped', reason: 'duplicate' };
     const entry: HeldEntry = {
-      id: env.msgId,
+      // The id a person approves by: the msg_id, unless another session holds one with the same id (writers
+      // choose msg_id, and a broadcast shares it); approving must never reach a message the person was not shown.
+      id: this.held.get(env.msgId) === undefined ? env.msgId : randomUUID(),
       receiverId: receiver.id,
       env,
       reason,

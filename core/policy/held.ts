@@ -7,6 +7,7 @@
 import type { Envelope } from '../delivery/envelope.js';
 
 export interface HeldEntry {
+  /** What a person approves or denies: unique among all held entries (admission.ts picks it). */
   id: string;
   receiverId: string;
   env: Envelope;
@@ -54,8 +55,10 @@ export class HeldQueue {
     return undefined;
   }
 
-  has(receiverId: string, id: string): boolean {
-    return this.#byReceiver.get(receiverId)?.has(id) ?? false;
+  /** Whether the receiver holds a message with this msg_id (whatever its held id). */
+  holds(receiverId: string, msgId: string): boolean {
+    for (const e of this.#byReceiver.get(receiverId)?.values() ?? []) if (e.env.msgId === msgId) return true;
+    return false;
   }
 
   take(id: string): HeldEntry | undefined {
