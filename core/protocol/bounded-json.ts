@@ -33,9 +33,12 @@ export function jsonBoundsProblem(value: unknown, bounds: JsonBounds = LIMITS): 
     if (estimate > bounds.jsonBytes) return `is larger than ${bounds.jsonBytes} bytes as JSON`;
   }
   // The depth is safe now; measure exactly (escapes and UTF-8 only make it bigger than the estimate).
-  if (utf8Length(JSON.stringify(value)) > bounds.jsonBytes) return `is larger than ${bounds.jsonBytes} bytes as JSON`;
+  if (Number.isFinite(bounds.jsonBytes) && utf8Length(JSON.stringify(value)) > bounds.jsonBytes) return `is larger than ${bounds.jsonBytes} bytes as JSON`;
   return undefined;
 }
+
+/** Another program's file, already size-bounded by its reader: only its depth is bounded here. */
+export const FILE_JSON_BOUNDS: JsonBounds = { jsonDepth: LIMITS.jsonDepth, jsonBytes: Infinity };
 
 /** UTF-8 length without Buffer (this module also runs in the renderer). */
 function utf8Length(text: string): number {

@@ -1,9 +1,11 @@
 // One task file (FORMATS.md §3): `<id>.json`, `JSON.stringify(task, null, 2)`.
 // Readers strip unknown keys but keep the file's key order, so reading and
 // writing back an untouched task is byte-identical; a file that fails
-// validation counts as missing.
+// validation, or that is nested deeper than LIMITS.jsonDepth, counts as
+// missing for readers and is never written.
 
 import { z } from 'zod';
+import { FILE_JSON_BOUNDS, jsonBoundsProblem } from '../protocol/bounded-json.js';
 
 export const TASK_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -35,6 +37,8 @@ export function parseTask(text: string | undefined): Task | undefined {
     return undefined;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  // Nested past LIMITS.jsonDepth (metadata is free-form): no answer or write could serialize it.
+  if (jsonBoundsProblem(value, FILE_JSON_BOUNDS) !== undefined) return undefined;
   if (!TaskSchema.safeParse(value).success) return undefined;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) if (KNOWN.has(k)) out[k] = v;

@@ -3,13 +3,15 @@
 // proper-lockfile at `<inbox>.lock`, re-read, change, and replace it
 // atomically. Only a missing file is empty. Invalid entries inside a valid
 // array are skipped and pruned by writers; a file that is not a regular file,
-// over the read limit, not JSON or not an array is unreadable: peek() reports
-// it, every writer fails with `inbox_unreadable` and leaves it byte-identical.
+// over the read limit, not JSON, not an array or nested deeper than
+// LIMITS.jsonDepth is unreadable: peek() reports it, every writer fails with
+// `inbox_unreadable` and leaves it byte-identical.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { FILE_JSON_BOUNDS, jsonBoundsProblem } from '../protocol/bounded-json.js';
 import { readBounded, type FileRead } from '../storage/bounded-read.js';
 import { UnreadableFileError } from '../storage/unreadable.js';
 import { createExclusive, serialize, writeAtomic } from './files.js';
@@ -49,6 +51,9 @@ export function parseInbox(text: string | undefined): ReadResult {
     return { entries: [], invalid: 0, problem: 'not valid JSON' };
   }
   if (!Array.isArray(value)) return { entries: [], invalid: 0, problem: 'not a JSON array' };
+  // An entry (or an unknown key of one) nested that deep could be neither answered nor written back.
+  const deep = jsonBoundsProblem(value, FILE_JSON_BOUNDS);
+  if (deep !== undefined) return { entries: [], invalid: 0, problem: deep };
   const entries: InboxEntry[] = [];
   let invalid = 0;
   for (const raw of value) {

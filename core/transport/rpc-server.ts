@@ -141,7 +141,14 @@ export class RpcServer {
     const send = (msg: unknown): void => sendLine(JSON.stringify(msg) + '\n');
     /** A result line, the same bytes as send({ jsonrpc, id, result }) without walking the envelope. */
     const answer = (id: RpcId, result: unknown): void => {
-      const json = JSON.stringify(result) as string | undefined;
+      let json: string | undefined;
+      try {
+        json = JSON.stringify(result);
+      } catch (err) {
+        // A result no JSON can carry (e.g. another program's file nested past the stack) still gets an answer.
+        this.#log.error('hub socket: an answer could not be serialized', { error: String(err) });
+        return fail(id, 'internal');
+      }
       if (json === undefined) send({ jsonrpc: '2.0', id, result });
       else sendLine(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}\n`);
     };

@@ -256,3 +256,34 @@ describe('hub socket: pushes to a client that stopped reading', () => {
     }
   });
 });
+
+describe('hub socket: a result no JSON can carry', () => {
+  it('is answered internal, sync or async, and the connection goes on (it used to get no answer at all)', async () => {
+    const dirs = tempDirs();
+    const deep: unknown[] = [];
+    let at = deep;
+    for (let i = 0; i < 200_000; i++) at.push((at = []));
+    const results: unknown[] = [{ n: 1n }, Promise.resolve(deep), { ok: true }];
+    const server = new RpcServer({
+      limits: withLimits({}),
+      logger: silentLogger,
+      onClose: () => undefined,
+      dispatch: () => results.shift(),
+    });
+    const sockPath = `${dirs.root}/bad-result.sock`;
+    await new Promise<void>((r) => server.server.listen(sockPath, r));
+    try {
+      const c = await rawConnect(sockPath);
+      c.write('{"jsonrpc":"2.0","id":1,"method":"hub.info"}\n');
+      expect(await c.next()).toMatchObject({ id: 1, error: { data: { reason: 'internal' } } });
+      c.write('{"jsonrpc":"2.0","id":2,"method":"hub.info"}\n');
+      expect(await c.next()).toMatchObject({ id: 2, error: { data: { reason: 'internal' } } });
+      c.write('{"jsonrpc":"2.0","id":3,"method":"hub.info"}\n');
+      expect(await c.next()).toMatchObject({ id: 3, result: { ok: true } });
+      c.destroy();
+    } finally {
+      server.closeAll();
+      await new Promise<void>((r) => server.server.close(() => r()));
+    }
+  });
+});
