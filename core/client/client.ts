@@ -47,7 +47,12 @@ export class HubClient {
     this.#socket = socket;
     this.#timeoutMs = timeoutMs;
     const splitter = new LineSplitter(LIMITS.frameBytes * 2);
-    socket.on('data', (chunk: Buffer) => splitter.push(chunk, (line) => this.#onLine(line)));
+    socket.on('data', (chunk: Buffer) => {
+      if (splitter.push(chunk, (line) => this.#onLine(line))) return;
+      // An answer this client cannot read: say so now, not as a time-out later.
+      this.#failAll(new Error(`the hub sent a line over ${LIMITS.frameBytes * 2} bytes; this client cannot read it`));
+      socket.destroy();
+    });
     socket.on('error', () => undefined);
     socket.on('close', () => this.#failAll(new Error('hub connection closed')));
   }

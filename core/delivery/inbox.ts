@@ -96,13 +96,23 @@ export class Inbox {
     return this.#claimed.has(id);
   }
 
-  /** The oldest unclaimed items (`messagesOnly`: peer messages only), at most `limit`, read back as needed. */
-  fetch(limit: number, messagesOnly = false): InboxItem[] {
+  /**
+   * The oldest unclaimed items (`messagesOnly`: peer messages only), at most `limit`, read back as needed;
+   * past `maxBytes` of their JSON no further item is added, but the first always is (an answer must fit a line:
+   * nine messages of the largest size were one answer no client could read, so they could never be acknowledged).
+   */
+  fetch(limit: number, messagesOnly = false, maxBytes = Infinity): InboxItem[] {
     const out: InboxItem[] = [];
+    let bytes = 0;
     for (const [id, slot] of this.#items) {
       if (out.length >= limit) break;
       if (this.#claimed.has(id) || (messagesOnly && isItem(slot) && slot.kind !== 'message')) continue;
-      out.push(this.#item(id, slot));
+      const item = this.#item(id, slot);
+      if (Number.isFinite(maxBytes)) {
+        bytes += Buffer.byteLength(JSON.stringify(item));
+        if (bytes > maxBytes && out.length > 0) break;
+      }
+      out.push(item);
     }
     return out;
   }

@@ -65,9 +65,12 @@ export class Mailboxes {
     });
   }
 
-  /** Read back from the journal where only headers are in memory (a JournalReadError when it cannot be). */
-  fetch(sessionId: string, limit: number): InboxItem[] {
-    return this.#inboxes.get(sessionId)?.fetch(limit) ?? [];
+  /**
+   * Read back from the journal where only headers are in memory (a JournalReadError when it cannot be);
+   * at most `maxBytes` of items' JSON beyond the first (Inbox.fetch).
+   */
+  fetch(sessionId: string, limit: number, maxBytes?: number): InboxItem[] {
+    return this.#inboxes.get(sessionId)?.fetch(limit, false, maxBytes) ?? [];
   }
 
   /** See Inbox.claim: the item is not fetched until acknowledged or released. */

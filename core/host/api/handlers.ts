@@ -97,10 +97,12 @@ export function createHandlers(hub: Hub): Handlers {
     'message.send': (params, { session }) => sendMessage(hub, session, params),
 
     'inbox.fetch': async (params, { session: s }) => {
-      let items = hub.mailboxes.fetch(s.id, params.limit);
+      // One answer stays within a frame (plus its first item, itself always under one): every client can read it.
+      const budget = hub.limits.frameBytes / 2;
+      let items = hub.mailboxes.fetch(s.id, params.limit, budget);
       if (items.length === 0 && params.waitMs > 0) {
         await waitForItem(hub, s.id, Math.min(params.waitMs, hub.limits.fetchWaitMs));
-        items = hub.mailboxes.fetch(s.id, params.limit);
+        items = hub.mailboxes.fetch(s.id, params.limit, budget);
       }
       if (items.length === 0) hub.quiet.vouch(s.id); // in the same turn as the fetch: no item can come between
       return { items };
