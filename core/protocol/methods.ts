@@ -111,7 +111,12 @@ export const UiSetSettingParams = z.strictObject({
 
 /** Team and task methods: optional session credentials name the actor; without them it is "user". */
 const Actor = { sessionId: Id.optional(), token: Token.optional() };
-const TeamName = z.string().min(1).max(256);
+/**
+ * Team, list and member names become file and directory names under ~/.claude (sanitized to ASCII):
+ * 200 leaves room for `.json.lock` within a file system's 255 bytes (256 was ENAMETOOLONG, answered `internal`).
+ */
+const TeamName = z.string().min(1).max(200);
+const MemberName = TeamName;
 const TaskId = z.string().regex(/^\d{1,15}$/);
 const TaskStatus = z.enum(['pending', 'in_progress', 'completed']);
 export const TeamsListParams = z.strictObject({}).optional();
@@ -135,7 +140,7 @@ export const TaskUpdateParams = z.strictObject({
   description: z.string().max(1_000_000).optional(),
   activeForm: z.string().max(10_000).optional(),
   status: TaskStatus.optional(),
-  owner: z.string().min(1).max(256).nullable().optional(),
+  owner: MemberName.nullable().optional(),
   metadata: boundedJsonObject(256).optional(),
   /** Claude Code's TaskUpdate addBlocks/addBlockedBy: both sides of each edge are written. */
   addBlocks: z.array(TaskId).max(1000).optional(),
@@ -145,21 +150,21 @@ export const TaskClaimParams = z.strictObject({
   ...Actor,
   list: TeamName,
   id: TaskId,
-  owner: z.string().min(1).max(256).optional(),
+  owner: MemberName.optional(),
   busyCheck: z.boolean().optional(),
 });
 export const TaskAssignParams = z.strictObject({
   ...Actor,
   team: TeamName,
   id: TaskId,
-  owner: z.string().min(1).max(256),
+  owner: MemberName,
 });
 export const TaskDeleteParams = z.strictObject({ ...Actor, list: TeamName, id: TaskId });
-export const TaskReleaseParams = z.strictObject({ ...Actor, list: TeamName, owner: z.string().min(1).max(256) });
+export const TaskReleaseParams = z.strictObject({ ...Actor, list: TeamName, owner: MemberName });
 export const TeamSendParams = z.strictObject({
   ...Auth,
   team: TeamName,
-  to: z.string().min(1).max(256),
+  to: MemberName,
   text: z.string().min(1).max(1_000_000),
   summary: z.string().max(LIMITS.summaryChars).optional(),
 });

@@ -17,6 +17,7 @@ import { Mailbox, newEntry } from './mailbox.js';
 import { Roster, type TeamConfig } from './roster.js';
 import { rosterSender, type SenderClaim } from './sender.js';
 import { CodedError } from '../protocol/coded-error.js';
+import { UnreadableFileError } from '../storage/unreadable.js';
 
 export interface TeamSummary {
   name: string;
@@ -138,7 +139,13 @@ export class Teams {
       if (cfg === undefined) throw new TeamSendError('no_team', `no team ${team}`);
       assignedBy = senderName(cfg, by);
     }
-    const task = await this.tasks(team).update(id, { owner });
+    // Both or neither: an inbox that cannot take the notice leaves the task as it was.
+    const mailbox = this.mailbox(team, owner);
+    const inbox = await mailbox.peek();
+    if (inbox.problem !== undefined) throw new UnreadableFileError('inbox_unreadable', mailbox.file, inbox.problem);
+    const list = this.tasks(team);
+    const previous = await list.get(id);
+    const task = await list.update(id, { owner });
     const frame = {
       type: 'task_assignment',
       taskId: task.id,
@@ -147,7 +154,12 @@ export class Teams {
       assignedBy,
       timestamp: new Date().toISOString(),
     };
-    await this.mailbox(team, owner).append(newEntry({ from: assignedBy, text: JSON.stringify(frame) }));
+    try {
+      await mailbox.append(newEntry({ from: assignedBy, text: JSON.stringify(frame) }));
+    } catch (err) {
+      await list.update(id, { owner: previous?.owner ?? null }).catch(() => undefined); // best effort; the error says why
+      throw err;
+    }
     return task;
   }
 
