@@ -5,7 +5,11 @@
 // outage), and receipts back to the sending machine. It connects in the
 // background and reconnects forever with backoff; while disconnected every
 // send fails at once with `unreachable`. Knows nothing about the hub: the
-// host (core/relay/remote-machines.ts) gives it ports.
+// host (core/relay/remote-machines.ts) gives it ports. A presence counts
+// only on its own machine's subject, and at most MAX_REMOTE_MACHINES
+// machines with MAX_REMOTE_SESSIONS sessions in all are kept: any peer on
+// the broker can publish, and a flood of made-up machines grew the hub by
+// hundreds of MB and stalled every presence.
 
 import fs from 'node:fs';
 import {
@@ -34,6 +38,12 @@ import {
 export const SEND_TIMEOUT_MS = 5000; // a remote hub answers once the message is journaled
 const DEFAULT_PRESENCE_S = 15;
 const CLOSE_WAIT_MS = 2000; // at most this long to drain on close
+/** Remote machines kept at once (a workplace's hubs, with room); presences of more are ignored. */
+export const MAX_REMOTE_MACHINES = 64;
+/** Remote sessions kept in all, as many as one hub may list (LIMITS.sessions). */
+export const MAX_REMOTE_SESSIONS = 4096;
+/** A refused presence is logged at most this often. */
+const REFUSED_LOG_MS = 60_000;
 
 export interface RemoteHub {
   machine: string;
@@ -197,6 +207,14 @@ export class Relay {
   #presence(m: Msg): void {
     const p = decode(Presence, m.data);
     if (p === undefined || p.hubId === this.hubId) return;
+    if (m.subject !== SUBJECTS.presence(p.machine)) return this.#refused('a presence for another machine', p.machine);
+    const known = this.#remote.get(p.machine);
+    if (known === undefined && this.#remote.size >= MAX_REMOTE_MACHINES)
+      return this.#refused(`more than ${MAX_REMOTE_MACHINES} machines`, p.machine);
+    let others = 0;
+    for (const h of this.#remote.values()) if (h !== known) others += h.sessions.length;
+    if (others + p.sessions.length > MAX_REMOTE_SESSIONS)
+      return this.#refused(`more than ${MAX_REMOTE_SESSIONS} remote sessions`, p.machine);
     if (p.machine === this.machine) {
       this.#ports.log('warn', 'relay: another hub uses this machine name; set relay.machine to tell them apart', {
         machine: p.machine,
@@ -210,6 +228,15 @@ export class Relay {
       expiresAt: this.#ports.now() + p.ttlMs,
     });
     this.#ports.remoteChanged();
+  }
+
+  #lastRefusedLog = -Infinity;
+
+  #refused(why: string, machine: string): void {
+    const now = this.#ports.now();
+    if (now - this.#lastRefusedLog < REFUSED_LOG_MS) return;
+    this.#lastRefusedLog = now;
+    this.#ports.log('warn', `relay: presence ignored (${why})`, { machine });
   }
 
   #expire(): void {

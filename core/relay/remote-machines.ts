@@ -133,6 +133,11 @@ export class RemoteMachines {
     const hub = this.#hub;
     const receiver = hub.table.live.get(m.to) ?? ownRow(hub, m.to);
     if (receiver === undefined) return { v: PROTOCOL_VERSION, error: 'target_not_found' };
+    // The limits a local send has (validate.ts): the wire format alone let 1 MiB bodies through.
+    if (Buffer.byteLength(m.body, 'utf8') > hub.limits.messageBytes)
+      return { v: PROTOCOL_VERSION, error: 'message_too_large' };
+    if (m.summary !== null && [...m.summary].length > hub.limits.summaryChars)
+      return { v: PROTOCOL_VERSION, error: 'summary_too_long' };
     const env: Envelope = {
       msgId: m.msgId,
       fromAddress: peerAddress(m.from.machine, m.from.sessionId),

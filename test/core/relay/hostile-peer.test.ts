@@ -1,0 +1,98 @@
+// A hostile peer on the broker, against a real nats-server and two hubs
+// (found by a red-team pass): a presence published on another machine's
+// subject replaced that machine's rows; presences of thousands of made-up
+// machines grew the hub by hundreds of MB; and relay messages skipped the
+// 256 KiB message limit a local send has. Each case fails on the old code.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { HubClient } from '../../../core/client/client.js';
+import { LIMITS } from '../../../core/protocol/limits.js';
+import type { InboxItem, Registration } from '../../../core/protocol/methods.js';
+import { SUBJECTS } from '../../../core/protocol/relay-wire.js';
+import { MAX_REMOTE_MACHINES } from '../../../core/relay/relay.js';
+import { sleep, until, type TestHub } from '../../helpers/hub.js';
+import { machine, startNats, type Nats } from './nats.js';
+
+let nats: Nats;
+let a: TestHub;
+let b: TestHub;
+let ca: HubClient;
+let cb: HubClient;
+let bob: Registration;
+let evil: NatsConnection;
+const enc = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));
+const items = async (r: Registration): Promise<InboxItem[]> =>
+  (await cb.call('inbox.fetch', { sessionId: r.sessionId, token: r.token, limit: 50 })).items;
+const presence = (m: string, names: string[]) => ({
+  v: 1,
+  machine: m,
+  hubId: `hub-${m}`,
+  ttlMs: 60_000,
+  sessions: names.map((name, i) => ({
+    sessionId: `${m}-${i}`,
+    name,
+    agent: 'claude',
+    state: 'idle',
+    stateSince: 0,
+    cwd: '/x',
+    inboxDepth: 0,
+    canReceive: true,
+  })),
+});
+
+beforeEach(async () => {
+  nats = await startNats();
+  a = await machine('laptop', nats);
+  b = await machine('buildbox', nats);
+  ca = await a.client();
+  cb = await b.client();
+  await a.register(ca, { name: 'alice' });
+  bob = await b.register(cb, { name: 'bob' });
+  await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'), 10_000);
+  evil = await connect({ servers: nats.url });
+});
+afterEach(async () => {
+  await evil.close();
+  await a.close();
+  await b.close();
+  await nats.stop();
+});
+
+describe('a hostile peer on the broker', () => {
+  it("a presence on its own subject that names another machine does not replace that machine's rows", async () => {
+    evil.publish(SUBJECTS.presence('evil'), enc(presence('buildbox', ['evil-1'])));
+    evil.publish(SUBJECTS.presence('evil2'), enc(presence('evil2', ['mallory']))); // a proper one, as a marker
+    await evil.flush();
+    await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'mallory'), 5000);
+    const names = (await ca.call('agents.list', {})).rows.filter((r) => r.machine === 'buildbox').map((r) => r.name);
+    expect(names).toEqual(['bob']);
+  });
+
+  it(`keeps at most ${MAX_REMOTE_MACHINES} remote machines, whoever floods presences`, async () => {
+    for (let i = 0; i < MAX_REMOTE_MACHINES + 40; i++)
+      evil.publish(SUBJECTS.presence(`fake-${i}`), enc(presence(`fake-${i}`, [`f${i}`])));
+    await evil.flush();
+    await sleep(500);
+    const rows = (await ca.call('agents.list', {})).rows;
+    const machines = new Set(rows.filter((r) => r.machine !== null && r.machine !== 'laptop').map((r) => r.machine));
+    expect(machines.size).toBeLessThanOrEqual(MAX_REMOTE_MACHINES);
+    expect(machines.has('buildbox')).toBe(true); // known before the flood
+  });
+
+  it('a relay message over the message limit is refused as message_too_large and never queued', async () => {
+    const answer = await evil.request(
+      SUBJECTS.message('buildbox'),
+      enc({
+        v: 1,
+        msgId: 'big-1',
+        to: bob.sessionId,
+        from: { machine: 'laptop', sessionId: 'x', name: 'x' },
+        summary: 's',
+        body: 'x'.repeat(LIMITS.messageBytes + 1),
+      }),
+      { timeout: 5000 },
+    );
+    expect(JSON.parse(new TextDecoder().decode(answer.data))).toEqual({ v: 1, error: 'message_too_large' });
+    expect(await items(bob)).toEqual([]);
+  });
+});
