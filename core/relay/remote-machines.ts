@@ -21,6 +21,7 @@ import { resolveTo } from '../registry/resolution.js';
 import type { RemoteSession } from '../registry/table.js';
 import type { Envelope } from '../delivery/envelope.js';
 import { Confirmations } from './confirmations.js';
+import { OutstandingSends } from './outstanding.js';
 import {
   parsePeerAddress,
   peerAddress,
@@ -46,6 +47,9 @@ export interface RemotePorts {
 
 export class RemoteMachines {
   readonly confirmations: Confirmations;
+  /** Our sends whose receipts may come: only those are taken (outstanding.ts). */
+  readonly outstanding: OutstandingSends;
+  #forgedLoggedAt = -Infinity;
   readonly #hub: RemotePorts;
   readonly #hubId = randomUUID();
   #relay: Relay | undefined;
@@ -55,6 +59,7 @@ export class RemoteMachines {
 
   constructor(hub: RemotePorts) {
     this.#hub = hub;
+    this.outstanding = new OutstandingSends(() => hub.clock.monotonic());
     this.confirmations = new Confirmations(
       () => hub.clock.now(),
       () => hub.events.emit({ type: 'confirmations.changed', count: this.confirmations.size }),
@@ -164,6 +169,14 @@ export class RemoteMachines {
 
   /** A receipt from another machine for one of our senders. */
   #receipt(r: RelayReceipt): void {
+    if (!this.outstanding.accept(r)) {
+      const now = this.#hub.clock.monotonic();
+      if (now - this.#forgedLoggedAt >= 60_000) {
+        this.#forgedLoggedAt = now;
+        this.#hub.log.warn('relay: a receipt for no message we sent was dropped', { machine: r.receiver.machine });
+      }
+      return;
+    }
     const address = peerAddress(r.receiver.machine, r.receiver.sessionId);
     this.#hub.admission.notifySender(
       { msgId: r.origMsgId, fromAddress: '', fromSessionId: r.senderSessionId },

@@ -25,7 +25,7 @@ export interface RemoteTarget {
 
 /** What a send to another machine needs from the hub. */
 export interface RemoteSendPorts {
-  readonly remote: Pick<RemoteMachines, 'relay' | 'confirmations'>;
+  readonly remote: Pick<RemoteMachines, 'relay' | 'confirmations' | 'outstanding'>;
   readonly admission: Pick<AdmissionPort, 'effective'>;
   adminSettings(): EffectiveSettings;
 }
@@ -53,18 +53,26 @@ export async function sendRemote(
       return { status, msg_id: msgId, to, note: sendNote(status, target.label) };
     }
   }
-  const answer = await relay.send(target.machine, {
-    v: PROTOCOL_VERSION,
-    msgId,
-    to: target.session,
-    from: { machine: relay.machine, sessionId: sender.id, name: sender.name },
-    summary,
-    body: message,
-  });
-  if ('error' in answer)
+  hub.remote.outstanding.add(msgId, sender.id, target.machine); // before: a receipt can overtake the answer
+  const answer = await relay
+    .send(target.machine, {
+      v: PROTOCOL_VERSION,
+      msgId,
+      to: target.session,
+      from: { machine: relay.machine, sessionId: sender.id, name: sender.name },
+      summary,
+      body: message,
+    })
+    .catch((err: unknown) => {
+      hub.remote.outstanding.forget(msgId);
+      throw err;
+    });
+  if ('error' in answer) {
+    hub.remote.outstanding.forget(msgId);
     throw new HubError(answer.error === 'target_not_found' ? 'target_not_found' : 'unreachable', {
       detail: `${target.machine} answered ${answer.error}`,
     });
+  }
   const shown = `${answer.to.name} on ${target.machine}`;
   return {
     status: answer.status,

@@ -15,6 +15,7 @@ import { Pins } from '../../../core/registry/resolution.js';
 import { SessionTable } from '../../../core/registry/table.js';
 import { processStartTime } from '../../../core/registry/proc.js';
 import type { RelayMessage } from '../../../core/protocol/relay-wire.js';
+import { OutstandingSends } from '../../../core/relay/outstanding.js';
 import type { RemoteMachines } from '../../../core/relay/remote-machines.js';
 import type { StockInterop } from '../../../core/stock/stock.js';
 import { fakeClock, until } from '../../helpers/hub.js';
@@ -74,6 +75,7 @@ function harness() {
     remote: {
       relay: relay as unknown as RemoteMachines['relay'],
       confirmations: undefined as unknown as RemoteMachines['confirmations'],
+      outstanding: new OutstandingSends(() => 0),
     },
     adminSettings: () => effectiveWith(),
     recordActivity: (e) => void activity.push(e.status),

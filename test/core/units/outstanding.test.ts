@@ -1,0 +1,45 @@
+// Which relay receipts count (core/relay/outstanding.ts): only for a message
+// we sent, from its sender, from the machine it went to; a final one ends
+// the entry; entries end after OUTSTANDING_MS and past OUTSTANDING_MAX.
+import { describe, expect, it } from 'vitest';
+import { OUTSTANDING_MAX, OUTSTANDING_MS, OutstandingSends } from '../../../core/relay/outstanding.js';
+import type { RelayReceipt } from '../../../core/protocol/relay-wire.js';
+
+const receipt = (over: Partial<RelayReceipt> = {}): RelayReceipt => ({
+  v: 1,
+  origMsgId: 'm1',
+  senderSessionId: 'alice',
+  status: 'held',
+  reason: 'r',
+  receiver: { machine: 'buildbox', sessionId: 'bob', name: 'bob' },
+  ...over,
+});
+
+describe('OutstandingSends', () => {
+  it('takes receipts of our sends only, until the final one', () => {
+    const o = new OutstandingSends(() => 0);
+    o.add('m1', 'alice', 'buildbox');
+    expect(o.accept(receipt({ origMsgId: 'other' }))).toBe(false);
+    expect(o.accept(receipt({ senderSessionId: 'mallory' }))).toBe(false);
+    expect(o.accept(receipt({ receiver: { machine: 'evil', sessionId: 'bob', name: 'bob' } }))).toBe(false);
+    expect(o.accept(receipt({ status: 'held' }))).toBe(true);
+    expect(o.accept(receipt({ status: 'approved' }))).toBe(true);
+    expect(o.accept(receipt({ status: 'delivered' }))).toBe(true);
+    expect(o.accept(receipt({ status: 'delivered' }))).toBe(false); // final: nothing more comes
+  });
+
+  it('forgets a send that failed, one past its time, and the oldest past the cap', () => {
+    const clock = { t: 0 };
+    const o = new OutstandingSends(() => clock.t);
+    o.add('m1', 'alice', 'buildbox');
+    o.forget('m1');
+    expect(o.accept(receipt())).toBe(false);
+    o.add('m1', 'alice', 'buildbox');
+    clock.t += OUTSTANDING_MS;
+    expect(o.accept(receipt())).toBe(false);
+    for (let i = 0; i <= OUTSTANDING_MAX; i++) o.add(`n${i}`, 'alice', 'buildbox');
+    expect(o.size).toBe(OUTSTANDING_MAX);
+    expect(o.accept(receipt({ origMsgId: 'n0' }))).toBe(false);
+    expect(o.accept(receipt({ origMsgId: `n${OUTSTANDING_MAX}` }))).toBe(true);
+  });
+});
