@@ -2,7 +2,9 @@
 // opens without blocking (a FIFO never waits for a writer), refuses anything
 // that is not a regular file after open (fstat, so a link to a FIFO or a
 // device is refused too), and reads at most `maxBytes + 1` bytes. Only a
-// missing file is "missing"; every other failure is "unreadable" with a reason.
+// missing file is "missing"; every other failure is "unreadable" with a
+// reason, except that readBounded throws OutOfResourcesError when this
+// process, not the file, is the problem (EMFILE …).
 
 import fs from 'node:fs';
 
@@ -21,6 +23,23 @@ function kind(st: fs.Stats): string {
   if (st.isSocket()) return 'a socket';
   return 'not a regular file';
 }
+
+/**
+ * This process ran out of descriptors (or memory) opening a file: that says nothing about the file, so it is
+ * neither missing nor unreadable. Counting it as either lost tasks from lists and let writes skip them.
+ */
+export class OutOfResourcesError extends Error {
+  override readonly name = 'OutOfResourcesError';
+  readonly file: string;
+  readonly code: string;
+  constructor(file: string, code: string) {
+    super(`${file}: cannot be opened now (${code}: this process is out of file descriptors); nothing was changed`);
+    this.file = file;
+    this.code = code;
+  }
+}
+
+const OUT_OF_RESOURCES = new Set(['EMFILE', 'ENFILE', 'ENOMEM', 'EAGAIN']);
 
 function failed(err: unknown): FileRead {
   const code = (err as NodeJS.ErrnoException).code;
@@ -69,6 +88,8 @@ export async function readBounded(file: string, maxBytes: number): Promise<FileR
   try {
     fh = await fs.promises.open(file, OPEN_FLAGS);
   } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== undefined && OUT_OF_RESOURCES.has(code)) throw new OutOfResourcesError(file, code);
     return failed(err);
   }
   try {

@@ -37,6 +37,9 @@ export interface NewTask {
   metadata?: Record<string, unknown>;
 }
 
+/** Task files a list reads at once. */
+const LIST_READS_AT_ONCE = 32;
+
 export class TaskList {
   readonly dir: string;
   readonly #lock: Omit<LockOptions, 'lockfilePath' | 'realpath'>;
@@ -108,7 +111,11 @@ export class TaskList {
 
   /** Every valid task in id order; `_internal` ones hidden unless asked for. */
   async list(opts: { includeInternal?: boolean } = {}): Promise<Task[]> {
-    const tasks = await Promise.all((await this.#ids()).map((id) => this.get(id)));
+    // A few files at a time: 25 000 at once ran out of descriptors, and those tasks went missing from the list.
+    const ids = await this.#ids();
+    const tasks: Array<Task | undefined> = [];
+    for (let i = 0; i < ids.length; i += LIST_READS_AT_ONCE)
+      tasks.push(...(await Promise.all(ids.slice(i, i + LIST_READS_AT_ONCE).map((id) => this.get(id)))));
     return tasks.filter((t): t is Task => t !== undefined && (opts.includeInternal === true || !isInternal(t)));
   }
 

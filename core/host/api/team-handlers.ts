@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { recordOutbound } from '../../history/outbound.js';
 import { UnreadableFileError } from '../../storage/unreadable.js';
+import { OutOfResourcesError } from '../../storage/bounded-read.js';
 import { HubError, type ErrorReason } from '../../protocol/errors.js';
 import type { MethodName } from '../../protocol/methods.js';
 import { TaskError } from '../../tasks/task-list.js';
@@ -27,6 +28,8 @@ function mapped(err: unknown): never {
     throw new HubError(err.code, { file: err.file, problem: err.problem }, { cause: err });
   if (err instanceof TaskError)
     throw new HubError(err.code === 'not_found' ? 'task_not_found' : err.code, undefined, { cause: err });
+  if (err instanceof OutOfResourcesError)
+    throw new HubError('overloaded', { file: err.file, detail: err.message }, { cause: err });
   if (err instanceof LockTimeoutError) throw new HubError('lock_timeout', { file: err.file }, { cause: err });
   if (err instanceof RosterError) {
     const reason: ErrorReason =
