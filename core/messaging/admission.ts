@@ -53,9 +53,13 @@ export const HELD_CAP = 100; // DESIGN.md §6
 /** Held messages of unverified writers a receiver keeps; verified senders keep the rest of HELD_CAP. */
 export const WRITER_HELD_CAP = HELD_CAP / 2;
 
-/** A sender nobody vouches for: not one of our sessions, not a relay peer's hub, not the user. */
+/**
+ * A sender nobody vouches for: not one of our sessions, not the user. A relay sender is one too: any peer on
+ * the broker can claim any machine's session ids, and 100 made-up ones pushed local senders' held messages out.
+ * So relay senders share the writers' budget (one bucket, half the queue and half the held cap per receiver).
+ */
 export function unverifiedWriter(from: { address: string; sessionId: string | null }): boolean {
-  return from.sessionId === null && !from.address.startsWith('peer:') && from.address !== 'user';
+  return from.sessionId === null && from.address !== 'user';
 }
 
 /** Unread messages of unverified writers in an inbox (at most LIMITS.inboxItems to look at). */

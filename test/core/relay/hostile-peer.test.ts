@@ -126,4 +126,39 @@ describe('a hostile peer on the broker', () => {
     const receipts = (await mine()).filter((i) => i.kind === 'receipt');
     expect(receipts.map((r) => (r.kind === 'receipt' ? r.origMsgId : ''))).toEqual([sent.msg_id]);
   });
+
+  it("100 relay messages from made-up senders do not push a local sender's held message out", async () => {
+    const dave = await b.register(cb, { name: 'dave', permissionMode: 'bypassPermissions' });
+    const carol = await b.register(cb, { name: 'carol', permissionMode: 'default' });
+    const local = await cb.call('message.send', {
+      sessionId: carol.sessionId,
+      token: carol.token,
+      to: 'dave',
+      summary: 's',
+      message: 'from a local session',
+    });
+    expect(local.status).toBe('held');
+    const statuses: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const answer = await evil.request(
+        SUBJECTS.message('buildbox'),
+        enc({
+          v: 1,
+          msgId: `flood-${i}`,
+          to: dave.sessionId,
+          from: { machine: 'laptop', sessionId: `fake-${i}`, name: `fake-${i}` },
+          summary: 's',
+          body: `held ${i}`,
+        }),
+        { timeout: 5000 },
+      );
+      statuses.push((JSON.parse(new TextDecoder().decode(answer.data)) as { status?: string }).status ?? 'error');
+    }
+    expect(statuses).toContain('dropped'); // past the writers' share
+    const held = (await cb.call('held.list', { uiToken: b.hub.uiToken })).items;
+    expect(held.map((h) => h.id)).toContain(local.msg_id);
+    const carolItems = (await cb.call('inbox.fetch', { sessionId: carol.sessionId, token: carol.token, limit: 50 }))
+      .items;
+    expect(carolItems.filter((i) => i.kind === 'receipt' && i.status === 'expired')).toEqual([]);
+  });
 });
