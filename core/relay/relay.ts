@@ -5,11 +5,9 @@
 // outage), and receipts back to the sending machine. It connects in the
 // background and reconnects forever with backoff; while disconnected every
 // send fails at once with `unreachable`. Knows nothing about the hub: the
-// host (core/relay/remote-machines.ts) gives it ports. A presence counts
-// only on its own machine's subject, and at most MAX_REMOTE_MACHINES
-// machines with MAX_REMOTE_SESSIONS sessions in all are kept: any peer on
-// the broker can publish, and a flood of made-up machines grew the hub by
-// hundreds of MB and stalled every presence.
+// host (core/relay/remote-machines.ts) gives it ports. Any peer on the
+// broker can publish: presence-guard.ts decides which presences count and
+// how often queries are answered.
 
 import fs from 'node:fs';
 import {
@@ -34,14 +32,11 @@ import {
   SUBJECTS,
   type PresenceSession,
 } from '../protocol/relay-wire.js';
+import { Coalescer, presenceRefusal, QUERY_ANSWER_MS } from './presence-guard.js';
 
 export const SEND_TIMEOUT_MS = 5000; // a remote hub answers once the message is journaled
 const DEFAULT_PRESENCE_S = 15;
 const CLOSE_WAIT_MS = 2000; // at most this long to drain on close
-/** Remote machines kept at once (a workplace's hubs, with room); presences of more are ignored. */
-export const MAX_REMOTE_MACHINES = 64;
-/** Remote sessions kept in all, as many as one hub may list (LIMITS.sessions). */
-export const MAX_REMOTE_SESSIONS = 4096;
 /** A refused presence is logged at most this often. */
 const REFUSED_LOG_MS = 60_000;
 
@@ -89,6 +84,12 @@ export class Relay {
   #connected = false;
   #closed = false;
   #timers: NodeJS.Timeout[] = [];
+  /** Presence queries: each costs a full presence, and any peer can send them. */
+  readonly #queryAnswers = new Coalescer(
+    () => this.announce(),
+    QUERY_ANSWER_MS,
+    () => this.#ports.now(),
+  );
   #announceSoon: NodeJS.Timeout | undefined;
   #retry: NodeJS.Timeout | undefined;
   /** The session list last published: a change announcement that would repeat it is skipped. */
@@ -153,7 +154,7 @@ export class Relay {
   #subscribe(nc: NatsConnection): void {
     const subs: Subscription[] = [];
     subs.push(nc.subscribe(SUBJECTS.presenceAll, { callback: (_e, m) => this.#presence(m) }));
-    subs.push(nc.subscribe(SUBJECTS.presenceQuery, { callback: () => this.announce() }));
+    subs.push(nc.subscribe(SUBJECTS.presenceQuery, { callback: () => this.#queryAnswers.call() }));
     subs.push(nc.subscribe(SUBJECTS.message(this.machine), { callback: (_e, m) => void this.#message(m) }));
     subs.push(nc.subscribe(SUBJECTS.receipt(this.machine), { callback: (_e, m) => this.#receipt(m) }));
   }
@@ -207,14 +208,8 @@ export class Relay {
   #presence(m: Msg): void {
     const p = decode(Presence, m.data);
     if (p === undefined || p.hubId === this.hubId) return;
-    if (m.subject !== SUBJECTS.presence(p.machine)) return this.#refused('a presence for another machine', p.machine);
-    const known = this.#remote.get(p.machine);
-    if (known === undefined && this.#remote.size >= MAX_REMOTE_MACHINES)
-      return this.#refused(`more than ${MAX_REMOTE_MACHINES} machines`, p.machine);
-    let others = 0;
-    for (const h of this.#remote.values()) if (h !== known) others += h.sessions.length;
-    if (others + p.sessions.length > MAX_REMOTE_SESSIONS)
-      return this.#refused(`more than ${MAX_REMOTE_SESSIONS} remote sessions`, p.machine);
+    const refusal = presenceRefusal(p, m.subject, this.#remote);
+    if (refusal !== undefined) return this.#refused(refusal, p.machine);
     if (p.machine === this.machine) {
       this.#ports.log('warn', 'relay: another hub uses this machine name; set relay.machine to tell them apart', {
         machine: p.machine,
@@ -293,6 +288,7 @@ export class Relay {
   async close(): Promise<void> {
     this.#closed = true;
     for (const t of this.#timers) clearInterval(t);
+    this.#queryAnswers.cancel();
     if (this.#announceSoon) clearTimeout(this.#announceSoon);
     if (this.#retry) clearTimeout(this.#retry);
     const nc = this.#nc;

@@ -11,7 +11,7 @@ import type { HubClient } from '../../../core/client/client.js';
 import { LIMITS } from '../../../core/protocol/limits.js';
 import type { InboxItem, Registration } from '../../../core/protocol/methods.js';
 import { SUBJECTS } from '../../../core/protocol/relay-wire.js';
-import { MAX_REMOTE_MACHINES } from '../../../core/relay/relay.js';
+import { MAX_REMOTE_MACHINES } from '../../../core/relay/presence-guard.js';
 import { sleep, until, type TestHub } from '../../helpers/hub.js';
 import { machine, startNats, type Nats } from './nats.js';
 
@@ -160,5 +160,17 @@ describe('a hostile peer on the broker', () => {
     const carolItems = (await cb.call('inbox.fetch', { sessionId: carol.sessionId, token: carol.token, limit: 50 }))
       .items;
     expect(carolItems.filter((i) => i.kind === 'receipt' && i.status === 'expired')).toEqual([]);
+  });
+
+  it('200 presence queries get at most a few answers, not 200 full presences', async () => {
+    let answers = 0;
+    const sub = evil.subscribe(SUBJECTS.presence('buildbox'), { callback: () => void answers++ });
+    await evil.flush();
+    for (let i = 0; i < 200; i++) evil.publish(SUBJECTS.presenceQuery, enc({ v: 1 }));
+    await evil.flush();
+    await sleep(1500);
+    sub.unsubscribe();
+    expect(answers).toBeGreaterThan(0); // a query is still answered
+    expect(answers).toBeLessThanOrEqual(4);
   });
 });
