@@ -33,7 +33,8 @@ export function jsonBoundsProblem(value: unknown, bounds: JsonBounds = LIMITS): 
     if (estimate > bounds.jsonBytes) return `is larger than ${bounds.jsonBytes} bytes as JSON`;
   }
   // The depth is safe now; measure exactly (escapes and UTF-8 only make it bigger than the estimate).
-  if (Number.isFinite(bounds.jsonBytes) && utf8Length(JSON.stringify(value)) > bounds.jsonBytes) return `is larger than ${bounds.jsonBytes} bytes as JSON`;
+  if (Number.isFinite(bounds.jsonBytes) && utf8Length(JSON.stringify(value)) > bounds.jsonBytes)
+    return `is larger than ${bounds.jsonBytes} bytes as JSON`;
   return undefined;
 }
 
