@@ -1,7 +1,9 @@
 // Turns lines written to a session's inbound socket into envelopes for the
 // router. The writer is not vouched for: it has no permission class, its
 // claimed wrapper attributes are discarded (only a cleaned from-name is
-// kept) and the body is re-wrapped by us. Status reports go back to the
+// kept) and the body is re-wrapped by us. A `from` that names the user or
+// one of this hub's sessions is a forgery (only the hub sends as those):
+// it becomes `unknown`, without its from-name. Status reports go back to the
 // writer's `from` socket only when it sits in the receiver's own directory,
 // as Claude Code does. A rename line is obeyed only from the session's own
 // child (the connection began with its token), and never to a name another
@@ -75,8 +77,12 @@ export function inboundHandler(
     checkAuth: (token) => (tokenMatches(token, receiver) ? 'own' : 'bad'),
     message(line, ownChild) {
       const { attrs, body } = unwrapMessage(line.message.content);
-      const fromAddress = line.from ?? 'unknown';
-      const claimed = attrs['from-name'];
+      // A writer may not speak as the user or as one of our sessions (its own child as its session only).
+      const forged = line.from === 'user' || (line.from !== undefined && !ownChild && hub.table.hosts(line.from));
+      if (forged)
+        hub.log.warn('inbound socket: a writer claimed to be the user or a hosted session', { id: receiver.id });
+      const fromAddress = forged ? 'unknown' : (line.from ?? 'unknown');
+      const claimed = forged ? undefined : attrs['from-name'];
       const env: Envelope = {
         msgId: line.msg_id ?? randomUUID(),
         fromAddress,

@@ -112,6 +112,13 @@ export class SessionTable implements RowIndex<ListedSession> {
     return s;
   }
 
+  /** Whether `address` is one of this hub's own sessions' (live or dormant): only the hub may send as one. */
+  hosts(address: string): boolean {
+    if (this.#byAddress.has(address)) return true;
+    for (const d of this.dormant.values()) if (d.session.address === address) return true;
+    return false;
+  }
+
   byAddress(address: string): ListedSession | undefined {
     const id = this.#byAddress.get(address) ?? this.#stockOwners().get(address);
     if (id !== undefined) return this.listed().find((r) => r.session?.id === id);
