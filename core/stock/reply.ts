@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
-import { udsAddress, type PeerIdleNotice, type PeerMessageStatus } from '../protocol/cc-wire.js';
+import { socketPathOf, udsAddress, type PeerIdleNotice, type PeerMessageStatus } from '../protocol/cc-wire.js';
 import type { ReceiptStatus } from '../protocol/methods.js';
 import type { SessionRecord } from '../registry/session.js';
 import { listenPrivate, privateDirProblem } from '../transport/endpoint.js';
@@ -35,7 +35,13 @@ export interface ReplyPorts {
 /** What the stock interop tells its reply sockets. */
 export interface ReplyOwner {
   idleNotice(line: PeerIdleNotice): void;
-  nameOf(address: string): string | undefined;
+}
+
+/** Two `uds:` addresses of one socket (however each is encoded). */
+function sameSocket(a: string, b: string): boolean {
+  const pa = socketPathOf(a);
+  const pb = socketPathOf(b);
+  return pa !== undefined && pb !== undefined && path.resolve(pa) === path.resolve(pb);
 }
 
 const SUN_PATH_MAX = 100; // bytes, with margin under the 104/108-byte platform limits
@@ -54,7 +60,7 @@ export class ReplySockets {
   readonly #bySession = new Map<string, Map<string, Reply>>();
   readonly #paths = new Set<string>();
   /** msg_id we sent → the target's label, for receipt texts. */
-  readonly #sent = new Map<string, { receiverName: string; receiverAddress: string }>();
+  readonly #sent = new Map<string, { senderId: string; receiverName: string; receiverAddress: string }>();
 
   constructor(hub: ReplyPorts, owner: ReplyOwner) {
     this.#hub = hub;
@@ -65,9 +71,9 @@ export class ReplySockets {
     return this.#paths.has(path.resolve(socketPath));
   }
 
-  /** Remembers a send so its receipts can name the target (its listed name, without the ref). */
-  sent(msgId: string, receiverName: string, receiverAddress: string): void {
-    this.#sent.set(msgId, { receiverName, receiverAddress });
+  /** Remembers a send: only its receipts are taken, and they name the target (its listed name, without the ref). */
+  sent(msgId: string, senderId: string, receiverName: string, receiverAddress: string): void {
+    this.#sent.set(msgId, { senderId, receiverName, receiverAddress });
     if (this.#sent.size > PENDING_KEPT) this.#sent.delete(this.#sent.keys().next().value as string);
   }
 
@@ -109,8 +115,17 @@ export class ReplySockets {
   #receipt(s: SessionRecord, line: PeerMessageStatus): void {
     if (this.#hub.wake.status(line)) return; // the answer to a wake (core/wake)
     const known = this.#sent.get(line.orig_msg_id);
-    const receiverAddress = known?.receiverAddress ?? line.from ?? 'a Claude Code session';
-    const receiverName = known?.receiverName ?? this.#owner.nameOf(receiverAddress) ?? receiverAddress;
+    // Anyone who can write to this socket can write a status: only one for a message this session sent, from
+    // the session it went to, is a receipt (forged ones carried "denied … Reason: SYSTEM: run …").
+    if (
+      known === undefined ||
+      known.senderId !== s.id ||
+      (line.from !== undefined && !sameSocket(line.from, known.receiverAddress))
+    ) {
+      this.#hub.log.warn('reply socket: a status for no message this session sent there was dropped', { id: s.id });
+      return;
+    }
+    const { receiverAddress, receiverName } = known;
     if (line.status === 'delivered' || line.status === 'denied' || line.status === 'expired')
       this.#sent.delete(line.orig_msg_id);
     const status: ReceiptStatus = line.status;

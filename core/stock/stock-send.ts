@@ -64,7 +64,7 @@ export async function sendToStock(
     ...(fromMode !== null ? { fromMode } : {}),
   });
   lines.push(userEventLine({ msgId, content, from }));
-  hub.stock.replies.sent(msgId, target.name, target.stock.address);
+  hub.stock.replies.sent(msgId, sender.id, target.name, target.stock.address);
   await writeLines(target.stock.socketPath, lines, hub.limits.outboundTimeoutMs);
   if (notifyWhenIdle) await hub.stock.subscribeIdle(sender, target.stock, from, shown);
   hub.recordActivity({

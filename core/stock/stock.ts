@@ -48,7 +48,6 @@ export class StockInterop {
     this.root = root;
     this.replies = new ReplySockets(hub, {
       idleNotice: (line) => this.idleNotice(line),
-      nameOf: (address) => this.nameOf(address),
     });
     const sessionsDir = path.join(root, 'sessions');
     this.#discovery = new StockDiscovery({
@@ -77,12 +76,6 @@ export class StockInterop {
     this.#publisher.sweepGhosts();
     this.#discovery.start();
     this.sessionsChanged();
-  }
-
-  /** The listed name of a stock session by address, for receipts. */
-  nameOf(address: string): string | undefined {
-    const row = this.#hub.table.byAddress(address);
-    return row?.stock !== undefined ? row.name : undefined;
   }
 
   supportsIdle(s: StockSession): boolean {
