@@ -42,6 +42,8 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 const TICKET_PATH = '/api/events/ticket';
+/** Unsent bytes past which an event stream whose page stopped reading is closed (a page resyncs on reconnect). */
+export const STREAM_UNSENT_BYTES = 8 * 1024 * 1024;
 
 export interface WebServer {
   url: string;
@@ -161,11 +163,17 @@ export async function startWebServer(hub: Hub, opts: WebServerOptions): Promise<
     if (streams >= limits.eventStreams) return refuse(res, 'too_many_streams');
     let closed = false;
     let open = false; // events of attachUi itself are dropped: 'ready' makes the page resync anyway
+    /** A page that stopped reading is closed past STREAM_UNSENT_BYTES (it resyncs on its next `ready`). */
+    const write = (chunk: string): void => {
+      if (res.writableLength <= STREAM_UNSENT_BYTES) return void res.write(chunk);
+      log.warn('ui event stream: the page stopped reading, stream closed', { unsent: res.writableLength });
+      res.destroy();
+    };
     const conn: RpcConnection = {
       id: -2 - ++streamIds,
       notify: (method, params) => {
         if (open && !closed && method === BRIDGE_EVENT)
-          res.write(`event: ${BRIDGE_EVENT}\ndata: ${JSON.stringify(params)}\n\n`);
+          write(`event: ${BRIDGE_EVENT}\ndata: ${JSON.stringify(params)}\n\n`);
       },
       get closed() {
         return closed;
@@ -173,7 +181,7 @@ export async function startWebServer(hub: Hub, opts: WebServerOptions): Promise<
     };
     hub.attachUi(conn); // before anything is sent: if it throws, the client still gets a 500
     streams++;
-    const ping = setInterval(() => res.write(': ping\n\n'), limits.pingMs);
+    const ping = setInterval(() => res.writableLength === 0 && write(': ping\n\n'), limits.pingMs);
     res.once('close', () => {
       closed = true;
       streams--;
