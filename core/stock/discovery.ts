@@ -2,7 +2,11 @@
 // polling storm: a change event rescans, debounced; the hub's liveness
 // sweep rechecks pids so a crashed session with a left-over file vanishes).
 // A socket is probed once per (file version, socket), not on every sweep.
-// Publishes the live set through onChange only when it changed.
+// An entry counts only when its socket, links resolved, is a socket this
+// user owns and not one of this hub's (its hub socket, session and reply
+// sockets: an entry naming hub.sock was listed and written into); two
+// entries naming one socket list it once (the newest file). Publishes the
+// live set through onChange only when it changed.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -94,8 +98,9 @@ export class StockDiscovery {
     } catch {
       names = [];
     }
-    const found: StockSession[] = [];
     const seen = new Set<string>();
+    /** One listing per real socket: the newest registry file that names it. */
+    const byReal = new Map<string, { mtimeMs: number; session: StockSession }>();
     await Promise.all(
       names.map(async (name) => {
         const file = path.join(dir, name);
@@ -107,6 +112,14 @@ export class StockDiscovery {
         const e = r.entry;
         if (e.entrypoint === SWITCHBOARD_ENTRYPOINT || this.#opts.isOurs(e.messagingSocketPath)) return;
         if (!processMatches(e, this.#opts.startTimeOf)) return;
+        const real = ownSocket(e.messagingSocketPath);
+        if (real === undefined || this.#opts.isOurs(real)) {
+          this.#opts.log?.('Claude Code registry file ignored', {
+            file,
+            why: 'its socket is not a socket of this user',
+          });
+          return;
+        }
         seen.add(file);
         const key = `${r.mtimeMs}:${e.messagingSocketPath}:${e.procStart ?? ''}`;
         let probed = this.#probed.get(file);
@@ -121,20 +134,40 @@ export class StockDiscovery {
         }
         if (!probed.answered) return;
         const socketPath = path.resolve(e.messagingSocketPath);
-        found.push({
+        const session = {
           entry: e,
           socketPath,
           address: udsAddress(socketPath),
           refHash: refHash(socketPath),
           status: e.status,
-        });
+        };
+        const other = byReal.get(real);
+        if (
+          other === undefined ||
+          r.mtimeMs > other.mtimeMs ||
+          (r.mtimeMs === other.mtimeMs && e.pid < other.session.entry.pid)
+        )
+          byReal.set(real, { mtimeMs: r.mtimeMs, session });
       }),
     );
     for (const file of this.#probed.keys()) if (!seen.has(file)) this.#probed.delete(file);
+    const found = [...byReal.values()].map((v) => v.session);
     found.sort((a, b) => a.entry.pid - b.entry.pid);
     if (this.#closed || sameSessions(found, this.#live)) return;
     this.#live = found;
     this.#opts.onChange(found);
+  }
+}
+
+/** The socket's real path when it is a socket this user owns; undefined otherwise (missing, a file, another user's). */
+function ownSocket(socketPath: string): string | undefined {
+  try {
+    const real = fs.realpathSync(socketPath);
+    const st = fs.statSync(real);
+    const uid = process.getuid?.() ?? -1;
+    return st.isSocket() && (uid < 0 || st.uid === uid) ? real : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -5,6 +5,7 @@
 // off by default). The hub calls sweep/sessionsChanged/sessionEnded/close.
 
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../kit/clock.js';
 import type { EventSink } from '../delivery/ports.js';
@@ -23,6 +24,17 @@ import { ReplySockets, type ReplyPorts } from './reply.js';
 export const IDLE_FEATURE = 'notify_idle';
 
 /** What the stock interop needs from the hub. */
+/** Whether `file` sits directly in `dir` (compared as given and with links resolved). */
+function inDir(file: string, dir: string): boolean {
+  const parent = path.dirname(path.resolve(file));
+  if (parent === path.resolve(dir)) return true;
+  try {
+    return parent === fs.realpathSync(dir);
+  } catch {
+    return false;
+  }
+}
+
 export interface StockPorts extends ReplyPorts {
   readonly table: SessionTable;
   readonly idle: Pick<IdleWatch, 'subscribe' | 'targetIdle' | 'targetExited'>;
@@ -52,8 +64,8 @@ export class StockInterop {
     const sessionsDir = path.join(root, 'sessions');
     this.#discovery = new StockDiscovery({
       sessionsDir,
-      isOurs: (p) =>
-        this.replies.isOurs(p) || [...hub.table.live.values()].some((s) => s.socketPath === path.resolve(p)),
+      // Every socket in our own socket directory is ours (hub.sock, sessions'), whatever the table says now.
+      isOurs: (p) => this.replies.isOurs(p) || inDir(p, path.dirname(hub.paths.hubSocket)),
       onChange: (sessions) => {
         const gone = hub.table.stock.filter((s) => !sessions.some((t) => t.address === s.address));
         hub.table.setStock(sessions);

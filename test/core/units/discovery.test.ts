@@ -2,6 +2,7 @@
 // probe that fails in any way ends one scan (logged), never the hub.
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { StockDiscovery } from '../../../core/stock/discovery.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -20,6 +21,9 @@ describe('stock discovery', () => {
   it('a probe that rejects ends the scan with a log line; the scan resolves and lists nothing', async () => {
     const dir = tempDir('sbdisc-');
     registryWith(dir);
+    // A real socket of this user: only such an entry gets as far as the probe.
+    const server = net.createServer();
+    await new Promise<void>((r) => server.listen(path.join(dir, 'peer.sock'), r));
     const logged: string[] = [];
     const changes: number[] = [];
     const d = new StockDiscovery({
@@ -33,5 +37,6 @@ describe('stock discovery', () => {
     expect(d.sessions).toEqual([]);
     expect(logged.some((l) => l.includes('scan failed') && l.includes('probe exploded'))).toBe(true);
     d.close();
+    await new Promise<void>((r) => server.close(() => r()));
   });
 });

@@ -44,7 +44,8 @@ function harness() {
   // ReplySockets, Relay and Confirmations are classes: the fakes need a cast (see the report).
   const replies = {
     addressFor: () => Promise.resolve(null),
-    sent: (msgId: string, name: string, address: string) => void stockSent.push({ msgId, name, address }),
+    sent: (msgId: string, _senderId: string, name: string, address: string) =>
+      void stockSent.push({ msgId, name, address }),
   };
   const relay = {
     machine: 'here',
