@@ -19,6 +19,8 @@ const MAX_ITEMS = 20; // per hook output; the rest come at the next boundary
 
 export interface BoundaryInput {
   permissionMode?: string | undefined;
+  /** false: the mode came through an MCP tool the model may call too (it then moves the class only to unknown). */
+  modeVerified?: boolean;
   /** The agent's own session (Codex: thread) id from the hook input: the hub wakes that thread when idle. */
   sessionId?: string | undefined;
   stopHookActive?: boolean;
@@ -45,7 +47,7 @@ export async function boundary(
     case 'prompt-submit': {
       // Messages that waited while the session was idle go in at the start of the turn.
       await client.call('session.state', { ...c, state: 'busy', hook: true, ...threadOf(input) });
-      if (input.permissionMode) await setMode(client, c, input.permissionMode);
+      if (input.permissionMode) await setMode(client, c, input.permissionMode, input.modeVerified !== false);
       const text = await handOver('prompt');
       return text === undefined ? undefined : promptOutput(agent, text);
     }
@@ -75,7 +77,8 @@ function threadOf(input: BoundaryInput): { agentSessionId?: string } {
   return input.sessionId !== undefined && THREAD_ID.test(input.sessionId) ? { agentSessionId: input.sessionId } : {};
 }
 
-export async function setMode(client: HubClient, c: Credentials, mode: string): Promise<void> {
+export async function setMode(client: HubClient, c: Credentials, mode: string, verified = true): Promise<void> {
   const m = asPermissionMode(mode);
-  if (m !== undefined) await client.call('session.mode', { ...c, permissionMode: m });
+  if (m !== undefined)
+    await client.call('session.mode', { ...c, permissionMode: m, ...(verified ? {} : { verified }) });
 }

@@ -251,6 +251,8 @@ export function registerTools(server: McpServer, deps: Deps): void {
         const out = await boundary(client, creds, deps.agent ?? 'claude', a.event, {
           permissionMode:
             a.permission_mode !== undefined && /^[A-Za-z]+$/.test(a.permission_mode) ? a.permission_mode : undefined,
+          // The model can call this tool as well as Claude Code's hooks can: its mode is a claim (boundary.ts).
+          modeVerified: false,
           stopHookActive: a.stop_hook_active === true || a.stop_hook_active === 'true',
         }).catch(() => undefined);
         return { content: [{ type: 'text' as const, text: out === undefined ? '' : JSON.stringify(out) }] };

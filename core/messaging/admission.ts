@@ -211,12 +211,13 @@ export class Admission implements AdmissionPort {
   }
 
   /** Re-applies the policy to a receiver's held messages (mode or settings changed). */
-  async reevaluate(receiver: SessionRecord): Promise<void> {
+  /** The policy again for the receiver's held messages; `release: false` (an unverified mode report) only refuses. */
+  async reevaluate(receiver: SessionRecord, opts: { release?: boolean } = {}): Promise<void> {
     const eff = this.effective(receiver);
     let changed = false;
     for (const e of this.held.forReceiver(receiver.id)) {
       const d = decideInbound(eff.inbound, modeClass(receiver), e.env.fromClass, e.env.ownChild);
-      if (d.action === 'hold') continue;
+      if (d.action === 'hold' || (d.action !== 'refuse' && opts.release === false)) continue;
       changed = true;
       if (d.action === 'refuse') {
         await this.#settle(e, 'refused', d.reason);

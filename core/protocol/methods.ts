@@ -61,6 +61,11 @@ export const ModeParams = z.strictObject({
   ...Auth,
   permissionMode: z.enum(PERMISSION_MODES),
   bypassAvailable: z.boolean().optional(),
+  /**
+   * false: reported where the model itself could have written it (Claude Code's mcp_tool hooks call a tool the
+   * model may call too). A change of class then makes the mode unknown, and it releases no held message.
+   */
+  verified: z.boolean().optional(),
 });
 export const RenameParams = z.strictObject({ ...Auth, name: Name });
 export const ListParams = z.strictObject({ sessionId: Id.optional(), token: Token.optional() });

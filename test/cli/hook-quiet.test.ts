@@ -198,4 +198,25 @@ c.on('exit', (code) => process.exit(code ?? 0));`;
     expect(got.text).toContain('ping from peer');
     expect(t.hub.mailboxes.depth(me.id)).toBe(0);
   });
+
+  it('a mode through switchboard_hook (which the model can call too) makes the mode unknown, never bypass', async () => {
+    th = await startHub();
+    const t = th;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--agent', 'claude', '--name', 'me', '--mode', 'default'],
+      env: cliEnv(t.dirs) as Record<string, string>,
+      cwd: t.dirs.root,
+      stderr: 'pipe',
+    });
+    mcp = new Client({ name: 'test-me', version: '1.0.0' });
+    await mcp.connect(transport);
+    const me = [...t.hub.table.live.values()].find((s) => s.name === 'me')!;
+    expect(me.modeKnown).not.toBe(false);
+    await mcp.callTool({
+      name: 'switchboard_hook',
+      arguments: { event: 'prompt-submit', permission_mode: 'bypassPermissions' },
+    });
+    expect({ mode: me.permissionMode, known: me.modeKnown }).toEqual({ mode: 'bypassPermissions', known: false });
+  });
 });

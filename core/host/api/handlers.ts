@@ -5,6 +5,7 @@
 
 import { HubError } from '../../protocol/errors.js';
 import { validName } from '../../registry/names.js';
+import { modeClass } from '../../registry/session.js';
 import { nameHeldByOther } from '../../registry/resolution.js';
 import type { Hub } from '../hub.js';
 import { registerSession } from '../../sessions/lifecycle.js';
@@ -55,11 +56,14 @@ export function createHandlers(hub: Hub): Handlers {
     },
 
     'session.mode': async (params, { session: s }) => {
+      const before = modeClass(s);
       s.permissionMode = params.permissionMode;
-      s.modeKnown = true;
       if (params.bypassAvailable !== undefined) s.bypassAvailable = params.bypassAvailable;
+      // An unverified report may not move the class: we cannot know it, so it is unknown (fail closed both ways).
+      if (params.verified !== false) s.modeKnown = true;
+      else if (modeClass({ ...s, modeKnown: true }) !== before) s.modeKnown = false;
       await hub.persist(s);
-      await hub.admission.reevaluate(s);
+      await hub.admission.reevaluate(s, { release: params.verified !== false });
       hub.events.emit({ type: 'sessions.changed' });
       return { permissionMode: s.permissionMode };
     },

@@ -31,6 +31,24 @@ async function pair(opts: Parameters<typeof startHub>[0] = {}, userSettings?: Re
 }
 
 describe('held messages', () => {
+  it('a mode reported unverified (the model can call the hook tool) neither passes parity nor releases a hold', async () => {
+    const { sc, sender, rc, receiver, ui, token } = await pair();
+    const send = (m: string) => sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: m });
+    expect((await send('one')).status).toBe('held');
+    // The sender's model claims bypass: its class becomes unknown, not bypass, so parity still holds.
+    await sc.call('session.mode', { ...auth(sender), permissionMode: 'bypassPermissions', verified: false });
+    expect((await send('two')).status).toBe('held');
+    // The receiver's model claims default: unknown (treated as bypassing), and nothing held is released.
+    await rc.call('session.mode', { ...auth(receiver), permissionMode: 'default', verified: false });
+    expect((await ui.call('held.list', { uiToken: token })).items).toHaveLength(2);
+    expect(await items(rc, receiver)).toEqual([]);
+    const row = (await rc.call('agents.list', {})).rows.find((r) => r.name === 'receiver');
+    expect(row?.mode).toBe('unknown');
+    // A verified report (a command hook, or the adapter) still decides.
+    await rc.call('session.mode', { ...auth(receiver), permissionMode: 'default' });
+    await until(async () => (await items(rc, receiver)).length === 2);
+  });
+
   it('one msg_id held for two receivers: each gets its own held id, and approving one never delivers the other', async () => {
     const { sc, rc, receiver, ui, token } = await pair();
     const other = await th.register(sc, { name: 'other', permissionMode: 'bypassPermissions' });
