@@ -4,6 +4,7 @@
 // built-in SendMessage/ListAgents, and appends unread inbox items to every
 // result, acknowledging them only after the result was handed back. It exits
 // on the first SIGINT or SIGTERM (or when stdin ends), after unregistering.
+// A message from the agent over MAX_FRAME_BYTES is dropped (bounded-stdin.ts).
 // stderr carries only what is wrong (agents log it as errors); stdout is the protocol.
 
 import { spawn } from 'node:child_process';
@@ -20,12 +21,15 @@ import {
   type AgentKind,
   type Credentials,
 } from '../agent/identity.js';
+import { boundedLines } from '../agent/bounded-stdin.js';
 import { registerTools } from '../agent/mcp-tools.js';
 import { VERSION } from '../version.js';
 
 const HUB_START_WAIT_MS = 5000;
 /** How long unregistering may take at exit; the agent kills us soon after a signal. */
 const UNREGISTER_WAIT_MS = 2000;
+/** Longest MCP message taken from the agent (the SDK's own buffer is 10 MiB). */
+const MAX_FRAME_BYTES = 8 * 1024 * 1024;
 
 async function connectOrStartHub(): Promise<HubClient> {
   try {
@@ -81,7 +85,13 @@ export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
     defaultTeam: values.team ?? process.env.CLAUDE_CODE_TASK_LIST_ID,
     runtimeDir,
   });
-  const transport = new StdioServerTransport();
+  // A line the SDK cannot take is dropped and said on stderr; it used to close the transport and end the session.
+  const stdin = boundedLines(process.stdin, MAX_FRAME_BYTES, (bytes) =>
+    process.stderr.write(
+      `switchboard mcp: dropped a message of ${bytes} bytes from the agent (the limit is ${MAX_FRAME_BYTES})\n`,
+    ),
+  );
+  const transport = new StdioServerTransport(stdin, process.stdout);
   transport.onclose = () => stop();
   await server.connect(transport);
   // Nothing on stderr when all is well: agents log every stderr line as an error.
