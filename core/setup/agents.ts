@@ -12,9 +12,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseTree, findNodeAtLocation } from 'jsonc-parser';
+import { findNodeAtLocation, getNodeValue, parseTree } from 'jsonc-parser';
 import {
   checkToml,
+  editTarget,
   readJsonc,
   readText,
   removeTomlBlock,
@@ -122,18 +123,32 @@ function isOurGroup(group: unknown): boolean {
   return Array.isArray(hooks) && hooks.some(isOurHook);
 }
 
-/** Removes our hook groups (and keys left empty by that) from a hooks-bearing JSON text. */
+/**
+ * Removes our hooks from a hooks-bearing JSON text: a group of ours alone goes whole; from a group that also
+ * holds the user's handlers only ours go (the whole group went, user hooks included); keys left empty go too.
+ * A `hooks` or `hooks.<event>` of a shape setup does not know is an error, never overwritten.
+ */
 function removeHooks(text: string, specs: HookSpec[]): string {
   let out = text;
+  const top = readJsonc('(settings)', out).hooks;
+  if (top !== undefined && (top === null || typeof top !== 'object' || Array.isArray(top)))
+    throw new Error('"hooks" is not an object of events');
   for (const spec of specs) {
     const tree = parseTree(out);
     const node = tree ? findNodeAtLocation(tree, ['hooks', spec.event]) : undefined;
-    if (node?.type !== 'array' || !node.children) continue;
-    const groups = node.children.map((c) => JSON.parse(out.slice(c.offset, c.offset + c.length)) as unknown);
-    const ourIdx = groups.map((g, i) => (isOurGroup(g) ? i : -1)).filter((i) => i >= 0);
-    if (ourIdx.length === 0) continue;
-    if (ourIdx.length === groups.length) out = setJsonc(out, ['hooks', spec.event], undefined);
-    else for (const i of ourIdx.reverse()) out = setJsonc(out, ['hooks', spec.event, i], undefined);
+    if (node === undefined) continue;
+    if (node.type !== 'array' || !node.children) throw new Error(`"hooks.${spec.event}" is not a list of hook groups`);
+    const groups = node.children.map((c) => getNodeValue(c) as unknown);
+    for (let i = groups.length - 1; i >= 0; i--) {
+      if (!isOurGroup(groups[i])) continue;
+      const handlers = (groups[i] as { hooks: unknown[] }).hooks;
+      if (handlers.every(isOurHook)) out = setJsonc(out, ['hooks', spec.event, i], undefined);
+      else
+        for (let j = handlers.length - 1; j >= 0; j--)
+          if (isOurHook(handlers[j])) out = setJsonc(out, ['hooks', spec.event, i, 'hooks', j], undefined);
+    }
+    const left = (readJsonc('(settings)', out).hooks as Record<string, unknown> | undefined)?.[spec.event];
+    if (Array.isArray(left) && left.length === 0) out = setJsonc(out, ['hooks', spec.event], undefined);
   }
   const hooks = readJsonc('(settings)', out).hooks;
   if (hooks !== null && typeof hooks === 'object' && Object.keys(hooks).length === 0)
@@ -255,10 +270,19 @@ export interface Plan {
 /** The file changes for installing (or, with `uninstall`, removing) Switchboard for one agent. */
 export function plan(agent: SetupAgent, e: SetupEnv, uninstall: boolean): Plan {
   const changes: FileChange[] = [];
-  const json = (file: string, edit: (text: string) => string): void => {
+  const json = (link: string, edit: (text: string) => string): void => {
+    const file = editTarget(link);
     const before = readText(file);
     readJsonc(file, before); // refuse files that do not parse
-    const after = edit(before ?? '');
+    let after: string;
+    try {
+      after = edit(before ?? '');
+    } catch (err) {
+      if (err instanceof SetupError) throw err;
+      throw new SetupError(
+        `${file} cannot be edited (${err instanceof Error ? err.message : String(err)}); nothing was changed`,
+      );
+    }
     const unchangedEmpty = before === null && (after.trim() === '{}' || after.trim() === '');
     changes.push({ file, before, after: unchangedEmpty ? null : after });
   };
@@ -291,7 +315,7 @@ export function plan(agent: SetupAgent, e: SetupEnv, uninstall: boolean): Plan {
     }
     case 'codex': {
       const dir = e.env.CODEX_HOME ? path.resolve(e.env.CODEX_HOME) : path.join(e.home, '.codex');
-      const tomlFile = path.join(dir, 'config.toml');
+      const tomlFile = editTarget(path.join(dir, 'config.toml'));
       const before = readText(tomlFile);
       const parsed = checkToml(tomlFile, before ?? '');
       const stripped = removeTomlBlock(before ?? '');

@@ -27,6 +27,18 @@ export interface FileChange {
   after: string | null;
 }
 
+/**
+ * Where an edit of `file` goes: the file a symbolic link points to (a dotfiles link stays a link; replacing the
+ * link by a file broke it), or `file` itself.
+ */
+export function editTarget(file: string): string {
+  try {
+    return fs.lstatSync(file).isSymbolicLink() ? fs.realpathSync(file) : file;
+  } catch {
+    return file; // missing (or a dangling link, which readText then reports)
+  }
+}
+
 /** The file's text, null when it does not exist; a FIFO, device, directory or oversized file is an error, never edited. */
 export function readText(file: string): string | null {
   const read = readBoundedSync(file, CONFIG_MAX_BYTES);
