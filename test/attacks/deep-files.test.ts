@@ -9,10 +9,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { RpcError } from '../../core/client/client.js';
 import { LIMITS } from '../../core/protocol/limits.js';
 import { startHub, type TestHub } from '../helpers/hub.js';
-import { FIXTURES } from '../helpers/peer.js';
+import { rpcReason, TEAM, withFixtureTeam } from '../helpers/team-files.js';
 
 let th: TestHub | undefined;
 afterEach(async () => {
@@ -20,24 +19,12 @@ afterEach(async () => {
   th = undefined;
 });
 
-const TEAM = 'session-3f9a1c2e';
 const DEEP = 200_000;
 const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
-const reason = async (p: Promise<unknown>): Promise<string> => {
-  const e = await p.then(
-    () => new Error('the call succeeded'),
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(RpcError);
-  return (e as RpcError).reason;
-};
 
 async function hubWithTeam(): Promise<{ t: TestHub; root: string }> {
   const t = (th = await startHub());
-  const root = t.hub.teams.root;
-  fs.mkdirSync(root, { recursive: true });
-  for (const sub of ['teams', 'tasks']) fs.cpSync(path.join(FIXTURES, sub), path.join(root, sub), { recursive: true });
-  return { t, root };
+  return { t, root: withFixtureTeam(t) };
 }
 
 describe('files nested past the depth limit', () => {
@@ -50,8 +37,10 @@ describe('files nested past the depth limit', () => {
     const list = await c.call('tasks.list', { list: TEAM });
     expect(list.tasks.map((x) => x.id)).not.toContain('1');
     expect(list.tasks.length).toBeGreaterThan(0); // the fixture's other tasks
-    expect(await reason(c.call('tasks.get', { list: TEAM, id: '1' }))).toBe('task_not_found');
-    expect(await reason(c.call('tasks.update', { list: TEAM, id: '1', status: 'completed' }))).toBe('task_unreadable');
+    expect(await rpcReason(c.call('tasks.get', { list: TEAM, id: '1' }))).toBe('task_not_found');
+    expect(await rpcReason(c.call('tasks.update', { list: TEAM, id: '1', status: 'completed' }))).toBe(
+      'task_unreadable',
+    );
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
   }, 20_000);
 
@@ -75,7 +64,7 @@ describe('files nested past the depth limit', () => {
     const c = await t.client();
     const reg = await t.register(c, { name: 'r', team: TEAM, member: 'researcher' });
     const auth = { sessionId: reg.sessionId, token: reg.token };
-    expect(await reason(c.call('teams.send', { ...auth, team: TEAM, to: 'team-lead', text: 'hello' }))).toBe(
+    expect(await rpcReason(c.call('teams.send', { ...auth, team: TEAM, to: 'team-lead', text: 'hello' }))).toBe(
       'inbox_unreadable',
     );
     const view = await c.call('teams.show', { team: TEAM });

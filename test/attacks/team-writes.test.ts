@@ -7,9 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { RpcError } from '../../core/client/client.js';
 import { startHub, type TestHub } from '../helpers/hub.js';
-import { FIXTURES } from '../helpers/peer.js';
+import { rpcReason, TEAM, withFixtureTeam } from '../helpers/team-files.js';
 
 let th: TestHub | undefined;
 afterEach(async () => {
@@ -17,22 +16,9 @@ afterEach(async () => {
   th = undefined;
 });
 
-const TEAM = 'session-3f9a1c2e';
-const reason = async (p: Promise<unknown>): Promise<string> => {
-  const e = await p.then(
-    () => new Error('the call succeeded'),
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(RpcError);
-  return (e as RpcError).reason;
-};
-
 async function hubWithTeam(): Promise<{ t: TestHub; root: string }> {
   const t = (th = await startHub());
-  const root = t.hub.teams.root;
-  fs.mkdirSync(root, { recursive: true });
-  for (const sub of ['teams', 'tasks']) fs.cpSync(path.join(FIXTURES, sub), path.join(root, sub), { recursive: true });
-  return { t, root };
+  return { t, root: withFixtureTeam(t) };
 }
 
 describe('team writes are whole or not at all', () => {
@@ -43,7 +29,7 @@ describe('team writes are whole or not at all', () => {
     fs.writeFileSync(inbox, '[{"from": "team-lead", "te');
     const task = fs.readFileSync(taskFile, 'utf8');
     const c = await t.client();
-    expect(await reason(c.call('tasks.assign', { team: TEAM, id: '2', owner: 'writer' }))).toBe('inbox_unreadable');
+    expect(await rpcReason(c.call('tasks.assign', { team: TEAM, id: '2', owner: 'writer' }))).toBe('inbox_unreadable');
     expect(fs.readFileSync(taskFile, 'utf8')).toBe(task);
     expect(fs.readFileSync(inbox, 'utf8')).toBe('[{"from": "team-lead", "te');
   });
@@ -54,8 +40,8 @@ describe('team writes are whole or not at all', () => {
     const task = fs.readFileSync(taskFile, 'utf8');
     const c = await t.client();
     const long = 'w'.repeat(256);
-    expect(await reason(c.call('tasks.assign', { team: TEAM, id: '1', owner: long }))).toBe('invalid_params');
-    expect(await reason(c.call('tasks.create', { list: long, subject: 's' }))).toBe('invalid_params');
+    expect(await rpcReason(c.call('tasks.assign', { team: TEAM, id: '1', owner: long }))).toBe('invalid_params');
+    expect(await rpcReason(c.call('tasks.create', { list: long, subject: 's' }))).toBe('invalid_params');
     expect(fs.readFileSync(taskFile, 'utf8')).toBe(task);
     expect(fs.existsSync(path.join(root, 'teams', TEAM, 'inboxes', `${long}.json`))).toBe(false);
     // The longest name allowed works as a file name (with room for its lock file).

@@ -29,6 +29,20 @@ afterEach(async () => {
 
 const fixture = hookFixture;
 
+/** `switchboard mcp --agent claude --name me --mode default` as an MCP client sees it; `lead`: node's argv before `mcp`. */
+async function mcpSession(t: TestHub, lead: string[]): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...lead, 'mcp', '--agent', 'claude', '--name', 'me', '--mode', 'default'],
+    env: cliEnv(t.dirs) as Record<string, string>,
+    cwd: t.dirs.root,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'test-me', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
 const run = (argv: string[], dirs: TestDirs, stdin: string) => runNode(argv, cliEnv(dirs), stdin);
 
 /** The hub, the agent's session (registered by a SessionStart hook) and a peer that sends to it. */
@@ -162,15 +176,7 @@ describe('quiet marks: post-tool hooks with nothing pending', () => {
     const t = th;
     const agent = `const c = require('node:child_process').spawn(process.execPath, process.argv.slice(1), { stdio: 'inherit' });
 c.on('exit', (code) => process.exit(code ?? 0));`;
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['-e', agent, CLI, 'mcp', '--agent', 'claude', '--name', 'me', '--mode', 'default'],
-      env: cliEnv(t.dirs) as Record<string, string>,
-      cwd: t.dirs.root,
-      stderr: 'pipe',
-    });
-    mcp = new Client({ name: 'test-me', version: '1.0.0' });
-    await mcp.connect(transport);
+    mcp = await mcpSession(t, ['-e', agent, CLI]);
     const me = [...t.hub.table.live.values()].find((s) => s.name === 'me')!;
     const hookCall = async (): Promise<{ text: string; called: boolean }> => {
       const before = me.lastSeen;
@@ -202,15 +208,7 @@ c.on('exit', (code) => process.exit(code ?? 0));`;
   it('a mode through switchboard_hook (which the model can call too) makes the mode unknown, never bypass', async () => {
     th = await startHub();
     const t = th;
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--agent', 'claude', '--name', 'me', '--mode', 'default'],
-      env: cliEnv(t.dirs) as Record<string, string>,
-      cwd: t.dirs.root,
-      stderr: 'pipe',
-    });
-    mcp = new Client({ name: 'test-me', version: '1.0.0' });
-    await mcp.connect(transport);
+    mcp = await mcpSession(t, [CLI]);
     const me = [...t.hub.table.live.values()].find((s) => s.name === 'me')!;
     expect(me.modeKnown).not.toBe(false);
     await mcp.callTool({
