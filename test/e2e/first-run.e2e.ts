@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stopAndRemove } from '../helpers/temp.js';
 import { expect, shoot, test, watchPage } from './fixtures.js';
 
 const CLI = path.resolve('dist/cli/switchboard.mjs');
@@ -46,8 +47,8 @@ test.beforeEach(async () => {
 
 test.afterEach(async ({ page }) => {
   await page.close();
-  ctx.hub.kill('SIGTERM');
-  fs.rmSync(ctx.root, { recursive: true, force: true });
+  // The hub writes its state as it stops: remove the directory only after it has exited.
+  await stopAndRemove(ctx.root, [ctx.hub]);
 });
 
 test('first run: detect the agents, preview the setup, apply it, then wait for the first session', async ({ page }) => {
