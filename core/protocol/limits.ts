@@ -14,6 +14,8 @@ export interface Limits {
   readonly firstRequestMs: number;
   /** A line begun on any socket must end (newline) within this much reading time. */
   readonly partialLineMs: number;
+  /** Bytes of unfinished lines held across all of a hub's connections; past it the largest is closed. */
+  readonly partialBytesTotal: number;
   /** Lines of one connection handled per event-loop turn before the others get theirs. */
   readonly linesPerTurn: number;
   /** Unsent answer bytes of one hub connection above which reading from it pauses until 'drain'. */
@@ -109,6 +111,7 @@ export const LIMITS: Limits = {
   pendingConnections: 64, // a CLI call makes its request right after connecting
   firstRequestMs: 10_000, // every client writes its first request at once
   partialLineMs: 10_000, // a 1 MiB line over a local socket takes milliseconds
+  partialBytesTotal: 64 * 1024 * 1024, // 64 frames begun at once; 1 500 half-lines were 1 GB
   linesPerTurn: 64, // storm fairness, see docs/benchmarks.md (issue 14)
   unsentBytes: 1024 * 1024, // one full frame of answers waiting
   unsentBytesClose: 64 * 1024 * 1024, // a subscriber that stopped reading

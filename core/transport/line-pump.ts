@@ -6,7 +6,12 @@
 // one turn, not by one turn per flooding connection. Reading pauses while
 // lines wait or while the owner holds it (answers in flight, unsent output); a
 // line begun must end within `partialLineMs` of reading time. Lines already
-// read are handed on even after the peer closed. No JSON, RPC or sessions here.
+// read are handed on even after the peer closed. Unfinished lines are held
+// within one budget per options object (a hub's Limits: every connection of
+// that hub): when their bytes pass `partialBytesTotal`, the connection with
+// the largest unfinished line is closed (`overBudget`). A writer finishing a
+// line fast holds little at any moment, so the hog is the one closed. No
+// JSON, RPC or sessions here.
 
 import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -18,6 +23,7 @@ export interface PumpOptions {
   frameBytes: number;
   linesPerTurn: number;
   partialLineMs: number;
+  partialBytesTotal: number;
 }
 
 export interface PumpEvents {
@@ -26,6 +32,22 @@ export interface PumpEvents {
   overflow(): void;
   /** A line stayed unfinished for partialLineMs of reading time. */
   partialTimeout(): void;
+  /** The hub's unfinished lines passed partialBytesTotal and this one was the largest: nothing more is read. */
+  overBudget(): void;
+}
+
+/** The unfinished lines of every pump made with one options object. */
+interface PartialBudget {
+  bytes: number;
+  readonly holders: Set<LinePump>;
+}
+
+const budgets = new WeakMap<PumpOptions, PartialBudget>();
+
+function budgetOf(opts: PumpOptions): PartialBudget {
+  let budget = budgets.get(opts);
+  if (budget === undefined) budgets.set(opts, (budget = { bytes: 0, holders: new Set() }));
+  return budget;
 }
 
 /** Pumps with lines waiting and no hold, served in turn. */
@@ -67,6 +89,9 @@ export class LinePump {
   #budgetMs: number;
   #timer: NodeJS.Timeout | undefined;
   #timerStart = 0;
+  readonly #budget: PartialBudget;
+  /** This pump's unfinished bytes as counted in #budget. */
+  #counted = 0;
 
   constructor(socket: net.Socket, opts: PumpOptions, events: PumpEvents) {
     this.#socket = socket;
@@ -74,8 +99,12 @@ export class LinePump {
     this.#events = events;
     this.#splitter = new LineSplitter(opts.frameBytes);
     this.#budgetMs = opts.partialLineMs;
+    this.#budget = budgetOf(opts);
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
-    socket.once('close', () => this.#stopClock());
+    socket.once('close', () => {
+      this.#stopClock();
+      this.#count(0);
+    });
   }
 
   get linesPerTurn(): number {
@@ -96,6 +125,7 @@ export class LinePump {
     this.#queue = [];
     this.#head = 0;
     this.#stopClock();
+    this.#count(0);
   }
 
   /** Handles up to `max` waiting lines (called by the round-robin); returns how many. */
@@ -119,11 +149,32 @@ export class LinePump {
       this.#events.overflow();
       return;
     }
+    this.#count(this.#splitter.partialBytes);
+    if (this.#budget.bytes > this.#opts.partialBytesTotal) this.#closeLargest();
+    if (this.#stopped) return;
     const lines = this.#queue.length - this.#head - before;
     if (before === 0 && !this.#busy) this.#handle(this.#opts.linesPerTurn);
     this.#busy = lines > this.#opts.linesPerTurn;
     this.#enqueue();
     this.#update();
+  }
+
+  /** Records this pump's unfinished bytes in the shared budget. */
+  #count(bytes: number): void {
+    this.#budget.bytes += bytes - this.#counted;
+    this.#counted = bytes;
+    if (bytes > 0) this.#budget.holders.add(this);
+    else this.#budget.holders.delete(this);
+  }
+
+  /** Over budget: the pump holding the most unfinished bytes stops (O(holders), only when over). */
+  #closeLargest(): void {
+    let largest: LinePump | undefined;
+    for (const pump of this.#budget.holders)
+      if (largest === undefined || pump.#counted > largest.#counted) largest = pump;
+    if (largest === undefined) return;
+    largest.stop();
+    largest.#events.overBudget();
   }
 
   #waiting(): boolean {

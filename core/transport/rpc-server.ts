@@ -237,6 +237,7 @@ export class RpcServer {
       line: onLine,
       overflow: () => closeWith('frame_too_large', { limitBytes: limits.frameBytes }),
       partialTimeout: () => closeWith('idle_timeout', { limitMs: limits.partialLineMs }),
+      overBudget: () => closeWith('overloaded', { partialBytesTotal: limits.partialBytesTotal }),
     });
     socket.on('close', () => {
       closed = true;

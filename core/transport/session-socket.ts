@@ -6,8 +6,9 @@
 // whether the writer proved to be the session's own child. Garbage
 // lines are skipped (Claude Code does the same); a line over the frame limit
 // closes the connection. Writers send and close: a connection silent for
-// inboundIdleMs or with a line unfinished for partialLineMs is closed, and
-// past inboundConnections the least recently active one makes room, so idle
+// inboundIdleMs or with a line unfinished for partialLineMs is closed, as is
+// the largest unfinished line past the hub's partialBytesTotal, and past
+// inboundConnections the least recently active one makes room, so idle
 // connections never lock writers out. It knows nothing about inboxes or policy.
 
 import net from 'node:net';
@@ -113,6 +114,10 @@ export function createSessionServer(limits: Limits, handler: InboundHandler, log
       },
       partialTimeout: () => {
         log.warn('inbound socket: a line stayed unfinished too long, connection closed');
+        socket.destroy();
+      },
+      overBudget: () => {
+        log.warn("inbound socket: the hub's unfinished lines passed their budget; the largest was closed");
         socket.destroy();
       },
     });
