@@ -1,7 +1,9 @@
 // Discovers stock Claude Code sessions: watches the registry directory (no
 // polling storm: a change event rescans, debounced; the hub's liveness
 // sweep rechecks pids so a crashed session with a left-over file vanishes).
-// A socket is probed once per (file version, socket), not on every sweep.
+// A socket is probed once per (file version, socket), not on every sweep; a
+// file is parsed only when it changed (EntryReader), and at most
+// FILES_PER_TURN are read per event-loop turn.
 // An entry counts only when its socket, links resolved, is a socket this
 // user owns and not one of this hub's (its hub socket, session and reply
 // sockets: an entry naming hub.sock was listed and written into); two
@@ -15,9 +17,12 @@ import { refHash } from '../registry/names.js';
 import { RootWatcher } from '../teams/watch.js';
 import { probeSocket } from '../transport/endpoint.js';
 import type { StockSession } from '../registry/table.js';
-import { isRegistryFileName, PROBE_TIMEOUT_MS, processMatches, readEntry, SWITCHBOARD_ENTRYPOINT } from './entry.js';
+import type { StockEntry } from '../protocol/cc-sessions.js';
+import { EntryReader, isRegistryFileName, PROBE_TIMEOUT_MS, processMatches, SWITCHBOARD_ENTRYPOINT } from './entry.js';
 
 const MAX_FILES = 4096; // a registry directory bigger than this is not Claude Code's
+/** Registry files read per event-loop turn: a directory of large files never stalls the hub's loop. */
+const FILES_PER_TURN = 16;
 
 /** One live stock session as the hub lists it. */
 export type { StockSession };
@@ -37,6 +42,8 @@ export class StockDiscovery {
   #watcher: RootWatcher | undefined;
   /** file → the version we probed and whether its socket answered. */
   readonly #probed = new Map<string, { key: string; answered: boolean }>();
+  /** Each registry file's last reading: an unchanged file is not parsed again. */
+  readonly #entries = new EntryReader();
   #live: StockSession[] = [];
   #scanning: Promise<void> | undefined;
   #again = false;
@@ -98,41 +105,21 @@ export class StockDiscovery {
     } catch {
       names = [];
     }
-    const seen = new Set<string>();
+    const files = new Set(names.map((name) => path.join(dir, name)));
+    this.#entries.keepOnly(files);
+    const candidates: Array<{ file: string; entry: StockEntry; mtimeMs: number; real: string }> = [];
+    let read = 0;
+    for (const file of files) {
+      if (++read % FILES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (this.#closed) return;
+      const candidate = this.#candidate(file);
+      if (candidate !== undefined) candidates.push(candidate);
+    }
     /** One listing per real socket: the newest registry file that names it. */
     const byReal = new Map<string, { mtimeMs: number; session: StockSession }>();
     await Promise.all(
-      names.map(async (name) => {
-        const file = path.join(dir, name);
-        const r = readEntry(file);
-        if (!r.ok) {
-          this.#opts.log?.('Claude Code registry file ignored', { file, why: r.why });
-          return;
-        }
-        const e = r.entry;
-        if (e.entrypoint === SWITCHBOARD_ENTRYPOINT || this.#opts.isOurs(e.messagingSocketPath)) return;
-        if (!processMatches(e, this.#opts.startTimeOf)) return;
-        const real = ownSocket(e.messagingSocketPath);
-        if (real === undefined || this.#opts.isOurs(real)) {
-          this.#opts.log?.('Claude Code registry file ignored', {
-            file,
-            why: 'its socket is not a socket of this user',
-          });
-          return;
-        }
-        seen.add(file);
-        const key = `${r.mtimeMs}:${e.messagingSocketPath}:${e.procStart ?? ''}`;
-        let probed = this.#probed.get(file);
-        if (probed?.key !== key) {
-          probed = {
-            key,
-            answered: await (this.#opts.probe ?? ((p: string) => probeSocket(p, PROBE_TIMEOUT_MS)))(
-              e.messagingSocketPath,
-            ),
-          };
-          this.#probed.set(file, probed);
-        }
-        if (!probed.answered) return;
+      candidates.map(async ({ file, entry: e, mtimeMs, real }) => {
+        if (!(await this.#answers(file, e, mtimeMs))) return;
         const socketPath = path.resolve(e.messagingSocketPath);
         const session = {
           entry: e,
@@ -144,18 +131,50 @@ export class StockDiscovery {
         const other = byReal.get(real);
         if (
           other === undefined ||
-          r.mtimeMs > other.mtimeMs ||
-          (r.mtimeMs === other.mtimeMs && e.pid < other.session.entry.pid)
+          mtimeMs > other.mtimeMs ||
+          (mtimeMs === other.mtimeMs && e.pid < other.session.entry.pid)
         )
-          byReal.set(real, { mtimeMs: r.mtimeMs, session });
+          byReal.set(real, { mtimeMs, session });
       }),
     );
-    for (const file of this.#probed.keys()) if (!seen.has(file)) this.#probed.delete(file);
+    const listed = new Set(candidates.map((c) => c.file));
+    for (const file of this.#probed.keys()) if (!listed.has(file)) this.#probed.delete(file);
     const found = [...byReal.values()].map((v) => v.session);
     found.sort((a, b) => a.entry.pid - b.entry.pid);
     if (this.#closed || sameSessions(found, this.#live)) return;
     this.#live = found;
     this.#opts.onChange(found);
+  }
+
+  /** The file's entry when it may be a live Claude Code session of this user; a file's problem is logged once. */
+  #candidate(file: string): { file: string; entry: StockEntry; mtimeMs: number; real: string } | undefined {
+    const { result: r, changed } = this.#entries.read(file);
+    if (!r.ok) {
+      if (changed) this.#opts.log?.('Claude Code registry file ignored', { file, why: r.why });
+      return undefined;
+    }
+    const e = r.entry;
+    if (e.entrypoint === SWITCHBOARD_ENTRYPOINT || this.#opts.isOurs(e.messagingSocketPath)) return undefined;
+    if (!processMatches(e, this.#opts.startTimeOf)) return undefined;
+    const real = ownSocket(e.messagingSocketPath);
+    if (real === undefined || this.#opts.isOurs(real)) {
+      if (changed)
+        this.#opts.log?.('Claude Code registry file ignored', { file, why: 'its socket is not a socket of this user' });
+      return undefined;
+    }
+    return { file, entry: e, mtimeMs: r.mtimeMs, real };
+  }
+
+  /** Whether the entry's socket answered, probed once per (file version, socket, start time). */
+  async #answers(file: string, e: StockEntry, mtimeMs: number): Promise<boolean> {
+    const key = `${mtimeMs}:${e.messagingSocketPath}:${e.procStart ?? ''}`;
+    let probed = this.#probed.get(file);
+    if (probed?.key !== key) {
+      const probe = this.#opts.probe ?? ((p: string) => probeSocket(p, PROBE_TIMEOUT_MS));
+      probed = { key, answered: await probe(e.messagingSocketPath) };
+      this.#probed.set(file, probed);
+    }
+    return probed.answered;
   }
 }
 

@@ -3,7 +3,10 @@
 // (256 KiB, names that are a bare decimal pid, the pid inside matching the
 // name), unknown keys kept. Liveness: the pid is alive, its start time
 // matches `procStart`, and its socket answers a connect probe in 250 ms.
-// Also the optional auth key file beside it. Never throws on bad files.
+// EntryReader keeps each file's last reading by (device, inode, size, mtime,
+// ctime), so a sweep opens and fstats an unchanged file but never reads or
+// parses it again. Also the optional auth key file beside it. Never throws
+// on bad files.
 
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -27,17 +30,43 @@ export function isRegistryFileName(name: string): boolean {
 }
 
 export function readEntry(file: string): ReadResult {
+  return readVersion(file).result;
+}
+
+/** A file's result and the version it was read at (for a file that cannot be opened: why). */
+interface Reading {
+  version: string;
+  result: ReadResult;
+}
+
+const failed = (why: string, known?: Reading): Reading =>
+  known?.version === why ? known : { version: why, result: { ok: false, why } };
+
+/** Reads `file`, or returns `known` when the file is still the version `known` was read at. */
+function readVersion(file: string, known?: Reading): Reading {
   const base = path.basename(file);
-  if (!isRegistryFileName(base)) return { ok: false, why: 'not a <pid>.json name' };
+  if (!isRegistryFileName(base)) return failed('not a <pid>.json name', known);
   let fd: number;
   try {
     // O_NONBLOCK: a FIFO planted as <pid>.json must never block the hub's loop.
     fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   } catch (err) {
-    return { ok: false, why: `unreadable (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+    return failed(`unreadable (${(err as NodeJS.ErrnoException).code ?? 'error'})`, known);
   }
   try {
     const st = fs.fstatSync(fd);
+    const version = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    if (known?.version === version) return known;
+    return { version, result: parseOpen(fd, st, base) };
+  } catch {
+    return failed('unreadable (fstat)', known);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function parseOpen(fd: number, st: fs.Stats, base: string): ReadResult {
+  try {
     if (!st.isFile()) return { ok: false, why: 'not a regular file' };
     if (st.size > ENTRY_MAX_BYTES) return { ok: false, why: `over ${ENTRY_MAX_BYTES} bytes` };
     const parsed = StockEntry.safeParse(JSON.parse(fs.readFileSync(fd, 'utf8')));
@@ -50,8 +79,24 @@ export function readEntry(file: string): ReadResult {
     return { ok: true, entry: parsed.data, mtimeMs: st.mtimeMs };
   } catch {
     return { ok: false, why: 'not JSON' };
-  } finally {
-    fs.closeSync(fd);
+  }
+}
+
+/** Reads registry files, parsing each only when it changed since its last reading. */
+export class EntryReader {
+  readonly #known = new Map<string, Reading>();
+
+  /** The file's entry; `changed` is false when it is the same version as last time. */
+  read(file: string): { result: ReadResult; changed: boolean } {
+    const known = this.#known.get(file);
+    const now = readVersion(file, known);
+    this.#known.set(file, now);
+    return { result: now.result, changed: now !== known };
+  }
+
+  /** Forgets files no longer in the directory. */
+  keepOnly(files: ReadonlySet<string>): void {
+    for (const file of this.#known.keys()) if (!files.has(file)) this.#known.delete(file);
   }
 }
 
