@@ -1,7 +1,9 @@
 // Discovers stock Claude Code sessions: watches the registry directory (no
 // polling storm: a change event rescans, debounced; the hub's liveness
 // sweep rechecks pids so a crashed session with a left-over file vanishes).
-// A socket is probed once per (file version, socket), not on every sweep; a
+// A socket is probed once per (file version, socket) and again every
+// REPROBE_MS (a socket that closed while its process lives, or that began
+// listening after its file was written), not on every sweep; a
 // file is parsed only when it changed (EntryReader), and at most
 // FILES_PER_TURN are read per event-loop turn.
 // An entry counts only when its socket, links resolved, is a socket this
@@ -12,6 +14,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { udsAddress } from '../protocol/cc-wire.js';
 import { refHash } from '../registry/names.js';
 import { RootWatcher } from '../teams/watch.js';
@@ -21,6 +24,8 @@ import type { StockEntry } from '../protocol/cc-sessions.js';
 import { EntryReader, isRegistryFileName, PROBE_TIMEOUT_MS, processMatches, SWITCHBOARD_ENTRYPOINT } from './entry.js';
 
 const MAX_FILES = 4096; // a registry directory bigger than this is not Claude Code's
+/** A socket's probe answer is trusted this long; then it is probed again (a socket closed or opened late). */
+export const REPROBE_MS = 10_000;
 /** Registry files read per event-loop turn: a directory of large files never stalls the hub's loop. */
 const FILES_PER_TURN = 16;
 
@@ -34,6 +39,8 @@ export interface DiscoveryOptions {
   onChange(sessions: readonly StockSession[]): void;
   probe?: (socketPath: string) => Promise<boolean>;
   startTimeOf?: (pid: number) => string | undefined;
+  /** Monotonic milliseconds (tests). */
+  now?: () => number;
   log?: (message: string, fields: Record<string, unknown>) => void;
 }
 
@@ -41,7 +48,7 @@ export class StockDiscovery {
   readonly #opts: DiscoveryOptions;
   #watcher: RootWatcher | undefined;
   /** file → the version we probed and whether its socket answered. */
-  readonly #probed = new Map<string, { key: string; answered: boolean }>();
+  readonly #probed = new Map<string, { key: string; answered: boolean; at: number }>();
   /** Each registry file's last reading: an unchanged file is not parsed again. */
   readonly #entries = new EntryReader();
   #live: StockSession[] = [];
@@ -165,13 +172,14 @@ export class StockDiscovery {
     return { file, entry: e, mtimeMs: r.mtimeMs, real };
   }
 
-  /** Whether the entry's socket answered, probed once per (file version, socket, start time). */
+  /** Whether the entry's socket answered: probed per (file version, socket, start time), and again after REPROBE_MS. */
   async #answers(file: string, e: StockEntry, mtimeMs: number): Promise<boolean> {
     const key = `${mtimeMs}:${e.messagingSocketPath}:${e.procStart ?? ''}`;
+    const now = this.#opts.now?.() ?? performance.now();
     let probed = this.#probed.get(file);
-    if (probed?.key !== key) {
+    if (probed?.key !== key || now - probed.at >= REPROBE_MS) {
       const probe = this.#opts.probe ?? ((p: string) => probeSocket(p, PROBE_TIMEOUT_MS));
-      probed = { key, answered: await probe(e.messagingSocketPath) };
+      probed = { key, answered: await probe(e.messagingSocketPath), at: now };
       this.#probed.set(file, probed);
     }
     return probed.answered;

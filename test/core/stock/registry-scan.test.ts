@@ -2,11 +2,14 @@
 // every sweep (once a second) read and parsed every <pid>.json again, all
 // in one event-loop turn, so 4 000 files of 250 KB stalled `hub.info` for
 // minutes. Now an unchanged file is not parsed again (its problem is logged
-// once, not every sweep), and at most 16 files are read per turn.
+// once, not every sweep), and at most 16 files are read per turn. A listed
+// socket is probed again after REPROBE_MS: one that closed while its process
+// lived stayed listed for good.
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StockDiscovery } from '../../../core/stock/discovery.js';
+import { REPROBE_MS, StockDiscovery } from '../../../core/stock/discovery.js';
 import { EntryReader } from '../../../core/stock/entry.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -66,5 +69,49 @@ describe('registry scans', () => {
     expect(atFirstTurn).toBeGreaterThan(0);
     expect(atFirstTurn).toBeLessThanOrEqual(16); // old code: all 64 in the first turn
     d.close();
+  });
+});
+
+describe('probes', () => {
+  it('a listed socket is probed again after REPROBE_MS: one that stopped answering leaves the list, and one that began answering joins it', async () => {
+    const dir = tempDir('sb-reg-');
+    const sock = path.join(dir, 'cc.sock');
+    const server = net.createServer().listen(sock);
+    await new Promise((resolve) => server.once('listening', resolve));
+    const entry = JSON.parse(fs.readFileSync(path.join(FIXTURES, '48213.json'), 'utf8')) as Record<string, unknown>;
+    const file = path.join(dir, `${process.pid}.json`);
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ ...entry, pid: process.pid, messagingSocketPath: sock, procStart: undefined }),
+    );
+    let answers = true;
+    let now = 0;
+    const listed: number[] = [];
+    const d = new StockDiscovery({
+      sessionsDir: dir,
+      isOurs: () => false,
+      onChange: (sessions) => listed.push(sessions.length),
+      probe: () => Promise.resolve(answers),
+      now: () => now,
+    });
+    try {
+      await d.scan();
+      expect(d.sessions).toHaveLength(1);
+      answers = false;
+      now = REPROBE_MS - 1;
+      await d.scan();
+      expect(d.sessions).toHaveLength(1); // within REPROBE_MS the last answer stands
+      now = REPROBE_MS;
+      await d.scan();
+      expect(d.sessions).toHaveLength(0); // old code: listed while the pid lives
+      answers = true;
+      now = 2 * REPROBE_MS;
+      await d.scan();
+      expect(d.sessions).toHaveLength(1);
+      expect(listed).toEqual([1, 0, 1]);
+    } finally {
+      d.close();
+      server.close();
+    }
   });
 });
