@@ -1,7 +1,8 @@
 // Team inboxes (FORMATS.md §1): `teams/<team>/inboxes/<member>.json`, one
-// JSON array. Writers create it as `[]` exclusively, lock it with
-// proper-lockfile at `<inbox>.lock`, re-read, change, and replace it
-// atomically. Only a missing file is empty. Invalid entries inside a valid
+// JSON array. Writers create it as `[]` exclusively (we link a complete temp
+// file into place), lock it with proper-lockfile at `<inbox>.lock`, re-read,
+// change, and replace it atomically. Only a missing or zero-byte file (a
+// `wx` create whose `[]` is not written yet) is empty. Invalid entries inside a valid
 // array are skipped and pruned by writers; a file that is not a regular file,
 // over the read limit, not JSON, not an array or nested deeper than
 // LIMITS.jsonDepth is unreadable: peek() reports it, every writer fails with
@@ -14,7 +15,7 @@ import { z } from 'zod';
 import { FILE_JSON_BOUNDS, jsonBoundsProblem } from '../protocol/bounded-json.js';
 import { readBounded, type FileRead } from '../storage/bounded-read.js';
 import { UnreadableFileError } from '../storage/unreadable.js';
-import { createExclusive, serialize, writeAtomic } from './files.js';
+import { createAtomicExclusive, serialize, writeAtomic } from './files.js';
 import { withFileLock, type LockOptions } from './lock.js';
 
 export const MAX_INBOX_BYTES = 64 * 1024 * 1024; // a bigger "inbox" is not one
@@ -41,9 +42,13 @@ export interface ReadResult {
   problem?: string;
 }
 
-/** An inbox's text (undefined: missing). Not JSON or not an array is a problem, not an empty inbox. */
+/**
+ * An inbox's text (undefined: missing). Not JSON or not an array is a problem,
+ * not an empty inbox. Zero bytes is empty: it is how a `wx` create (Claude
+ * Code's) looks before its `[]` is written, and it holds nothing to lose.
+ */
 export function parseInbox(text: string | undefined): ReadResult {
-  if (text === undefined) return { entries: [], invalid: 0 };
+  if (text === undefined || text === '') return { entries: [], invalid: 0 };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -139,7 +144,7 @@ export class Mailbox {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
-      await createExclusive(this.file, '[]');
+      await createAtomicExclusive(this.file, '[]'); // never a moment of zero bytes
       return this.#locked(fn);
     }
   }

@@ -145,6 +145,19 @@ describe('what we write, a documented-format reader accepts', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(serialize([legacy, withExtra]));
   });
 
+  it("a zero-byte inbox (Claude Code's wx create before its [] is written) is empty and takes an append", async () => {
+    // Found by CI: a worker read another's half-made inbox and failed inbox_unreadable.
+    const file = path.join(tempDirs().root, 'inbox.json');
+    fs.writeFileSync(file, '');
+    const box = new Mailbox(file, LOCK);
+    expect(await box.peek()).toEqual({ entries: [], invalid: 0 });
+    const e = newEntry({ from: 'lead', text: 'hi' });
+    await box.append(e);
+    expect(fs.readFileSync(file, 'utf8')).toBe(serialize([e]));
+    fs.writeFileSync(file, ' ');
+    expect((await box.peek()).problem).toBe('not valid JSON'); // only zero bytes
+  });
+
   it('removes delivered entries by from|timestamp|text plus leftover read:true ones', async () => {
     const file = path.join(tempDirs().root, 'inbox.json');
     const a = newEntry({ from: 'a', text: 'one' });
