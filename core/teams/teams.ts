@@ -1,6 +1,7 @@
 // Teams and task lists under one Claude Code config root (`$CLAUDE_CONFIG_DIR`
 // or `~/.claude`): discovery of every team (Claude Code's own included),
-// roster and inbox depths by peeking (never consuming), task assignment with
+// roster and inbox depths by peeking (never consuming; an unchanged inbox is
+// not parsed again), task assignment with
 // its `task_assignment` frame, and sending into a teammate's inbox with the
 // role checks of FORMATS.md §4. A sender's name and role come from the
 // roster (see `rosterSender`), never from what the session claimed. Teams
@@ -13,6 +14,7 @@ import type { Task } from '../tasks/task-file.js';
 import { sanitizePart } from './files.js';
 import { checkFrameRole, LEAD, parseFrame } from './team-frames.js';
 import type { LockOptions } from './lock.js';
+import { InboxCountCache } from './inbox-counts.js';
 import { Mailbox, newEntry } from './mailbox.js';
 import { Roster, type TeamConfig } from './roster.js';
 import { rosterSender, type SenderClaim } from './sender.js';
@@ -54,6 +56,8 @@ export class Teams {
   readonly teamsRoot: string;
   readonly tasksRoot: string;
   readonly #lock: Omit<LockOptions, 'lockfilePath' | 'realpath'>;
+  /** teams.show's inbox depths, by file version: an unchanged inbox is not parsed again. */
+  readonly #counts = new InboxCountCache();
 
   constructor(claudeHome: string, lock: Omit<LockOptions, 'lockfilePath' | 'realpath'>) {
     this.root = claudeHome;
@@ -114,15 +118,7 @@ export class Teams {
     const config = await this.roster(team).read();
     if (config === undefined) return undefined;
     const inboxes = await Promise.all(
-      config.members.map(async (m) => {
-        const { entries, problem } = await this.mailbox(team, m.name).peek();
-        return {
-          member: m.name,
-          depth: entries.length,
-          unread: entries.filter((e) => e.read !== true).length,
-          ...(problem !== undefined ? { problem } : {}),
-        };
-      }),
+      config.members.map(async (m) => ({ member: m.name, ...(await this.#counts.of(this.mailbox(team, m.name))) })),
     );
     return { config, inboxes };
   }
