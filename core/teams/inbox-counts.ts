@@ -1,11 +1,11 @@
 // Inbox depths for teams.show, remembered by file version: (device, inode,
 // size, mtime, ctime in nanoseconds, from lstat). The UI asks again on every
 // teams.changed, so without this each write to one inbox re-parsed every
-// inbox of the team (up to 64 MiB each; 21 hard links to one 60 MiB file
-// stalled the hub for seconds). Hard links share an inode and so one
-// reading, and a reading in flight is shared. A file that changes while it is read is stored under the version
-// seen before the read, which the next lstat no longer matches: it is read
-// again, never answered stale. At most `max` versions are kept.
+// inbox of the team (up to 64 MiB each; 21 hard links to one 50 MB file
+// took 15.8 s). Hard links share an inode and so one reading, and a reading
+// in flight is shared. A file that changes while it is read is stored under
+// the version seen before the read, which the next lstat no longer matches:
+// it is read again, never answered stale. At most `max` versions are kept.
 
 import fs from 'node:fs';
 import type { Mailbox, ReadResult } from './mailbox.js';
