@@ -19,6 +19,13 @@ const NODE_ONLY_FORBIDDEN = {
   ],
 };
 
+const NO_REQUIRE = { selector: 'CallExpression[callee.name="require"]', message: 'Use ES imports.' };
+const NO_BARE_KILL = {
+  selector: 'CallExpression[callee.property.name="kill"]',
+  message:
+    'Tests stop processes with stopProcess()/stopPid() from test/helpers/processes.ts, which wait for the exit (and escalate to SIGKILL); a signal under test goes through sendSignal().',
+};
+
 /**
  * core/ in layers (docs/architecture.md): a folder may import its own layer
  * and the ones below it, never one above. Each entry names the folders of a
@@ -93,10 +100,7 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/only-throw-error': 'error',
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'CallExpression[callee.name="require"]', message: 'Use ES imports.' },
-      ],
+      'no-restricted-syntax': ['error', NO_REQUIRE],
     },
   },
   { files: ['core/**/*.ts', 'cli/**/*.ts'], rules: { 'no-restricted-imports': ['error', NODE_ONLY_FORBIDDEN] } },
@@ -174,6 +178,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // A test waits for every process it starts to exit before its directories go (test/helpers/processes.ts).
+    files: ['test/**/*.ts', 'test/**/*.tsx'],
+    ignores: ['test/helpers/processes.ts'],
+    rules: { 'no-restricted-syntax': ['error', NO_REQUIRE, NO_BARE_KILL] },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

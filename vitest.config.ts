@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Bounds on a hang, never on a slow machine: waits inside tests end on events (test/helpers/hub.ts until()).
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // Temp hygiene: a private TMPDIR for the run, failing it when a test leaves a directory
     // behind; tempDir() directories are removed after each file (test/helpers/temp.ts).

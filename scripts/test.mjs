@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureTools } from './prereqs.mjs';
+import { failureReport, testSteps } from './test-steps.mjs';
 import { nodeBinary, supportedNode } from './toolchain.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -32,42 +33,22 @@ if (process.argv.includes('--prereqs-only')) {
   process.exit(0);
 }
 
-/** [label, argv] in order; npx resolves the project's own binaries. */
-const steps = [
-  ['build', ['npm', 'run', 'build']],
-  ['lint', ['npm', 'run', 'lint']],
-  ['electron security scan', [process.execPath, 'scripts/scan-electron.mjs']],
-  ['unit and integration tests', ['npx', 'vitest', 'run']],
-  ...(skipInterop
-    ? []
-    : [['real Claude Code interop', ['npx', 'vitest', 'run', '--config', 'vitest.interop.config.ts']]]),
-  ...(skipAgents
-    ? []
-    : [
-        [
-          'real agents: Claude Code, Codex CLI, Gemini CLI with scripted models',
-          ['npx', 'vitest', 'run', '--config', 'vitest.agents.config.ts'],
-        ],
-      ]),
-  ['browser tests (Chromium)', ['npx', 'playwright', 'test']],
-];
-
 const second = env.SWITCHBOARD_SECOND_NODE === '0' ? null : nodeBinary('22');
-if (second && 'path' in second)
-  steps.push([
-    `unit and integration tests on Node ${second.version}`,
-    [second.path, 'node_modules/vitest/vitest.mjs', 'run'],
-  ]);
+// npx resolves the project's own binaries.
+const steps = testSteps({ skipInterop, skipAgents, second: second && 'path' in second ? second : null });
 
 /** Entries in the temp directory named like our tests' (TEMP_PREFIX in test/helpers/temp.ts). */
 const ourTemps = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('sb'));
 const tempsBefore = new Set(ourTemps());
 
 const started = Date.now();
-for (const [label, argv] of steps) {
-  console.error(`\n▶ npm test: ${label}`);
-  const r = spawnSync(argv[0], argv.slice(1), { cwd: root, stdio: 'inherit', env });
-  if (r.status !== 0) fail(`npm test: "${label}" failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}).`);
+for (const [index, step] of steps.entries()) {
+  console.error(`\n▶ npm test: ${step.label}`);
+  const t0 = Date.now();
+  const r = spawnSync(step.argv[0], step.argv.slice(1), { cwd: root, stdio: 'inherit', env });
+  if (r.status !== 0)
+    fail(failureReport(step, index, steps.length, r.error?.message ?? `exit ${r.status ?? r.signal}`));
+  console.error(`npm test: "${step.label}" passed in ${Math.round((Date.now() - t0) / 1000)} s.`);
 }
 const left = ourTemps().filter((n) => !tempsBefore.has(n));
 if (left.length > 0)

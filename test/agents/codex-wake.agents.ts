@@ -16,7 +16,8 @@ import { OPTED_OUT } from './harness/opt-out.js';
 import { inbox, sessionsOf, switchboardRow, waitInbox } from './harness/observe.js';
 import type { Pane } from './harness/interactive.js';
 import { startInteractiveCodex } from './harness/interactive-codex.js';
-import { alive, markedPids } from './harness/launch.js';
+import { stopPid } from '../helpers/processes.js';
+import { markedPids } from './harness/launch.js';
 import { startWorld, type World } from './harness/world.js';
 import type { ModelRequest } from './model/server.js';
 
@@ -38,7 +39,7 @@ const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((
 /** Types a prompt as its user would: the text, once the composer shows it, then Enter. */
 async function submit(p: Pane, text: string): Promise<void> {
   p.keys(text);
-  await until(() => p.screen().includes(text), 10_000);
+  await until(() => p.screen().includes(text));
   await new Promise((r) => setTimeout(r, 200));
   p.keys('Enter');
 }
@@ -82,7 +83,7 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
     const alice: Registration = await world.register('alice');
     const latencies: number[] = [];
     for (let n = 0; n < SAMPLES; n++) {
-      await until(() => s().state === 'idle', 20_000); // its Stop hook ended the previous turn
+      await until(() => s().state === 'idle'); // its Stop hook ended the previous turn
       const before = arrivals.length;
       const text = `wake up ${n} ${Date.now()}`;
       const t0 = Date.now();
@@ -94,7 +95,7 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
         message: text,
       });
       expect(sent.status).toBe('queued');
-      await until(() => arrivals.slice(before).some((a) => a.req.context.includes(text)), 20_000);
+      await until(() => arrivals.slice(before).some((a) => a.req.context.includes(text)));
       latencies.push(arrivals.slice(before).find((a) => a.req.context.includes(text))!.at - t0);
       const delivered = await waitInbox(world.client, alice, receiptFor(sent, 'delivered'), 20_000);
       expect(delivered.kind === 'receipt' ? delivered.reason : '').toMatch(/Codex app-server started a turn/);
@@ -105,11 +106,11 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
     );
     expect(p50(latencies)).toBeLessThanOrEqual(2000);
     // The turn is on the user's screen, said to come from other sessions.
-    await until(() => /\[Switchboard\] 1 message from other agent sessions/.test(p.screen()), 10_000);
+    await until(() => /\[Switchboard\] 1 message from other agent sessions/.test(p.screen()));
     // Exactly once: no hook handed a claimed message over again, in its turn or a later one.
-    await until(() => s().state === 'idle', 20_000);
+    await until(() => s().state === 'idle');
     await submit(p, 'anything new?');
-    await until(() => arrivals.some((a) => a.req.context.includes('anything new?')), 20_000);
+    await until(() => arrivals.some((a) => a.req.context.includes('anything new?')));
     const last = arrivals.at(-1)!.req.context;
     for (let n = 0; n < SAMPLES; n++)
       expect(occurrences(last, `wake up ${n} `), `message ${n} in the context once`).toBe(1);
@@ -138,7 +139,7 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
     ).toHaveLength(0);
     const [held] = (await world.client.call('held.list', { uiToken: world.hub.hub.uiToken })).items;
     await world.client.call('held.approve', { uiToken: world.hub.hub.uiToken, id: held!.id });
-    await until(() => arrivals.some((a) => a.req.context.includes(text)), 20_000);
+    await until(() => arrivals.some((a) => a.req.context.includes(text)));
     await waitInbox(world.client, bob, receiptFor(sent, 'delivered'), 20_000);
   }, 300_000);
 
@@ -149,11 +150,10 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
       return path.basename(argv[0] ?? '') === 'codex' && !argv.includes('app-server');
     });
     expect(tuis, 'one Codex window').toHaveLength(1);
-    process.kill(tuis[0]!, 'SIGKILL'); // the window is gone; its daemon (the session's process) lives on
-    await until(() => !alive(tuis[0]!), 10_000);
+    await stopPid(tuis[0]!, 'SIGKILL'); // the window is gone; its daemon (the session's process) lives on
     const s = sessionsOf(world, p.cwd)[0]!;
     // The window scan's answer is reused for up to 1 s (core/wake/codex-windows.ts): a window that just quit may still count.
-    await until(() => world.hub.hub.wake.routeFor(s).kind === 'none', 3000).catch(() => undefined);
+    await until(() => world.hub.hub.wake.routeFor(s).kind === 'none').catch(() => undefined);
     expect(world.hub.hub.wake.routeFor(s)).toMatchObject({
       kind: 'none',
       why: expect.stringMatching(/no Codex window is open/),
@@ -180,7 +180,7 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
     const { world, p, label, arrivals } = await idleCodex('nodaemon', ['--no-daemon']);
     const s = sessionsOf(world, p.cwd)[0]!;
     // The window scan's answer is reused for up to 1 s (core/wake/codex-windows.ts): a window that just quit may still count.
-    await until(() => world.hub.hub.wake.routeFor(s).kind === 'none', 3000).catch(() => undefined);
+    await until(() => world.hub.hub.wake.routeFor(s).kind === 'none').catch(() => undefined);
     expect(world.hub.hub.wake.routeFor(s)).toMatchObject({
       kind: 'none',
       why: expect.stringMatching(/its own process/),

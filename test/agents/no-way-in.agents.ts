@@ -47,7 +47,7 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.231 without its messaging, interacti
     p.keys('Enter');
     await until(() => seen.length === 1, 30_000);
     const s = () => sessionsOf(world, p.cwd)[0]!;
-    await until(() => s().state === 'idle' && s().hooksSeenAt !== null, 20_000);
+    await until(() => s().state === 'idle' && s().hooksSeenAt !== null);
     expect(world.hub.hub.wake.routeFor(s()).kind).toBe('none');
 
     const alice = await world.register('alice');

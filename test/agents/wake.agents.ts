@@ -63,11 +63,11 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.332, interactive', () => {
       message: text,
     });
     expect(sent.status).toBe('queued');
-    await until(() => arrivals.some((a) => a.req.context.includes(text)), 20_000);
+    await until(() => arrivals.some((a) => a.req.context.includes(text)));
     const latency = arrivals.find((a) => a.req.context.includes(text))!.at - t0;
     console.log(`idle wake: message to model request in ${latency} ms`);
     await waitInbox(world.client, alice, receiptFor(sent, 'delivered'), 20_000);
-    await until(() => /Noted\./.test(p.screen()), 10_000);
+    await until(() => /Noted\./.test(p.screen()));
     // Exactly once: no hook handed the claimed item over again, in this turn or a later one.
     await new Promise((r) => setTimeout(r, 1500));
     const last = p.model.main().at(-1)!;
@@ -98,7 +98,7 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.332, interactive', () => {
     expect(p.model.main().filter((r) => r.context.includes(text))).toHaveLength(0);
     const [held] = (await world.client.call('held.list', { uiToken: world.hub.hub.uiToken })).items;
     await world.client.call('held.approve', { uiToken: world.hub.hub.uiToken, id: held!.id });
-    await until(() => arrivals.some((a) => a.req.context.includes(text)), 20_000);
+    await until(() => arrivals.some((a) => a.req.context.includes(text)));
     await waitInbox(world.client, bob, receiptFor(sent, 'delivered'), 20_000);
   }, 240_000);
 });

@@ -42,7 +42,7 @@ describe('files nested past the depth limit', () => {
       'task_unreadable',
     );
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
-  }, 20_000);
+  });
 
   it('metadata just inside the limit is still a task', async () => {
     const { t, root } = await hubWithTeam();
@@ -71,5 +71,5 @@ describe('files nested past the depth limit', () => {
     expect(view.inboxes.find((i) => i.member === 'team-lead')?.problem).toMatch(/nested deeper than/);
     expect(fs.readFileSync(inbox, 'utf8')).toBe(text);
     expect((await c.call('hub.info', {})).pid).toBe(process.pid);
-  }, 20_000);
+  });
 });

@@ -6,16 +6,18 @@
 // want of descriptors fails the request (`overloaded`), never a task.
 // Needs dist/cli (npm run build, or node cli/build.mjs).
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HubClient } from '../../core/client/client.js';
-import { CLI, cliEnv } from '../helpers/cli.js';
+import { CLI, cliEnv, readyLine } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/hub.js';
+import { stopAll } from '../helpers/processes.js';
 
-const stops: Array<() => void> = [];
-afterEach(() => stops.splice(0).forEach((s) => s()));
+const started: ChildProcess[] = [];
+// Before the file's directories go: a hub still exiting would write into a removed directory.
+afterEach(() => stopAll(started.splice(0)));
 
 /** `serve` under `ulimit -n FDS`: its socket. */
 async function serveWithFds(env: NodeJS.ProcessEnv, fds: number): Promise<string> {
@@ -24,15 +26,8 @@ async function serveWithFds(env: NodeJS.ProcessEnv, fds: number): Promise<string
     ['-c', `ulimit -n ${fds} && exec "$0" "$@"`, process.execPath, CLI, 'serve', '--json', '--quiet'],
     { env },
   );
-  stops.push(() => child.kill('SIGTERM'));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve((JSON.parse(out.split('\n')[0]!) as { socket: string }).socket);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
+  started.push(child);
+  return (await readyLine<{ socket: string }>(child)).socket;
 }
 
 describe('a task list with more files than the hub has descriptors', () => {

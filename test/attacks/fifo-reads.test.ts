@@ -21,7 +21,7 @@ afterEach(async () => {
   served = undefined;
 });
 
-const ANSWER_MS = 3000; // a hub that answers at all answers in milliseconds
+const ANSWER_MS = 30_000; // a hub blocked by the attack never answers: the bound only ends that hang
 
 describe.skipIf(process.platform === 'win32')('FIFOs where other programs keep their files', () => {
   it('a FIFO named like a Claude Code registry entry never freezes the hub', async () => {
@@ -35,7 +35,7 @@ describe.skipIf(process.platform === 'win32')('FIFOs where other programs keep t
     const rows = (await client.call('agents.list', {}, { timeoutMs: ANSWER_MS })).rows;
     expect(rows.filter((r) => r.kind === 'claude-code')).toEqual([]);
     expect(served.child.exitCode).toBeNull();
-  }, 30_000);
+  });
 
   it('setup refuses an agent settings file that is a FIFO, by name, without waiting or writing', async () => {
     const dirs = tempDirs();
@@ -45,9 +45,9 @@ describe.skipIf(process.platform === 'win32')('FIFOs where other programs keep t
     execFileSync('mkfifo', ['-m', '600', fifo]);
     const env = cliEnv(dirs);
     delete env.CLAUDE_CONFIG_DIR; // setup edits ~/.claude/settings.json
-    const r = await runCli(['setup', 'claude-code', '--dry-run'], env, 10_000);
+    const r = await runCli(['setup', 'claude-code', '--dry-run'], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${fifo} not a regular file (a FIFO)`);
     expect(fs.lstatSync(fifo).isFIFO()).toBe(true);
-  }, 30_000);
+  });
 });

@@ -87,7 +87,7 @@ describe('unfinished lines share one budget per hub', () => {
     await until(async () => {
       const items = (await c.call('inbox.fetch', { sessionId: r.sessionId, token: r.token })).items;
       return items.length === 1;
-    }, 3000);
+    });
     expect(hogs[0]!.s.destroyed || hogs[2]!.s.destroyed).toBe(false);
   });
 
@@ -99,11 +99,11 @@ describe('unfinished lines share one budget per hub', () => {
     for (const client of clients) client.write(begunRequest(LIMITS.frameBytes - 100));
     // Old code: every line is held (120 MiB, 1 GB with session sockets) until partialLineMs (10 s) ends it.
     const over = 120 - LIMITS.partialBytesTotal / LIMITS.frameBytes;
-    await until(() => states.filter((s) => s.closed).length >= over, 8000);
+    await until(() => states.filter((s) => s.closed).length >= over);
     await sleep(300);
     expect(states.filter((s) => s.closed).length).toBeLessThanOrEqual(over + 1);
     const last = await established(served.ready.socket);
     last.write(info(3));
     expect((await last.next()).id).toBe(3);
-  }, 30_000);
+  });
 });

@@ -15,6 +15,7 @@ import type { InboxItem, InboxReceipt, Registration } from '../../core/protocol/
 import { cliEnv, serveCli, type Served } from '../helpers/cli.js';
 import { fakeClock, rawConnect, sleep, startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
 import { fakePeer, writeSocket } from '../helpers/peer.js';
+import { stopProcess } from '../helpers/processes.js';
 
 let th: TestHub | undefined;
 let served: Served | undefined;
@@ -259,8 +260,8 @@ describe('messages stranded when an agent exits (issue 15)', () => {
         }) + '\n',
       );
       await until(() => peer.lines.length === 1); // held: an unclassed writer to a bypass receiver
-      child.kill('SIGKILL');
-      await until(async () => (await receipts(pc, prompting)).some((x) => x.status === 'undelivered'), 5000);
+      await stopProcess(child, 'SIGKILL');
+      await until(async () => (await receipts(pc, prompting)).some((x) => x.status === 'undelivered'));
       await until(async () => (await receipts(bc, bypass)).some((x) => x.status === 'undelivered'));
       await until(() => peer.lines.length === 2);
       expect(peer.lines[1]).toMatchObject({

@@ -117,5 +117,5 @@ describe('switchboard serve out of file descriptors', () => {
     execFileSync('prlimit', ['--pid', String(pid), `--nofile=${hard}:${hard}`]);
     const status = await runCli(['status', '--json'], env);
     expect(status.code).toBe(0);
-  }, 30_000);
+  });
 });

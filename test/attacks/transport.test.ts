@@ -11,7 +11,7 @@ import { silentLogger } from '../../core/kit/logger.js';
 import { socketPathOf } from '../../core/protocol/cc-wire.js';
 import { withLimits } from '../../core/protocol/limits.js';
 import type { Registration } from '../../core/protocol/methods.js';
-import { rawConnect, sleep, startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
+import { rawConnect, sleep, startHub, tempDirs, until, UNTIL_HANG_MS, type TestHub } from '../helpers/hub.js';
 import { writeSocket } from '../helpers/peer.js';
 
 let th: TestHub | undefined;
@@ -58,8 +58,8 @@ describe('hub socket: idle and half-sent connections', () => {
   it('closes a connection that sends no request within firstRequestMs, with an idle_timeout error', async () => {
     th = await startHub({ limits: { firstRequestMs: 200 } });
     const c = await rawConnect(th.hub.paths.hubSocket);
-    expect(reason(await c.next(3000))).toBe('idle_timeout');
-    await within(c.closed, 3000, 'close');
+    expect(reason(await c.next())).toBe('idle_timeout');
+    await within(c.closed, UNTIL_HANG_MS, 'close');
   });
 
   it('closes a connection whose line stays incomplete past partialLineMs, even when it dribbles bytes', async () => {
@@ -76,8 +76,8 @@ describe('hub socket: idle and half-sent connections', () => {
       }
     })();
     try {
-      expect(reason(await c.next(3000))).toBe('idle_timeout');
-      await within(c.closed, 3000, 'close');
+      expect(reason(await c.next())).toBe('idle_timeout');
+      await within(c.closed, UNTIL_HANG_MS, 'close');
     } finally {
       stop = true;
     }
@@ -100,7 +100,7 @@ describe('hub socket: idle and half-sent connections', () => {
     for (let i = 0; i < 3; i++) await idle(sock);
     const fifth = await rawConnect(sock);
     expect(reason(await first.next())).toBe('overloaded');
-    await within(first.closed, 3000, 'eviction');
+    await within(first.closed, UNTIL_HANG_MS, 'eviction');
     fifth.write(INFO);
     expect((await fifth.next()).id).toBe(1);
   });
@@ -125,7 +125,7 @@ describe('hub socket: idle and half-sent connections', () => {
     }
     const extra = await rawConnect(sock);
     expect(reason(await extra.next())).toBe('overloaded');
-    await within(extra.closed, 3000, 'refusal');
+    await within(extra.closed, UNTIL_HANG_MS, 'refusal');
     active[0]!.write(INFO);
     expect((await active[0]!.next()).id).toBe(1);
   });
@@ -139,7 +139,7 @@ describe('session sockets: idle writers', () => {
     const path = socketPathOf(r.address)!;
     for (let i = 0; i < th.hub.limits.inboundConnections; i++) await idle(path);
     await writeSocket(path, userLine('m1')).catch(() => undefined);
-    await until(async () => (await inboxCount(th!, r)) === 1, 3000);
+    await until(async () => (await inboxCount(th!, r)) === 1);
   });
 
   it('closes a silent connection after inboundIdleMs', async () => {
@@ -147,7 +147,7 @@ describe('session sockets: idle writers', () => {
     const c = await th.client();
     const r = await th.register(c, { name: 'receiver' });
     const silent = await idle(socketPathOf(r.address)!);
-    await within(silent.gone, 3000, 'idle close');
+    await within(silent.gone, UNTIL_HANG_MS, 'idle close');
   });
 
   it('closes a connection that dribbles a line past partialLineMs, though it is never silent', async () => {
@@ -165,7 +165,7 @@ describe('session sockets: idle writers', () => {
       }
     })();
     try {
-      await within(dribbler.gone, 3000, 'partial-line close');
+      await within(dribbler.gone, UNTIL_HANG_MS, 'partial-line close');
     } finally {
       stop = true;
     }
@@ -204,7 +204,7 @@ describe('hub socket: fairness between connections', () => {
       const flood = await idle(sockPath);
       const note = '{"jsonrpc":"2.0","method":"hub.info"}\n'; // notifications: no answers to read
       flood.write(note.repeat(20_000));
-      await within(answered, 10_000, 'answer to the second connection');
+      await within(answered, UNTIL_HANG_MS, 'answer to the second connection');
       const position = order.findIndex((id) => id !== flooder);
       expect(position).toBeGreaterThan(0);
       // Here it is 2 turns (128). A 64 KiB read holds ~1700 of these lines and the old

@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import net from 'node:net';
 import { HubClient } from '../../core/client/client.js';
-import { CLI, cliEnv } from '../helpers/cli.js';
+import { CLI, cliEnv, readyLine } from '../helpers/cli.js';
 import { sleep, tempDirs } from '../helpers/hub.js';
+import { stopProcess } from '../helpers/processes.js';
 
 interface UiServe {
   child: ChildProcessWithoutNullStreams;
@@ -29,27 +30,14 @@ async function serveUi(): Promise<UiServe> {
   });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const ready = await new Promise<UiServe['ready']>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve --ui not ready: ${err}`)), 10_000);
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const nl = out.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        resolve(JSON.parse(out.slice(0, nl)) as UiServe['ready']);
-      }
-    });
-  });
+  const ready = await readyLine<UiServe['ready']>(child, () => err);
   return {
     child,
     ready,
     port: Number(new URL(ready.ui).port),
     stderr: () => err,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      return exited;
+      return (await stopProcess(child)).code;
     },
   };
 }

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { tempDirs } from '../helpers/hub.js';
-import { CLI, cliEnv, runCli, serveCli, type Served } from '../helpers/cli.js';
+import { CLI, cliEnv, readyLine, runCli, serveCli, type Served } from '../helpers/cli.js';
+import { stopProcess } from '../helpers/processes.js';
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -110,7 +111,7 @@ describe('switchboard CLI', () => {
       expect(wrong.code).toBe(1);
       expect(wrong.stderr).toContain('Unauthorized');
     } finally {
-      holder.kill();
+      await stopProcess(holder);
     }
   });
 });
@@ -187,7 +188,7 @@ describe('switchboard held and subscriptions', () => {
         'No idle subscriptions.',
       );
     } finally {
-      holder.kill();
+      await stopProcess(holder);
     }
   });
 });
@@ -242,17 +243,9 @@ describe('switchboard serve --ui', () => {
   it('prints the loopback URL with the token and serves the bridge there', async () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
-    const { spawn: sp } = await import('node:child_process');
-    const child = sp(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env });
+    const child = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env });
     try {
-      const line = await new Promise<string>((resolve) => {
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          if (out.includes('\n')) resolve(out.split('\n')[0]!);
-        });
-      });
-      const ready = JSON.parse(line) as { ui: string; uiToken: string };
+      const ready = await readyLine<{ ui: string; uiToken: string }>(child);
       expect(ready.ui).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/#token=${ready.uiToken}$`));
       const res = await fetch(ready.ui.replace(/#token=.*/, 'api/sessions.list'), {
         method: 'POST',
@@ -262,7 +255,7 @@ describe('switchboard serve --ui', () => {
       expect(await res.json()).toEqual({ result: { rows: [] } });
       expect((await runCli(['serve', '--port', '9'], env)).code).toBe(2);
     } finally {
-      child.kill('SIGTERM');
+      await stopProcess(child);
     }
   });
 });

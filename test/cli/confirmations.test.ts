@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cliEnv, runCli, serveCli, type Served } from '../helpers/cli.js';
 import { tempDirs, until } from '../helpers/hub.js';
 import { startNats, type Nats } from '../helpers/nats.js';
+import { stopProcess } from '../helpers/processes.js';
 
 const stops: Array<() => unknown> = [];
 afterEach(async () => {
@@ -37,7 +38,7 @@ describe('switchboard confirmations', () => {
       () => b.stop(),
     );
     const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
-    stops.push(() => holder.kill());
+    stops.push(() => stopProcess(holder));
     const start = async (env: NodeJS.ProcessEnv, name: string): Promise<NodeJS.ProcessEnv> => {
       const reg = JSON.parse(
         (
@@ -51,7 +52,7 @@ describe('switchboard confirmations', () => {
     };
     const alice = await start(laptop, 'alice');
     await start(buildbox, 'bob');
-    await until(async () => (await runCli(['agents'], alice)).stdout.includes('buildbox'), 10_000);
+    await until(async () => (await runCli(['agents'], alice)).stdout.includes('buildbox'));
 
     const token = a.ready.uiToken;
     expect((await runCli(['confirmations'], laptop)).code).toBe(2);
@@ -60,7 +61,7 @@ describe('switchboard confirmations', () => {
       'No sends wait for your confirmation',
     );
 
-    const sending = runCli(['send', '--to', 'bob', '--summary', 's', '--message', 'ship it'], alice, 30_000);
+    const sending = runCli(['send', '--to', 'bob', '--summary', 's', '--message', 'ship it'], alice);
     let id = '';
     await until(async () => {
       const r = JSON.parse(
@@ -68,7 +69,7 @@ describe('switchboard confirmations', () => {
       ) as { items: Array<{ id: string }> };
       id = r.items[0]?.id ?? '';
       return id !== '';
-    }, 10_000);
+    });
     const table = (await runCli(['confirmations', 'list'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout;
     expect(table).toMatch(/^ID\s+FROM\s+TO\s+EXPIRES\s+PREVIEW/);
     expect(table).toContain('ship it');

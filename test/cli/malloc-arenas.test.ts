@@ -7,8 +7,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFewMallocArenas } from '../../cli/malloc-arenas.js';
-import { CLI, cliEnv } from '../helpers/cli.js';
+import { CLI, cliEnv, readyLine } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/hub.js';
+import { stopProcess } from '../helpers/processes.js';
 
 const stops: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -20,19 +21,8 @@ const environOf = (pid: number): string[] => fs.readFileSync(`/proc/${pid}/envir
 /** `serve --json --quiet` up to its ready line; the ready pid and the spawned pid. */
 async function serve(extra: Record<string, string>): Promise<{ spawned: number; ready: number }> {
   const child = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet'], { env: cliEnv(tempDirs(), extra) });
-  const exited = new Promise((r) => child.once('exit', r));
-  stops.push(async () => {
-    child.kill('SIGTERM');
-    await exited;
-  });
-  const ready = await new Promise<{ pid: number }>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { pid: number });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
+  stops.push(() => stopProcess(child));
+  const ready = await readyLine<{ pid: number }>(child);
   return { spawned: child.pid!, ready: ready.pid };
 }
 

@@ -114,7 +114,7 @@ describe('secrets never on the command line', () => {
         await runCli(
           ['session', 'rename', 'api2', '--session', reg.sessionId, '--token-file', '-'],
           env,
-          15_000,
+          undefined,
           reg.token,
         )
       ).stdout,

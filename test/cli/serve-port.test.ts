@@ -6,8 +6,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_UI_PORT } from '../../cli/commands/serve.js';
-import { CLI, cliEnv, runCli } from '../helpers/cli.js';
+import { CLI, cliEnv, readyLine, runCli } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/hub.js';
+import { stopProcess } from '../helpers/processes.js';
 
 const stops: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -39,19 +40,8 @@ async function serveUi(
   const child = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet', ...extra], { env });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise((r) => child.once('exit', r));
-  stops.push(async () => {
-    child.kill('SIGTERM');
-    await exited;
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as Ready);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
+  stops.push(() => stopProcess(child));
+  const ready = await readyLine<Ready>(child, () => err);
   return { child, ready, stderr: () => err };
 }
 

@@ -13,7 +13,8 @@ import {
 } from '../../core/transport/endpoint.js';
 import { startHub as startCoreHub, type Hub } from '../../core/index.js';
 import { HubRunningError } from '../../core/transport/hub-lock.js';
-import { startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
+import { startHub, tempDirs, type TestHub } from '../helpers/hub.js';
+import { stopProcess } from '../helpers/processes.js';
 
 const base: EndpointEnv = { platform: 'linux', env: {}, uid: 1000, user: 'dev', tmpdir: '/tmp', home: '/home/dev' };
 
@@ -131,8 +132,7 @@ describe('the hub socket', () => {
     await new Promise((r) => child.stdout.once('data', r));
     const live = await startCoreHub({ endpoint: d.env }).catch((e: unknown) => e);
     expect(live).toBeInstanceOf(HubRunningError);
-    child.kill('SIGKILL');
-    await until(() => child.exitCode !== null || child.signalCode !== null);
+    await stopProcess(child, 'SIGKILL');
     expect(fs.lstatSync(sock).isSocket()).toBe(true);
     const hub = await startCoreHub({ endpoint: d.env });
     await hub.close();

@@ -35,7 +35,7 @@ describe('inbox.fetch within a line', () => {
     }
     const seen: string[] = [];
     for (let round = 0; round < 9 && seen.length < 9; round++) {
-      const { items } = await rc.call('inbox.fetch', { ...auth, limit: 20 }, { timeoutMs: 5000 });
+      const { items } = await rc.call('inbox.fetch', { ...auth, limit: 20 });
       expect(items.length).toBeGreaterThan(0);
       expect(items.length).toBeLessThan(9); // the old code answered all nine in one 2.3 MB line
       seen.push(...items.map((i) => i.id));
@@ -43,7 +43,7 @@ describe('inbox.fetch within a line', () => {
     }
     expect(new Set(seen).size).toBe(9);
     expect((await rc.call('inbox.fetch', auth)).items).toEqual([]);
-  }, 30_000);
+  });
 
   it('a client fails its pending call at once when an answer line is over its limit', async () => {
     const sock = `${tempDirs().root}/big.sock`;

@@ -16,6 +16,7 @@ import { codexRoute, codexTurnInput, fitTurn, type CodexWakePorts } from '../../
 import { fakeAppServer, threadAnswers, type Answer, type FakeAppServer } from '../helpers/codex-app-server.js';
 import { sleep, startHub, until, type TestHub } from '../helpers/hub.js';
 import { authOf, fetchInbox, receiptsIn } from '../helpers/inbox.js';
+import { stopAll } from '../helpers/processes.js';
 
 let t: TestHub | undefined;
 let c: HubClient;
@@ -25,8 +26,10 @@ let window: ChildProcess | undefined;
 const THREAD = '01a23188-a7c8-7ec1-8a0f-e8b5fd728089';
 
 afterEach(async () => {
-  proc?.kill('SIGKILL');
-  window?.kill('SIGKILL');
+  await stopAll(
+    [proc, window].filter((p) => p !== undefined),
+    'SIGKILL',
+  );
   await fake?.close();
   await t?.close();
   proc = window = fake = t = undefined;
@@ -166,7 +169,7 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
   it('its window quit but the daemon kept the thread loaded: no turn runs unwatched; its user is told, the sender gets waiting', async () => {
     const { alice, web } = await world({ window: false });
     const r = await c.call('message.send', { ...authOf(alice), to: 'web', summary: 's', message: 'anyone there?' });
-    await until(async () => (await receipts(alice, r.msg_id)).length === 1, 5000);
+    await until(async () => (await receipts(alice, r.msg_id)).length === 1);
     const [receipt] = await receipts(alice, r.msg_id);
     expect(receipt).toMatchObject({ status: 'waiting' });
     expect(reasonOf(receipt)).toMatch(/no Codex window is open in .*project \(its thread would run unwatched\)/);
@@ -212,7 +215,7 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
     async (_what, o, reason) => {
       const { alice, web } = await world(o);
       const r = await c.call('message.send', { ...authOf(alice), to: 'web', summary: 's', message: 'try me' });
-      await until(async () => (await receipts(alice, r.msg_id)).length === 1, 5000);
+      await until(async () => (await receipts(alice, r.msg_id)).length === 1);
       const [receipt] = await receipts(alice, r.msg_id);
       expect(receipt).toMatchObject({ status: 'waiting' });
       expect(reasonOf(receipt)).toMatch(

@@ -171,7 +171,7 @@ describe('the idle wake within the same throttle', () => {
     await until(() => written().length === 1);
     await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true }); // its turn ended
     const b = await send('b');
-    await until(() => written().some((l) => l.msg_id === b.msg_id), 3000);
+    await until(() => written().some((l) => l.msg_id === b.msg_id));
     expect(written().map((l) => l.msg_id)).toEqual([a.msg_id, b.msg_id]);
   });
 });

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stopProcess } from '../helpers/processes.js';
 import { stopAndRemove } from '../helpers/temp.js';
 import { expect, shoot, test, watchPage } from './fixtures.js';
 
@@ -108,7 +109,7 @@ test('first run: detect the agents, preview the setup, apply it, then wait for t
     await expect(page.getByTestId('session-first')).toBeVisible();
     await expect(page.getByTestId('first-run')).toHaveCount(0);
   } finally {
-    holder.kill();
+    await stopProcess(holder);
   }
 });
 

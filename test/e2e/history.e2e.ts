@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stopProcess } from '../helpers/processes.js';
 import { stopAndRemove } from '../helpers/temp.js';
 import { expect, shoot, test } from './fixtures.js';
 
@@ -107,10 +108,7 @@ test('search finds a message sent an hour earlier, after the hub restarted', asy
   const sentAt = Date.now();
 
   // A real restart: the serve process stops (history written, file closed) and a new one opens the same state directory.
-  await new Promise<void>((resolve) => {
-    ctx.hub.once('exit', () => resolve());
-    ctx.hub.kill('SIGTERM');
-  });
+  await stopProcess(ctx.hub);
   Object.assign(ctx, await serve(ctx.env));
 
   // The page lives an hour and five minutes later than the send.

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { findElectronBinary, hasDisplay } from '../../scripts/electron-binary.mjs';
 import { cliEnv } from '../helpers/cli.js';
 import { tempDirs, until } from '../helpers/hub.js';
+import { stopProcess } from '../helpers/processes.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -49,7 +50,7 @@ describe('the start script without a display', () => {
   };
 
   it('--desktop fails fast with one clear message naming the headless command', () => {
-    const r = spawnSync(process.execPath, [START, '--desktop'], { env: env(), encoding: 'utf8', timeout: 10_000 });
+    const r = spawnSync(process.execPath, [START, '--desktop'], { env: env(), encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('Switchboard desktop cannot start: there is no display');
     expect(r.stderr).toContain('switchboard serve --ui');
@@ -65,11 +66,10 @@ describe('the start script without a display', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     try {
-      await until(() => /User interface: http:\/\/127\.0\.0\.1:\d+\/#token=/.test(out), 10_000);
+      await until(() => /User interface: http:\/\/127\.0\.0\.1:\d+\/#token=/.test(out));
       expect(err).toContain('Starting the same user interface headless');
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await stopProcess(child);
     }
   });
 });

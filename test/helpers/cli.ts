@@ -1,9 +1,10 @@
 // Runs the bundled CLI (dist/cli/switchboard.mjs, built by `npm run build`)
 // as a real child process with the test's directories in its environment.
 
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import type { TestDirs } from './hub.js';
+import { stopProcess } from './processes.js';
 
 export const CLI = new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname;
 
@@ -32,7 +33,7 @@ export interface CliResult {
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
   input = '',
   cli = CLI,
 ): Promise<CliResult> {
@@ -44,10 +45,14 @@ export function runCli(
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`switchboard ${args.join(' ')} timed out`));
-    }, timeoutMs);
+    // A bound only a hang reaches; the child is gone before the test goes on.
+    const timer = setTimeout(
+      () =>
+        void stopProcess(child, 'SIGKILL').then(() =>
+          reject(new Error(`switchboard ${args.join(' ')} did not exit within ${timeoutMs} ms`)),
+        ),
+      timeoutMs,
+    );
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
@@ -76,32 +81,50 @@ export interface Served {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * The first line `child` prints on stdout, parsed as JSON: a served hub's
+ * ready line. Rejects when the child exits first or prints nothing for 60 s
+ * (only a hang), and then stops the child before rejecting.
+ */
+export async function readyLine<T>(child: ChildProcess, stderr: () => string = () => ''): Promise<T> {
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`no ready line within 60 s: ${stderr()}`)), 60_000);
+      child.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        const nl = out.indexOf('\n');
+        if (nl < 0) return;
+        clearTimeout(timer);
+        try {
+          resolve(JSON.parse(out.slice(0, nl)) as T);
+        } catch {
+          reject(new Error(`the first line is not JSON: ${out.slice(0, nl)}`));
+        }
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`exited (${code ?? signal}) before its ready line: ${stderr()}`));
+      });
+    });
+  } catch (e) {
+    await stopProcess(child, 'SIGKILL');
+    throw e;
+  }
+}
+
 /** Starts `switchboard serve --json` and waits for its ready line. */
 export async function serveCli(env: NodeJS.ProcessEnv): Promise<Served> {
   checkBuilt();
   const child = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet'], { env });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const ready = await new Promise<Served['ready']>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve not ready: ${err}`)), 10_000);
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const nl = out.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        resolve(JSON.parse(out.slice(0, nl)) as Served['ready']);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const ready = await readyLine<Served['ready']>(child, () => err);
   return {
     child,
     ready,
     async stop(signal = 'SIGTERM') {
-      child.kill(signal);
-      return exited;
+      return (await stopProcess(child, signal)).code;
     },
   };
 }

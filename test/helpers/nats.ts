@@ -5,6 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { stopProcess } from './processes.js';
 
 export function natsServerPath(): string {
   for (const p of [process.env.NATS_SERVER, '/usr/sbin/nats-server', '/usr/bin/nats-server'])
@@ -33,7 +34,7 @@ export interface Nats {
 export async function startNats(port?: number): Promise<Nats> {
   const p = port ?? (await freePort());
   const proc = spawn(natsServerPath(), ['-a', '127.0.0.1', '-p', String(p)], { stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 60_000; // only a hang reaches it
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const s = net.connect(p, '127.0.0.1');
@@ -49,9 +50,7 @@ export async function startNats(port?: number): Promise<Nats> {
     url: `nats://127.0.0.1:${p}`,
     proc,
     stop: async () => {
-      if (proc.exitCode !== null) return;
-      proc.kill('SIGKILL');
-      await new Promise((r) => proc.once('exit', r));
+      await stopProcess(proc, 'SIGKILL');
     },
   };
 }

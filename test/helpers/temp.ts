@@ -13,6 +13,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stopAll } from './processes.js';
 
 /** Every directory a test of ours makes in the temp directory starts with this. */
 export const TEMP_PREFIX = 'sb';
@@ -48,15 +49,6 @@ export async function stopAndRemove(
   procs: ChildProcess[],
   signal: NodeJS.Signals = 'SIGTERM',
 ): Promise<void> {
-  await Promise.all(
-    procs.map(
-      (p) =>
-        new Promise<void>((resolve) => {
-          if (p.exitCode !== null || p.signalCode !== null) return resolve();
-          p.once('exit', () => resolve());
-          p.kill(signal);
-        }),
-    ),
-  );
+  await stopAll(procs, signal);
   removeTempDir(dir);
 }

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../core/client/client.js';
 import type { AgentRow, InboxItem, Registration } from '../../core/protocol/methods.js';
 import { startHub, until, type TestHub } from '../helpers/hub.js';
+import { stopProcess } from '../helpers/processes.js';
 import { requireTools, seedRoot, startPeer, sweepLeftovers, VERSIONS, type Peer } from './claude-peer.js';
 
 // Opting out is explicit (README): otherwise missing tmux or unshare fails the run.
@@ -46,13 +47,13 @@ describe.skipIf(OPTED_OUT).each(VERSIONS)('Claude Code %s', (version) => {
     await t?.close();
     await open?.stop();
     await holding?.stop();
-    sweepLeftovers(version, path.join(root, 'home', '.claude'));
-    holder.kill();
+    await sweepLeftovers(version, path.join(root, 'home', '.claude'));
+    await stopProcess(holder);
     fs.rmSync(root, { recursive: true, force: true });
   }, 60_000);
 
   it('lists the real sessions, marked as Claude Code', async () => {
-    await until(async () => (await rows()).filter((r) => r.kind === 'claude-code').length === 2, 10_000);
+    await until(async () => (await rows()).filter((r) => r.kind === 'claude-code').length === 2);
     const real = (await rows()).filter((r) => r.kind === 'claude-code');
     const registryName = (JSON.parse(fs.readFileSync(open.registry, 'utf8')) as { name: string }).name;
     expect(real.map((r) => r.address).sort()).toEqual([`uds:${open.socketPath}`, `uds:${holding.socketPath}`].sort());
@@ -77,7 +78,7 @@ describe.skipIf(OPTED_OUT).each(VERSIONS)('Claude Code %s', (version) => {
         .transcript()
         .split('\n')
         .find((l) => l.includes(`interop check ${version}`) && l.includes('"origin"'));
-    await until(() => peerLine() !== undefined, 15_000);
+    await until(() => peerLine() !== undefined);
     const line = peerLine();
     expect(line).toBeDefined();
     expect(JSON.parse(line!)).toMatchObject({ origin: { kind: 'peer' } });
@@ -95,7 +96,7 @@ describe.skipIf(OPTED_OUT).each(VERSIONS)('Claude Code %s', (version) => {
     await until(async () => {
       items = (await c.call('inbox.fetch', { ...auth(), limit: 20 })).items;
       return items.some((i) => i.kind === 'receipt' && i.origMsgId === r.msg_id);
-    }, 15_000);
+    });
     expect(items.find((i) => i.kind === 'receipt' && i.origMsgId === r.msg_id)).toMatchObject({
       status: 'held',
       to: { address: `uds:${holding.socketPath}` },
@@ -104,11 +105,11 @@ describe.skipIf(OPTED_OUT).each(VERSIONS)('Claude Code %s', (version) => {
 
   it("with publishing on, the real session's /peers lists the Switchboard session", async () => {
     await c.call('settings.set', { uiToken: t.hub.uiToken, key: 'publishToClaudeCode', value: true });
-    await until(() => fs.existsSync(path.join(open.configDir, 'sessions', `${holder.pid}.json`)), 5000);
+    await until(() => fs.existsSync(path.join(open.configDir, 'sessions', `${holder.pid}.json`)));
     open.keys('/peers');
     await new Promise((r) => setTimeout(r, 800));
     open.keys('Enter');
-    await until(() => /alice\s+·/.test(open.screen()), 15_000);
+    await until(() => /alice\s+·/.test(open.screen()));
     expect(open.screen()).toMatch(/Other Claude sessions|alice/);
   });
 

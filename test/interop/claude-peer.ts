@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pidGone, stopPid } from '../helpers/processes.js';
 
 export const VERSIONS = ['2.1.231', '2.1.332'] as const;
 export type Version = (typeof VERSIONS)[number];
@@ -214,15 +215,6 @@ function answers(socketPath: string): Promise<boolean> {
   });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Stops the pane (SIGHUP: claude removes its registry file and socket), then its pid if it lingers. */
 async function stopPane(tmux: (...a: string[]) => string, pid: number): Promise<void> {
   try {
@@ -230,22 +222,23 @@ async function stopPane(tmux: (...a: string[]) => string, pid: number): Promise<
   } catch {
     // already gone
   }
-  for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-  if (alive(pid)) process.kill(pid, 'SIGKILL');
+  if (!(await pidGone(pid, 5000))) await stopPid(pid, 'SIGKILL');
 }
 
-/** After every peer of a config directory stopped: kills, by pid, any claude process still using it (background helpers). */
-export function sweepLeftovers(version: Version, configDir: string): void {
+/** After every peer of a config directory stopped: kills, by pid, any claude process still using it (background helpers), and waits until they are gone. */
+export async function sweepLeftovers(version: Version, configDir: string): Promise<void> {
   const binReal = fs.realpathSync(claudeBinary(version));
+  const left: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       if (fs.readlinkSync(`/proc/${entry}/exe`) !== binReal) continue;
       if (!fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`CLAUDE_CONFIG_DIR=${configDir}`))
         continue;
-      process.kill(Number(entry), 'SIGKILL');
+      left.push(Number(entry));
     } catch {
       // gone, or not ours to read
     }
   }
+  await Promise.all(left.map((pid) => stopPid(pid, 'SIGKILL')));
 }

@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startModelServer, type Step } from '../model/server.js';
 import { agentCommand } from './binaries.js';
-import { alive, markedPids, MODEL_PORT } from './launch.js';
+import { pidGone, sendSignal, stopPid, stopProcess } from '../../helpers/processes.js';
+import { markedPids, MODEL_PORT } from './launch.js';
 import type { Pane } from './interactive.js';
 import { PROFILES, FAKE_KEYS } from './profiles.js';
 import type { World } from './world.js';
@@ -83,7 +84,7 @@ export async function trustCodexHooks(w: World, cwd: string): Promise<number> {
       send({ method: 'initialized' });
       send({ id: 2, method: 'hooks/list', params: { cwds: [cwd] } });
     },
-  ).finally(() => child.kill('SIGTERM'));
+  ).finally(() => stopProcess(child));
   const file = path.join(w.home, '.codex', 'config.toml');
   const untrusted = hooks.filter((h) => h.trustStatus !== 'trusted' && h.trustStatus !== 'managed');
   fs.appendFileSync(
@@ -162,11 +163,8 @@ export async function startInteractiveCodex(
       }
       // The daemon this TUI started (it outlives the TUI): stopped by pid, so it removes its socket.
       const daemons = markedPids(w.root, w.home).filter((p) => readArgv(p).includes('app-server'));
-      for (const p of daemons) signal(p, 'SIGTERM');
-      for (const p of [pid, ...pidsIn(pidfile), ...daemons]) {
-        for (let i = 0; i < 30 && alive(p); i++) await new Promise((r) => setTimeout(r, 100));
-        if (alive(p)) signal(p, 'SIGKILL');
-      }
+      for (const p of daemons) sendSignal(p, 'SIGTERM');
+      for (const p of [pid, ...pidsIn(pidfile), ...daemons]) if (!(await pidGone(p, 3000))) await stopPid(p, 'SIGKILL');
       if (!hadDaemonDir) removeIfEmpty(DAEMON_DIR); // only when this run made it
       await model.close();
     },
@@ -198,14 +196,6 @@ function readArgv(pid: number): string[] {
     return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   } catch {
     return [];
-  }
-}
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
   }
 }
 

@@ -9,7 +9,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startModelServer, type ModelServer, type Step } from '../model/server.js';
-import { alive, MODEL_PORT } from './launch.js';
+import { pidGone, stopPid } from '../../helpers/processes.js';
+import { MODEL_PORT } from './launch.js';
 import { PROFILES, type ModeName } from './profiles.js';
 import type { World } from './world.js';
 
@@ -94,10 +95,7 @@ export async function startInteractiveClaude(
       } catch {
         // already gone
       }
-      for (const p of [pid, ...pidsIn(pidfile)]) {
-        for (let i = 0; i < 30 && alive(p); i++) await new Promise((r) => setTimeout(r, 100));
-        if (alive(p)) process.kill(p, 'SIGKILL');
-      }
+      for (const p of [pid, ...pidsIn(pidfile)]) if (!(await pidGone(p, 3000))) await stopPid(p, 'SIGKILL');
       await model.close();
     },
   };

@@ -8,6 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { stopPid, stopProcess } from '../../helpers/processes.js';
 
 export const MODEL_PORT = 8765; // inside the namespace only: no clash between agents
 const FORWARDER = new URL('./forward.mjs', import.meta.url).pathname;
@@ -65,15 +66,6 @@ export interface AgentProcess {
 
 const q = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
 
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Pids of every process whose environment carries this run's marker, or
  * this run's HOME (agents may strip the marker from what they start: Codex
@@ -95,18 +87,7 @@ export function markedPids(root: string, home: string): number[] {
 
 /** Stops, by pid, whatever this run's agents left behind (MCP servers, helpers). */
 export async function sweep(root: string, home: string): Promise<void> {
-  const left = markedPids(root, home);
-  for (const pid of left) signal(pid, 'SIGTERM');
-  for (let i = 0; i < 20 && left.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-  for (const pid of left.filter(alive)) signal(pid, 'SIGKILL');
-}
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
-  }
+  await Promise.all(markedPids(root, home).map((pid) => stopPid(pid, 'SIGTERM', 2000)));
 }
 
 export function launch(o: LaunchOptions): AgentProcess {
@@ -180,17 +161,9 @@ export function launch(o: LaunchOptions): AgentProcess {
       }
     },
     async stop() {
-      if (!done) {
-        signal(pid, 'SIGTERM');
-        const t = setTimeout(() => signal(pid, 'SIGKILL'), STOP_GRACE_MS);
-        await exited;
-        clearTimeout(t);
-      }
-      try {
-        signal(Number(fs.readFileSync(pidfile, 'utf8')), 'SIGTERM');
-      } catch {
-        // no forwarder started
-      }
+      await stopProcess(child, 'SIGTERM', STOP_GRACE_MS);
+      const forwarder = Number(fs.existsSync(pidfile) ? fs.readFileSync(pidfile, 'utf8') : NaN);
+      if (Number.isInteger(forwarder) && forwarder > 0) await stopPid(forwarder);
     },
   };
   return proc;

@@ -7,6 +7,7 @@
 // agents' MCP server and hooks) from another build, e.g. an old commit's,
 // to check that a scenario fails there; the hub is this checkout's.
 
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import type { HubClient } from '../../../core/client/client.js';
 import type { AgentRow, Registration } from '../../../core/protocol/methods.js';
 import { CLI, runCli as runHelperCli, type CliResult } from '../../helpers/cli.js';
 import { startHub, type TestDirs, type TestHub } from '../../helpers/hub.js';
+import { stopAll } from '../../helpers/processes.js';
 import { currentEndpointEnv } from '../../../core/transport/endpoint.js';
 import { startModelServer, type ModelServer, type Step } from '../model/server.js';
 import type { Vendor } from '../model/wire.js';
@@ -91,7 +93,7 @@ export async function startWorld(): Promise<World> {
   await client.call('agents.list', {}); // its first request now: the hub closes a connection silent for firstRequestMs
   const agents: RunningAgent[] = [];
   const servers: ModelServer[] = [];
-  const holders: Array<{ kill(): void }> = [];
+  const holders: ChildProcess[] = [];
   let serial = 0;
 
   const world: World = {
@@ -152,7 +154,6 @@ export async function startWorld(): Promise<World> {
     },
     rows: async () => (await client.call('agents.list', {})).rows,
     async register(name, bypass = false) {
-      const { spawn } = await import('node:child_process');
       const holder = spawn('sleep', ['900'], { stdio: 'ignore' });
       holders.push(holder);
       return hub.register(client, {
@@ -176,7 +177,7 @@ export async function startWorld(): Promise<World> {
             ),
           );
       await sweep(root, home);
-      for (const h of holders) h.kill();
+      await stopAll(holders);
       await hub.close();
       for (const s of servers) await s.close();
       if (process.env.SWITCHBOARD_AGENTS_KEEP !== '1') fs.rmSync(root, { recursive: true, force: true });

@@ -52,7 +52,7 @@ async function listAs(w: World, pid: number): Promise<AgentRow[] | undefined> {
 /** The address of Claude Code's own messaging socket for that process (its registry entry `~/.claude/sessions/<pid>.json`). */
 async function ownStockAddress(home: string, pid: number): Promise<string | undefined> {
   const file = path.join(home, '.claude', 'sessions', `${pid}.json`);
-  await until(() => fs.existsSync(file), 10_000).catch(() => undefined);
+  await until(() => fs.existsSync(file)).catch(() => undefined);
   try {
     const socket = (JSON.parse(fs.readFileSync(file, 'utf8')) as { messagingSocketPath?: unknown }).messagingSocketPath;
     return typeof socket === 'string' ? udsAddress(path.resolve(socket)) : undefined;
@@ -97,7 +97,7 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
         steps: [
           async () => {
             // The agent is in a model request now: its session is up and busy.
-            await until(() => sessionsOf(w, a.cwd).length > 0, 20_000).catch(() => undefined);
+            await until(() => sessionsOf(w, a.cwd).length > 0).catch(() => undefined);
             during = {
               rows: await rowsOf(w, a.cwd),
               sessions: sessionsOf(w, a.cwd),
@@ -236,7 +236,7 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
     }
 
     check('leavesOnExit', 'the session leaves the listing when the agent exits', async () => {
-      await until(async () => (await rowsOf(w, a.cwd)).length === 0 && sessionsOf(w, a.cwd).length === 0, 5_000).catch(
+      await until(async () => (await rowsOf(w, a.cwd)).length === 0 && sessionsOf(w, a.cwd).length === 0).catch(
         () => undefined,
       );
       expect(await rowsOf(w, a.cwd)).toEqual([]);

@@ -155,7 +155,7 @@ describe('messages to another machine are in the sending hub’s history', () =>
     const cb = await b.client();
     const alice = await a.register(ca, { name: 'alice' });
     const bob = await b.register(cb, { name: 'bob' });
-    await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'), 10_000);
+    await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'));
     const sent = await ca.call('message.send', {
       ...creds(alice),
       to: 'bob',
@@ -172,7 +172,7 @@ describe('messages to another machine are in the sending hub’s history', () =>
     });
     const items = (await cb.call('inbox.fetch', { ...creds(bob) })).items;
     await cb.call('inbox.ack', { ...creds(bob), ids: items.map((i) => i.id) });
-    await until(async () => (await all(ca, a))[0]!.outcome === 'delivered', 10_000);
+    await until(async () => (await all(ca, a))[0]!.outcome === 'delivered');
 
     await ca.call('settings.set', { uiToken: a.hub.uiToken, key: 'isolatePeerMachines', value: true });
     const denied = ca.call('message.send', { ...creds(alice), to: 'bob', summary: 'secret', message: 'secret plans' });

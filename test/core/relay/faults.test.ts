@@ -9,6 +9,7 @@ import type { HubClient } from '../../../core/client/client.js';
 import { HubError } from '../../../core/protocol/errors.js';
 import { cliEnv, runCli, serveCli, type Served } from '../../helpers/cli.js';
 import { tempDirs, until, type TestHub } from '../../helpers/hub.js';
+import { stopProcess } from '../../helpers/processes.js';
 import { machine, startNats, type Nats } from './nats.js';
 
 const cleanup: Array<() => unknown> = [];
@@ -31,7 +32,7 @@ describe('relay faults', () => {
     const cb: HubClient = await b.client();
     const alice = await a.register(ca, { name: 'alice' });
     const bob = await b.register(cb, { name: 'bob' });
-    await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'), 10_000);
+    await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'));
 
     const acked: string[] = [];
     const failures: string[] = [];
@@ -61,7 +62,7 @@ describe('relay faults', () => {
       expect(inbox.some((m) => m.kind === 'message' && m.text.includes(`${text}\n`))).toBe(true);
 
     nats = await startNats(port);
-    await until(() => a.hub.remote.relay?.connected === true && b.hub.remote.relay?.connected === true, 15_000);
+    await until(() => a.hub.remote.relay?.connected === true && b.hub.remote.relay?.connected === true);
     await until(async () => {
       try {
         return (
@@ -79,15 +80,15 @@ describe('relay faults', () => {
         if (err instanceof HubError || (err as { reason?: string }).reason !== undefined) return false;
         throw err;
       }
-    }, 15_000);
+    });
   }, 60_000);
 
   it('a hub closes promptly while its broker is down, and starts without one', async () => {
     const nats = await startNats();
     const a = await machine('laptop', nats);
-    await until(() => a.hub.remote.relay?.connected === true, 5000);
+    await until(() => a.hub.remote.relay?.connected === true);
     await nats.stop();
-    await until(() => a.hub.remote.relay?.connected === false, 5000);
+    await until(() => a.hub.remote.relay?.connected === false);
     const t0 = Date.now();
     await a.close();
     expect(Date.now() - t0).toBeLessThan(3000);
@@ -112,8 +113,9 @@ describe('relay faults', () => {
     );
     const env = cliEnv(dirs);
     const served: Served = await serveCli(env);
+    cleanup.push(() => served.stop());
     const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
-    cleanup.push(() => holder.kill());
+    cleanup.push(() => stopProcess(holder));
     const reg = await runCli(
       ['session', 'start', '--cwd', dirs.root, '--name', 'bob', '--pid', String(holder.pid), '--json'],
       env,
@@ -124,10 +126,10 @@ describe('relay faults', () => {
       10_000,
     );
 
-    served.child.kill('SIGKILL');
     const killedAt = Date.now();
-    await until(async () => !(await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'), 8000);
-    const gone = Date.now() - killedAt;
-    expect(gone).toBeLessThanOrEqual(3000 + 1500);
-  }, 30_000);
+    await served.stop('SIGKILL');
+    await until(async () => !(await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'), 30_000);
+    // An order, not a speed: the configured 3 s expiry ended it, well before the default 15 s one could.
+    expect(Date.now() - killedAt).toBeLessThan(15_000);
+  }, 60_000);
 });

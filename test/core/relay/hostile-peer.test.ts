@@ -51,7 +51,7 @@ beforeEach(async () => {
   cb = await b.client();
   alice = await a.register(ca, { name: 'alice' });
   bob = await b.register(cb, { name: 'bob' });
-  await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'), 10_000);
+  await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'));
   evil = await connect({ servers: nats.url });
 });
 afterEach(async () => {
@@ -66,7 +66,7 @@ describe('a hostile peer on the broker', () => {
     evil.publish(SUBJECTS.presence('evil'), enc(presence('buildbox', ['evil-1'])));
     evil.publish(SUBJECTS.presence('evil2'), enc(presence('evil2', ['mallory']))); // a proper one, as a marker
     await evil.flush();
-    await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'mallory'), 5000);
+    await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'mallory'));
     const names = (await ca.call('agents.list', {})).rows.filter((r) => r.machine === 'buildbox').map((r) => r.name);
     expect(names).toEqual(['bob']);
   });
@@ -122,7 +122,7 @@ describe('a hostile peer on the broker', () => {
     await cb.call('inbox.ack', { sessionId: bob.sessionId, token: bob.token, ids: [m!.id] });
     const mine = async () =>
       (await ca.call('inbox.fetch', { sessionId: alice.sessionId, token: alice.token, limit: 100 })).items;
-    await until(async () => (await mine()).some((i) => i.kind === 'receipt' && i.status === 'delivered'), 5000);
+    await until(async () => (await mine()).some((i) => i.kind === 'receipt' && i.status === 'delivered'));
     const receipts = (await mine()).filter((i) => i.kind === 'receipt');
     expect(receipts.map((r) => (r.kind === 'receipt' ? r.origMsgId : ''))).toEqual([sent.msg_id]);
   });

@@ -29,7 +29,7 @@ beforeEach(async () => {
   cb = await b.client();
   alice = await a.register(ca, { name: 'alice' });
   bob = await b.register(cb, { name: 'bob' });
-  await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'), 10_000);
+  await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'));
 });
 afterEach(async () => {
   await a.close();
@@ -43,7 +43,7 @@ describe('relay between two hubs', () => {
     expect(row).toMatchObject({ machine: 'buildbox', address: `peer:buildbox/${bob.sessionId}`, kind: 'switchboard' });
     expect(row.label).toMatch(/^bob \[[0-9a-f]{6}\]$/);
     await cb.call('session.unregister', creds(bob));
-    await until(async () => !(await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'), 5000);
+    await until(async () => !(await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'));
   });
 
   it('a message crosses, the reply crosses back by copying from, and receipts follow', async () => {
@@ -82,7 +82,7 @@ describe('relay between two hubs', () => {
 
   it('the remote policy decides: held comes back as the status and as a receipt, then approved', async () => {
     const yolo = await b.register(cb, { name: 'yolo', permissionMode: 'bypassPermissions' });
-    await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'yolo'), 5000);
+    await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'yolo'));
     const sent = await ca.call('message.send', {
       ...creds(alice),
       to: 'yolo',
@@ -91,7 +91,7 @@ describe('relay between two hubs', () => {
     });
     expect(sent.status).toBe('held');
     expect(sent.reason).toContain('unverified');
-    await until(async () => (await items(ca, alice)).some((i) => i.kind === 'receipt' && i.status === 'held'), 5000);
+    await until(async () => (await items(ca, alice)).some((i) => i.kind === 'receipt' && i.status === 'held'));
     const [h] = (await cb.call('held.list', { uiToken: b.hub.uiToken })).items;
     expect(h!.sender).toMatchObject({ name: 'alice', address: `peer:laptop/${alice.sessionId}`, verified: false });
     await cb.call('held.approve', { uiToken: b.hub.uiToken, id: h!.id });

@@ -9,6 +9,7 @@ import { probeSocket } from '../../../core/transport/endpoint.js';
 import { isRegistryFileName, PROBE_TIMEOUT_MS, readEntry, readPeerToken } from '../../../core/stock/entry.js';
 import { startHub, until, type TestHub } from '../../helpers/hub.js';
 import { sessionsDir, stockPeer, type StockPeer } from './helpers.js';
+import { stopProcess } from '../../helpers/processes.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const FIXTURES = new URL('../../fixtures/claude-code/sessions/', import.meta.url).pathname;
@@ -118,8 +119,7 @@ describe('discovery in the hub', () => {
 
   it('ignores dead pids with live-looking files, reused pids, silent sockets and garbage', async () => {
     const dead = await stockPeer(claude(), socks());
-    dead.proc.kill();
-    await new Promise((r) => dead.proc.once('exit', r));
+    await stopProcess(dead.proc);
     const reused = await stockPeer(claude(), socks(), { procStart: '1' });
     const silent = await stockPeer(claude(), socks(), {}, { listen: false });
     peers.push(dead, reused, silent);
@@ -152,8 +152,7 @@ describe('discovery in the hub', () => {
     const p = await stockPeer(claude(), socks());
     peers.push(p);
     await until(async () => (await rows()).length === 1);
-    p.proc.kill();
-    await new Promise((r) => p.proc.once('exit', r));
+    await stopProcess(p.proc);
     await t.hub.stock.sweep();
     expect(await rows()).toEqual([]);
   });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { processStartTime } from '../../../core/registry/proc.js';
 import { fakePeer, writeSocket, type FakePeer } from '../../helpers/peer.js';
+import { stopProcess } from '../../helpers/processes.js';
 
 export interface StockPeer {
   pid: number;
@@ -75,7 +76,7 @@ export async function stockPeer(
     proc,
     send: (to, line) => writeSocket(to, typeof line === 'string' ? line : JSON.stringify(line) + '\n'),
     async stop() {
-      proc.kill();
+      await stopProcess(proc);
       await peer.close();
       fs.rmSync(registry, { force: true });
     },

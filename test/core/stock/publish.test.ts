@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHub, tempDirs, until, type TestHub } from '../../helpers/hub.js';
+import { stopAll } from '../../helpers/processes.js';
 import { sessionsDir } from './helpers.js';
 
 const holders: Array<ReturnType<typeof spawn>> = [];
@@ -15,9 +16,7 @@ const holder = (): number => {
   holders.push(p);
   return p.pid!;
 };
-afterEach(() => {
-  for (const h of holders.splice(0)) h.kill();
-});
+afterEach(() => stopAll(holders.splice(0)));
 
 async function setPublish(t: TestHub, on: boolean): Promise<void> {
   const c = await t.client();

@@ -7,6 +7,7 @@ import { parseInbox } from '../../../core/teams/mailbox.js';
 import { Mailbox, newEntry } from '../../../core/teams/mailbox.js';
 import { TaskList } from '../../../core/tasks/task-list.js';
 import { tempDirs } from '../../helpers/hub.js';
+import { stopProcess } from '../../helpers/processes.js';
 import { lockHolder, runWorker } from '../../helpers/worker.js';
 
 describe('team storage under contention (separate processes)', () => {
@@ -63,8 +64,7 @@ describe('team storage under contention (separate processes)', () => {
     const file = path.join(tempDirs().root, 'inbox.json');
     fs.writeFileSync(file, '[]');
     const holder = await lockHolder(file, 2000);
-    holder.kill('SIGKILL');
-    await new Promise((r) => holder.once('exit', r));
+    await stopProcess(holder, 'SIGKILL');
     expect(fs.existsSync(`${file}.lock`)).toBe(true);
     const t0 = Date.now();
     await new Mailbox(file, { deadlineMs: 20_000, staleMs: 2000 }).append(
@@ -85,7 +85,7 @@ describe('team storage under contention (separate processes)', () => {
         new Mailbox(file, { deadlineMs: 300, staleMs: 10_000 }).append(newEntry({ from: 'me', text: 'x' })),
       ).rejects.toMatchObject({ name: 'LockTimeoutError' });
     } finally {
-      holder.kill('SIGKILL');
+      await stopProcess(holder, 'SIGKILL');
     }
   });
 });
