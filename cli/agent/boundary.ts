@@ -56,6 +56,8 @@ export async function boundary(
       return text === undefined ? undefined : postToolOutput(agent, text);
     }
     case 'stop': {
+      // A mode switched during the turn (Shift+Tab) is known before the next prompt; a claim only moves it to unknown.
+      if (input.permissionMode) await setMode(client, c, input.permissionMode, input.modeVerified !== false);
       // The agent's loop guard: when a stop hook already kept it going, let it stop.
       const text = input.stopHookActive === true ? undefined : await handOver('stop');
       if (text === undefined) {
@@ -77,8 +79,9 @@ function threadOf(input: BoundaryInput): { agentSessionId?: string } {
   return input.sessionId !== undefined && THREAD_ID.test(input.sessionId) ? { agentSessionId: input.sessionId } : {};
 }
 
+/** Reports the mode an agent's hook input carried: verified from a command hook, a claim from the MCP tool. */
 export async function setMode(client: HubClient, c: Credentials, mode: string, verified = true): Promise<void> {
   const m = asPermissionMode(mode);
   if (m !== undefined)
-    await client.call('session.mode', { ...c, permissionMode: m, ...(verified ? {} : { verified }) });
+    await client.call('session.mode', { ...c, permissionMode: m, ...(verified ? { source: 'hook' } : { verified }) });
 }

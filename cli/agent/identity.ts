@@ -117,8 +117,14 @@ async function resume(a: EnsureArgs, file: string, known: Credentials): Promise<
 
 async function register(a: EnsureArgs, file: string): Promise<Credentials> {
   // What the agent said (hook input, --mode), else its command line, else unknown: the hub fails closed.
-  const permissionMode = asPermissionMode(a.permissionMode) ?? modeFromArgv(a.agent, argvOf(a.pid) ?? []);
-  const mode = permissionMode !== undefined ? { permissionMode } : { modeKnown: false };
+  const told = asPermissionMode(a.permissionMode);
+  const flagged = told === undefined ? modeFromArgv(a.agent, argvOf(a.pid) ?? []) : undefined;
+  const mode =
+    told !== undefined
+      ? { permissionMode: told, modeSource: a.hook === true ? ('hook' as const) : ('declared' as const) }
+      : flagged !== undefined
+        ? { permissionMode: flagged, modeSource: 'command-line' as const }
+        : { modeKnown: false };
   const reg = await a.client.call('session.register', {
     cwd: a.cwd,
     pid: a.pid,

@@ -3,7 +3,7 @@
 // dropped, not confirmed), so scripts can tell.
 
 import { SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
-import type { InboxItem } from '../../core/protocol/methods.js';
+import type { AgentRow, InboxItem } from '../../core/protocol/methods.js';
 import {
   credentials,
   intArg,
@@ -33,6 +33,22 @@ function ago(ms: number): string {
   return `${Math.floor(s / 3600)}h`;
 }
 
+/** Where a mode came from, in the MODE column's words. */
+const SOURCE_WORDS: Record<NonNullable<AgentRow['modeSource']>, string> = {
+  'command-line': 'from its flags',
+  hook: 'from its hooks',
+  declared: 'declared',
+  unverified: 'unverified report',
+};
+
+/** The MODE column: the mode and where it came from ("auto, from its hooks"; "mode unknown, not told yet"). */
+function modeText(r: AgentRow): string {
+  if (r.mode === null) return '-';
+  const source = r.modeSource === undefined ? '' : r.modeSource === null ? 'not told yet' : SOURCE_WORDS[r.modeSource];
+  const mode = r.mode === 'unknown' ? 'mode unknown' : r.mode;
+  return source === '' ? mode : `${mode}, ${source}`;
+}
+
 export async function agents(args: string[], ctx: Ctx): Promise<number> {
   const { values } = parse(args, SESSION_OPTIONS, false, 'agents');
   const creds = await optionalCredentials(values);
@@ -53,7 +69,7 @@ export async function agents(args: string[], ctx: Ctx): Promise<number> {
       r.machine ?? 'this machine',
       r.agent + (r.hooks === 'never' ? ' (hooks not running)' : ''),
       r.kind,
-      r.mode === 'unknown' ? 'mode unknown' : (r.mode ?? '-'),
+      modeText(r),
       `${r.state} ${ago(now - r.stateSince)}`,
       `${r.inboxDepth}${r.canReceive ? '' : ' (closed)'}`,
       r.cwd,

@@ -8,9 +8,9 @@ import { BoundedJsonValue, boundedJsonObject } from './bounded-json.js';
 import { flatAccept } from './flat-params.js';
 import { LIMITS } from './limits.js';
 import { OUTCOMES } from './history.js';
-import { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
+import { AGENT_KINDS, MODE_SOURCES, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
 
-export { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES };
+export { AGENT_KINDS, MODE_SOURCES, PERMISSION_MODES, SESSION_STATES };
 export * from './results.js';
 
 const Id = z.string().min(1).max(64);
@@ -32,6 +32,8 @@ export const RegisterParams = z.strictObject({
   permissionMode: z.enum(PERMISSION_MODES).default('default'),
   /** false: the agent did not say its mode (permissionMode is a placeholder); the policy fails closed. */
   modeKnown: z.boolean().default(true),
+  /** Where permissionMode came from (default: declared, the registering program's word). */
+  modeSource: z.enum(['command-line', 'hook', 'declared']).optional(),
   bypassAvailable: z.boolean().default(false),
   interactive: z.boolean().default(true),
   agent: z.enum(AGENT_KINDS).default('other'),
@@ -66,6 +68,8 @@ export const ModeParams = z.strictObject({
    * model may call too). A change of class then makes the mode unknown, and it releases no held message.
    */
   verified: z.boolean().optional(),
+  /** Where a verified report came from: the agent's own hook input, or the session's word (default). */
+  source: z.enum(['hook', 'declared']).optional(),
 });
 export const RenameParams = z.strictObject({ ...Auth, name: Name });
 export const ListParams = z.strictObject({ sessionId: Id.optional(), token: Token.optional() });

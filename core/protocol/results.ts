@@ -5,7 +5,7 @@
 
 import type { HistoryCursor, HistoryEdge, HistoryMessage, HistoryStatus } from './history.js';
 import type { ActivityEntry, HubEvent, UserNotice } from './events.js';
-import type { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
+import type { AGENT_KINDS, MODE_SOURCES, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
 
 export interface HubInfo {
   version: string;
@@ -54,6 +54,11 @@ export interface AgentRow {
   inbound: { value: 'accept' | 'hold' | 'refuse' | null; source: string };
   /** Its class under mode parity (DESIGN.md §6.3); 'unknown' receives as bypass and sends unclassed; absent where `mode` is null. */
   modeClass?: 'prompting' | 'bypass' | 'unknown';
+  /**
+   * Where `mode` came from (vocabulary.ts MODE_SOURCES); null while nothing told it (a flag-less Claude Code
+   * before its first prompt); absent where `mode` is null.
+   */
+  modeSource?: (typeof MODE_SOURCES)[number] | null;
   /** The team it registered as a member of (the picture groups by it); absent where not ours. */
   team?: string | null;
 }

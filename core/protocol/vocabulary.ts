@@ -5,6 +5,14 @@ export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto', 'dont
 export type PermissionModeName = (typeof PERMISSION_MODES)[number];
 export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'other'] as const;
 export const SESSION_STATES = ['busy', 'idle'] as const;
+/**
+ * Where a session's permission mode came from: the agent's command line (a
+ * flag fixes it), the agent's own hook input, the session's word (`session
+ * start --mode`, `session mode`), or a report the model could have made
+ * itself (an MCP tool), which never loosens anything.
+ */
+export const MODE_SOURCES = ['command-line', 'hook', 'declared', 'unverified'] as const;
+export type ModeSource = (typeof MODE_SOURCES)[number];
 
 export function asPermissionMode(value: string | undefined): PermissionModeName | undefined {
   return PERMISSION_MODES.find((m) => m === value);

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sameSecret } from '../kit/secret.js';
 import type { AGENT_KINDS, PERMISSION_MODES, SESSION_STATES } from '../protocol/methods.js';
+import type { ModeSource } from '../protocol/vocabulary.js';
 import type { ParsedSettings } from '../settings/schema.js';
 
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -27,6 +28,8 @@ export interface PersistedSession {
   permissionMode: PermissionMode;
   /** false when the agent has not told its mode (Gemini's hooks never do); absent in older journals = known. */
   modeKnown?: boolean;
+  /** Where permissionMode came from; absent in older journals (and while the mode is unknown and untold). */
+  modeSource?: ModeSource;
   bypassAvailable: boolean;
   interactive: boolean;
   team: string | null;
@@ -105,6 +108,7 @@ export function persisted(s: SessionRecord): PersistedSession {
     agent: s.agent,
     permissionMode: s.permissionMode,
     modeKnown: s.modeKnown !== false,
+    ...(s.modeSource !== undefined ? { modeSource: s.modeSource } : {}),
     bypassAvailable: s.bypassAvailable,
     interactive: s.interactive,
     team: s.team,

@@ -255,6 +255,7 @@ export class SessionTable implements RowIndex<ListedSession> {
         state: s.state,
         stateSince: s.stateSince,
         modeClass: modeClass(s),
+        modeSource: s.modeSource ?? (s.modeKnown === false ? null : 'declared'),
         team: s.team,
         ...extra(s),
         self: s.id === selfId,

@@ -83,6 +83,7 @@ export async function registerSession(
     agent: params.agent,
     permissionMode: params.permissionMode,
     modeKnown: params.modeKnown,
+    ...(params.modeKnown ? { modeSource: params.modeSource ?? 'declared' } : {}),
     bypassAvailable: params.bypassAvailable,
     interactive: params.interactive,
     team: params.team ?? null,

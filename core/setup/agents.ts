@@ -3,11 +3,14 @@
 // docs/integrations.md). Plans are computed from file texts and applied by
 // edit.ts; our entries are recognised by their command (or, for Claude Code's
 // mcp_tool hooks, server + tool), so uninstall removes only what setup added.
-// Claude Code 2.1.118+ gets mcp_tool hooks for the turn boundaries (no
-// process per tool call; SessionStart/SessionEnd stay commands: the MCP
-// server is not connected yet at start, and gone at the end); 2.1.332+ gets
-// no PostToolUse hook at all (the hub hands a busy turn its messages through
-// Claude Code's own socket) unless asked for one.
+// Claude Code 2.1.118+ gets mcp_tool hooks for PostToolUse and Stop (no
+// process per tool call); SessionStart/SessionEnd stay commands (the MCP
+// server is not connected yet at start, and gone at the end), and so does
+// UserPromptSubmit: its input is the only verified source of the permission
+// mode of a session started without a flag (the model can call the MCP tool
+// too, so what that tool reports is a claim), at one process per prompt.
+// 2.1.332+ gets no PostToolUse hook at all (the hub hands a busy turn its
+// messages through Claude Code's own socket) unless asked for one.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -64,7 +67,7 @@ export function currentSetupEnv(): SetupEnv {
 export const MCP_TOOL_HOOKS_SINCE = '2.1.118';
 /** The MCP tool those hooks call (cli/agent/mcp-tools.ts). */
 export const HOOK_TOOL = 'switchboard_hook';
-const MCP_TOOL_EVENTS = new Set(['prompt-submit', 'post-tool', 'stop']);
+const MCP_TOOL_EVENTS = new Set(['post-tool', 'stop']);
 
 /** Recognises a hook command that setup wrote (any install location). */
 const OURS =

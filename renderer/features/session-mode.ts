@@ -13,6 +13,33 @@ export interface ModeView {
   /** The class under mode parity, in words, when known. */
   classText: string | null;
   title: string;
+  /** Where the hub learned it, in words ("from its hooks"), or null where that does not apply. */
+  source: string | null;
+}
+
+const SOURCE_TEXT: Record<NonNullable<AgentRow['modeSource']>, string> = {
+  'command-line': 'from its flags',
+  hook: 'from its hooks',
+  declared: 'declared',
+  unverified: 'unverified report',
+};
+
+const SOURCE_TITLE: Record<NonNullable<AgentRow['modeSource']>, string> = {
+  'command-line': 'Its command line fixes the mode.',
+  hook: 'Its agent reported the mode in its own hook input (at each prompt), so it follows Shift+Tab.',
+  declared: 'The program that registered the session declared it.',
+  unverified:
+    'The last report came where the model itself could have sent it; such a report can only make the mode unknown, never loosen anything.',
+};
+
+function sourceOf(row: AgentRow): { text: string | null; title: string } {
+  if (row.modeSource === undefined) return { text: null, title: '' };
+  if (row.modeSource === null)
+    return {
+      text: 'not told yet',
+      title: ' Nothing has told it yet; a Claude Code session tells it at its first prompt.',
+    };
+  return { text: SOURCE_TEXT[row.modeSource], title: ` ${SOURCE_TITLE[row.modeSource]}` };
 }
 
 const MODE_TEXT: Record<string, string> = {
@@ -30,13 +57,16 @@ function modeUnknown(row: AgentRow): boolean {
 }
 
 export function modeView(row: AgentRow): ModeView {
+  const source = sourceOf(row);
   if (modeUnknown(row)) {
     return {
       text: 'mode unknown',
       tone: 'unknown',
       classText: 'treated as bypass',
       title:
-        'Switchboard could not learn this session’s permission mode, so it fails closed: it is treated as bypassing permission prompts for what it receives, and as unclassed for what it sends.',
+        'Switchboard could not learn this session’s permission mode, so it fails closed: it is treated as bypassing permission prompts for what it receives, and as unclassed for what it sends.' +
+        source.title,
+      source: source.text,
     };
   }
   if (row.mode === null || row.mode === 'unknown') {
@@ -46,7 +76,7 @@ export function modeView(row: AgentRow): ModeView {
         : row.machine !== null
           ? `the hub on ${row.machine} decides for it`
           : 'not reported';
-    return { text: '—', tone: 'none', classText: null, title: why };
+    return { text: '—', tone: 'none', classText: null, title: why, source: null };
   }
   const bypass = row.modeClass === 'bypass';
   const text = MODE_TEXT[row.mode] ?? row.mode;
@@ -54,9 +84,11 @@ export function modeView(row: AgentRow): ModeView {
     text,
     tone: bypass ? 'bypass' : 'prompting',
     classText: bypass ? 'bypass' : 'prompting',
-    title: bypass
-      ? `Permission mode ${row.mode}: this session runs tools without asking you (class “bypass”).`
-      : `Permission mode ${row.mode}: this session asks you before risky tools (class “prompting”).`,
+    title:
+      (bypass
+        ? `Permission mode ${row.mode}: this session runs tools without asking you (class “bypass”).`
+        : `Permission mode ${row.mode}: this session asks you before risky tools (class “prompting”).`) + source.title,
+    source: source.text,
   };
 }
 

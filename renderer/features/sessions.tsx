@@ -151,6 +151,14 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
                         <span className={mode.tone === 'none' ? 'dim' : ''}>{mode.text}</span>
                       </>
                     )}
+                    {mode.source !== null && (
+                      <>
+                        {' '}
+                        <span className="dim" data-testid="mode-source">
+                          {mode.source}
+                        </span>
+                      </>
+                    )}
                   </td>
                   <td title={inbound.title} data-testid="inbound">
                     {inbound.text}

@@ -217,4 +217,26 @@ c.on('exit', (code) => process.exit(code ?? 0));`;
     });
     expect({ mode: me.permissionMode, known: me.modeKnown }).toEqual({ mode: 'bypassPermissions', known: false });
   });
+
+  it('at stop, a claim that repeats the verified mode changes nothing; a claim of another class makes it unknown', async () => {
+    th = await startHub();
+    const t = th;
+    mcp = await mcpSession(t, [CLI]);
+    const me = [...t.hub.table.live.values()].find((s) => s.name === 'me')!;
+    const c = await t.client();
+    const creds = JSON.parse(
+      fs.readFileSync(path.join(t.dirs.home, 'agents', fs.readdirSync(path.join(t.dirs.home, 'agents'))[0]!), 'utf8'),
+    ) as {
+      sessionId: string;
+      token: string;
+    };
+    await c.call('session.mode', { ...creds, permissionMode: 'auto', source: 'hook' }); // as the prompt hook reports it
+    await mcp.callTool({ name: 'switchboard_hook', arguments: { event: 'stop', permission_mode: 'auto' } });
+    expect([me.permissionMode, me.modeKnown, me.modeSource]).toEqual(['auto', true, 'hook']);
+    await mcp.callTool({
+      name: 'switchboard_hook',
+      arguments: { event: 'stop', permission_mode: 'bypassPermissions' },
+    });
+    expect([me.permissionMode, me.modeKnown, me.modeSource]).toEqual(['bypassPermissions', false, 'unverified']);
+  });
 });

@@ -387,6 +387,50 @@ describe('the permission mode: learnt from what the agent exposes, else unknown 
   });
 });
 
+describe('a plain `claude` (no permission flag): its mode comes from its prompt hook', () => {
+  const row = async (c: HubClient) => (await c.call('agents.list', {})).rows.find((x) => x.agent === 'claude')!;
+  const send = (c: HubClient, r: Registration, to: string, message: string) =>
+    c.call('message.send', { sessionId: r.sessionId, token: r.token, to, summary: 's', message });
+
+  it('unknown until its first prompt, then known from its hooks: a prompting peer is queued; Shift+Tab to bypass holds the next', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    // 2.1.332's SessionStart input has no permission_mode, and this "agent" has no flag on its command line.
+    await hook(dirs, ['session-start', '--agent', 'claude'], fixture('claude-2.1.332-session-start.json', dirs.root));
+    const { c, r } = await peer(th);
+    const before = await row(c);
+    expect([before.mode, before.modeSource]).toEqual(['unknown', null]);
+    const early = await send(c, r, before.address, 'before the first prompt');
+    expect(early.status).toBe('held'); // fail closed while nothing told it
+
+    const prompt = await hook(
+      dirs,
+      ['prompt-submit', '--agent', 'claude'],
+      fixture('claude-2.1.332-prompt-submit.json', dirs.root),
+    );
+    const known = await row(c);
+    expect([known.mode, known.modeClass, known.modeSource]).toEqual(['auto', 'prompting', 'hook']);
+    // The held message was released by the verified mode and handed over in this very prompt.
+    expect(prompt.stdout).toContain('before the first prompt');
+    expect((await send(c, r, known.address, 'after the first prompt')).status).toBe('queued');
+
+    // Shift+Tab to bypassPermissions during the turn: the Stop hook's input says so.
+    await hook(
+      dirs,
+      ['stop', '--agent', 'claude'],
+      fixture('claude-2.1.332-stop.json', dirs.root, { permission_mode: 'bypassPermissions' }),
+    );
+    const switched = await row(c);
+    expect([switched.mode, switched.modeClass, switched.modeSource]).toEqual(['bypassPermissions', 'bypass', 'hook']);
+    const next = await send(c, r, switched.address, 'after the switch');
+    expect(next.status).toBe('held');
+    expect(next.reason).toContain('this session bypasses permission prompts and the sender does not');
+
+    const listed = await runCli(['agents'], cliEnv(dirs));
+    expect(listed.stdout).toContain('bypassPermissions, from its hooks');
+  });
+});
+
 describe('whether hooks run', () => {
   it('a session whose hooks never reported is marked in agents.list, `switchboard status` and `switchboard agents`; a hook clears it', async () => {
     th = await startHub();

@@ -1,7 +1,10 @@
 // Issue 16: `switchboard setup claude-code` writes the fastest hook form the
 // installed Claude Code runs. 2.1.118 and later: mcp_tool hooks (the running
-// `switchboard` MCP server's switchboard_hook tool) for the turn boundaries,
-// commands for SessionStart/SessionEnd; older or unknown versions: commands.
+// `switchboard` MCP server's switchboard_hook tool) after tools and at stop,
+// commands for SessionStart/SessionEnd and for UserPromptSubmit (its input is
+// the verified permission mode of a session started without a flag; what the
+// MCP tool reports the model could have sent); older or unknown versions:
+// commands.
 // 2.1.332 and later: no PostToolUse hook (the hub hands a busy turn its
 // messages through Claude Code's own socket) unless --post-tool-hook.
 // The version comes from `claude --version` on PATH or --agent-version.
@@ -27,14 +30,13 @@ function home(): { env: NodeJS.ProcessEnv; settings: () => Settings; bin: string
 }
 
 describe('Claude Code hook forms by version', () => {
-  it('2.1.118 (detected with `claude --version`): mcp_tool hooks for the boundaries, commands at start and end', async () => {
+  it('2.1.118 (detected with `claude --version`): mcp_tool hooks after tools and at stop, commands at start, prompt and end', async () => {
     const h = home();
     fs.writeFileSync(path.join(h.bin, 'claude'), '#!/bin/sh\necho "2.1.118 (Claude Code)"\n', { mode: 0o755 });
     const r = await runCli(['setup', 'claude-code'], h.env);
     expect(r.code, r.stderr).toBe(0);
     const hooks = h.settings().hooks!;
     for (const [event, ours] of [
-      ['UserPromptSubmit', 'prompt-submit'],
       ['PostToolUse', 'post-tool'],
       ['Stop', 'stop'],
     ] as const) {
@@ -53,11 +55,20 @@ describe('Claude Code hook forms by version', () => {
         },
       ]);
     }
-    for (const event of ['SessionStart', 'SessionEnd'])
-      expect(hooks[event]![0]!.hooks[0]).toMatchObject({
-        type: 'command',
-        command: expect.stringMatching(/switchboard-hook\.cjs" session-(start|end) --agent claude$/) as unknown,
-      });
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'SessionEnd'])
+      expect(hooks[event]).toEqual([
+        {
+          hooks: [
+            {
+              type: 'command',
+              command: expect.stringMatching(
+                /switchboard-hook\.cjs" (session-start|prompt-submit|session-end) --agent claude$/,
+              ) as unknown,
+              timeout: 10,
+            },
+          ],
+        },
+      ]);
     // Again with an older version: our mcp_tool entries are recognised and replaced, nothing doubles.
     const older = await runCli(['setup', 'claude-code', '--agent-version', '2.1.117'], h.env);
     expect(older.code, older.stderr).toBe(0);
@@ -87,8 +98,8 @@ describe('Claude Code hook forms by version', () => {
     expect(hooks.PostToolUse, 'only the user’s own').toEqual([
       { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] },
     ]);
-    for (const event of ['UserPromptSubmit', 'Stop'])
-      expect(hooks[event]![0]!.hooks[0]).toMatchObject({ type: 'mcp_tool' });
+    expect(hooks.Stop![0]!.hooks[0]).toMatchObject({ type: 'mcp_tool' });
+    expect(hooks.UserPromptSubmit![0]!.hooks[0]).toMatchObject({ type: 'command' });
     expect((await runCli(['setup', 'claude-code', '--post-tool-hook'], h.env)).code).toBe(0);
     expect(h.settings().hooks!.PostToolUse!.map((g) => g.hooks[0]!.type)).toEqual(['command', 'mcp_tool']);
     const codex = await runCli(['setup', 'codex', '--post-tool-hook'], h.env);

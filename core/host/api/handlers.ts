@@ -57,10 +57,15 @@ export function createHandlers(hub: Hub): Handlers {
 
     'session.mode': async (params, { session: s }) => {
       const before = modeClass(s);
+      const verified = params.verified !== false;
+      // An unverified report that repeats what the hub knows changes nothing (not even where the mode came from).
+      if (!verified && s.modeKnown !== false && s.permissionMode === params.permissionMode)
+        return { permissionMode: s.permissionMode };
       s.permissionMode = params.permissionMode;
       if (params.bypassAvailable !== undefined) s.bypassAvailable = params.bypassAvailable;
+      s.modeSource = verified ? (params.source ?? 'declared') : 'unverified';
       // An unverified report may not move the class: we cannot know it, so it is unknown (fail closed both ways).
-      if (params.verified !== false) s.modeKnown = true;
+      if (verified) s.modeKnown = true;
       else if (modeClass({ ...s, modeKnown: true }) !== before) s.modeKnown = false;
       await hub.persist(s);
       await hub.admission.reevaluate(s, { release: params.verified !== false });
