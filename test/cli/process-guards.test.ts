@@ -49,7 +49,7 @@ async function runChild(
   }
   const file = path.join(dir, `run-${guarded}.mjs`);
   fs.writeFileSync(file, SCRIPT(guarded));
-  const r = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 10_000 });
+  const r = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 60_000 });
   const lines = r.stderr
     .split('\n')
     .filter((l) => l.startsWith('{'))
