@@ -91,7 +91,8 @@ describe('relay faults', () => {
     await until(() => a.hub.remote.relay?.connected === false);
     const t0 = Date.now();
     await a.close();
-    expect(Date.now() - t0).toBeLessThan(3000);
+    // An order: the close gives draining at most 2 s and never waits out NATS' reconnect attempts (tens of seconds).
+    expect(Date.now() - t0).toBeLessThan(10_000);
     // No broker at all: the hub starts, says unreachable, and closes.
     const b = await machine('buildbox', nats);
     cleanup.push(() => b.close());
