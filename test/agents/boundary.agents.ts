@@ -198,22 +198,18 @@ const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
 const once = (haystack: string, needle: string): number => haystack.split(needle).length - 1;
 
 describe.skipIf(OPTED_OUT)(`Claude Code ${PINNED.claude}: turn boundaries`, () => {
-  it('setup detects 2.1.332: mcp_tool hooks at the turn’s start and end, no PostToolUse hook; an interactive turn of tool calls spawns no process and a message sent meanwhile joins the next model request through its own socket', async () => {
+  it('setup detects 2.1.332: a command hook at the turn’s start (its verified mode), an mcp_tool hook at its end, no PostToolUse hook; an interactive turn of tool calls spawns no process and a message sent meanwhile joins the next model request through its own socket', async () => {
     w = await startWorld();
     const settings = JSON.parse(await setupClaude(w)) as {
       hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
     };
-    for (const [event, ours] of [
-      ['UserPromptSubmit', 'prompt-submit'],
-      ['Stop', 'stop'],
-    ] as const) {
-      expect(settings.hooks[event]![0]!.hooks[0]).toMatchObject({
-        type: 'mcp_tool',
-        server: 'switchboard',
-        tool: 'switchboard_hook',
-        input: { event: ours },
-      });
-    }
+    expect(settings.hooks.Stop![0]!.hooks[0]).toMatchObject({
+      type: 'mcp_tool',
+      server: 'switchboard',
+      tool: 'switchboard_hook',
+      input: { event: 'stop' },
+    });
+    expect(settings.hooks.UserPromptSubmit![0]!.hooks[0]).toMatchObject({ type: 'command' });
     expect(settings.hooks.PostToolUse, 'no hook runs per tool call').toBeUndefined();
     expect(settings.hooks.SessionStart![0]!.hooks[0]).toMatchObject({ type: 'command' });
     const r = await scriptedTurn(w, 'interactive');

@@ -9,8 +9,11 @@ import { flows, pair } from './scenarios/flows.js';
 describe.skipIf(OPTED_OUT)('Claude Code', () => {
   basics('claude', 'default');
   basics('claude', 'bypass');
+  basics('claude', 'none'); // plain `claude -p`: no permission flag, as most people start it
   flows('claude', 'default');
+  flows('claude', 'none');
   bigMessage('claude', 'default');
+  bigMessage('claude', 'none');
   idleHandover();
   pair('claude', 'claude');
 });

@@ -11,6 +11,7 @@ import { untrustedCodexHooks } from './scenarios/trust.js';
 
 describe.skipIf(OPTED_OUT)('Codex CLI', () => {
   basics('codex', 'bypass');
+  basics('codex', 'none'); // `codex exec` with no approval flag
   flows('codex', 'bypass');
   bigMessage('codex', 'bypass');
   untrustedCodexHooks();

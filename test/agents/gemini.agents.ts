@@ -13,6 +13,7 @@ import { untrustedGeminiFolder } from './scenarios/trust.js';
 describe.skipIf(OPTED_OUT)('Gemini CLI', () => {
   basics('gemini', 'default');
   basics('gemini', 'bypass');
+  basics('gemini', 'none'); // no --approval-mode
   flows('gemini', 'default');
   untrustedGeminiFolder();
   pair('gemini', 'claude', 'bypass');

@@ -10,7 +10,12 @@ import path from 'node:path';
 import { agentCommand, PINNED, type AgentName } from './binaries.js';
 import { MODEL_PORT } from './launch.js';
 
-export type ModeName = 'default' | 'bypass';
+/**
+ * How the agent is started: with its prompting mode named by a flag, with its
+ * skip-all-approvals flag, or with no permission flag at all (as most people
+ * type `claude`; what it then runs in is the agent's own default).
+ */
+export type ModeName = 'default' | 'bypass' | 'none';
 
 /**
  * Whether the hub can know the agent's mode in `mode`: Gemini's hooks report
@@ -18,7 +23,7 @@ export type ModeName = 'default' | 'bypass';
  * otherwise "mode unknown", which receives as bypass and sends unclassed.
  */
 export function modeKnown(agent: AgentName, mode: ModeName): boolean {
-  return !(agent === 'gemini' && mode === 'default');
+  return !(agent === 'gemini' && mode !== 'bypass');
 }
 
 /** One stream-json user turn for Claude Code's stdin. */
@@ -26,9 +31,24 @@ export function streamTurn(text: string): string {
   return JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] } });
 }
 
+/**
+ * The mode the hub knows for the agent started this way, from its first prompt on (undefined: it cannot
+ * know). With no flag, a headless Claude Code runs in `default`; `codex exec` always runs with approval
+ * "never", which its hooks report as bypassPermissions.
+ */
+export function expectedMode(agent: AgentName, mode: ModeName): 'default' | 'bypassPermissions' | undefined {
+  if (!modeKnown(agent, mode)) return undefined;
+  return mode === 'bypass' || (agent === 'codex' && mode === 'none') ? 'bypassPermissions' : 'default';
+}
+
+/** For test titles: how the agent was started, when that is without a permission flag. */
+export function flagNote(mode: ModeName): string {
+  return mode === 'none' ? ' (no permission flag)' : '';
+}
+
 /** A peer that sends to this agent without being held by mode parity needs the bypass class. */
 export function receivesAsBypass(agent: AgentName, mode: ModeName): boolean {
-  return mode === 'bypass' || !modeKnown(agent, mode);
+  return expectedMode(agent, mode) !== 'default';
 }
 
 export interface RunOptions {
@@ -97,10 +117,13 @@ const claude: Profile = {
     writeJson(file, { ...c, projects });
   },
   headless(o) {
+    // --allowedTools is a rule, not a mode: headless, a tool that would ask is refused, and a person would allow ours.
     const mode =
       o.mode === 'bypass'
         ? ['--permission-mode', 'bypassPermissions']
-        : ['--permission-mode', 'default', '--allowedTools', 'mcp__switchboard'];
+        : o.mode === 'none'
+          ? ['--allowedTools', 'mcp__switchboard']
+          : ['--permission-mode', 'default', '--allowedTools', 'mcp__switchboard'];
     return {
       argv: [
         ...agentCommand('claude'),
@@ -201,7 +224,9 @@ const gemini: Profile = {
         o.prompt,
         ...(o.mode === 'bypass'
           ? ['--approval-mode', 'yolo']
-          : ['--approval-mode', 'default', '--allowed-tools', 'mcp_switchboard_*']),
+          : o.mode === 'none'
+            ? ['--allowed-tools', 'mcp_switchboard_*']
+            : ['--approval-mode', 'default', '--allowed-tools', 'mcp_switchboard_*']),
       ],
       env: { GEMINI_API_KEY: FAKE_KEYS.gemini, GOOGLE_GEMINI_BASE_URL: BASE, GEMINI_CLI_NO_RELAUNCH: 'true' },
     };

@@ -18,7 +18,7 @@ import { udsAddress } from '../../../core/protocol/cc-wire.js';
 import { until } from '../../helpers/hub.js';
 import type { AgentName } from '../harness/binaries.js';
 import { inbox, rowsOf, sessionsOf, SWITCHBOARD_TOOLS } from '../harness/observe.js';
-import { modeKnown, PROFILES, type ModeName } from '../harness/profiles.js';
+import { expectedMode, modeKnown, PROFILES, type ModeName } from '../harness/profiles.js';
 import { startWorld, type RunningAgent, type World } from '../harness/world.js';
 
 export type BasicCheck =
@@ -35,10 +35,12 @@ export type BasicCheck =
   | 'mcpExit';
 
 const EXPECTED_KIND: Record<AgentName, AgentRow['agent']> = { claude: 'claude', codex: 'codex', gemini: 'gemini' };
-const EXPECTED_MODE: Record<ModeName, { permissionMode: string; fromMode: string }> = {
-  default: { permissionMode: 'default', fromMode: 'prompting' },
-  bypass: { permissionMode: 'bypassPermissions', fromMode: 'bypass' },
-};
+const FROM_MODE = { default: 'prompting', bypassPermissions: 'bypass' } as const;
+/** Where that mode comes from: Claude Code's and Codex's hook input carries it, Gemini only has its flags. */
+function expectedSource(agent: AgentName, mode: ModeName): AgentRow['modeSource'] {
+  if (agent !== 'gemini') return 'hook';
+  return mode === 'bypass' ? 'command-line' : null;
+}
 
 /** `agents.list` as the agent's own session (its credentials file under the shared HOME). */
 async function listAs(w: World, pid: number): Promise<AgentRow[] | undefined> {
@@ -70,7 +72,7 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
     else it(title, fn);
   };
 
-  describe(`${agent} (${mode} mode): setup, tools, one session, send, exit`, () => {
+  describe(`${agent} (${mode === 'none' ? 'no permission flag' : `${mode} mode`}): setup, tools, one session, send, exit`, () => {
     let w: World;
     let a: RunningAgent;
     let alice: Registration;
@@ -90,7 +92,7 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
       await w.setup(agent);
       config = await w.configCheck(agent);
       // The agent's class as a sender (unknown sends unclassed, which a prompting alice accepts): nothing held by mode parity.
-      alice = await w.register('alice', mode === 'bypass');
+      alice = await w.register('alice', expectedMode(agent, mode) === 'bypassPermissions');
       a = await w.start(agent, {
         prompt: 'Say hello to alice through Switchboard.',
         mode,
@@ -172,9 +174,10 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
         : 'the session is "mode unknown" (the agent does not say its mode)',
       () => {
         const row = during!.rows.find((r) => r.kind === 'switchboard');
+        expect(row?.modeSource, 'where the mode came from').toBe(expectedSource(agent, mode));
         if (modeKnown(agent, mode)) {
-          expect(during!.sessions[0]?.permissionMode).toBe(EXPECTED_MODE[mode].permissionMode);
-          expect(row?.mode).toBe(EXPECTED_MODE[mode].permissionMode);
+          expect(during!.sessions[0]?.permissionMode).toBe(expectedMode(agent, mode));
+          expect(row?.mode).toBe(expectedMode(agent, mode));
         } else {
           expect(during!.sessions[0]?.modeKnown).toBe(false);
           expect(row?.mode).toBe('unknown');
@@ -200,7 +203,7 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
         : 'the message carries no permission class (never a guessed one)',
       () => {
         const msg = aliceItems.find((i) => i.kind === 'message')?.text;
-        if (modeKnown(agent, mode)) expect(msg).toContain(`from-mode="${EXPECTED_MODE[mode].fromMode}"`);
+        if (modeKnown(agent, mode)) expect(msg).toContain(`from-mode="${FROM_MODE[expectedMode(agent, mode)!]}"`);
         else expect(msg).not.toMatch(/from-mode=/);
       },
     );

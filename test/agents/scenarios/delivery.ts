@@ -12,7 +12,7 @@ import { until } from '../../helpers/hub.js';
 import type { ModelRequest, Turn } from '../model/server.js';
 import type { AgentName } from '../harness/binaries.js';
 import { inbox, sessionsOf, waitInbox } from '../harness/observe.js';
-import { receivesAsBypass, streamTurn, type ModeName } from '../harness/profiles.js';
+import { flagNote, receivesAsBypass, streamTurn, type ModeName } from '../harness/profiles.js';
 import { startWorld, type RunningAgent, type World } from '../harness/world.js';
 import { receiptFor, sendFromAlice } from './flows.js';
 
@@ -63,7 +63,7 @@ function joinedParts(body: unknown): string {
 const wantsMore = (context: string): boolean => context.lastIndexOf(MORE) > context.lastIndexOf('Last part (');
 
 export function bigMessage(agent: AgentName, mode: ModeName): void {
-  it(`${agent}: a 32 KB message is never cut by a hook nor reported delivered by it; it reaches the model whole through the inbox tool, delivered only then`, async () => {
+  it(`${agent}${flagNote(mode)}: a 32 KB message is never cut by a hook nor reported delivered by it; it reaches the model whole through the inbox tool, delivered only then`, async () => {
     w = await startWorld();
     const world = w;
     await world.setup(agent);

@@ -10,7 +10,7 @@ import type { InboxItem, Registration, SendResult } from '../../../core/protocol
 import { until } from '../../helpers/hub.js';
 import type { AgentName } from '../harness/binaries.js';
 import { inbox, lastFrom, switchboardRow, waitInbox } from '../harness/observe.js';
-import { receivesAsBypass, type ModeName } from '../harness/profiles.js';
+import { flagNote, receivesAsBypass, type ModeName } from '../harness/profiles.js';
 import type { Turn } from '../model/server.js';
 import { startWorld, type RunningAgent, type World } from '../harness/world.js';
 
@@ -50,7 +50,7 @@ export const receiptFor = (r: SendResult, status: string) => (i: InboxItem) =>
 
 export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<FlowCheck, string>> = {}): void {
   test(
-    `${agent}: a message sent while it works reaches a later model request, and the sender gets delivered`,
+    `${agent}${flagNote(mode)}: a message sent while it works reaches a later model request, and the sender gets delivered`,
     known.deliveredWhileWorking,
     async () => {
       w = await startWorld();
@@ -82,7 +82,7 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
   );
 
   test(
-    `${agent}: at stop a waiting message keeps it going once; its loop guard then ends it; the message left is undelivered to its sender`,
+    `${agent}${flagNote(mode)}: at stop a waiting message keeps it going once; its loop guard then ends it; the message left is undelivered to its sender`,
     known.stopContinuesOnce,
     async () => {
       w = await startWorld();
