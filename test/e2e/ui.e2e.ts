@@ -92,11 +92,13 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
   await open(page, ctx, 'Sessions');
   await expect(page.getByTestId('sessions').getByRole('row')).toHaveCount(3);
   // A bypass session is marked as one, and its Inbound column says what mode parity does for it.
-  await expect(page.getByTestId('session-yolo').getByTestId('mode')).toHaveText('bypass bypass permissions');
+  await expect(page.getByTestId('session-yolo').getByTestId('mode')).toHaveText(
+    'bypass bypass permissions declared', // `session start --mode`: the session's word
+  );
   await expect(page.getByTestId('session-yolo').getByTestId('inbound')).toHaveText(
     'holds messages from prompting sessions',
   );
-  await expect(page.getByTestId('session-careful').getByTestId('mode')).toHaveText('prompting default (asks)');
+  await expect(page.getByTestId('session-careful').getByTestId('mode')).toHaveText('prompting default (asks) declared');
   await expect(page.getByTestId('session-careful').getByTestId('inbound')).toHaveText(
     'holds messages from bypass sessions',
   );

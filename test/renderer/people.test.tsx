@@ -73,6 +73,8 @@ describe('Sessions: permission mode, class and inbound meaning', () => {
       row('mystery', { mode: 'unknown', modeClass: 'unknown' }),
       row('legacy', { mode: 'unknown', modeClass: 'unknown' }),
       row('strict', { mode: 'acceptEdits', modeClass: 'prompting', inbound: { value: 'hold', source: 'user' } }),
+      row('plain', { mode: 'unknown', modeClass: 'unknown', modeSource: null }),
+      row('hooked', { mode: 'auto', modeClass: 'prompting', modeSource: 'hook' }),
     ];
     const stores = createStores(fakeBridge({ 'sessions.list': { rows } }).bridge);
     render(<SessionsView stores={stores} />);
@@ -89,6 +91,10 @@ describe('Sessions: permission mode, class and inbound meaning', () => {
       expect(cell(n, 'inbound').textContent).toBe('holds messages from prompting sessions');
     }
     expect(cell('strict', 'inbound').textContent).toBe('holds every message for you');
+    // Where the mode came from: a plain `claude` before its first prompt, and after it.
+    expect(cell('plain', 'mode').textContent).toBe('mode unknown not told yet');
+    expect(cell('hooked', 'mode').textContent).toBe('prompting auto from its hooks');
+    expect(cell('hooked', 'mode').title).toContain('reported the mode in its own hook input');
     expect(cell('strict', 'inbound').title).toContain('crossSessionInbound is "hold"');
     expect(screen.queryByText('mode parity')).toBeNull();
   });
