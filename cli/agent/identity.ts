@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HubClient, RpcError } from '../../core/client/client.js';
 import { asPermissionMode } from '../../core/protocol/vocabulary.js';
-import { argvOf, modeFromArgv } from './mode.js';
+import { argvOf, bypassAvailableFromArgv, modeFromArgv } from './mode.js';
 import {
   authOf,
   credentialsFile,
@@ -118,7 +118,8 @@ async function resume(a: EnsureArgs, file: string, known: Credentials): Promise<
 async function register(a: EnsureArgs, file: string): Promise<Credentials> {
   // What the agent said (hook input, --mode), else its command line, else unknown: the hub fails closed.
   const told = asPermissionMode(a.permissionMode);
-  const flagged = told === undefined ? modeFromArgv(a.agent, argvOf(a.pid) ?? []) : undefined;
+  const argv = argvOf(a.pid) ?? [];
+  const flagged = told === undefined ? modeFromArgv(a.agent, argv) : undefined;
   const mode =
     told !== undefined
       ? { permissionMode: told, modeSource: a.hook === true ? ('hook' as const) : ('declared' as const) }
@@ -131,6 +132,7 @@ async function register(a: EnsureArgs, file: string): Promise<Credentials> {
     liveness: 'pid',
     agent: a.agent,
     ...mode,
+    ...(bypassAvailableFromArgv(a.agent, argv) ? { bypassAvailable: true } : {}),
     ...(a.name ? { name: a.name } : {}),
     ...(a.hook ? { hook: true } : {}),
   });

@@ -52,6 +52,14 @@ function flagValue(argv: readonly string[], names: readonly string[]): string | 
 
 const has = (argv: readonly string[], ...flags: string[]): boolean => argv.some((a) => flags.includes(a));
 
+/**
+ * Whether the agent's command line makes bypassing prompts reachable at run time (Claude Code:
+ * Shift+Tab reaches bypassPermissions only with one of these flags); plan mode then classes as bypass.
+ */
+export function bypassAvailableFromArgv(agent: AgentKind, argv: readonly string[]): boolean {
+  return agent === 'claude' && has(argv, '--allow-dangerously-skip-permissions', '--dangerously-skip-permissions');
+}
+
 /** The mode fixed by the agent's command line, or undefined when it does not fix one. */
 export function modeFromArgv(agent: AgentKind, argv: readonly string[]): PermissionModeName | undefined {
   switch (agent) {

@@ -429,6 +429,23 @@ describe('a plain `claude` (no permission flag): its mode comes from its prompt 
     const listed = await runCli(['agents'], cliEnv(dirs));
     expect(listed.stdout).toContain('bypassPermissions, from its hooks');
   });
+
+  it('started with --allow-dangerously-skip-permissions, plan mode is bypass (Shift+Tab is one key from it); without, prompting', async () => {
+    for (const [flag, expected] of [
+      ['--allow-dangerously-skip-permissions', 'bypass'],
+      ['--verbose', 'prompting'],
+    ] as const) {
+      th = await startHub();
+      const dirs = th.dirs;
+      const input = fixture('claude-2.1.332-prompt-submit.json', dirs.root, { permission_mode: 'plan' });
+      await hook(dirs, ['prompt-submit', '--agent', 'claude'], input, flag);
+      const c = await th.client();
+      const me = await row(c);
+      expect([flag, me.mode, me.modeClass]).toEqual([flag, 'plan', expected]);
+      await th.close();
+      th = undefined;
+    }
+  });
 });
 
 describe('whether hooks run', () => {

@@ -107,6 +107,9 @@ export async function startInteractiveClaude(
     if (screen.includes('Yes, I trust this folder'))
       pane.keys(...(/❯\s*No, exit/.test(screen) ? ['Down', 'Enter'] : ['Enter']));
     if (/Do you want to use this API key/.test(screen)) pane.keys('Up', 'Enter');
+    // --allow-dangerously-skip-permissions (or a bypass start) asks once at start-up: "Yes, I accept".
+    if (screen.includes('Yes, I accept') && screen.includes('Bypass Permissions mode'))
+      pane.keys(...(/❯\s*No, exit/.test(screen) ? ['Down', 'Enter'] : ['Enter']));
     if (screen.includes('❯') && fs.existsSync(path.join(w.home, '.claude', 'sessions', `${pid}.json`))) return pane;
     if (Date.now() > deadline) {
       await pane.stop();
