@@ -1,11 +1,12 @@
 // The app shell: navigation, the connection state, and the views. Talks to
 // the hub only through the stores (and they only through the Bridge). The
 // navigation is one tab stop: arrow keys, Home and End move between views.
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { ConnectionState } from './bridge/bridge.js';
 import type { Stores } from './stores/stores.js';
 import { ActivityView } from './features/activity.js';
+import { Banners, useAlerts } from './features/alerts.js';
 import { ApprovalsView } from './features/approvals.js';
 import { PictureView } from './features/picture/picture.js';
 import { HistoryView } from './features/history.js';
@@ -64,6 +65,14 @@ export function App({ stores }: { stores: Stores }): ReactNode {
   useEffect(() => {
     location.hash = view;
   }, [view]);
+  const openHeld = useCallback(
+    (itemId: string) => {
+      setView('approvals');
+      stores.focus.setState({ itemId });
+    },
+    [stores],
+  );
+  useAlerts(stores, heldCount, openHeld);
   // Another view opened a conversation or a search (stores/history.ts): show it.
   useEffect(
     () =>
@@ -106,6 +115,7 @@ export function App({ stores }: { stores: Stores }): ReactNode {
         </div>
       </nav>
       <main>
+        <Banners stores={stores} openApprovals={() => setView('approvals')} />
         {view === 'sessions' && <SessionsView stores={stores} />}
         {view === 'approvals' && <ApprovalsView stores={stores} />}
         {view === 'picture' && (

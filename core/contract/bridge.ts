@@ -18,6 +18,7 @@ export const BRIDGE_OPERATIONS = {
   'held.list': 'held.list',
   'held.approve': 'held.approve',
   'held.deny': 'held.deny',
+  'held.decide': 'held.decide',
   'subscriptions.list': 'subscriptions.list',
   'subscriptions.cancel': 'subscriptions.cancel',
   'settings.effective': 'settings.effective',

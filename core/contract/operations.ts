@@ -10,6 +10,7 @@ export const BRIDGE_OPERATION_NAMES = [
   'held.list',
   'held.approve',
   'held.deny',
+  'held.decide',
   'subscriptions.list',
   'subscriptions.cancel',
   'settings.effective',

@@ -2,6 +2,7 @@
 // follow. One sentence per status, saying what happened and what to expect.
 
 import type { ReceiptStatus, SendStatus } from '../protocol/methods.js';
+import { PAUSED_REASON } from '../protocol/vocabulary.js';
 
 const PREFIX = '[Cross-session delivery notice]';
 
@@ -18,7 +19,9 @@ export function receiptText(status: ReceiptStatus, target: string, reason: strin
     case 'denied':
       return `${PREFIX} Your message to ${target}${times} was denied by its user and not delivered. Do not resend it.${why}`;
     case 'refused':
-      return `${PREFIX} Your message to ${target}${times} was refused by its inbound policy and not delivered.${why}`;
+      return reason === PAUSED_REASON
+        ? `${PREFIX} Your message to ${target}${times} was refused: inbound messages are ${PAUSED_REASON}. Not delivered; try again later.`
+        : `${PREFIX} Your message to ${target}${times} was refused by its inbound policy and not delivered.${why}`;
     case 'expired':
       return `${PREFIX} Your message to ${target}${times} expired without its user's approval and was not delivered.${why}`;
     case 'dropped':
@@ -42,7 +45,9 @@ export function sendNote(status: SendStatus, target: string, reason?: string): s
     case 'held':
       return `Held for ${target}'s user to approve. Not delivered yet; do not wait for a reply.`;
     case 'refused':
-      return `Refused by ${target}'s inbound policy. Nothing was delivered.`;
+      return reason === PAUSED_REASON
+        ? `Refused: ${target}'s inbound messages are ${PAUSED_REASON}. Nothing was delivered; try again later.`
+        : `Refused by ${target}'s inbound policy. Nothing was delivered.`;
     case 'dropped':
       return `Dropped (${reason ?? 'unknown'}). Nothing was delivered.`;
     case 'sent':

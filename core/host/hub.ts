@@ -159,6 +159,7 @@ export class Hub {
         Math.min(this.limits.idleSubscriptionMs, this.adminSettings().idleSubscriptionMinutes.value * 60_000),
       now: () => this.clock.monotonic(),
       deliver: (sub, text) => routeIdleNotice(this, sub.subscriberId, sub.targetId, text),
+      changed: () => this.events.emit({ type: 'subscriptions.changed' }),
     });
     this.connections = new Connections((delta) => this.admission.uiAttached(delta));
     const api = createApi(this);

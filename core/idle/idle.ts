@@ -2,6 +2,8 @@
 // subscription, when the target next goes idle, exits, or the subscription
 // expires (on the monotonic clock). `deliver` decides where a notice goes
 // (the agent's inbox, or its user); this module knows nothing about either.
+// `changed` runs after every path that adds, fires, expires or removes one,
+// so a view of the list never goes stale, whoever made the subscription.
 
 import { randomUUID } from 'node:crypto';
 
@@ -24,15 +26,18 @@ export class IdleWatch {
   readonly #deliver: (sub: IdleSubscription, text: string) => void;
   readonly #lifetimeMs: () => number;
   readonly #now: () => number;
+  readonly #changed: () => void;
 
   constructor(opts: {
     lifetimeMs: () => number;
     now: () => number;
     deliver: (sub: IdleSubscription, text: string) => void;
+    changed?: () => void;
   }) {
     this.#lifetimeMs = opts.lifetimeMs;
     this.#now = opts.now;
     this.#deliver = opts.deliver;
+    this.#changed = opts.changed ?? (() => undefined);
   }
 
   /** Adds (or renews) the subscription of `subscriberId` to `targetId`. */
@@ -53,6 +58,7 @@ export class IdleWatch {
       expiresAt: now + this.#lifetimeMs(),
     };
     subs.set(subscriber.id, sub);
+    this.#changed();
     return sub;
   }
 
@@ -63,7 +69,11 @@ export class IdleWatch {
   cancel(id: string): boolean {
     for (const subs of this.#byTarget.values()) {
       for (const [k, sub] of subs) {
-        if (sub.id === id) return subs.delete(k);
+        if (sub.id === id) {
+          subs.delete(k);
+          this.#changed();
+          return true;
+        }
       }
     }
     return false;
@@ -71,7 +81,9 @@ export class IdleWatch {
 
   /** Drops every subscription a session holds (it ended). */
   forgetSubscriber(subscriberId: string): void {
-    for (const subs of this.#byTarget.values()) subs.delete(subscriberId);
+    let removed = false;
+    for (const subs of this.#byTarget.values()) removed = subs.delete(subscriberId) || removed;
+    if (removed) this.#changed();
   }
 
   targetIdle(targetId: string): void {
@@ -85,10 +97,12 @@ export class IdleWatch {
   /** Sends the "expired" notice for every subscription past its lifetime. */
   expire(): void {
     const now = this.#now();
+    let expired = false;
     for (const [targetId, subs] of this.#byTarget) {
       for (const [k, sub] of subs) {
         if (sub.expiresAt > now) continue;
         subs.delete(k);
+        expired = true;
         this.#notify(
           sub,
           `${PREFIX} Your idle subscription to ${sub.targetLabel} expired before it signalled; it may still be busy or may have ended abruptly.`,
@@ -96,6 +110,7 @@ export class IdleWatch {
       }
       if (subs.size === 0) this.#byTarget.delete(targetId);
     }
+    if (expired) this.#changed();
   }
 
   #fire(targetId: string, text: (label: string) => string): void {
@@ -103,6 +118,7 @@ export class IdleWatch {
     if (subs === undefined) return;
     this.#byTarget.delete(targetId);
     for (const sub of subs.values()) this.#notify(sub, text(sub.targetLabel));
+    if (subs.size > 0) this.#changed();
   }
 
   #notify(sub: IdleSubscription, text: string): void {

@@ -11,6 +11,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
+import { PAUSED_REASON } from '../protocol/vocabulary.js';
 import type { ReceiptStatus } from '../protocol/methods.js';
 import { HeldQueue, type HeldEntry } from '../policy/held.js';
 import { decideInbound, type Decision } from '../policy/policy.js';
@@ -45,7 +46,7 @@ export interface AdmissionPorts extends AdmitRecordPorts, StatusPorts, ActivityS
   adminSettings(): EffectiveSettings;
 }
 
-const PAUSED: Decision = { action: 'refuse', reason: 'inbound messages are paused by the user' };
+const PAUSED: Decision = { action: 'refuse', reason: PAUSED_REASON };
 
 type Receiver = ReceiptReceiver;
 
@@ -74,13 +75,29 @@ export class Admission implements AdmissionPort {
   readonly held: HeldQueue;
   readonly #hub: AdmissionPorts;
   #uiAttached = 0;
-  /** "Pause inbound" from a user interface: every new message is refused (not persisted). */
-  paused = false;
+  #paused = false;
+  /** Messages refused since the pause began (the pause banner says how many). */
+  pausedRefused = 0;
 
   constructor(hub: AdmissionPorts) {
     this.#hub = hub;
     this.throttle = new Throttle(() => hub.clock.monotonic());
     this.held = new HeldQueue(HELD_CAP, () => hub.clock.monotonic());
+  }
+
+  /** "Pause inbound" from a user interface: every new message is refused (not persisted). */
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  set paused(on: boolean) {
+    if (on !== this.#paused) this.pausedRefused = 0;
+    this.#paused = on;
+  }
+
+  #pausedRefused(): void {
+    this.pausedRefused++;
+    this.#hub.events.emit({ type: 'inbound.paused', paused: true, refused: this.pausedRefused });
   }
 
   effective(s: SessionRecord): EffectiveSettings {
@@ -116,6 +133,7 @@ export class Admission implements AdmissionPort {
     const decision = this.paused
       ? PAUSED
       : decideInbound(eff.inbound, modeClass(receiver), env.fromClass, env.ownChild);
+    if (this.paused) this.#pausedRefused(); // the pause banner counts them
     recordMessageActivity(hub, 'decision', decision.action, env, receiver, decision.reason);
     switch (decision.action) {
       case 'refuse':
@@ -189,6 +207,23 @@ export class Admission implements AdmissionPort {
   async deny(id: string): Promise<void> {
     await this.#settle(this.#take(id), 'denied', 'its user denied it');
     this.#changed();
+  }
+
+  /**
+   * A person decided several at once (all from one sender): each id in order; one no longer held is `gone`
+   * (decided elsewhere or expired meanwhile), never an error that leaves the rest undecided.
+   */
+  async decideMany(
+    ids: readonly string[],
+    approve: boolean,
+  ): Promise<Array<{ id: string; status: 'queued' | 'dropped' | 'denied' | 'gone' }>> {
+    const out: Array<{ id: string; status: 'queued' | 'dropped' | 'denied' | 'gone' }> = [];
+    for (const id of ids) {
+      if (this.held.get(id) === undefined) out.push({ id, status: 'gone' });
+      else if (approve) out.push({ id, status: (await this.approve(id)).status });
+      else out.push({ id, status: (await this.deny(id), 'denied') });
+    }
+    return out;
   }
 
   #take(id: string): HeldEntry {

@@ -36,7 +36,7 @@ export type HubEvent =
   | { type: 'held.changed'; count: number }
   | { type: 'subscriptions.changed' }
   | { type: 'settings.changed' }
-  | { type: 'inbound.paused'; paused: boolean }
+  | { type: 'inbound.paused'; paused: boolean; refused?: number }
   | { type: 'confirmations.changed'; count: number }
   | { type: 'teams.changed' }
   | { type: 'activity'; entry: ActivityEntry }

@@ -100,6 +100,12 @@ export const InfoParams = z.strictObject({}).optional();
 const UiToken = { uiToken: z.string().min(1).max(128) };
 export const UiParams = z.strictObject(UiToken);
 export const UiItemParams = z.strictObject({ ...UiToken, id: z.string().min(1).max(128) });
+/** Several held messages decided as one request (approve or deny all from one sender): at most the held cap. */
+export const UiDecideParams = z.strictObject({
+  ...UiToken,
+  ids: z.array(z.string().min(1).max(128)).min(1).max(100),
+  approve: z.boolean(),
+});
 export const UiSettingsParams = z.strictObject({ ...UiToken, sessionId: Id.optional() });
 export const UiSetSettingParams = z.strictObject({
   ...UiToken,
@@ -255,6 +261,7 @@ export const METHODS = {
   'held.list': method('ui', UiParams),
   'held.approve': method('ui', UiItemParams),
   'held.deny': method('ui', UiItemParams),
+  'held.decide': method('ui', UiDecideParams),
   'subscriptions.list': method('ui', UiParams),
   'subscriptions.cancel': method('ui', UiItemParams),
   'settings.effective': method('ui', UiSettingsParams),

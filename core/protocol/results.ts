@@ -139,7 +139,18 @@ export type InboxItem = InboxMessage | InboxReceipt | InboxNotice;
 
 export interface HeldView {
   id: string;
-  sender: { name: string | null; address: string; sessionId: string | null; verified: boolean };
+  sender: {
+    name: string | null;
+    address: string;
+    sessionId: string | null;
+    verified: boolean;
+    /** What the person needs to decide: the sender's agent, permission mode, project directory and machine (null: not known here). */
+    agent: string | null;
+    mode: string | null;
+    cwd: string | null;
+    /** Another machine's name, or null for this machine. */
+    machine: string | null;
+  };
   receiver: { sessionId: string; name: string; label: string };
   reason: string;
   /** The first 200 characters of the message. */
@@ -187,12 +198,16 @@ export interface MethodResults {
   'held.list': { items: HeldView[] };
   'held.approve': { status: 'queued' | 'dropped' };
   'held.deny': { status: 'denied' };
+  /** Each id's outcome, in order: `gone` when it was no longer held (decided elsewhere, expired). */
+  'held.decide': { results: Array<{ id: string; status: 'queued' | 'dropped' | 'denied' | 'gone' }> };
   'subscriptions.list': { items: SubscriptionView[] };
   'subscriptions.cancel': { cancelled: boolean };
   'settings.effective': {
     effective: unknown;
     problems: Array<{ file: string; key: string | null; message: string }>;
     paused: boolean;
+    /** Messages refused because inbound was paused, since the pause began (0 when not paused). */
+    pausedRefused: number;
   };
   'activity.list': { entries: ActivityEntry[]; notices: UserNotice[] };
   'settings.set': { effective: unknown };

@@ -5,6 +5,8 @@ export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto', 'dont
 export type PermissionModeName = (typeof PERMISSION_MODES)[number];
 export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'other'] as const;
 export const SESSION_STATES = ['busy', 'idle'] as const;
+/** Why a message was refused while its receiver's user paused inbound messages (the tray, the UI). */
+export const PAUSED_REASON = 'paused by its user';
 /**
  * Where a session's permission mode came from: the agent's command line (a
  * flag fixes it), the agent's own hook input, the session's word (`session

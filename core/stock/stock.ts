@@ -113,7 +113,6 @@ export class StockInterop {
     await writeLines(target.socketPath, lines, this.#hub.limits.outboundTimeoutMs);
     this.#idleRequests.set(msgId, stockTargetId(target));
     this.#hub.idle.subscribe(sender, { id: stockTargetId(target), name: stockName(target) }, shown);
-    this.#hub.events.emit({ type: 'subscriptions.changed' });
   }
 
   /** A peer_idle_notice on a reply socket: the usual idle notice, once. */
@@ -122,7 +121,6 @@ export class StockInterop {
     if (targetId === undefined) return; // not ours, or already answered
     this.#idleRequests.delete(line.orig_msg_id);
     this.#hub.idle.targetIdle(targetId);
-    this.#hub.events.emit({ type: 'subscriptions.changed' });
   }
 
   sweep(): Promise<void> {

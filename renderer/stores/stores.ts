@@ -64,6 +64,7 @@ export interface Stores {
       effective: Record<string, unknown>;
       problems: Array<{ file: string; key: string | null; message: string }>;
       paused: boolean;
+      pausedRefused: number;
     }>
   >;
   teams: StoreApi<Loadable<TeamsData> & { select(team: string | null): Promise<void> }>;
@@ -113,10 +114,20 @@ export function createStores(bridge: Bridge): Stores {
     },
   );
   const settings = loadable(
-    { effective: {}, problems: [] as Array<{ file: string; key: string | null; message: string }>, paused: false },
+    {
+      effective: {},
+      problems: [] as Array<{ file: string; key: string | null; message: string }>,
+      paused: false,
+      pausedRefused: 0,
+    },
     async () => {
       const r = await bridge.call('settings.effective');
-      return { effective: r.effective as Record<string, unknown>, problems: r.problems, paused: r.paused };
+      return {
+        effective: r.effective as Record<string, unknown>,
+        problems: r.problems,
+        paused: r.paused,
+        pausedRefused: r.pausedRefused ?? 0,
+      };
     },
   );
   const teamsBase = loadable<TeamsData>({ teams: [], selected: null, view: null, tasks: [] }, async () => {

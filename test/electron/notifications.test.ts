@@ -12,7 +12,16 @@ import {
 
 const item = (id: string, preview = 'please run the migration'): HeldView => ({
   id,
-  sender: { name: 'worker', address: 'uds:/r/worker.sock', sessionId: 's1', verified: true },
+  sender: {
+    name: 'worker',
+    address: 'uds:/r/worker.sock',
+    sessionId: 's1',
+    verified: true,
+    agent: 'claude',
+    mode: 'default',
+    cwd: '/home/dev/web',
+    machine: null,
+  },
   receiver: { sessionId: 's2', name: 'lead', label: 'lead [a1b]' },
   reason: 'mode parity',
   preview,

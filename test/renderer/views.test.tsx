@@ -2,7 +2,7 @@
 // Each view's states with a fake bridge: empty, loading, many items, error,
 // expiring item; and that Deny is the default in Approvals.
 import { afterEach, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { Bridge, ConnectionState, HubEvent } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
 import { App } from '../../renderer/app.js';
@@ -41,7 +41,16 @@ function fakeBridge(answers: Answers) {
 
 const held = (i: number, expiresAt: number | null): HeldView => ({
   id: `m${i}`,
-  sender: { name: 'careful', address: 'uds:/r/a.sock', sessionId: 's1', verified: true },
+  sender: {
+    name: 'careful',
+    address: 'uds:/r/a.sock',
+    sessionId: 's1',
+    verified: true,
+    agent: 'claude',
+    mode: 'default',
+    cwd: '/home/dev/web',
+    machine: null,
+  },
   receiver: { sessionId: 's2', name: 'yolo', label: 'yolo [abc123]' },
   reason: 'this session bypasses permission prompts and the sender does not (mode parity)',
   preview: `message ${i}`,
@@ -135,38 +144,68 @@ describe('Approvals view', () => {
   it('counts down an expiring item, focuses Deny, and Enter never approves', async () => {
     const f = fakeBridge({
       'held.list': { items: [held(1, Date.now() + 65_000)] },
-      'held.deny': { status: 'denied' },
-      'held.approve': { status: 'queued' },
+      'held.decide': { results: [{ id: 'm1', status: 'denied' }] },
     });
     const stores = createStores(f.bridge);
     render(<ApprovalsView stores={stores} />);
     await act(() => stores.held.getState().load());
+    await settle();
     expect(screen.getByTestId('countdown').textContent).toMatch(/^1:0[45] left$/);
     const deny = screen.getByRole('button', { name: 'Deny' });
     expect(document.activeElement).toBe(deny);
     fireEvent.keyDown(screen.getByRole('button', { name: 'Approve' }), { key: 'Enter' });
-    expect(f.calls.filter(([op]) => op === 'held.approve')).toHaveLength(0);
+    expect(f.calls.filter(([op]) => op === 'held.decide')).toHaveLength(0);
     fireEvent.keyDown(screen.getByTestId('held-item'), { key: 'Escape' });
     await settle();
-    expect(f.calls.filter(([op]) => op === 'held.deny')).toEqual([['held.deny', { id: 'm1' }]]);
+    expect(f.calls.filter(([op]) => op === 'held.decide')).toEqual([['held.decide', { ids: ['m1'], approve: false }]]);
+    // The decided card stays where it was and says what happened.
+    expect(screen.getByTestId('held-decided').textContent).toContain('Denied ✓');
   });
 
-  it('approves or denies everything from one sender, and explains the empty state', async () => {
+  it('focuses the oldest card, whichever sender comes last', async () => {
+    const other = (i: number, heldAt: number): HeldView => ({
+      ...held(i, null),
+      heldAt,
+      sender: { ...held(i, null).sender, name: `s${i}`, address: `uds:/r/${i}.sock` },
+    });
+    const stores = createStores(
+      fakeBridge({ 'held.list': { items: [other(3, 30), other(1, 10), other(2, 20)] } }).bridge,
+    );
+    render(<ApprovalsView stores={stores} />);
+    await act(() => stores.held.getState().load());
+    await settle();
+    const cards = screen.getAllByTestId('held-item');
+    expect(cards.map((c) => c.dataset.id)).toEqual(['m1', 'm2', 'm3']);
+    expect(document.activeElement).toBe(within(cards[0]!).getByRole('button', { name: 'Deny' }));
+  });
+
+  it('approve all from a sender: asks with the count and first lines, then decides them in one request and says what happened', async () => {
     const f = fakeBridge({
       'held.list': { items: [held(1, null), held(2, null), held(3, null)] },
-      'held.approve': { status: 'queued' },
+      'held.decide': {
+        results: [
+          { id: 'm1', status: 'queued' },
+          { id: 'm2', status: 'queued' },
+          { id: 'm3', status: 'gone' },
+        ],
+      },
     });
     const stores = createStores(f.bridge);
     render(<ApprovalsView stores={stores} />);
     await act(() => stores.held.getState().load());
-    expect(screen.getAllByTestId('countdown').map((c) => c.textContent)).toEqual([
-      'no deadline',
-      'no deadline',
-      'no deadline',
-    ]);
-    fireEvent.click(screen.getByRole('button', { name: 'Approve all from sender' }));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Approve all 3 from careful…' })[0]!);
+    const dialog = screen.getByTestId('confirm-all');
+    expect(dialog.textContent).toContain('Approve all 3 from careful?');
+    expect(within(dialog).getAllByRole('listitem')).toHaveLength(3);
+    expect(f.calls.filter(([op]) => op === 'held.decide')).toHaveLength(0); // nothing decided before the answer
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve all 3' }));
     await settle();
-    expect(f.calls.filter(([op]) => op === 'held.approve').map(([, i]) => i.id)).toEqual(['m1', 'm2', 'm3']);
+    expect(f.calls.filter(([op]) => op === 'held.decide')).toEqual([
+      ['held.decide', { ids: ['m1', 'm2', 'm3'], approve: true }],
+    ]);
+    expect(screen.getByTestId('decide-report').textContent).toBe(
+      'Approved 2 from careful; 1 had already been decided or expired.',
+    );
     cleanup();
     const empty = createStores(fakeBridge({ 'held.list': { items: [] } }).bridge);
     render(<ApprovalsView stores={empty} />);

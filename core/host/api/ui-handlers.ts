@@ -6,6 +6,7 @@
 import { HubError } from '../../protocol/errors.js';
 import type { HeldView, MethodName } from '../../protocol/methods.js';
 import { label } from '../../registry/names.js';
+import { parsePeerAddress } from '../../protocol/relay-wire.js';
 import { USER_SUBSCRIBER } from '../../idle/idle.js';
 import { setUserSetting, UserSettingsError } from '../../settings/user-file.js';
 import type { Hub } from '../hub.js';
@@ -16,6 +17,7 @@ type UiMethod =
   | 'held.list'
   | 'held.approve'
   | 'held.deny'
+  | 'held.decide'
   | 'subscriptions.list'
   | 'subscriptions.cancel'
   | 'settings.effective'
@@ -30,8 +32,18 @@ export type UiHandlers = { [M in UiMethod & MethodName]: Handler<M> };
 const PREVIEW_CHARS = 200;
 
 export function createUiHandlers(hub: Hub): UiHandlers {
-  const sessionName = (id: string): string | null =>
-    (hub.table.live.get(id) ?? hub.table.dormant.get(id)?.session)?.name ?? null;
+  const sessionOf = (id: string) => hub.table.live.get(id) ?? hub.table.dormant.get(id)?.session;
+  const sessionName = (id: string): string | null => sessionOf(id)?.name ?? null;
+  /** What a person needs to decide on a held message: who sent it, from where, in which mode. */
+  const senderDetails = (
+    sessionId: string | null,
+    address: string,
+  ): Pick<HeldView['sender'], 'agent' | 'mode' | 'cwd' | 'machine'> => {
+    const s = sessionId === null ? undefined : sessionOf(sessionId);
+    const machine = parsePeerAddress(address)?.machine ?? null;
+    if (s === undefined) return { agent: null, mode: null, cwd: null, machine };
+    return { agent: s.agent, mode: s.modeKnown === false ? 'unknown' : s.permissionMode, cwd: s.cwd, machine };
+  };
 
   return {
     'ui.attach': (_p, { conn }) => {
@@ -51,6 +63,7 @@ export function createUiHandlers(hub: Hub): UiHandlers {
             address: e.env.fromAddress,
             sessionId: e.env.fromSessionId,
             verified: e.env.fromSessionId !== null,
+            ...senderDetails(e.env.fromSessionId, e.env.fromAddress),
           },
           receiver: { sessionId: e.receiverId, name, label: ref ? label(name, ref) : name },
           reason: e.reason,
@@ -71,6 +84,8 @@ export function createUiHandlers(hub: Hub): UiHandlers {
       return { status: 'denied' as const };
     },
 
+    'held.decide': async (p) => ({ results: await hub.admission.decideMany(p.ids, p.approve) }),
+
     'subscriptions.list': () => {
       const monoNow = hub.clock.monotonic();
       const wallNow = hub.clock.now();
@@ -89,9 +104,7 @@ export function createUiHandlers(hub: Hub): UiHandlers {
     },
 
     'subscriptions.cancel': (p) => {
-      const cancelled = hub.idle.cancel(p.id);
-      if (cancelled) hub.events.emit({ type: 'subscriptions.changed' });
-      return { cancelled };
+      return { cancelled: hub.idle.cancel(p.id) };
     },
 
     'settings.effective': (p) => {
@@ -101,7 +114,12 @@ export function createUiHandlers(hub: Hub): UiHandlers {
         if (s === undefined) throw new HubError('target_not_found');
         effective = hub.admission.effective(s);
       }
-      return { effective, problems: hub.settings.problems(), paused: hub.admission.paused };
+      return {
+        effective,
+        problems: hub.settings.problems(),
+        paused: hub.admission.paused,
+        pausedRefused: hub.admission.pausedRefused,
+      };
     },
 
     'activity.list': () => ({ entries: hub.activity.list(), notices: hub.userNotices.list() }),

@@ -70,7 +70,6 @@ export function createUserHandlers(hub: Hub): {
     'user.subscribe': (p) => {
       const s = target(hub, p.to);
       hub.idle.subscribe({ id: USER_SUBSCRIBER }, s, `${s.name} [${hub.table.refOf(s.id)}]`);
-      hub.events.emit({ type: 'subscriptions.changed' });
       return { status: 'subscribed', to: { name: s.name, address: s.address } };
     },
   };

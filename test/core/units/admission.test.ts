@@ -130,14 +130,12 @@ describe('admission: refusals', () => {
     h.admission.paused = true;
     expect(await h.admission.route(fromSession(sender, 'hi'), receiver)).toEqual({
       status: 'refused',
-      reason: 'inbound messages are paused by the user',
+      reason: 'paused by its user',
     });
     expect(h.journal.records).toEqual([]);
     expect(h.mailboxes.fetch(receiver.id, 10)).toEqual([]);
     expect(receipts(h, sender)).toEqual([]);
-    expect(h.activity).toMatchObject([
-      { kind: 'decision', status: 'refuse', reason: 'inbound messages are paused by the user' },
-    ]);
+    expect(h.activity).toMatchObject([{ kind: 'decision', status: 'refuse', reason: 'paused by its user' }]);
   });
 
   it('a policy refusal is "refused", never "denied", also when a held message is re-evaluated', async () => {
