@@ -30,6 +30,7 @@ const notificationsAvailable = (): boolean => typeof Notification !== 'undefined
 /** Keeps the title's count and raises notifications; `open` shows Approvals with a card in focus. */
 export function useAlerts(stores: Stores, count: number, open: (itemId: string) => void): void {
   const held = useStore(stores.held, (s) => s.data);
+  const loaded = useStore(stores.held, (s) => !s.loading);
   const now = useNow();
   const seen = useRef<Set<string> | null>(null);
   const warned = useRef(new Set<string>());
@@ -37,13 +38,14 @@ export function useAlerts(stores: Stores, count: number, open: (itemId: string) 
     document.title = titleFor(count);
   }, [count]);
   useEffect(() => {
+    if (!loaded) return; // the empty list before the first load is no baseline
     const known = seen.current;
     seen.current = new Set(held.map((h) => h.id));
     // The first list is what waited before this page opened: counted in the title, not announced again.
     if (known === null || !notificationsAvailable() || Notification.permission !== 'granted') return;
     for (const h of held.filter((x) => !known.has(x.id)))
       notify(`Held: ${h.sender.name ?? h.sender.address} → ${h.receiver.label}`, h, open);
-  }, [held, open]);
+  }, [held, loaded, open]);
   useEffect(() => {
     if (!notificationsAvailable() || Notification.permission !== 'granted') return;
     for (const h of expiringSoon(held, now)) {
