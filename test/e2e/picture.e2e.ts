@@ -89,8 +89,11 @@ test('a held message pulses, then turns delivered when approved; a dot opens the
 
   await openPicture(page, h);
   await expect(page.getByTestId('picture-summary')).toHaveText(/^5 sessions, 10 messages in the last hour/);
-  await expect(edge(page, 'api', 'db')).toHaveAttribute('data-tone', 'delivered');
+  // Sent, not read yet: queued, in the Picture as in History (never "delivered" before the receiver read them).
+  await expect(edge(page, 'api', 'db')).toHaveAttribute('data-tone', 'queued');
   await expect(edge(page, 'api', 'db')).toHaveAttribute('data-count', '6');
+  await expect(edge(page, 'api', 'db')).toContainText('6 messages: 6 queued');
+  await expect(edge(page, 'docs', 'api')).toContainText('1 message: 1 refused');
   await expect(edge(page, 'docs', 'web')).toHaveAttribute('data-tone', 'dropped');
   await expect(edge(page, 'docs', 'api')).toHaveAttribute('data-tone', 'refused');
   await expect(page.getByTestId('picture-graph')).toHaveAttribute('data-pulsing', 'false');
@@ -109,6 +112,7 @@ test('a held message pulses, then turns delivered when approved; a dot opens the
   // Approved: the same line is delivered and nothing pulses any more.
   expect(await h.call('held.approve', { uiToken: h.uiToken, id: held.msg_id })).toEqual({ status: 'queued' });
   await expect(edge(page, 'api', 'yolo')).toHaveAttribute('data-tone', 'delivered');
+  await expect(edge(page, 'api', 'yolo')).toContainText('1 message: 1 approved');
   await expect(page.getByTestId('picture-graph')).toHaveAttribute('data-pulsing', 'false');
   await expect(page.getByTestId('total-held')).toHaveText('0');
   await expect(page.getByTestId('picture-summary')).toHaveText(/^5 sessions, 11 messages in the last hour/);
@@ -125,6 +129,7 @@ test('a held message pulses, then turns delivered when approved; a dot opens the
   await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: /^History/ })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByTestId('conversation').getByTestId('history-msg').first()).toBeVisible(); // the pair's conversation
+  await expect(page.getByTestId('conversation').getByTestId('history-msg').first()).toContainText('queued'); // same word
   await page.getByRole('button', { name: /^Picture/ }).click();
   await edge(page, 'api', 'db')
     .getByRole('button', { name: /^db \[/ })
@@ -139,7 +144,7 @@ test('on the canvas, a dot opens its session and a line its conversation', async
   await register(h, 'right', { team: 'beta', member: 'right' });
   await send(h, left, 'right', 'over here');
   await openPicture(page, h);
-  await expect(edge(page, 'left', 'right')).toHaveAttribute('data-tone', 'delivered');
+  await expect(edge(page, 'left', 'right')).toHaveAttribute('data-tone', 'queued');
   // Each session is alone in its team: its dot is the centre of the team's box.
   const centre = async (team: string) => {
     const b = (await page.locator('.picture-group.team', { hasText: team }).boundingBox())!;
@@ -150,7 +155,7 @@ test('on the canvas, a dot opens its session and a line its conversation', async
   await expect(page.getByRole('button', { name: /^History/ })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByTestId('conversation').getByTestId('history-msg')).toContainText('over here');
   await page.getByRole('button', { name: /^Picture/ }).click();
-  await expect(edge(page, 'left', 'right')).toHaveAttribute('data-tone', 'delivered');
+  await expect(edge(page, 'left', 'right')).toHaveAttribute('data-tone', 'queued');
   const dot = await centre('alpha');
   await page.mouse.move(dot.x, dot.y);
   await expect(page.getByTestId('picture-graph')).toHaveClass(/pointing/); // over the dot
@@ -210,7 +215,10 @@ test('500 sessions and 5 000 messages: a held message and its approval reach the
     await expect(edge(page, `s${1 + round}`, 's0')).toHaveAttribute('data-tone', 'held');
     times.push(`held ${await drawnMs(page)}`);
     expect(await h.call('held.approve', { uiToken: h.uiToken, id: held.msg_id })).toEqual({ status: 'queued' });
-    await expect(edge(page, `s${1 + round}`, 's0')).toHaveAttribute('data-tone', 'delivered', { timeout: 30_000 });
+    // Approved: no longer held (queued when that line also carries unread messages).
+    await expect(edge(page, `s${1 + round}`, 's0')).toHaveAttribute('data-tone', /^(delivered|queued)$/, {
+      timeout: 30_000,
+    });
     times.push(`approved ${await drawnMs(page)}`);
   }
   await expect(page.getByTestId('picture-summary')).toHaveText(/^500 sessions, 5003 messages/);

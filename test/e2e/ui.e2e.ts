@@ -142,7 +142,11 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
 
   await cli(ctx, ['send', '--to', 'yolo', '--summary', 'again', '--message', 'second try'], careful);
   await expect(page.getByTestId('held-item')).toHaveCount(1);
-  await page.getByTestId('held-item').press('Escape');
+  // A card that arrives later never takes focus by itself (an Esc by reflex would deny it unread): the person
+  // puts focus on it, and Esc denies it.
+  await expect(page.getByTestId('held-item').getByRole('button', { name: 'Deny' })).not.toBeFocused();
+  await page.getByTestId('held-item').getByRole('button', { name: 'Deny' }).focus();
+  await page.keyboard.press('Escape');
   await expect(page.getByTestId('held-item')).toHaveCount(0);
   const denied = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as {
     items: Array<{ status?: string }>;

@@ -85,7 +85,7 @@ async function settle(): Promise<void> {
 }
 
 describe('the picture model', () => {
-  it('groups by machine and team, folds outcomes into four tones, and an edge takes the most pressing one', () => {
+  it('groups by machine and team, colours outcomes in five tones named in History’s words, and an edge takes the most pressing one', () => {
     const p = buildPicture(
       [
         row('api', { team: 'backend' }),
@@ -108,11 +108,17 @@ describe('the picture model', () => {
       ['gone (ended)', 'this machine', 'no team', 'ended', false],
     ]);
     const ab = p.edges.get('uds:/r/api.sock>uds:/r/db.sock')!;
-    expect([ab.tone, ab.count, ab.counts]).toEqual(['dropped', 5, { delivered: 4, held: 0, refused: 0, dropped: 1 }]);
-    expect(countsText(ab)).toBe('5 messages: 4 delivered, 1 dropped');
+    // Queued, unread messages are not "delivered": the picture says what History says.
+    expect([ab.tone, ab.count, ab.counts]).toEqual([
+      'dropped',
+      5,
+      { delivered: 1, queued: 3, held: 0, refused: 0, dropped: 1 },
+    ]);
+    expect(countsText(ab)).toBe('5 messages: 3 queued, 1 approved, 1 dropped');
+    expect(countsText(p.edges.get('session:id-gone>uds:/r/db.sock')!)).toBe('1 message: 1 expired');
     expect(p.edges.get('uds:/r/db.sock>uds:/r/api.sock')!.tone).toBe('held'); // held beats refused
     expect(p.edges.get('session:id-gone>uds:/r/db.sock')!.tone).toBe('refused'); // expired: it did not get through
-    expect(p.totals).toEqual({ delivered: 4, held: 1, refused: 3, dropped: 1 });
+    expect(p.totals).toEqual({ delivered: 1, queued: 3, held: 1, refused: 3, dropped: 1 });
   });
 
   it('outlines each team, and each machine only once there are two, and frames them all', () => {
@@ -201,11 +207,11 @@ describe('Picture view', () => {
     const items = () => screen.getAllByTestId('picture-edge').map((li) => `${li.dataset.tone} ${li.textContent}`);
     expect(items()).toEqual([
       'held api [abc123] → yolo [abc123]1 message: 1 held',
-      'delivered api [abc123] → db [abc123]6 messages: 6 delivered',
+      'queued api [abc123] → db [abc123]6 messages: 6 queued', // unread: not "delivered" (History says queued)
     ]);
     expect(screen.getByTestId('total-held').textContent).toBe('1');
     const last = () => g.applied[g.applied.length - 1]!;
-    expect([last().nodes.size, [...last().edges.values()].map((e) => e.tone)]).toEqual([3, ['delivered', 'held']]);
+    expect([last().nodes.size, [...last().edges.values()].map((e) => e.tone)]).toEqual([3, ['queued', 'held']]);
 
     // The user approves: the hub's move turns that one line delivered, without asking the hub again.
     const fetches = f.calls.length;
@@ -227,8 +233,8 @@ describe('Picture view', () => {
       }),
     );
     await settle();
-    expect(items()[1]).toBe('delivered api [abc123] → yolo [abc123]1 message: 1 delivered');
-    expect([...last().edges.values()].map((e) => e.tone)).toEqual(['delivered', 'delivered']);
+    expect(items()[1]).toBe('delivered api [abc123] → yolo [abc123]1 message: 1 approved');
+    expect([...last().edges.values()].map((e) => e.tone)).toEqual(['queued', 'delivered']);
     expect(g.patched.at(-1)).toEqual(['uds:/r/api.sock>uds:/r/yolo.sock']); // that edge only
     expect(screen.getByTestId('total-held').textContent).toBe('0');
     expect(f.calls.length).toBe(fetches);

@@ -49,6 +49,7 @@ export const sigmaGraph: GraphFactory = async (container, events, palette) => {
 const FALLBACK: Palette = {
   delivered: '#2f9e57',
   deliveredLine: '#b6ddc4',
+  queued: '#3b82c4',
   held: '#d99a00',
   heldPulse: '#ffd65c',
   refused: '#d9453b',

@@ -7,23 +7,49 @@
 import type { AgentRow } from '../../../core/protocol/methods.js';
 import type { CountMove, EdgeRow } from './counts.js';
 
-/** What an edge says, in the four words of the legend. */
-export const TONES = ['delivered', 'held', 'refused', 'dropped'] as const;
+/** An edge's colour: one per group of outcomes (the legend names the outcomes of each, in History's words). */
+export const TONES = ['delivered', 'queued', 'held', 'refused', 'dropped'] as const;
 export type Tone = (typeof TONES)[number];
 
-/** History outcome → tone: approved and queued got through; denied and expired did not (like refused). */
+/** Each colour's outcomes, in the contract's words (History uses the same). */
+export const TONE_WORDS: Record<Tone, string> = {
+  delivered: 'delivered or approved',
+  queued: 'queued (not read yet)',
+  held: 'held for you',
+  refused: 'refused, denied or expired',
+  dropped: 'dropped',
+};
+
+/** History outcome → colour. A queued message is not delivered until its receiver read it. */
 const TONE_OF: Record<string, Tone> = {
-  queued: 'delivered',
+  queued: 'queued',
   delivered: 'delivered',
   approved: 'delivered',
+  sent: 'delivered',
   held: 'held',
   refused: 'refused',
   denied: 'refused',
   expired: 'refused',
+  'confirm-denied': 'refused',
+  'confirm-expired': 'refused',
   dropped: 'dropped',
 };
+/** The outcomes in the order a count names them (the contract's order). */
+const OUTCOME_ORDER = [
+  'queued',
+  'delivered',
+  'sent',
+  'held',
+  'approved',
+  'denied',
+  'expired',
+  'refused',
+  'confirm-denied',
+  'confirm-expired',
+  'dropped',
+];
 /** An edge takes the most pressing tone present: something waiting for you, then stopped, then dropped. */
-const PRECEDENCE: readonly Tone[] = ['held', 'refused', 'dropped', 'delivered'];
+const PRECEDENCE: readonly Tone[] = ['held', 'refused', 'dropped', 'queued', 'delivered'];
 
 export const THIS_MACHINE = 'this machine';
 export const NO_TEAM = 'no team';
@@ -50,6 +76,8 @@ export interface PictureEdge {
   toLabel: string;
   count: number;
   counts: Record<Tone, number>;
+  /** The same messages by outcome, in History's words. */
+  outcomes: Record<string, number>;
   tone: Tone;
   last: number;
   /** The two sides as history.conversation's `between` takes them (session id, else name or address). */
@@ -67,7 +95,10 @@ export function toneOf(outcome: string): Tone {
   return Object.prototype.hasOwnProperty.call(TONE_OF, outcome) ? TONE_OF[outcome]! : 'delivered';
 }
 
-const zero = (): Record<Tone, number> => ({ delivered: 0, held: 0, refused: 0, dropped: 0 });
+const zero = (): Record<Tone, number> => ({ delivered: 0, queued: 0, held: 0, refused: 0, dropped: 0 });
+const bump = (outcomes: Record<string, number>, outcome: string, by: number): void => {
+  outcomes[outcome] = (outcomes[outcome] ?? 0) + by;
+};
 
 /** The node keys of a row's two ends: the live session's address, else `session:<id>` (or the sender's address). */
 function endsOf(nodes: ReadonlyMap<string, PictureNode>, e: Pick<EdgeRow, 'from' | 'to'>): [string, string] {
@@ -89,6 +120,7 @@ function newEdge(p: Picture, key: string, from: string, to: string, e: Pick<Edge
     toLabel: p.nodes.get(to)!.label,
     count: 0,
     counts: zero(),
+    outcomes: {},
     tone: 'delivered',
     last: 0,
     between: [e.from.sessionId ?? e.from.name ?? e.from.address, e.to.sessionId],
@@ -116,11 +148,13 @@ export function patchPicture(p: Picture, m: CountMove): string | null {
     edge.last = Math.max(edge.last, m.at);
   } else {
     const was = toneOf(m.previous);
-    if (edge.counts[was] < 1) return null; // not the counts it was applied over: rebuild
+    if (edge.counts[was] < 1 || (edge.outcomes[m.previous] ?? 0) < 1) return null; // not the counts it was applied over
     edge.counts[was]--;
+    bump(edge.outcomes, m.previous, -1);
     p.totals[was]--;
   }
   edge.counts[tone]++;
+  bump(edge.outcomes, m.outcome, 1);
   p.totals[tone]++;
   edge.tone = toneFor(edge);
   return key;
@@ -152,6 +186,7 @@ export function buildPicture(rows: readonly AgentRow[], edgeRows: Iterable<EdgeR
     const edge = p.edges.get(key) ?? newEdge(p, key, from, to, e);
     const tone = toneOf(e.outcome);
     edge.counts[tone] += e.count;
+    bump(edge.outcomes, e.outcome, e.count);
     edge.count += e.count;
     edge.last = Math.max(edge.last, e.last);
     p.totals[tone] += e.count;
@@ -197,10 +232,9 @@ export function edgeOrder(a: PictureEdge, b: PictureEdge): number {
   return PRECEDENCE.indexOf(a.tone) - PRECEDENCE.indexOf(b.tone) || b.count - a.count || b.last - a.last;
 }
 
-/** "12 messages: 10 delivered, 1 held, 1 dropped" */
-export function countsText(e: Pick<PictureEdge, 'count' | 'counts'>): string {
-  const parts = TONES.filter((t) => e.counts[t] > 0).map(
-    (t) => `${e.counts[t]} ${t === 'refused' ? 'refused or denied' : t}`,
-  );
+/** "12 messages: 2 queued, 8 delivered, 1 held, 1 expired" — History's words for each outcome. */
+export function countsText(e: Pick<PictureEdge, 'count' | 'outcomes'>): string {
+  const named = [...OUTCOME_ORDER, ...Object.keys(e.outcomes).filter((o) => !OUTCOME_ORDER.includes(o))];
+  const parts = named.filter((o) => (e.outcomes[o] ?? 0) > 0).map((o) => `${e.outcomes[o]} ${o}`);
   return `${e.count} message${e.count === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }

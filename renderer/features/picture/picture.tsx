@@ -12,15 +12,9 @@ import type { Stores } from '../../stores/stores.js';
 import { PICTURE_WINDOWS } from '../../stores/picture.js';
 import { NoGraphics, readPalette, sigmaGraph, type GraphFactory, type GraphView } from './graph.js';
 import { follow, LivePicture, PAGE_SCHEDULER, type Scheduler } from './live.js';
-import { countsText, edgeOrder, TONES, type Picture, type PictureEdge } from './model.js';
+import { countsText, edgeOrder, TONE_WORDS, TONES, type Picture, type PictureEdge } from './model.js';
 
 const LIST_ROWS = 200; // the list shows the most pressing conversations; the graph shows all
-const TONE_TEXT = {
-  delivered: 'delivered',
-  held: 'held for you',
-  refused: 'refused or denied',
-  dropped: 'dropped',
-} as const;
 
 export interface PictureViewProps {
   stores: Stores;
@@ -129,7 +123,7 @@ export function PictureView({
           {TONES.map((t) => (
             <li key={t}>
               <span className={`swatch tone-${t}`} />
-              {TONE_TEXT[t]}{' '}
+              {TONE_WORDS[t]}{' '}
               <span className="count" data-testid={`total-${t}`}>
                 {picture.totals[t]}
               </span>
@@ -164,8 +158,8 @@ export function PictureView({
         <div className="empty" data-testid="picture-empty">
           <p>
             Nothing to draw yet. Each session shows here as a dot, grouped by its machine and team; each message between
-            two sessions draws a line: green when delivered, amber (pulsing) while held for you, red when refused or
-            denied, grey when dropped.
+            two sessions draws a line: green when delivered or approved, blue while queued and not read yet, amber
+            (pulsing) while held for you, red when refused, denied or expired, grey when dropped.
           </p>
           <p>Start an agent session set up for Switchboard and it appears here.</p>
         </div>

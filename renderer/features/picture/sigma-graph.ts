@@ -40,7 +40,7 @@ interface EdgeAttrs {
   zIndex: number;
 }
 /** What a person looks for is drawn on top: held, then stopped, then dropped, then the (faded) delivered. */
-const Z_INDEX: Record<Tone, number> = { delivered: 0, dropped: 1, refused: 2, held: 3 };
+const Z_INDEX: Record<Tone, number> = { delivered: 0, queued: 1, dropped: 2, refused: 3, held: 4 };
 
 /** A seeded random source so circle packing is stable between layouts. */
 function seeded(seed: number): () => number {
