@@ -54,6 +54,8 @@ import { ClaudeRoot } from './claude-root.js';
 import { Connections } from './connections.js';
 import { openState } from './open-state.js';
 import { sweepOnce } from './sweep.js';
+import { openRuleStore } from '../policy/rule-store.js';
+import { RuleBook } from '../policy/rules.js';
 
 export interface HubOptions {
   endpoint?: EndpointEnv;
@@ -94,6 +96,9 @@ export class Hub {
   readonly servers = new Map<string, net.Server>();
   readonly settings: SettingsStore;
   readonly admission: Admission;
+  /** The person's rules with lifetimes; `ruleProblem` says why "always" rules are off (an unreadable file). */
+  readonly rules: RuleBook;
+  readonly ruleProblem: string | null;
   /** Searchable history of messages, receipts and decisions (core/history). */
   readonly history: HistoryRecorder;
   readonly wake: Waker = new Waker(this);
@@ -138,6 +143,13 @@ export class Hub {
       managedPath: opts.managedSettingsPath ?? defaultManagedPath(env.platform, env.env),
       userPath: path.join(paths.stateDir, 'settings.json'),
       logger: this.log,
+    });
+    const ruleStore = openRuleStore(paths.stateDir, (msg) => this.log.warn(msg));
+    this.ruleProblem = ruleStore.problem;
+    this.rules = new RuleBook({
+      now: () => this.clock.now(),
+      restored: ruleStore.rules,
+      persist: (always) => ruleStore.save(always),
     });
     this.admission = new Admission(this);
     this.history = createRecorder(this, opts.history, {

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
 import { PAUSED_REASON } from '../protocol/vocabulary.js';
+import { ruleLabel, type Rule, type RuleBook } from '../policy/rules.js';
 import type { ReceiptStatus } from '../protocol/methods.js';
 import { HeldQueue, type HeldEntry } from '../policy/held.js';
 import { decideInbound, type Decision } from '../policy/policy.js';
@@ -43,6 +44,8 @@ export interface AdmissionPorts extends AdmitRecordPorts, StatusPorts, ActivityS
   readonly wake: { poke(receiverId: string): void };
   /** Receipts for senders on other machines (relay/remote-machines.ts). */
   readonly remote: RemoteReceipts;
+  /** The person's rules with lifetimes (policy/rules.ts). */
+  readonly rules: RuleBook;
   adminSettings(): EffectiveSettings;
 }
 
@@ -130,10 +133,16 @@ export class Admission implements AdmissionPort {
       if (count > 0) this.notifySender(env, receiver, 'dropped', drop, count);
       return { status: 'dropped', reason: drop };
     }
-    const decision = this.paused
-      ? PAUSED
-      : decideInbound(eff.inbound, modeClass(receiver), env.fromClass, env.ownChild);
+    let decision = this.paused ? PAUSED : decideInbound(eff.inbound, modeClass(receiver), env.fromClass, env.ownChild);
     if (this.paused) this.#pausedRefused(); // the pause banner counts them
+    const rule = this.paused ? undefined : this.#ruleFor(env, receiver);
+    if (rule?.effect === 'block' && decision.action !== 'refuse') {
+      decision = { action: 'refuse', reason: `blocked by rule "${ruleLabel(rule)}"` };
+      hub.rules.decided(rule);
+    } else if (rule?.effect === 'allow' && decision.action === 'hold' && rulesMayRelease(eff.inbound)) {
+      hub.rules.decided(rule);
+      return this.#approvedByRule(env, receiver, rule);
+    }
     recordMessageActivity(hub, 'decision', decision.action, env, receiver, decision.reason);
     switch (decision.action) {
       case 'refuse':
@@ -163,6 +172,50 @@ export class Admission implements AdmissionPort {
         return never;
       }
     }
+  }
+
+  /** The rule for this sender → receiver: only for this machine's verified senders (never a writer or a peer). */
+  #ruleFor(env: Envelope, receiver: SessionRecord): Rule | undefined {
+    const sender = env.fromSessionId === null ? undefined : this.#hub.table.live.get(env.fromSessionId);
+    if (sender === undefined || env.fromAddress.startsWith('peer:')) return undefined;
+    return this.#hub.rules.match(sender, receiver);
+  }
+
+  async #approvedByRule(env: Envelope, receiver: SessionRecord, rule: Rule): Promise<RouteResult> {
+    const reason = `approved by rule "${ruleLabel(rule)}"`;
+    recordMessageActivity(this.#hub, 'decision', 'deliver', env, receiver, reason);
+    const r = await deliver(this.#hub.mailboxes, receiver.id, env, true);
+    if (r.status !== 'queued') return { status: 'dropped', reason: r.reason };
+    this.notifySender(env, receiver, 'approved', reason);
+    this.#hub.wake.poke(receiver.id);
+    return { status: 'queued', reason };
+  }
+
+  /**
+   * A rule the person just made decides the held messages it covers, at once: allow approves, block denies;
+   * each one's receipt names the rule. Answers the ids it decided.
+   */
+  async applyRule(rule: Rule): Promise<string[]> {
+    const decided: string[] = [];
+    for (const e of this.held.all()) {
+      const receiver = this.#hub.table.live.get(e.receiverId);
+      if (receiver === undefined || this.#ruleFor(e.env, receiver) !== rule) continue;
+      const reason = `${rule.effect === 'allow' ? 'approved' : 'denied'} by rule "${ruleLabel(rule)}"`;
+      if (rule.effect === 'block') await this.#settle(this.#take(e.id), 'denied', reason);
+      else if (rulesMayRelease(this.effective(receiver).inbound)) {
+        const taken = this.#take(e.id);
+        await this.#hub.journal.append({ t: 'hx', id: taken.receiverId, ids: [taken.id] });
+        const r = await deliver(this.#hub.mailboxes, taken.receiverId, taken.env, true);
+        if (r.status === 'queued') this.notifySender(taken.env, receiver, 'approved', reason);
+        if (r.status === 'queued') this.#hub.wake.poke(taken.receiverId);
+      } else continue;
+      decided.push(e.id);
+    }
+    if (decided.length > 0) {
+      this.#hub.rules.decided(rule, decided.length);
+      this.#changed();
+    }
+    return decided;
   }
 
   async #hold(env: Envelope, receiver: SessionRecord, reason: string): Promise<RouteResult> {
@@ -317,4 +370,13 @@ export class Admission implements AdmissionPort {
   #changed(): void {
     this.#hub.events.emit({ type: 'held.changed', count: this.held.size });
   }
+}
+
+/**
+ * An allow rule turns a hold into a delivery only where the hold came from mode parity or the person's own
+ * (user) settings: a repository (project, local), per-session (flag) or managed scope that holds or refuses
+ * still does — rules never loosen what those tightened.
+ */
+function rulesMayRelease(inbound: EffectiveSettings['inbound']): boolean {
+  return inbound.floor === null && (inbound.source === 'parity' || inbound.source === 'user');
 }

@@ -35,6 +35,7 @@ export type HubEvent =
   | { type: 'sessions.changed' }
   | { type: 'held.changed'; count: number }
   | { type: 'subscriptions.changed' }
+  | { type: 'rules.changed' }
   | { type: 'settings.changed' }
   | { type: 'inbound.paused'; paused: boolean; refused?: number }
   | { type: 'confirmations.changed'; count: number }

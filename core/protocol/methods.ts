@@ -100,6 +100,23 @@ export const InfoParams = z.strictObject({}).optional();
 const UiToken = { uiToken: z.string().min(1).max(128) };
 export const UiParams = z.strictObject(UiToken);
 export const UiItemParams = z.strictObject({ ...UiToken, id: z.string().min(1).max(128) });
+/**
+ * A rule with a lifetime, made by the person: for the sender → receiver of a held message (`heldId`), or
+ * for two of this machine's sessions named `from` and `to`. How it was made is shown with it.
+ */
+export const RuleAddParams = z
+  .strictObject({
+    ...UiToken,
+    effect: z.enum(['allow', 'block']),
+    lifetime: z.enum(['hour', 'sessions', 'always']),
+    heldId: z.string().min(1).max(128).optional(),
+    from: z.string().min(1).max(4096).optional(),
+    to: z.string().min(1).max(4096).optional(),
+    madeWith: z.enum(['web UI', 'desktop app', 'switchboard rules']).default('web UI'),
+  })
+  .refine((p) => (p.heldId !== undefined) !== (p.from !== undefined && p.to !== undefined), {
+    message: 'give heldId, or from and to',
+  });
 /** Several held messages decided as one request (approve or deny all from one sender): at most the held cap. */
 export const UiDecideParams = z.strictObject({
   ...UiToken,
@@ -262,6 +279,9 @@ export const METHODS = {
   'held.approve': method('ui', UiItemParams),
   'held.deny': method('ui', UiItemParams),
   'held.decide': method('ui', UiDecideParams),
+  'rules.list': method('ui', UiParams),
+  'rules.add': method('ui', RuleAddParams),
+  'rules.revoke': method('ui', UiItemParams),
   'subscriptions.list': method('ui', UiParams),
   'subscriptions.cancel': method('ui', UiItemParams),
   'settings.effective': method('ui', UiSettingsParams),

@@ -137,6 +137,22 @@ export interface InboxNotice {
 }
 export type InboxItem = InboxMessage | InboxReceipt | InboxNotice;
 
+/** A rule with a lifetime (core/policy/rules.ts) as user interfaces show it. */
+export interface RuleView {
+  id: string;
+  effect: 'allow' | 'block';
+  lifetime: 'hour' | 'sessions' | 'always';
+  /** `web → api, 1 h` */
+  label: string;
+  from: { name: string; sessionId: string | null; agent: string; cwd: string };
+  to: { name: string; sessionId: string | null; agent: string; cwd: string };
+  madeWith: string;
+  createdAt: number;
+  expiresAt: number | null;
+  decided: number;
+  lastDecidedAt: number | null;
+}
+
 export interface HeldView {
   id: string;
   sender: {
@@ -200,6 +216,11 @@ export interface MethodResults {
   'held.deny': { status: 'denied' };
   /** Each id's outcome, in order: `gone` when it was no longer held (decided elsewhere, expired). */
   'held.decide': { results: Array<{ id: string; status: 'queued' | 'dropped' | 'denied' | 'gone' }> };
+  /** Every rule in force, and why "always" rules are off when they are (an unreadable rules file). */
+  'rules.list': { rules: RuleView[]; problem: string | null };
+  /** The rule, and the held messages it decided at once. */
+  'rules.add': { rule: RuleView; decided: string[] };
+  'rules.revoke': { revoked: boolean };
   'subscriptions.list': { items: SubscriptionView[] };
   'subscriptions.cancel': { cancelled: boolean };
   'settings.effective': {

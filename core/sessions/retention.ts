@@ -6,6 +6,7 @@
 // at most LIMITS.dormantSessions of them, each for at most dormantRetentionMs.
 
 import type { PersistedSession } from '../registry/session.js';
+import type { RuleBook } from '../policy/rules.js';
 import type { Clock } from '../kit/clock.js';
 import type { AdmissionPort, EventSink } from '../delivery/ports.js';
 import type { Mailboxes } from '../delivery/mailboxes.js';
@@ -24,6 +25,7 @@ export interface RetentionPorts {
     readonly throttle: Pick<Throttle, 'forget'>;
   };
   readonly idle: Pick<IdleWatch, 'forgetSubscriber'>;
+  readonly rules: Pick<RuleBook, 'sessionEnded'>;
   readonly reclaimer: { sessionEnded(): void };
   readonly events: EventSink;
   readonly clock: Clock;
@@ -83,6 +85,7 @@ export async function endSession(hub: RetentionPorts, p: PersistedSession, reaso
   }
   hub.admission.throttle.forget(p.id);
   hub.idle.forgetSubscriber(p.id);
+  hub.rules.sessionEnded(p.id); // rules made "until either session ends"
   await hub.mailboxes.drop(p.id); // the journal's drop record also removes its session and held records
   hub.reclaimer.sessionEnded();
   if (held.length > 0) hub.events.emit({ type: 'held.changed', count: hub.admission.held.size });

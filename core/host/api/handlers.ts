@@ -11,6 +11,7 @@ import type { Hub } from '../hub.js';
 import { registerSession } from '../../sessions/lifecycle.js';
 import { createHistoryHandlers } from './history-handlers.js';
 import { createUiHandlers } from './ui-handlers.js';
+import { createRuleHandlers } from './rule-handlers.js';
 import { createTeamHandlers } from './team-handlers.js';
 import { createUserHandlers } from './user-handlers.js';
 import { createDispatch, type Handlers } from './dispatch.js';
@@ -133,6 +134,7 @@ export function createHandlers(hub: Hub): Handlers {
     },
 
     ...createUiHandlers(hub),
+    ...createRuleHandlers(hub),
     ...createTeamHandlers(hub),
     ...createUserHandlers(hub),
     ...createHistoryHandlers(hub),

@@ -35,7 +35,17 @@ describe('receipts to socket writers (Claude Code status lines)', () => {
       });
       const ui = await th.client();
       const [held] = (await ui.call('held.list', { uiToken: th.hub.uiToken })).items;
-      expect(held!.sender).toEqual({ name: null, address: udsAddress(peer.path), sessionId: null, verified: false });
+      expect(held!.sender).toEqual({
+        name: null,
+        address: udsAddress(peer.path),
+        sessionId: null,
+        verified: false,
+        // A socket writer is no session: nothing more is known about it.
+        agent: null,
+        mode: null,
+        cwd: null,
+        machine: null,
+      });
       expect(held!.reason).toContain('unverified');
       await ui.call('held.deny', { uiToken: th.hub.uiToken, id: 'm-1' });
       await until(() => peer.lines.length === 2);

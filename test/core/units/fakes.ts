@@ -19,6 +19,7 @@ import { SessionTable } from '../../../core/registry/table.js';
 import { resolveSettings, type EffectiveSettings } from '../../../core/settings/effective.js';
 import { emptyParsed, type Inbound } from '../../../core/settings/schema.js';
 import { fakeClock, memoryLogger } from '../../helpers/hub.js';
+import { RuleBook } from '../../../core/policy/rules.js';
 
 /** A journal that keeps every record; `failWhen` makes chosen appends reject (a full disk). */
 export function fakeJournal() {
@@ -122,6 +123,7 @@ export function admissionHarness(
   const remoteReceipts: RemoteReceipt[] = [];
   const settings = { eff: effectiveWith(opts.inbound ?? null) };
   const ports: AdmissionPorts = {
+    rules: new RuleBook({ now: () => clock.now() }),
     history: new HistoryRecorder({
       stateDir: '/nonexistent-sb',
       limits: LIMITS,
