@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   inbox: async () => (await import('./commands/messaging.js')).inbox,
   held: async () => (await import('./commands/ui.js')).held,
   subscriptions: async () => (await import('./commands/ui.js')).subscriptions,
+  rules: async () => (await import('./commands/rules.js')).rules,
   confirmations: async () => (await import('./commands/ui.js')).confirmations,
   teams: async () => (await import('./commands/teams.js')).teams,
   team: async () => (await import('./commands/teams.js')).team,
@@ -29,11 +30,12 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 async function help(): Promise<string> {
-  const [serve, session, messaging, ui, teams, adapters, hist] = await Promise.all([
+  const [serve, session, messaging, ui, rules, teams, adapters, hist] = await Promise.all([
     import('./commands/serve.js'),
     import('./commands/session.js'),
     import('./commands/messaging.js'),
     import('./commands/ui.js'),
+    import('./commands/rules.js'),
     import('./commands/teams.js'),
     import('./commands/adapters-help.js'),
     import('./commands/history.js'),
@@ -47,6 +49,7 @@ ${session.SESSION_HELP}
 ${messaging.MESSAGING_HELP}
 
 ${ui.UI_HELP}
+${rules.RULES_HELP}
 
 ${hist.HISTORY_HELP}
 

@@ -18,7 +18,7 @@ switchboard confirmations [list] | allow ID | deny ID   [--ui-token-file PATH|-]
 
 const UI_OPTIONS = { 'ui-token-file': { type: 'string' } } as const;
 
-async function uiToken(values: { 'ui-token-file'?: string | undefined }): Promise<string> {
+export async function uiToken(values: { 'ui-token-file'?: string | undefined }): Promise<string> {
   const token =
     values['ui-token-file'] !== undefined
       ? await readSecret('--ui-token-file', values['ui-token-file'])

@@ -104,6 +104,27 @@ export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
     }
   };
 
+  const makeRule = async (h: HeldView, effect: 'allow' | 'block', lifetime: 'hour' | 'sessions' | 'always') => {
+    mark([h.id], true);
+    try {
+      const r = await stores.bridge.call('rules.add', { heldId: h.id, effect, lifetime });
+      const byRule = new Set(r.decided);
+      const text = `${effect === 'allow' ? 'Approved' : 'Denied'} by rule "${r.rule.label}" ✓`;
+      const kind = effect === 'allow' ? 'approved' : 'denied';
+      settle(
+        cards.filter((c) => byRule.has(c.id)),
+        () => ({ kind, text }),
+      );
+      setReport(
+        `Rule "${r.rule.label}" made; it decided ${r.decided.length} held message${r.decided.length === 1 ? '' : 's'}.`,
+      );
+    } catch (err) {
+      setReport(`No rule was made: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      mark([h.id], false);
+    }
+  };
+
   const fromSender = (h: HeldView): HeldView[] => undecided.filter((x) => x.sender.address === h.sender.address);
   return (
     <section aria-labelledby="approvals-h">
@@ -149,6 +170,7 @@ export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
               sameSender={fromSender(h).length}
               decide={(approve) => void decideOne(h, approve)}
               decideAll={(approve) => setAsking({ items: fromSender(h), approve })}
+              makeRule={(effect, lifetime) => void makeRule(h, effect, lifetime)}
             />
           ))}
         </ul>

@@ -20,6 +20,15 @@ export const OUTCOME_TEXT: Record<CardOutcome['kind'], string> = {
   failed: 'Not decided',
 };
 
+/** The rules a card offers (Deny once and Allow once are its own buttons). Block wins over allow. */
+const RULE_CHOICES = [
+  ['allow', 'hour', 'Allow for 1 hour'],
+  ['allow', 'sessions', 'Allow until either session ends'],
+  ['allow', 'always', 'Always allow'],
+  ['block', 'hour', 'Block for 1 hour'],
+  ['block', 'always', 'Always block'],
+] as const;
+
 /** The sender's agent, mode, project directory and machine, as far as the hub knows them. */
 export function senderFacts(h: HeldView): string[] {
   const s = h.sender;
@@ -42,6 +51,7 @@ export function HeldCard({
   sameSender,
   decide,
   decideAll,
+  makeRule,
 }: {
   h: HeldView;
   now: number;
@@ -54,6 +64,8 @@ export function HeldCard({
   sameSender: number;
   decide: (approve: boolean) => void;
   decideAll: (approve: boolean) => void;
+  /** Makes a rule for this sender → receiver (the card's own message and the others it covers are decided by it). */
+  makeRule: (effect: 'allow' | 'block', lifetime: 'hour' | 'sessions' | 'always') => void;
 }): ReactNode {
   const deny = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -113,6 +125,23 @@ export function HeldCard({
           >
             Approve
           </button>
+          {h.sender.sessionId !== null && h.sender.machine === null && (
+            <details className="rule-actions">
+              <summary>
+                Decide for {sender} → {h.receiver.name} from now on…
+              </summary>
+              {RULE_CHOICES.map(([effect, lifetime, text]) => (
+                <button
+                  key={`${effect}-${lifetime}`}
+                  className={effect === 'allow' ? 'approve' : 'deny'}
+                  disabled={busy}
+                  onClick={() => makeRule(effect, lifetime)}
+                >
+                  {text}
+                </button>
+              ))}
+            </details>
+          )}
           {sameSender > 1 && (
             <span className="all-actions">
               <button disabled={busy} onClick={() => decideAll(false)}>

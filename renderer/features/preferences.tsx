@@ -12,6 +12,7 @@ import { DesktopPrefs } from './desktop-prefs.js';
 import { HistoryPrefs } from './history-prefs.js';
 import { PREF_FIELDS, sourceText, THROTTLE_FIELDS, throttleName, type PrefField } from './pref-fields.js';
 import { RelayPrefs } from './relay-prefs.js';
+import { RulesPrefs } from './rules-prefs.js';
 
 interface Sourced<T = unknown> {
   value: T;
@@ -202,6 +203,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
           repository's <code>.switchboard/settings.json</code> or <code>.claude/settings.json</code> can only make the
           inbound policy stricter. Hover a setting to see its key in that file.
         </p>
+        <RulesPrefs stores={stores} />
         <HistoryPrefs stores={stores} />
         <RelayPrefs
           stores={stores}

@@ -166,3 +166,32 @@ test('a subscription a session makes appears without a reload, and leaves when i
   await s.call('session.state', { ...api, state: 'idle' });
   await expect(page.getByText(/No idle subscriptions/)).toBeVisible();
 });
+
+test('a rule made from a card: the next message passes without a hold, History names the rule; revoked, it is held again', async ({
+  page,
+}) => {
+  s = await serve();
+  const { web } = await pair();
+  await hold(web, 'first');
+  await approvals(page);
+  const card = page.getByTestId('held-item').first();
+  await card.getByText(/Decide for web → api from now on/).click();
+  await card.getByRole('button', { name: 'Allow for 1 hour' }).click();
+  await expect(page.getByTestId('held-decided').getByTestId('outcome')).toHaveText(
+    'Approved by rule "web → api, 1 h" ✓',
+  );
+  const next = await s.call('message.send', { ...web, to: 'api', summary: 'second', message: 'second, no hold' });
+  expect(next).toMatchObject({ status: 'queued', reason: 'approved by rule "web → api, 1 h"' });
+  await page.getByRole('button', { name: /^History/ }).click();
+  await page.getByLabel('Search messages').fill('second');
+  await expect(page.getByTestId('history-results').getByTestId('history-msg').first()).toContainText(
+    'approved by rule "web → api, 1 h"',
+  );
+  await page.getByRole('button', { name: /^Preferences/ }).click();
+  const rule = page.getByTestId('rules-prefs').getByTestId('rule');
+  await expect(rule).toContainText('web → api, 1 h');
+  await expect(rule).toContainText('web UI');
+  await rule.getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByTestId('rules-prefs').getByTestId('rule')).toHaveCount(0);
+  await hold(web, 'third, held again');
+});
