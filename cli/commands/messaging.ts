@@ -52,9 +52,9 @@ function modeText(r: AgentRow): string {
 export async function agents(args: string[], ctx: Ctx): Promise<number> {
   const { values } = parse(args, SESSION_OPTIONS, false, 'agents');
   const creds = await optionalCredentials(values);
-  const { rows } = await withHub((c) => c.call('agents.list', creds ?? {}));
+  const { rows, scope } = await withHub((c) => c.call('agents.list', creds ?? {}));
   if (ctx.json) {
-    ctx.out(JSON.stringify({ rows }));
+    ctx.out(JSON.stringify(scope === undefined ? { rows } : { rows, scope }));
     return 0;
   }
   if (rows.length === 0) {
@@ -76,6 +76,10 @@ export async function agents(args: string[], ctx: Ctx): Promise<number> {
     ]);
   }
   ctx.out(table(lines));
+  if (scope?.value === 'project')
+    ctx.out(
+      `Scope: project ${scope.project ?? ''} (crossSessionScope in ${scope.source} settings): only its sessions are listed and reachable.`,
+    );
   return 0;
 }
 

@@ -45,9 +45,10 @@ export function sendNote(status: SendStatus, target: string, reason?: string): s
     case 'held':
       return `Held for ${target}'s user to approve. Not delivered yet; do not wait for a reply.`;
     case 'refused':
-      return reason === PAUSED_REASON
-        ? `Refused: ${target}'s inbound messages are ${PAUSED_REASON}. Nothing was delivered; try again later.`
-        : `Refused by ${target}'s inbound policy. Nothing was delivered.`;
+      if (reason === PAUSED_REASON)
+        return `Refused: ${target}'s inbound messages are ${PAUSED_REASON}. Nothing was delivered; try again later.`;
+      if (reason?.includes('crossSessionScope') === true) return `Refused: ${reason}. Nothing was delivered.`;
+      return `Refused by ${target}'s inbound policy. Nothing was delivered.`;
     case 'dropped':
       return `Dropped (${reason ?? 'unknown'}). Nothing was delivered.`;
     case 'sent':

@@ -8,7 +8,8 @@ import { userEventLine, socketPathOf, wrapMessage } from '../protocol/cc-wire.js
 import { HubError } from '../protocol/errors.js';
 import type { SendParams, SendResult } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
-import { resolveTo } from '../registry/resolution.js';
+import { resolveTo, type Resolved } from '../registry/resolution.js';
+import { inScope, outOfScopeReason, type ScopedParty } from '../policy/scope.js';
 import { senderClass, type SessionRecord } from '../registry/session.js';
 import { sendNote } from '../delivery/receipts.js';
 import { newMsgId } from '../delivery/deliver.js';
@@ -19,7 +20,7 @@ import type { AdmissionPort } from '../delivery/ports.js';
 import type { IdleWatch } from '../idle/idle.js';
 import type { Limits } from '../protocol/limits.js';
 import type { Pins } from '../registry/resolution.js';
-import type { SessionTable } from '../registry/table.js';
+import type { ListedSession, SessionTable } from '../registry/table.js';
 import { writeLines } from '../transport/outbound.js';
 import { sendToStock, type StockSendPorts } from '../stock/stock-send.js';
 import { isOwnMessagingSocket } from '../stock/entry.js';
@@ -43,6 +44,8 @@ export async function sendMessage(hub: SendPorts, sender: SessionRecord, params:
   const input = validateSend(params, hub.limits);
   const resolved = resolveTo(input.to, hub.table);
   const msgId = newMsgId();
+  const outside = scopeRefusal(hub, sender, resolved, msgId);
+  if (outside !== undefined) return outside;
 
   if (resolved.kind === 'address') {
     const peer = parsePeerAddress(resolved.address);
@@ -164,6 +167,34 @@ export async function sendMessage(hub: SendPorts, sender: SessionRecord, params:
     ...(result.reason !== undefined ? { reason: result.reason } : {}),
     note: sendNote(result.status, shown, result.reason),
   };
+}
+
+/**
+ * crossSessionScope "project" on either side: a target in another project (or on another machine, or a bare
+ * socket whose project nobody can tell) is refused with a reason that says so.
+ */
+function scopeRefusal(
+  hub: SendPorts,
+  sender: SessionRecord,
+  resolved: Resolved<ListedSession>,
+  msgId: string,
+): SendResult | undefined {
+  const mine: ScopedParty = { cwd: sender.cwd, scope: hub.admission.effective(sender).crossSessionScope.value };
+  let other: ScopedParty;
+  let to: SendResult['to'];
+  if (resolved.kind === 'address') {
+    other = { cwd: '/', scope: 'machine', remote: true }; // its project cannot be known
+    to = { name: null, ref: null, address: resolved.address };
+  } else {
+    const row = resolved.row;
+    to = { name: row.name, ref: row.ref, address: row.address };
+    if (row.remote !== undefined) other = { cwd: '/', scope: 'machine', remote: true };
+    else if (row.stock !== undefined) other = { cwd: row.stock.entry.cwd, scope: 'machine' };
+    else other = { cwd: row.session.cwd, scope: hub.admission.effective(row.session).crossSessionScope.value };
+  }
+  if (inScope(mine, other)) return undefined;
+  const reason = outOfScopeReason(to.name ?? to.address);
+  return { status: 'refused', msg_id: msgId, to, reason, note: sendNote('refused', to.name ?? to.address, reason) };
 }
 
 /** A message leaving this hub, for its history (null for a pure idle subscription: no message). */

@@ -130,6 +130,7 @@ export const UiSetSettingParams = z.strictObject({
     'crossSessionInbound',
     'dialogExpiry',
     'isolatePeerMachines',
+    'crossSessionScope',
     'throttle',
     'idleSubscriptionMinutes',
     'publishToClaudeCode',

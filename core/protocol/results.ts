@@ -205,7 +205,14 @@ export interface MethodResults {
   'session.mode': { permissionMode: string };
   'session.rename': { name: string; ref: string };
   'session.unregister': { ok: true };
-  'agents.list': { rows: AgentRow[] };
+  /**
+   * `scope` when a session asks: which sessions it may see and reach (crossSessionScope), with the project
+   * root when that is "project".
+   */
+  'agents.list': {
+    rows: AgentRow[];
+    scope?: { value: 'machine' | 'project'; source: string; project: string | null };
+  };
   'message.send': SendResult;
   'inbox.fetch': { items: InboxItem[] };
   'inbox.ack': { acked: number };

@@ -40,6 +40,8 @@ export interface EffectiveSettings {
   inbound: { value: Inbound | null; source: Scope | 'parity'; floor: { value: Inbound; source: Scope } | null };
   dialogExpiry: Sourced<DialogExpiry>;
   isolatePeerMachines: Sourced<boolean>;
+  /** `project` anywhere wins (a repository can turn it on for itself, never off). */
+  crossSessionScope: Sourced<'machine' | 'project'>;
   throttle: Sourced<Required<ThrottleSettings>>;
   idleSubscriptionMinutes: Sourced<number>;
   claudeConfigDir: Sourced<string | null>;
@@ -103,6 +105,20 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
     }
   }
 
+  let scope: Sourced<'machine' | 'project'> = { value: 'machine', source: 'default' };
+  for (const s of SCOPES) {
+    const v = valueIn(
+      layers[s],
+      'crossSessionScope',
+      (a, b) => (a === 'project' || b === 'project' ? 'project' : a),
+      'project',
+    );
+    if (v === 'project') {
+      scope = { value: 'project', source: s };
+      break;
+    }
+  }
+
   const fromAdmin = <K extends SettingKey>(
     key: K,
   ): { value: NonNullable<ParsedSettings['values'][K]>; source: Scope } | undefined => {
@@ -125,6 +141,7 @@ export function resolveSettings(layers: Layers): EffectiveSettings {
     inbound,
     dialogExpiry: expiry ?? { value: DIALOG_EXPIRY_DEFAULT, source: 'default' },
     isolatePeerMachines: isolate,
+    crossSessionScope: scope,
     throttle: throttle
       ? { value: { ...THROTTLE_DEFAULTS, ...throttle.value }, source: throttle.source }
       : { value: THROTTLE_DEFAULTS, source: 'default' },

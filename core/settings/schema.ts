@@ -52,6 +52,8 @@ export const SETTING_SCHEMAS = {
   crossSessionInbound: z.enum(INBOUND_VALUES),
   dialogExpiry: z.enum(DIALOG_EXPIRY),
   isolatePeerMachines: z.boolean(),
+  /** `project`: sessions see and message only sessions of the same project (git work tree, else folder). */
+  crossSessionScope: z.enum(['machine', 'project']),
   throttle: ThrottleSettings,
   idleSubscriptionMinutes: z
     .number()
@@ -75,7 +77,7 @@ export type SettingKey = keyof typeof SETTING_SCHEMAS;
 export type Settings = { [K in SettingKey]?: z.infer<(typeof SETTING_SCHEMAS)[K]> };
 
 /** The keys Switchboard reads from Claude Code's settings files. */
-export const CLAUDE_KEYS: readonly SettingKey[] = ['crossSessionInbound', 'isolatePeerMachines'];
+export const CLAUDE_KEYS: readonly SettingKey[] = ['crossSessionInbound', 'isolatePeerMachines', 'crossSessionScope'];
 
 export interface SettingsProblem {
   file: string;

@@ -29,6 +29,11 @@ export const PREF_FIELDS = {
     label: 'Confirm every send to another machine',
     help: 'A message to a session on another machine waits for your Allow in Approvals.',
   },
+  crossSessionScope: {
+    key: 'crossSessionScope',
+    label: 'Sessions see only their own project',
+    help: 'Sessions list and message only sessions of the same project (git work tree, else folder); a send to another project is refused, saying so. A repository can turn this on for itself in .claude/settings.json, never off.',
+  },
   publishToClaudeCode: {
     key: 'publishToClaudeCode',
     label: 'List my sessions in Claude Code',

@@ -80,6 +80,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
   const inbound = e.inbound as Sourced<string | null> | undefined;
   const expiry = e.dialogExpiry as Sourced<string> | undefined;
   const isolate = e.isolatePeerMachines as Sourced<boolean> | undefined;
+  const scope = e.crossSessionScope as Sourced<string> | undefined;
   const throttle = e.throttle as Sourced<Record<string, number>> | undefined;
   const idle = e.idleSubscriptionMinutes as Sourced<number> | undefined;
   const publish = e.publishToClaudeCode as Sourced<boolean> | undefined;
@@ -146,6 +147,15 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
                 }
                 checked={isolate?.value ?? false}
                 onChange={(ev) => void set('isolatePeerMachines', ev.target.checked ? true : null)}
+              />
+            </PrefRow>
+            <PrefRow field={F.crossSessionScope} source={scope}>
+              <input
+                type="checkbox"
+                {...described(F.crossSessionScope)}
+                disabled={scope?.source === 'managed'}
+                checked={scope?.value === 'project'}
+                onChange={(ev) => void set('crossSessionScope', ev.target.checked ? 'project' : null)}
               />
             </PrefRow>
             <PrefRow field={F.publishToClaudeCode} source={publish}>

@@ -17,6 +17,7 @@ import { createUserHandlers } from './user-handlers.js';
 import { createDispatch, type Handlers } from './dispatch.js';
 import type { Dispatch } from '../../transport/rpc-server.js';
 import { sendMessage } from '../../messaging/send.js';
+import { inScope, projectRoot } from '../../policy/scope.js';
 
 /** The hub's API: every method's handler behind the one dispatcher. */
 export function createApi(hub: Hub): Dispatch {
@@ -90,17 +91,34 @@ export function createHandlers(hub: Hub): Handlers {
     },
 
     'agents.list': (_params, { session }) => {
+      const rows = hub.table.agentRows(session?.id, (s) => {
+        const depth = hub.mailboxes.depth(s.id);
+        const inbound = hub.admission.effective(s).inbound;
+        return {
+          canReceive: depth < hub.limits.inboxItems && inbound.value !== 'refuse',
+          inboxDepth: depth,
+          inbound: { value: inbound.value, source: inbound.source },
+          waiting: hub.wake.waitingFor(s.id),
+        };
+      });
+      if (session === undefined) return { rows }; // the person sees every session
+      // A session lists only the sessions in its scope (crossSessionScope; policy/scope.ts), and is told which.
+      const scope = hub.admission.effective(session).crossSessionScope;
+      const me = { cwd: session.cwd, scope: scope.value };
+      const byAddress = new Map([...hub.table.live.values()].map((s) => [s.address, s]));
+      const visible = rows.filter((r) => {
+        const s = byAddress.get(r.address);
+        if (s !== undefined)
+          return inScope(me, { cwd: s.cwd, scope: hub.admission.effective(s).crossSessionScope.value });
+        return inScope(me, { cwd: r.cwd, scope: 'machine', remote: r.machine !== null });
+      });
       return {
-        rows: hub.table.agentRows(session?.id, (s) => {
-          const depth = hub.mailboxes.depth(s.id);
-          const inbound = hub.admission.effective(s).inbound;
-          return {
-            canReceive: depth < hub.limits.inboxItems && inbound.value !== 'refuse',
-            inboxDepth: depth,
-            inbound: { value: inbound.value, source: inbound.source },
-            waiting: hub.wake.waitingFor(s.id),
-          };
-        }),
+        rows: visible,
+        scope: {
+          value: scope.value,
+          source: scope.source,
+          project: scope.value === 'project' ? projectRoot(session.cwd) : null,
+        },
       };
     },
 
