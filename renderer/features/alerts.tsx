@@ -27,6 +27,35 @@ export function expiringSoon(items: readonly HeldView[], now: number): HeldView[
 
 const notificationsAvailable = (): boolean => typeof Notification !== 'undefined';
 
+/** "Quiet": held messages collect in Approvals without notifications (the title still counts). Kept per browser. */
+const QUIET_KEY = 'switchboard.quiet';
+export function quietOn(): boolean {
+  try {
+    return localStorage.getItem(QUIET_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** The quiet switch, beside "Notify me". */
+export function QuietToggle(): ReactNode {
+  const [on, setOn] = useState(quietOn);
+  const flip = (next: boolean): void => {
+    try {
+      if (next) localStorage.setItem(QUIET_KEY, '1');
+      else localStorage.removeItem(QUIET_KEY);
+    } catch {
+      // storage refused: the switch still holds for this page
+    }
+    setOn(next);
+  };
+  return (
+    <label title="Held messages collect here without notifications; the count in the title stays">
+      <input type="checkbox" checked={on} onChange={(e) => flip(e.target.checked)} /> Quiet (no notifications)
+    </label>
+  );
+}
+
 /** Keeps the title's count and raises notifications; `open` shows Approvals with a card in focus. */
 export function useAlerts(stores: Stores, count: number, open: (itemId: string) => void): void {
   const held = useStore(stores.held, (s) => s.data);
@@ -42,12 +71,12 @@ export function useAlerts(stores: Stores, count: number, open: (itemId: string) 
     const known = seen.current;
     seen.current = new Set(held.map((h) => h.id));
     // The first list is what waited before this page opened: counted in the title, not announced again.
-    if (known === null || !notificationsAvailable() || Notification.permission !== 'granted') return;
+    if (known === null || !notificationsAvailable() || Notification.permission !== 'granted' || quietOn()) return;
     for (const h of held.filter((x) => !known.has(x.id)))
       notify(`Held: ${h.sender.name ?? h.sender.address} → ${h.receiver.label}`, h, open);
   }, [held, loaded, open]);
   useEffect(() => {
-    if (!notificationsAvailable() || Notification.permission !== 'granted') return;
+    if (!notificationsAvailable() || Notification.permission !== 'granted' || quietOn()) return;
     for (const h of expiringSoon(held, now)) {
       if (warned.current.has(h.id)) continue;
       warned.current.add(h.id);

@@ -12,7 +12,7 @@ import type { Stores } from '../stores/stores.js';
 import { useLoadable, useNow } from '../ui/hooks.js';
 import { Status } from '../ui/state.js';
 import { ConfirmationsSection } from './confirmations.js';
-import { NotifyButton } from './alerts.js';
+import { NotifyButton, QuietToggle } from './alerts.js';
 import { HeldCard, OUTCOME_TEXT, type CardOutcome } from './held-card.js';
 
 type BatchStatus = 'queued' | 'dropped' | 'denied' | 'gone';
@@ -133,6 +133,7 @@ export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
           Approvals <span className="count">{s.data.length + waitingToLeave}</span>
         </h2>
         <NotifyButton />
+        <QuietToggle />
       </header>
       {report && (
         <p className="report" role="status" data-testid="decide-report">

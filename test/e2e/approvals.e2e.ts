@@ -137,6 +137,12 @@ test('the title counts, a granted notification is raised for a new held message,
     shown.filter((t) => t.startsWith('Held:')),
     'only the new one is announced',
   ).toHaveLength(1);
+  // Quiet: the next one collects without a notification; the title still counts it.
+  await page.getByLabel('Quiet (no notifications)').check();
+  await hold(web, 'while quiet');
+  await expect(page).toHaveTitle('(3) Switchboard');
+  const after = await page.evaluate(() => (window as unknown as { shown: string[] }).shown);
+  expect(after.filter((t) => t.startsWith('Held:'))).toHaveLength(1);
 });
 
 test('pause inbound: a banner on every view counts the refusals, and Resume ends it', async ({ page }) => {
