@@ -40,6 +40,8 @@ function hook(
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A child that exits without reading its stdin (a usage error) makes this write fail with EPIPE: expected.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(stdin);
   });
 }

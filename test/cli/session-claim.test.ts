@@ -24,6 +24,8 @@ function hook(dirs: TestDirs, event: string, stdin: string): Promise<{ code: num
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => resolve({ code, stderr }));
+    // A child that exits without reading its stdin (a usage error) makes this write fail with EPIPE: expected.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(stdin);
   });
 }

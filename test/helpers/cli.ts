@@ -40,6 +40,8 @@ export function runCli(
   checkBuilt();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], { env });
+    // A child that exits without reading its stdin (a usage error) makes this write fail with EPIPE: expected.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(input);
     let stdout = '';
     let stderr = '';
@@ -142,6 +144,8 @@ export function runNode(
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A child that exits without reading its stdin (a usage error) makes this write fail with EPIPE: expected.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(stdin);
   });
 }
