@@ -7,6 +7,9 @@
 // until acknowledged or released. Claims live in memory only.
 // A message once written to the journal is kept only as its id and sender
 // (the shared `from` object): `load` reads the rest back from its record.
+// An item exists for its reader only once it is written: until then it is
+// pending (it counts against the cap and its id is taken, but nothing offers
+// it), and a write that failed takes it out again (abandon).
 
 import type { InboxItem, InboxMessage } from '../protocol/results.js';
 
@@ -28,6 +31,8 @@ export class Inbox {
   readonly #cap: number;
   readonly #load: (id: string) => InboxItem;
   readonly #claimed = new Set<string>();
+  /** Added, not yet in the journal: never offered, never acknowledged. */
+  readonly #pending = new Set<string>();
   #messages = 0;
 
   /**
@@ -61,13 +66,22 @@ export class Inbox {
     if (this.#items.has(item.id)) return 'duplicate';
     if (this.#items.size >= this.#cap) return 'full';
     this.#items.set(item.id, item);
+    this.#pending.add(item.id);
     if (item.kind === 'message') this.#messages++;
     return 'added';
   }
 
-  /** `item` is in the journal now: a message keeps only its header in memory (when it is still here). */
+  /** `item` is in the journal now: it is offered from here on; a message keeps only its header in memory. */
   written(item: InboxItem): void {
+    this.#pending.delete(item.id);
     if (item.kind === 'message' && this.#items.get(item.id) === item) this.#items.set(item.id, item.from);
+  }
+
+  /** Writing `item` to the journal failed: it never existed for its reader. */
+  abandon(item: InboxItem): void {
+    if (!this.#pending.delete(item.id) || this.#items.get(item.id) !== item) return;
+    this.#items.delete(item.id);
+    if (item.kind === 'message') this.#messages--;
   }
 
   /** The sender of the unread message `id`; undefined when there is none (nothing is read back). */
@@ -83,7 +97,7 @@ export class Inbox {
 
   /** Takes an item out of fetch() until it is acknowledged or released; false when absent or already claimed. */
   claim(id: string): boolean {
-    if (!this.#items.has(id) || this.#claimed.has(id)) return false;
+    if (!this.#items.has(id) || this.#pending.has(id) || this.#claimed.has(id)) return false;
     this.#claimed.add(id);
     return true;
   }
@@ -106,7 +120,8 @@ export class Inbox {
     let bytes = 0;
     for (const [id, slot] of this.#items) {
       if (out.length >= limit) break;
-      if (this.#claimed.has(id) || (messagesOnly && isItem(slot) && slot.kind !== 'message')) continue;
+      if (this.#claimed.has(id) || this.#pending.has(id)) continue;
+      if (messagesOnly && isItem(slot) && slot.kind !== 'message') continue;
       const item = this.#item(id, slot);
       if (Number.isFinite(maxBytes)) {
         bytes += Buffer.byteLength(JSON.stringify(item));
@@ -120,7 +135,7 @@ export class Inbox {
   /** Ids and senders of the unclaimed peer messages, oldest first; nothing is read back. */
   *unclaimedSenders(): IterableIterator<{ id: string; from: Sender }> {
     for (const [id, slot] of this.#items) {
-      if (this.#claimed.has(id)) continue;
+      if (this.#claimed.has(id) || this.#pending.has(id)) continue;
       if (!isItem(slot)) yield { id, from: slot };
       else if (slot.kind === 'message') yield { id, from: slot.from };
     }
@@ -139,7 +154,7 @@ export class Inbox {
     const removed: Acked[] = [];
     for (const id of ids) {
       const slot = this.#items.get(id);
-      if (slot === undefined) continue;
+      if (slot === undefined || this.#pending.has(id)) continue;
       this.#items.delete(id);
       this.#claimed.delete(id);
       if (!isItem(slot)) {

@@ -58,11 +58,17 @@ export class Mailboxes {
     const result = inbox.add(item);
     if (result !== 'added') return Promise.resolve(result);
     this.#quiet?.revoke(sessionId); // fetchable from now on
-    return this.#journal.append({ t: 'i', id: sessionId, item }).then(() => {
-      inbox.written(item); // listeners still get the whole item
-      for (const l of this.#listeners) l(sessionId, item);
-      return result;
-    });
+    return this.#journal.append({ t: 'i', id: sessionId, item }).then(
+      () => {
+        inbox.written(item); // listeners still get the whole item
+        for (const l of this.#listeners) l(sessionId, item);
+        return result;
+      },
+      (err: unknown) => {
+        inbox.abandon(item); // not journaled: it never existed for the reader (the caller answers the error)
+        throw err;
+      },
+    );
   }
 
   /**

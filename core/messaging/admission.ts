@@ -230,13 +230,20 @@ export class Admission implements AdmissionPort {
       heldAt: this.#hub.clock.now(),
       deadline: null,
     };
-    const evicted = this.held.add(entry);
-    if (this.#uiAttached > 0) this.held.startCountdowns(this.#expiryMs());
+    // Journaled first: a held message exists for the person only once it is durable (a failed write leaves
+    // nothing to approve, and the caller answers the error).
     await this.#hub.journal.append({
       t: 'h',
       id: receiver.id,
       held: { id: entry.id, env, reason, heldAt: entry.heldAt },
     });
+    if (this.held.holds(receiver.id, env.msgId)) {
+      // The same message was held meanwhile (a concurrent duplicate): cancel this record.
+      await this.#hub.journal.append({ t: 'hx', id: receiver.id, ids: [entry.id] });
+      return { status: 'dropped', reason: 'duplicate' };
+    }
+    const evicted = this.held.add(entry);
+    if (this.#uiAttached > 0) this.held.startCountdowns(this.#expiryMs());
     if (evicted !== undefined)
       await this.#settle(evicted, 'expired', 'its user did not answer before the held queue (100 messages) was full');
     this.notifySender(env, receiver, 'held', reason);

@@ -6,7 +6,7 @@ import { WRITER_HELD_CAP } from '../../../core/messaging/admission.js';
 import type { InboxItem, InboxReceipt } from '../../../core/protocol/methods.js';
 import { senderClass, type SessionRecord } from '../../../core/registry/session.js';
 import { THROTTLE_DEFAULTS } from '../../../core/settings/effective.js';
-import { admissionHarness, effectiveWith, session, type AdmissionHarness } from './fakes.js';
+import { admissionHarness, effectiveWith, session, settle, type AdmissionHarness } from './fakes.js';
 
 function fromSession(s: SessionRecord, body: string, msgId = `m-${body}`): Envelope {
   return {
@@ -63,6 +63,7 @@ describe('admission: throttle', () => {
       status: 'dropped',
       reason: 'duplicate',
     });
+    await settle(); // a receipt is offered once it is journaled
     expect(receipts(h, sender)).toMatchObject([{ status: 'dropped', origMsgId: 'b', count: 1, reason: 'duplicate' }]);
     expect(receipts(h, sender)[0]!.text).toContain('was dropped and not delivered. Reason: duplicate.');
 
@@ -73,6 +74,7 @@ describe('admission: throttle', () => {
     expect(receipts(h, sender)).toHaveLength(1); // the window has not passed
     h.clock.advance(THROTTLE_DEFAULTS.foldWindowMs);
     h.admission.flushDrops();
+    await settle();
     const folded = receipts(h, sender)[1]!;
     expect(folded).toMatchObject({ status: 'dropped', count: 2, reason: 'duplicate' });
     expect(folded.text).toContain('(2 messages)');
@@ -197,5 +199,44 @@ describe('admission: unverified writers share one budget per receiver', () => {
     h.table.add(verified);
     expect((await h.admission.route(fromSession(verified, 'v'), receiver)).status).toBe('held');
     expect(h.admission.held.size).toBe(WRITER_HELD_CAP + 1);
+  });
+});
+
+describe('admission: a journal write that fails leaves no trace', () => {
+  it('a message whose inbox record could not be written is never in the inbox (and cannot be read or acknowledged)', async () => {
+    const { h, sender, receiver } = pair();
+    h.journal.failWhen = (r) => r.t === 'i' && r.item.kind === 'message';
+    await expect(h.admission.route(fromSession(sender, 'lost to a full disk'), receiver)).rejects.toThrow('disk full');
+    expect(messages(h, receiver)).toEqual([]);
+    expect(h.mailboxes.depth(receiver.id)).toBe(0);
+    h.journal.failWhen = () => false;
+    // Its id is free again: the sender may send it once more (same msg_id), and then it is there.
+    const again = fromSession(sender, 'sent again once there was room', 'm-lost to a full disk');
+    expect(await h.admission.route(again, receiver)).toEqual({ status: 'queued' });
+    expect(messages(h, receiver)).toHaveLength(1);
+  });
+
+  it('a held message whose record could not be written is never listed for approval', async () => {
+    const { h, sender, receiver } = pair('bypassPermissions');
+    h.journal.failWhen = (r) => r.t === 'h';
+    await expect(h.admission.route(fromSession(sender, 'hold me'), receiver)).rejects.toThrow('disk full');
+    expect(h.admission.held.all()).toEqual([]);
+  });
+
+  it('an item is not offered while its record is being written', async () => {
+    const { h, sender, receiver } = pair();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const append = h.journal.append.bind(h.journal);
+    h.journal.append = async (r) => {
+      if (r.t === 'i') await gate;
+      return append(r);
+    };
+    const routed = h.admission.route(fromSession(sender, 'in flight'), receiver);
+    await new Promise((r) => setImmediate(r));
+    expect(messages(h, receiver), 'not yet durable: not offered').toEqual([]);
+    release();
+    expect(await routed).toEqual({ status: 'queued' });
+    expect(messages(h, receiver)).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
-// One inbox (core/delivery/inbox.ts) around the journal write: a message is
-// whole in memory until written, then read back; an acknowledgement in
-// between is final; receipts stay in memory.
+// One inbox (core/delivery/inbox.ts) around the journal write: an item is
+// not offered until written (a failed write abandons it and frees its id);
+// once written a message is read back from the journal; receipts stay in
+// memory.
 
 import { describe, expect, it } from 'vitest';
 import { Inbox } from '../../../core/delivery/inbox.js';
@@ -27,12 +28,14 @@ function inbox(cap = 10): { box: Inbox; loads: string[] } {
 }
 
 describe('inbox', () => {
-  it('hands over a message whole until it is written, then reads it back', () => {
+  it('offers a message only once written, then reads it back', () => {
     const { box, loads } = inbox();
     const m = message('m1');
     expect(box.add(m)).toBe('added');
-    expect(box.fetch(10)).toEqual([m]);
-    expect(loads).toEqual([]);
+    expect(box.fetch(10), 'not durable yet: nobody is offered it').toEqual([]);
+    expect(box.claim('m1')).toBe(false);
+    expect(box.ack(['m1'])).toEqual([]);
+    expect(box.add(m), 'its id is taken meanwhile').toBe('duplicate');
     box.written(m);
     expect(box.fetch(10)[0]!.text).toBe('read back m1');
     expect(loads).toEqual(['m1']);
@@ -40,15 +43,16 @@ describe('inbox', () => {
     expect([...box.senders()]).toEqual([from]);
   });
 
-  it('an acknowledgement before the write is final: the write does not bring the message back', () => {
+  it('a write that failed abandons the item: never offered, its id free again', () => {
     const { box } = inbox();
     const m = message('m1');
     box.add(m);
-    expect(box.ack(['m1'])).toEqual([{ kind: 'message', id: 'm1', from }]);
-    box.written(m);
+    box.abandon(m);
     expect(box.fetch(10)).toEqual([]);
-    expect(box.add(m)).toBe('added'); // the id is free again
-    expect(box.fetch(10)).toEqual([m]);
+    expect(box.unreadMessages).toBe(0);
+    expect(box.add(m)).toBe('added');
+    box.written(m);
+    expect(box.fetch(10).map((i) => i.id)).toEqual(['m1']);
   });
 
   it('counts, deduplicates and bounds messages and receipts alike; receipts stay in memory', () => {
@@ -71,6 +75,9 @@ describe('inbox', () => {
     expect(box.add(message('m3'))).toBe('full');
     expect(box.unreadMessages).toBe(2);
     box.written(receipt);
+    expect(box.fetch(10).map((i) => i.id), 'only what is written is offered').toEqual(['r1']);
+    box.written(message('m1')); // another object with the same id: its header stays whole in memory
+    box.written(message('m2'));
     expect(box.fetch(10, true).map((i) => i.id)).toEqual(['m1', 'm2']);
     expect(box.fetch(10).map((i) => i.id)).toEqual(['m1', 'r1', 'm2']);
     expect(box.sender('r1')).toBeUndefined();

@@ -10,7 +10,7 @@ import { label } from '../../../core/registry/names.js';
 import { fakePeer, type FakePeer } from '../../helpers/peer.js';
 import { sleep, until } from '../../helpers/hub.js';
 import { tempDir } from '../../helpers/temp.js';
-import { admissionHarness, session } from './fakes.js';
+import { admissionHarness, session, settle } from './fakes.js';
 
 const PREFIX = '[Cross-session delivery notice] Your message to bob [a1]';
 const SENTENCE: Record<(typeof RECEIPT_STATUSES)[number], string> = {
@@ -64,6 +64,7 @@ describe('notifySender: a session of ours', () => {
       'expired',
       'too slow',
     );
+    await settle(); // offered once journaled
     const items = h.mailboxes.fetch(sender.id, 10);
     expect(items).toHaveLength(1);
     const r = items[0] as InboxReceipt;
