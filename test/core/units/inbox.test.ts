@@ -75,7 +75,10 @@ describe('inbox', () => {
     expect(box.add(message('m3'))).toBe('full');
     expect(box.unreadMessages).toBe(2);
     box.written(receipt);
-    expect(box.fetch(10).map((i) => i.id), 'only what is written is offered').toEqual(['r1']);
+    expect(
+      box.fetch(10).map((i) => i.id),
+      'only what is written is offered',
+    ).toEqual(['r1']);
     box.written(message('m1')); // another object with the same id: its header stays whole in memory
     box.written(message('m2'));
     expect(box.fetch(10, true).map((i) => i.id)).toEqual(['m1', 'm2']);
