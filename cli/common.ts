@@ -85,6 +85,16 @@ export async function withHub<T>(fn: (client: HubClient) => Promise<T>): Promise
           ? ` Candidates: ${err.data.candidates.join(', ')}`
           : '';
       const issues = Array.isArray(err.data.issues) ? ` (${err.data.issues.join('; ')})` : '';
+      if (
+        typeof err.data.directory === 'string' &&
+        (err.reason === 'storage_full' || err.reason === 'storage_readonly')
+      )
+        throw new CliFailure(
+          err.reason,
+          err.reason === 'storage_full'
+            ? `The disk holding the state directory ${err.data.directory} is full: nothing was stored. Free some space and send again.`
+            : `The state directory ${err.data.directory} is read-only: nothing was stored.`,
+        );
       throw new CliFailure(err.reason, `${err.message}${issues}${extra}`);
     }
     throw err;

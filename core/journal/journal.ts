@@ -21,6 +21,7 @@ import { readItemAt } from './read-back.js';
 import { recordLine } from './record-line.js';
 import { replay } from './replay.js';
 import type { InboxItem } from '../protocol/results.js';
+import { HubError } from '../protocol/errors.js';
 
 export { applyRecord, type HeldRecord, type JournalRecord, type JournalState } from './records.js';
 export { JournalError } from './journal-file.js';
@@ -183,14 +184,20 @@ export class Journal {
       let off = 0;
       while (off < buf.length) off += fs.writeSync(this.#fd, buf, off, buf.length - off, null);
     } catch (err) {
-      // Part of the batch may be on disk: learn the real end, start a fresh line next time.
-      this.#torn = true;
+      // Part of the batch may be on disk, yet every record of it is answered as failed: cut the file back to
+      // its last good end, so none of them comes back after a restart. If that fails too, learn the real end
+      // and start a fresh line next time (a torn line is skipped on replay).
       try {
-        this.#size = fs.fstatSync(this.#fd).size;
+        fs.ftruncateSync(this.#fd, this.#size); // the end it had: as torn, or not, as before this batch
       } catch {
-        // keep the old size: offsets are only used by compaction, which re-reads
+        this.#torn = true;
+        try {
+          this.#size = fs.fstatSync(this.#fd).size;
+        } catch {
+          // keep the old size: offsets are only used by compaction, which re-reads
+        }
       }
-      batch.reject(err instanceof Error ? err : new Error(String(err)));
+      batch.reject(storageError(err, path.dirname(this.#file)));
       return;
     }
     this.#torn = false;
@@ -301,4 +308,12 @@ function removeStaleTemps(dir: string): void {
       // not a file (a directory someone made): leave it, compaction uses fresh names
     }
   }
+}
+
+/** A write error as the caller should hear it: a full or read-only disk by its own reason, naming the directory. */
+function storageError(err: unknown, directory: string): Error {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new HubError('storage_full', { directory }, { cause: err });
+  if (code === 'EROFS') return new HubError('storage_readonly', { directory }, { cause: err });
+  return err instanceof Error ? err : new Error(String(err));
 }

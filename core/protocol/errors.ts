@@ -70,6 +70,8 @@ export const ERRORS = {
     'No new task id can be allocated safely (the next id is past 2^53 - 1 or its file exists); nothing was written',
   ],
   history_off: [-32070, 'History is off on this hub; history.status says why'],
+  storage_full: [-32080, 'The disk holding the state directory is full; nothing was stored (data.directory names it)'],
+  storage_readonly: [-32081, 'The state directory is read-only; nothing was stored (data.directory names it)'],
   not_lead: [-32064, 'Only the session the team roster names as its lead may write as team-lead'],
 } as const satisfies Record<string, readonly [number, string]>;
 
