@@ -10,6 +10,9 @@
 // wait, and the process is still stopped with stopProcess() afterwards.
 
 import type { ChildProcess } from 'node:child_process';
+import { pidAlive } from '../../core/registry/proc.js';
+
+export { pidAlive };
 
 /** How long a signalled process may take to exit before SIGKILL: only a hang reaches it, never a slow machine. */
 export const EXIT_GRACE_MS = 15_000;
@@ -56,16 +59,6 @@ export async function stopProcess(
 /** Stops every child (in parallel) and waits for all of them to exit. */
 export async function stopAll(children: Iterable<ChildProcess>, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   await Promise.all([...children].map((c) => stopProcess(c, signal)));
-}
-
-/** Whether a process with this pid exists (ours or not). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Resolves true once no process has this pid, checking every 20 ms (no exit event reaches us for a non-child); false after `boundMs`. */
