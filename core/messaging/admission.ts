@@ -12,7 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
 import { PAUSED_REASON } from '../protocol/vocabulary.js';
-import { ruleLabel, type Rule, type RuleBook } from '../policy/rules.js';
+import type { RuleBook } from '../policy/rules.js';
+import { ruleDecision } from './rule-admission.js';
 import type { ReceiptStatus } from '../protocol/methods.js';
 import { HeldQueue, type HeldEntry } from '../policy/held.js';
 import { decideInbound, type Decision } from '../policy/policy.js';
@@ -135,14 +136,9 @@ export class Admission implements AdmissionPort {
     }
     let decision = this.paused ? PAUSED : decideInbound(eff.inbound, modeClass(receiver), env.fromClass, env.ownChild);
     if (this.paused) this.#pausedRefused(); // the pause banner counts them
-    const rule = this.paused ? undefined : this.#ruleFor(env, receiver);
-    if (rule?.effect === 'block' && decision.action !== 'refuse') {
-      decision = { action: 'refuse', reason: `blocked by rule "${ruleLabel(rule)}"` };
-      hub.rules.decided(rule);
-    } else if (rule?.effect === 'allow' && decision.action === 'hold' && rulesMayRelease(eff.inbound)) {
-      hub.rules.decided(rule);
-      return this.#approvedByRule(env, receiver, rule);
-    }
+    const ruled = this.paused ? undefined : ruleDecision(hub, env, receiver, decision, eff.inbound);
+    if (ruled?.action === 'refuse') decision = ruled;
+    else if (ruled !== undefined) return this.#approvedByRule(env, receiver, ruled.reason);
     recordMessageActivity(hub, 'decision', decision.action, env, receiver, decision.reason);
     switch (decision.action) {
       case 'refuse':
@@ -174,48 +170,14 @@ export class Admission implements AdmissionPort {
     }
   }
 
-  /** The rule for this sender → receiver: only for this machine's verified senders (never a writer or a peer). */
-  #ruleFor(env: Envelope, receiver: SessionRecord): Rule | undefined {
-    const sender = env.fromSessionId === null ? undefined : this.#hub.table.live.get(env.fromSessionId);
-    if (sender === undefined || env.fromAddress.startsWith('peer:')) return undefined;
-    return this.#hub.rules.match(sender, receiver);
-  }
-
-  async #approvedByRule(env: Envelope, receiver: SessionRecord, rule: Rule): Promise<RouteResult> {
-    const reason = `approved by rule "${ruleLabel(rule)}"`;
+  /** An allow rule decided at admission: delivered as approved, the sender told by which rule. */
+  async #approvedByRule(env: Envelope, receiver: SessionRecord, reason: string): Promise<RouteResult> {
     recordMessageActivity(this.#hub, 'decision', 'deliver', env, receiver, reason);
     const r = await deliver(this.#hub.mailboxes, receiver.id, env, true);
     if (r.status !== 'queued') return { status: 'dropped', reason: r.reason };
     this.notifySender(env, receiver, 'approved', reason);
     this.#hub.wake.poke(receiver.id);
     return { status: 'queued', reason };
-  }
-
-  /**
-   * A rule the person just made decides the held messages it covers, at once: allow approves, block denies;
-   * each one's receipt names the rule. Answers the ids it decided.
-   */
-  async applyRule(rule: Rule): Promise<string[]> {
-    const decided: string[] = [];
-    for (const e of this.held.all()) {
-      const receiver = this.#hub.table.live.get(e.receiverId);
-      if (receiver === undefined || this.#ruleFor(e.env, receiver) !== rule) continue;
-      const reason = `${rule.effect === 'allow' ? 'approved' : 'denied'} by rule "${ruleLabel(rule)}"`;
-      if (rule.effect === 'block') await this.#settle(this.#take(e.id), 'denied', reason);
-      else if (rulesMayRelease(this.effective(receiver).inbound)) {
-        const taken = this.#take(e.id);
-        await this.#hub.journal.append({ t: 'hx', id: taken.receiverId, ids: [taken.id] });
-        const r = await deliver(this.#hub.mailboxes, taken.receiverId, taken.env, true);
-        if (r.status === 'queued') this.notifySender(taken.env, receiver, 'approved', reason);
-        if (r.status === 'queued') this.#hub.wake.poke(taken.receiverId);
-      } else continue;
-      decided.push(e.id);
-    }
-    if (decided.length > 0) {
-      this.#hub.rules.decided(rule, decided.length);
-      this.#changed();
-    }
-    return decided;
   }
 
   async #hold(env: Envelope, receiver: SessionRecord, reason: string): Promise<RouteResult> {
@@ -251,21 +213,20 @@ export class Admission implements AdmissionPort {
     return { status: 'held', reason };
   }
 
-  /** A person approved: deliver, marked as approved after a hold. */
-  async approve(id: string): Promise<{ status: 'queued' | 'dropped' }> {
+  /** A person (or a rule the person made: `reason` says which) approved: deliver, marked approved after a hold. */
+  async approve(id: string, reason = 'approved by its user'): Promise<{ status: 'queued' | 'dropped' }> {
     const e = this.#take(id);
     await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
     const r = await deliver(this.#hub.mailboxes, e.receiverId, e.env, true);
-    if (r.status === 'queued')
-      this.notifySender(e.env, this.#receiver(e.receiverId), 'approved', 'approved by its user');
+    if (r.status === 'queued') this.notifySender(e.env, this.#receiver(e.receiverId), 'approved', reason);
     if (r.status === 'queued') this.#hub.wake.poke(e.receiverId);
     this.#changed();
     return { status: r.status };
   }
 
-  /** A person said no. */
-  async deny(id: string): Promise<void> {
-    await this.#settle(this.#take(id), 'denied', 'its user denied it');
+  /** A person (or a rule of theirs) said no. */
+  async deny(id: string, reason = 'its user denied it'): Promise<void> {
+    await this.#settle(this.#take(id), 'denied', reason);
     this.#changed();
   }
 
@@ -377,13 +338,4 @@ export class Admission implements AdmissionPort {
   #changed(): void {
     this.#hub.events.emit({ type: 'held.changed', count: this.held.size });
   }
-}
-
-/**
- * An allow rule turns a hold into a delivery only where the hold came from mode parity or the person's own
- * (user) settings: a repository (project, local), per-session (flag) or managed scope that holds or refuses
- * still does — rules never loosen what those tightened.
- */
-function rulesMayRelease(inbound: EffectiveSettings['inbound']): boolean {
-  return inbound.floor === null && (inbound.source === 'parity' || inbound.source === 'user');
 }

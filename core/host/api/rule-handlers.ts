@@ -8,6 +8,7 @@ import { HubError } from '../../protocol/errors.js';
 import type { MethodName, RuleView } from '../../protocol/methods.js';
 import { ruleLabel, type Rule, type RuleParty } from '../../policy/rules.js';
 import { resolveTo } from '../../registry/resolution.js';
+import { applyRule } from '../../messaging/rule-admission.js';
 import type { SessionRecord } from '../../registry/session.js';
 import type { Hub } from '../hub.js';
 import type { Handler } from './dispatch.js';
@@ -51,7 +52,7 @@ export function createRuleHandlers(hub: Hub): RuleHandlers {
       } catch (err) {
         throw invalid(err instanceof Error ? err.message : String(err));
       }
-      const decided = await hub.admission.applyRule(rule);
+      const decided = await applyRule(hub, hub.admission, rule);
       hub.events.emit({ type: 'rules.changed' });
       return { rule: viewOf(rule), decided };
     },
