@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/agents/**/*.agents.ts'],
-    testTimeout: 120_000,
+    testTimeout: 600_000, // a hang bound: a loaded machine starts agents slowly; waits inside end on events
     hookTimeout: 600_000,
     fileParallelism: false,
     setupFiles: ['test/setup/temp-remove.ts'],

@@ -22,6 +22,7 @@ import { OPTED_OUT } from './harness/opt-out.js';
 import { PROFILES } from './harness/profiles.js';
 import { startWorld, type World } from './harness/world.js';
 import type { Step } from './model/server.js';
+import { AGENT_HANG_MS } from './harness/launch.js';
 
 const TOOL_CALLS = 4;
 const POLL_MS = 2;
@@ -157,7 +158,7 @@ async function scriptedTurn(
     pid = a.pid;
     contexts = () => a.model.main().map((r) => r.context);
     errors = () => a.model.errors;
-    finished = async () => expect(await a.waitExit(90_000), a.output()).toBe(0);
+    finished = async () => expect(await a.waitExit(AGENT_HANG_MS), a.output()).toBe(0);
   } else {
     pane = await startInteractiveClaude(world, { name, steps });
     const p = pane;
@@ -172,7 +173,7 @@ async function scriptedTurn(
       until(() => {
         const s = sessionsOf(world, cwd)[0];
         return contexts().length >= TOOL_CALLS + 1 && s?.state === 'idle';
-      }, 90_000);
+      }, AGENT_HANG_MS);
   }
   const watch = watchSpawns(pid);
   try {

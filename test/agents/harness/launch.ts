@@ -71,6 +71,13 @@ const q = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
  * this run's HOME (agents may strip the marker from what they start: Codex
  * passes its MCP servers only a short list of variables, HOME among them).
  */
+/**
+ * How long the suite waits for an agent to do what it waits for (start, a model request, exit): a bound
+ * only a hang reaches. A loaded 2-core machine starts these agents slowly (over a minute was seen), so the
+ * bound is generous; a real hang costs this once per test.
+ */
+export const AGENT_HANG_MS = 180_000;
+
 export function markedPids(root: string, home: string): number[] {
   const out: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {

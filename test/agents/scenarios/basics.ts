@@ -20,6 +20,7 @@ import type { AgentName } from '../harness/binaries.js';
 import { inbox, rowsOf, sessionsOf, SWITCHBOARD_TOOLS } from '../harness/observe.js';
 import { expectedMode, modeKnown, PROFILES, type ModeName } from '../harness/profiles.js';
 import { startWorld, type RunningAgent, type World } from '../harness/world.js';
+import { AGENT_HANG_MS } from '../harness/launch.js';
 
 export type BasicCheck =
   | 'configCheck'
@@ -127,7 +128,7 @@ export function basics(agent: AgentName, mode: ModeName, known: Partial<Record<B
         ],
         ...(claude ? { debugFile: debugFile() } : {}),
       });
-      exitCode = await a.waitExit(90_000);
+      exitCode = await a.waitExit(AGENT_HANG_MS);
       aliceItems = await inbox(w.client, alice);
     });
 

@@ -15,8 +15,9 @@ import { inbox, sessionsOf, waitInbox } from '../harness/observe.js';
 import { flagNote, receivesAsBypass, streamTurn, type ModeName } from '../harness/profiles.js';
 import { startWorld, type RunningAgent, type World } from '../harness/world.js';
 import { receiptFor, sendFromAlice } from './flows.js';
+import { AGENT_HANG_MS } from '../harness/launch.js';
 
-const EXIT_MS = 90_000;
+const EXIT_MS = AGENT_HANG_MS;
 const BIG_LINES = 600; // ~32 KB: over Claude Code's and Codex's hook-text caps, well under their tool-result caps
 const NOTE = /too long to show here whole/;
 const MAX_PARTS = 12; // inbox-tool calls the script allows for the long message
@@ -137,11 +138,11 @@ export function idleHandover(): void {
     });
     a.input(streamTurn('First question.'));
     // Idle: its first turn ended (its Stop hook said so).
-    await until(() => a.model.main().length === 1 && sessionsOf(world, a.cwd)[0]?.state === 'idle', 60_000);
+    await until(() => a.model.main().length === 1 && sessionsOf(world, a.cwd)[0]?.state === 'idle', AGENT_HANG_MS);
     const sent = await sendFromAlice(world, alice, a, text);
     expect(sent.status, JSON.stringify(sent)).toBe('queued');
     a.input(streamTurn('Second question.'));
-    await until(() => a.model.main().length >= 2 && a.model.pending() <= 1, 60_000);
+    await until(() => a.model.main().length >= 2 && a.model.pending() <= 1, AGENT_HANG_MS);
     // A third request would be the stop hook handing it over at the end of the turn instead.
     await waitInbox(world.client, alice, receiptFor(sent, 'delivered'), 20_000);
     a.endInput();

@@ -13,10 +13,11 @@ import { inbox, lastFrom, switchboardRow, waitInbox } from '../harness/observe.j
 import { flagNote, receivesAsBypass, type ModeName } from '../harness/profiles.js';
 import type { Turn } from '../model/server.js';
 import { startWorld, type RunningAgent, type World } from '../harness/world.js';
+import { AGENT_HANG_MS } from '../harness/launch.js';
 
 export type FlowCheck = 'deliveredWhileWorking' | 'stopContinuesOnce';
 
-const EXIT_MS = 90_000;
+const EXIT_MS = AGENT_HANG_MS;
 
 function test(title: string, known: string | undefined, fn: () => Promise<void>): void {
   if (known) it.fails(`${title} [known defect: ${known}]`, fn, 180_000);
@@ -151,7 +152,7 @@ export function pair(fromAgent: AgentName, toAgent: AgentName, mode: ModeName = 
           async (req) => {
             // A ping sent before b's turn began is handed over at its start (in this very request).
             if (lastFrom(req.context) !== undefined) return reply(lastFrom(req.context));
-            await until(async () => (await switchboardRow(world, b.cwd)).inboxDepth > 0, 60_000);
+            await until(async () => (await switchboardRow(world, b.cwd)).inboxDepth > 0, AGENT_HANG_MS);
             return { tool: 'switchboard_check_inbox', input: {} };
           },
           (req) => (replyTo === undefined ? reply(lastFrom(req.context)) : { text: 'Answered.' }),
@@ -165,7 +166,7 @@ export function pair(fromAgent: AgentName, toAgent: AgentName, mode: ModeName = 
         steps: [
           async () => ({
             tool: 'switchboard_send',
-            input: { to: (await switchboardRow(world, b.cwd, 60_000)).label, summary: 'ping', message: ping },
+            input: { to: (await switchboardRow(world, b.cwd, AGENT_HANG_MS)).label, summary: 'ping', message: ping },
           }),
           async () => {
             await until(
@@ -175,14 +176,14 @@ export function pair(fromAgent: AgentName, toAgent: AgentName, mode: ModeName = 
                   .some(
                     (r) => r.context.includes(pong) && /queued: /.test(r.context.slice(r.context.lastIndexOf(pong))),
                   ),
-              60_000,
+              AGENT_HANG_MS,
             );
             return { tool: 'switchboard_check_inbox', input: {} };
           },
           { text: 'Got it.' },
         ],
       });
-      const aRow = await switchboardRow(world, a.cwd, 60_000);
+      const aRow = await switchboardRow(world, a.cwd, AGENT_HANG_MS);
       expect(await b.waitExit(EXIT_MS), b.output()).toBe(0);
       expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
       expect(

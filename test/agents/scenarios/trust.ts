@@ -10,8 +10,9 @@ import type { AgentRow } from '../../../core/protocol/methods.js';
 import type { CliResult } from '../../helpers/cli.js';
 import { switchboardRow } from '../harness/observe.js';
 import { startWorld, type RunningAgent, type World } from '../harness/world.js';
+import { AGENT_HANG_MS } from '../harness/launch.js';
 
-const EXIT_MS = 90_000;
+const EXIT_MS = AGENT_HANG_MS;
 
 let w: World | undefined;
 afterEach(async () => {
