@@ -2,54 +2,16 @@
 // the agent's hook JSON on stdin, a real hub. The test process is the
 // "agent" (the hook's parent).
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type { HubClient } from '../../core/client/client.js';
-import type { Registration } from '../../core/protocol/methods.js';
-import { CLI, cliEnv, runCli } from '../helpers/cli.js';
-import { startHub, tempDirs, type TestDirs, type TestHub } from '../helpers/hub.js';
+import { cliEnv, runCli } from '../helpers/cli.js';
+import { fixture, hook, peer } from '../helpers/hook-run.js';
+import { startHub, tempDirs, type TestHub } from '../helpers/hub.js';
 
 let th: TestHub | undefined;
 afterEach(async () => {
   await th?.close();
   th = undefined;
 });
-
-const FIX = new URL('../fixtures/hooks/', import.meta.url).pathname;
-
-function fixture(name: string, cwd: string, patch: Record<string, unknown> = {}): string {
-  return JSON.stringify({ ...(JSON.parse(fs.readFileSync(FIX + name, 'utf8')) as object), cwd, ...patch });
-}
-
-/** An "agent" process started with one command-line flag (argv[1]) that runs the rest as its child. */
-const AGENT_WITH_FLAG = `const c = require('node:child_process').spawn(process.execPath, process.argv.slice(2), { stdio: 'inherit' });
-c.on('exit', (code) => process.exit(code ?? 0));`;
-
-function hook(
-  dirs: TestDirs,
-  args: string[],
-  stdin: string,
-  agentFlag?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const argv =
-      agentFlag === undefined ? [CLI, 'hook', ...args] : ['-e', AGENT_WITH_FLAG, '--', agentFlag, CLI, 'hook', ...args];
-    const child = spawn(process.execPath, argv, { env: cliEnv(dirs) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    // A child that exits without reading its stdin (a usage error) makes this write fail with EPIPE: expected.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(stdin);
-  });
-}
-
-async function peer(th: TestHub): Promise<{ c: HubClient; r: Registration }> {
-  const c = await th.client();
-  return { c, r: await th.register(c, { name: 'peer' }) };
-}
 
 describe('switchboard hook', () => {
   it('Claude Code: registers, stays silent with nothing pending, delivers as PostToolUse context, acks', async () => {
@@ -298,154 +260,6 @@ describe('messages for an idle session', () => {
         expect.objectContaining({ kind: 'receipt', status: 'delivered', origMsgId: sent.msg_id }),
       );
       await hook(dirs, ['session-end', '--agent', agent], fixture(start, dirs.root));
-    }
-  });
-});
-
-describe('the permission mode: learnt from what the agent exposes, else unknown and fail closed', () => {
-  const row = async (c: HubClient, agent: string) =>
-    (await c.call('agents.list', {})).rows.find((x) => x.agent === agent)!;
-
-  it('Gemini without --yolo: "mode unknown"; it receives as bypass (a prompting peer is held) and sends unclassed', async () => {
-    th = await startHub();
-    const dirs = th.dirs;
-    await hook(dirs, ['session-start', '--agent', 'gemini'], fixture('gemini-after-tool.json', dirs.root));
-    const { c, r } = await peer(th);
-    const me = await row(c, 'gemini');
-    expect(me.mode).toBe('unknown');
-    const held = await c.call('message.send', {
-      sessionId: r.sessionId,
-      token: r.token,
-      to: me.address,
-      summary: 's',
-      message: 'x',
-    });
-    expect(held.status).toBe('held');
-    expect(held.reason).toContain('permission mode is unknown');
-    // Its own sends carry no class: a bypass receiver holds them like an unverified sender's.
-    await th.register(c, { name: 'yolo', permissionMode: 'bypassPermissions' });
-    const [credsFile] = fs.readdirSync(`${dirs.home}/agents`);
-    const creds = JSON.parse(fs.readFileSync(`${dirs.home}/agents/${credsFile!}`, 'utf8')) as {
-      sessionId: string;
-      token: string;
-    };
-    const out = await c.call('message.send', {
-      sessionId: creds.sessionId,
-      token: creds.token,
-      to: 'yolo',
-      summary: 's',
-      message: 'from gemini',
-    });
-    expect(out).toMatchObject({ status: 'held', reason: expect.stringContaining('the sender is unverified') });
-  });
-
-  it('Gemini started with --yolo, and Codex with --dangerously-bypass-approvals-and-sandbox before its hooks report, are bypass', async () => {
-    th = await startHub();
-    const dirs = th.dirs;
-    const c = await th.client();
-    for (const [agent, flag, input] of [
-      ['gemini', '--yolo', fixture('gemini-after-tool.json', dirs.root)],
-      ['gemini', '--approval-mode=yolo', fixture('gemini-after-tool.json', dirs.root)],
-      [
-        'codex',
-        '--dangerously-bypass-approvals-and-sandbox',
-        fixture('codex-stop.json', dirs.root, { permission_mode: undefined }),
-      ],
-    ] as const) {
-      // A hook without permission_mode (Gemini's never have one): the agent's command line decides.
-      await hook(dirs, ['post-tool', '--agent', agent], input, flag);
-      const me = await row(c, agent);
-      expect([flag, me.mode]).toEqual([flag, 'bypassPermissions']);
-      const r = await th.register(c, { name: `peer-${flag.slice(2, 12)}` });
-      const sent = await c.call('message.send', {
-        sessionId: r.sessionId,
-        token: r.token,
-        to: me.address,
-        summary: 's',
-        message: `for ${flag}`,
-      });
-      expect([flag, sent.status]).toEqual([flag, 'held']);
-      expect(sent.reason).toContain('this session bypasses permission prompts and the sender does not');
-      await hook(dirs, ['session-end', '--agent', agent], input, flag);
-    }
-  });
-
-  it('a mode the hook input states is known, and replaces "unknown"', async () => {
-    th = await startHub();
-    const dirs = th.dirs;
-    const c = await th.client();
-    await hook(
-      dirs,
-      ['post-tool', '--agent', 'codex'],
-      fixture('codex-post-tool.json', dirs.root, { permission_mode: undefined }),
-    );
-    expect((await row(c, 'codex')).mode).toBe('unknown');
-    await hook(
-      dirs,
-      ['prompt-submit', '--agent', 'codex'],
-      fixture('codex-post-tool.json', dirs.root, { hook_event_name: 'UserPromptSubmit', prompt: 'go' }),
-    );
-    expect((await row(c, 'codex')).mode).toBe('default');
-  });
-});
-
-describe('a plain `claude` (no permission flag): its mode comes from its prompt hook', () => {
-  const row = async (c: HubClient) => (await c.call('agents.list', {})).rows.find((x) => x.agent === 'claude')!;
-  const send = (c: HubClient, r: Registration, to: string, message: string) =>
-    c.call('message.send', { sessionId: r.sessionId, token: r.token, to, summary: 's', message });
-
-  it('unknown until its first prompt, then known from its hooks: a prompting peer is queued; Shift+Tab to bypass holds the next', async () => {
-    th = await startHub();
-    const dirs = th.dirs;
-    // 2.1.332's SessionStart input has no permission_mode, and this "agent" has no flag on its command line.
-    await hook(dirs, ['session-start', '--agent', 'claude'], fixture('claude-2.1.332-session-start.json', dirs.root));
-    const { c, r } = await peer(th);
-    const before = await row(c);
-    expect([before.mode, before.modeSource]).toEqual(['unknown', null]);
-    const early = await send(c, r, before.address, 'before the first prompt');
-    expect(early.status).toBe('held'); // fail closed while nothing told it
-
-    const prompt = await hook(
-      dirs,
-      ['prompt-submit', '--agent', 'claude'],
-      fixture('claude-2.1.332-prompt-submit.json', dirs.root),
-    );
-    const known = await row(c);
-    expect([known.mode, known.modeClass, known.modeSource]).toEqual(['auto', 'prompting', 'hook']);
-    // The held message was released by the verified mode and handed over in this very prompt.
-    expect(prompt.stdout).toContain('before the first prompt');
-    expect((await send(c, r, known.address, 'after the first prompt')).status).toBe('queued');
-
-    // Shift+Tab to bypassPermissions during the turn: the Stop hook's input says so.
-    await hook(
-      dirs,
-      ['stop', '--agent', 'claude'],
-      fixture('claude-2.1.332-stop.json', dirs.root, { permission_mode: 'bypassPermissions' }),
-    );
-    const switched = await row(c);
-    expect([switched.mode, switched.modeClass, switched.modeSource]).toEqual(['bypassPermissions', 'bypass', 'hook']);
-    const next = await send(c, r, switched.address, 'after the switch');
-    expect(next.status).toBe('held');
-    expect(next.reason).toContain('this session bypasses permission prompts and the sender does not');
-
-    const listed = await runCli(['agents'], cliEnv(dirs));
-    expect(listed.stdout).toContain('bypassPermissions, from its hooks');
-  });
-
-  it('started with --allow-dangerously-skip-permissions, plan mode is bypass (Shift+Tab is one key from it); without, prompting', async () => {
-    for (const [flag, expected] of [
-      ['--allow-dangerously-skip-permissions', 'bypass'],
-      ['--verbose', 'prompting'],
-    ] as const) {
-      th = await startHub();
-      const dirs = th.dirs;
-      const input = fixture('claude-2.1.332-prompt-submit.json', dirs.root, { permission_mode: 'plan' });
-      await hook(dirs, ['prompt-submit', '--agent', 'claude'], input, flag);
-      const c = await th.client();
-      const me = await row(c);
-      expect([flag, me.mode, me.modeClass]).toEqual([flag, 'plan', expected]);
-      await th.close();
-      th = undefined;
     }
   });
 });
