@@ -4,6 +4,7 @@
 
 import { SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
 import type { AgentRow, InboxItem } from '../../core/protocol/methods.js';
+import { MODE_SOURCE_WORDS } from '../../core/protocol/vocabulary.js';
 import {
   credentials,
   intArg,
@@ -33,18 +34,11 @@ function ago(ms: number): string {
   return `${Math.floor(s / 3600)}h`;
 }
 
-/** Where a mode came from, in the MODE column's words. */
-const SOURCE_WORDS: Record<NonNullable<AgentRow['modeSource']>, string> = {
-  'command-line': 'from its flags',
-  hook: 'from its hooks',
-  declared: 'declared',
-  unverified: 'unverified report',
-};
-
 /** The MODE column: the mode and where it came from ("auto, from its hooks"; "mode unknown, not told yet"). */
 function modeText(r: AgentRow): string {
   if (r.mode === null) return '-';
-  const source = r.modeSource === undefined ? '' : r.modeSource === null ? 'not told yet' : SOURCE_WORDS[r.modeSource];
+  const source =
+    r.modeSource === undefined ? '' : r.modeSource === null ? 'not told yet' : MODE_SOURCE_WORDS[r.modeSource];
   const mode = r.mode === 'unknown' ? 'mode unknown' : r.mode;
   return source === '' ? mode : `${mode}, ${source}`;
 }

@@ -15,6 +15,13 @@ export const PAUSED_REASON = 'paused by its user';
  */
 export const MODE_SOURCES = ['command-line', 'hook', 'declared', 'unverified'] as const;
 export type ModeSource = (typeof MODE_SOURCES)[number];
+/** Where a mode came from, in the words listings show (the CLI's MODE column, the Sessions view). */
+export const MODE_SOURCE_WORDS: Record<ModeSource, string> = {
+  'command-line': 'from its flags',
+  hook: 'from its hooks',
+  declared: 'declared',
+  unverified: 'unverified report',
+};
 
 export function asPermissionMode(value: string | undefined): PermissionModeName | undefined {
   return PERMISSION_MODES.find((m) => m === value);

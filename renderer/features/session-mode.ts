@@ -3,6 +3,7 @@
 // (DESIGN.md §9): treated as bypass for what the session receives, so it is
 // shown as "mode unknown" and as holding messages from prompting sessions.
 import type { AgentRow } from '../../core/protocol/methods.js';
+import { MODE_SOURCE_WORDS } from '../../core/protocol/vocabulary.js';
 
 export type ModeTone = 'bypass' | 'prompting' | 'unknown' | 'none';
 
@@ -16,13 +17,6 @@ export interface ModeView {
   /** Where the hub learned it, in words ("from its hooks"), or null where that does not apply. */
   source: string | null;
 }
-
-const SOURCE_TEXT: Record<NonNullable<AgentRow['modeSource']>, string> = {
-  'command-line': 'from its flags',
-  hook: 'from its hooks',
-  declared: 'declared',
-  unverified: 'unverified report',
-};
 
 const SOURCE_TITLE: Record<NonNullable<AgentRow['modeSource']>, string> = {
   'command-line': 'Its command line fixes the mode.',
@@ -39,7 +33,7 @@ function sourceOf(row: AgentRow): { text: string | null; title: string } {
       text: 'not told yet',
       title: ' Nothing has told it yet; a Claude Code session tells it at its first prompt.',
     };
-  return { text: SOURCE_TEXT[row.modeSource], title: ` ${SOURCE_TITLE[row.modeSource]}` };
+  return { text: MODE_SOURCE_WORDS[row.modeSource], title: ` ${SOURCE_TITLE[row.modeSource]}` };
 }
 
 const MODE_TEXT: Record<string, string> = {
