@@ -25,6 +25,17 @@ const NO_BARE_KILL = {
   message:
     'Tests stop processes with stopProcess()/stopPid() from test/helpers/processes.ts, which wait for the exit (and escalate to SIGKILL); a signal under test goes through sendSignal().',
 };
+/** One receipts module (core/receipts/receipts.ts): nothing else in core/ builds a receipt or its activity line. */
+const ONE_RECEIPTS_MODULE = [
+  {
+    selector: "Property[key.name='kind'][value.value='receipt']",
+    message: 'Only core/receipts builds a receipt or its activity line; call the ReceiptPort (tell, sent, decided).',
+  },
+  {
+    selector: "ImportSpecifier[imported.name='receiptText']",
+    message: 'Receipt texts are written by core/receipts alone; call the ReceiptPort.',
+  },
+];
 
 /**
  * core/ in layers (docs/architecture.md): a folder may import its own layer
@@ -36,7 +47,19 @@ const up = (folders) => folders.map((f) => `**/${f}/**`);
 const HOST = ['host'];
 const FEATURES = ['messaging', 'sessions', 'wake'];
 const INTEGRATIONS = ['stock', 'relay'];
-const DOMAIN = ['registry', 'policy', 'delivery', 'journal', 'settings', 'idle', 'teams', 'tasks', 'setup', 'history'];
+const DOMAIN = [
+  'registry',
+  'policy',
+  'delivery',
+  'receipts',
+  'journal',
+  'settings',
+  'idle',
+  'teams',
+  'tasks',
+  'setup',
+  'history',
+];
 const BASE = ['contract', 'transport', 'storage', 'client'];
 const ENTRY = ['**/core/index.js', '../index.js', '../../index.js'];
 const CORE_LAYERS = [
@@ -105,6 +128,11 @@ export default tseslint.config(
   },
   { files: ['core/**/*.ts', 'cli/**/*.ts'], rules: { 'no-restricted-imports': ['error', NODE_ONLY_FORBIDDEN] } },
   { files: ['core/**/*.ts'], rules: { 'no-restricted-imports': coreRule([]) } },
+  {
+    files: ['core/**/*.ts'],
+    ignores: ['core/receipts/**'],
+    rules: { 'no-restricted-syntax': ['error', NO_REQUIRE, ...ONE_RECEIPTS_MODULE] },
+  },
   ...layerConfigs,
   {
     // The Hub composes; the API above it is handed in by core/index.ts.

@@ -104,6 +104,40 @@ describe('import boundaries', () => {
   });
 });
 
+describe('one receipts module', () => {
+  const activityLine =
+    "export const e = { at: 0, kind: 'receipt', status: 'sent', sender: '', receiver: '', msgId: '', reason: '' };";
+  it.each([
+    ['core/wake/claude-socket.ts', activityLine],
+    ['core/messaging/admission.ts', "import { receiptText } from '../receipts/texts.js';\nvoid receiptText;"],
+    ['core/host/api/handlers.ts', "export const r = { kind: 'receipt', id: 'x' };"],
+  ])('%s may not build a receipt: %s', async (file, code) => {
+    expect(await ruleIds(file, code)).toContain('no-restricted-syntax');
+  });
+
+  it('core/receipts builds them; a decision line elsewhere is not a receipt', async () => {
+    expect(await ruleIds('core/receipts/receipts.ts', activityLine)).not.toContain('no-restricted-syntax');
+    expect(
+      await ruleIds('core/host/api/user-handlers.ts', "export const e = { kind: 'decision', status: 'deliver' };"),
+    ).not.toContain('no-restricted-syntax');
+  });
+
+  it('receipts sit in the domain layer: below messaging, above transport', async () => {
+    expect(
+      await ruleIds(
+        'core/receipts/receipts.ts',
+        "import type { Admission } from '../messaging/admission.js';\nexport type A = Admission;",
+      ),
+    ).toContain('no-restricted-imports');
+    expect(
+      await ruleIds(
+        'core/stock/reply.ts',
+        "import type { ReceiptPort } from '../receipts/receipts.js';\nexport type R = ReceiptPort;",
+      ),
+    ).not.toContain('no-restricted-imports');
+  });
+});
+
 describe('the cycle check over core/', () => {
   it('counts type-only imports and re-exports as edges', () => {
     const edges = importsOf(

@@ -1,6 +1,6 @@
 // The Hub, the composition root of one hub: it builds the pieces (journal,
-// settings, sessions, inboxes, admission, idle subscriptions, wake, history,
-// Claude Code's root, other machines), hands each feature its ports (the Hub
+// settings, sessions, inboxes, receipts, admission, idle subscriptions,
+// wake, history, Claude Code's root, other machines), hands each feature its ports (the Hub
 // satisfies them structurally; no feature imports it), serves the API it is
 // given on the hub socket, sweeps, and closes in reverse order. Everything
 // from outside comes in through HubOptions. Start fails closed
@@ -28,6 +28,7 @@ import { inboundHandler } from '../messaging/inbound-socket.js';
 import type { ActivityEntry, HubEvent, UserNotice } from '../protocol/events.js';
 import { withLimits, type Limits } from '../protocol/limits.js';
 import type { HubInfo } from '../protocol/methods.js';
+import { Receipts } from '../receipts/receipts.js';
 import { Pins } from '../registry/resolution.js';
 import { persisted, type SessionRecord } from '../registry/session.js';
 import { SessionTable } from '../registry/table.js';
@@ -96,6 +97,8 @@ export class Hub {
   readonly servers = new Map<string, net.Server>();
   readonly settings: SettingsStore;
   readonly admission: Admission;
+  /** Every receipt a sender gets, and the activity log of messages (core/receipts). */
+  readonly receipts: Receipts;
   /** The person's rules with lifetimes; `ruleProblem` says why "always" rules are off (an unreadable file). */
   readonly rules: RuleBook;
   readonly ruleProblem: string | null;
@@ -151,6 +154,7 @@ export class Hub {
       restored: ruleStore.rules,
       persist: (always) => ruleStore.save(always),
     });
+    this.receipts = new Receipts(this);
     this.admission = new Admission(this);
     this.history = createRecorder(this, opts.history, {
       wanted: () => this.connections.uiAttached > 0, // a user interface fetches the counts when it attaches

@@ -11,7 +11,7 @@ import type { JournalRecord } from './records.js';
 type MessageRecord = Extract<JournalRecord, { t: 'i' }> & { item: { kind: 'message' } };
 type From = MessageRecord['item']['from'];
 
-/** The JSON of frozen `from` objects (deliver.ts shares one per sender; frozen, it cannot change). */
+/** The JSON of frozen `from` objects (delivery/enqueue.ts shares one per sender; frozen, it cannot change). */
 const fromJson = new WeakMap<From, string>();
 
 function senderJson(from: From): string | undefined {

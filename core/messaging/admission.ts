@@ -1,40 +1,37 @@
 // Admission of every message to a hosted session, in order: throttle (loop
-// damping), inbound policy, then hold or deliver. Owns the held queue and
-// every receipt a sender gets (held, approved, denied, refused, expired,
-// dropped — each status distinct; a policy refusal is never "denied"). The
-// decisions for held messages come only from user interfaces (hub.ts checks
-// the UI token); nothing here is reachable with a session's token.
-// Unverified socket writers (no session the hub vouches for, not a relay
-// peer, not the receiver's own child) share one budget per receiver: one
-// rate bucket, half its queue and half its held queue (throttle.ts).
-// Where a receipt goes (inbox, relay, socket) is notify-sender.ts.
+// damping), inbound policy and the person's rules, then hold or enqueue.
+// Owns the held queue and decides which receipt each outcome earns (held,
+// approved, denied, refused, expired, dropped — each status distinct; a
+// policy refusal is never "denied"); receipts/receipts.ts builds and routes
+// them. The decisions for held messages come only from user interfaces
+// (hub.ts checks the UI token); nothing here is reachable with a session's
+// token. Unverified writers share one budget per receiver (policy/writers.ts).
 
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
 import { PAUSED_REASON } from '../protocol/vocabulary.js';
 import type { RuleBook } from '../policy/rules.js';
 import { ruleDecision } from './rule-admission.js';
-import type { ReceiptStatus } from '../protocol/methods.js';
 import { HeldQueue, type HeldEntry } from '../policy/held.js';
 import { decideInbound, type Decision } from '../policy/policy.js';
 import { modeClass, type SessionRecord } from '../registry/session.js';
-import { deliver } from '../delivery/deliver.js';
+import { enqueue } from '../delivery/enqueue.js';
 import type { Envelope } from '../delivery/envelope.js';
-import type { AdmissionPort, ReceiptReceiver, RouteResult } from '../delivery/ports.js';
+import type { AdmissionPort, RouteResult } from '../delivery/ports.js';
 import { dialogExpiryMs, type EffectiveSettings } from '../settings/effective.js';
 import { Throttle } from '../policy/throttle.js';
+import { fromUnverifiedWriter, HELD_CAP, writersHeldFull, writerUnread } from '../policy/writers.js';
 import type { Clock } from '../kit/clock.js';
-import type { ActivitySink, EventSink } from '../delivery/ports.js';
+import type { EventSink } from '../delivery/ports.js';
 import type { Mailboxes } from '../delivery/mailboxes.js';
 import type { Journal } from '../journal/journal.js';
 import type { SessionTable } from '../registry/table.js';
 import type { SettingsStore } from '../settings/store.js';
 import { admitRecorded, type AdmitRecordPorts } from './history-hook.js';
-import type { StatusPorts } from './inbound-socket.js';
-import { notifySender, recordMessageActivity, type RemoteReceipts } from './notify-sender.js';
+import type { ReceiptPort, ReceiptReceiver } from '../receipts/receipts.js';
 
 /** What admission needs from the hub. */
-export interface AdmissionPorts extends AdmitRecordPorts, StatusPorts, ActivitySink {
+export interface AdmissionPorts extends AdmitRecordPorts {
   readonly table: SessionTable;
   readonly mailboxes: Mailboxes;
   readonly journal: Pick<Journal, 'append'>;
@@ -43,36 +40,13 @@ export interface AdmissionPorts extends AdmitRecordPorts, StatusPorts, ActivityS
   readonly clock: Clock;
   /** Wakes an idle receiver once a message is queued for it (core/wake). */
   readonly wake: { poke(receiverId: string): void };
-  /** Receipts for senders on other machines (relay/remote-machines.ts). */
-  readonly remote: RemoteReceipts;
+  readonly receipts: ReceiptPort;
   /** The person's rules with lifetimes (policy/rules.ts). */
   readonly rules: RuleBook;
   adminSettings(): EffectiveSettings;
 }
 
 const PAUSED: Decision = { action: 'refuse', reason: PAUSED_REASON };
-
-type Receiver = ReceiptReceiver;
-
-export const HELD_CAP = 100; // DESIGN.md §6
-/** Held messages of unverified writers a receiver keeps; verified senders keep the rest of HELD_CAP. */
-export const WRITER_HELD_CAP = HELD_CAP / 2;
-
-/**
- * A sender nobody vouches for: not one of our sessions, not the user. A relay sender is one too: any peer on
- * the broker can claim any machine's session ids, and 100 made-up ones pushed local senders' held messages out.
- * So relay senders share the writers' budget (one bucket, half the queue and half the held cap per receiver).
- */
-export function unverifiedWriter(from: { address: string; sessionId: string | null }): boolean {
-  return from.sessionId === null && from.address !== 'user';
-}
-
-/** Unread messages of unverified writers in an inbox (at most LIMITS.inboxItems to look at). */
-function writerUnread(senders: Iterable<{ address: string; sessionId: string | null }>): number {
-  let n = 0;
-  for (const from of senders) if (unverifiedWriter(from)) n++;
-  return n;
-}
 
 export class Admission implements AdmissionPort {
   readonly throttle: Throttle;
@@ -117,10 +91,7 @@ export class Admission implements AdmissionPort {
     const eff = this.effective(receiver);
     const senderKey = env.fromSessionId ?? env.fromAddress;
     const inbox = hub.mailboxes.inbox(receiver.id);
-    const writer =
-      !env.ownChild && unverifiedWriter({ address: env.fromAddress, sessionId: env.fromSessionId })
-        ? { unread: writerUnread(inbox.senders()) }
-        : undefined;
+    const writer = fromUnverifiedWriter(env) ? { unread: writerUnread(inbox.senders()) } : undefined;
     const drop = this.throttle.admit(
       receiver.id,
       senderKey,
@@ -131,7 +102,7 @@ export class Admission implements AdmissionPort {
     );
     if (drop !== null) {
       const count = this.throttle.dropped(receiver.id, senderKey, drop, eff.throttle.value, writer !== undefined);
-      if (count > 0) this.notifySender(env, receiver, 'dropped', drop, count);
+      if (count > 0) this.#hub.receipts.tell(env, receiver, 'dropped', drop, count);
       return { status: 'dropped', reason: drop };
     }
     let decision = this.paused ? PAUSED : decideInbound(eff.inbound, modeClass(receiver), env.fromClass, env.ownChild);
@@ -139,27 +110,19 @@ export class Admission implements AdmissionPort {
     const ruled = this.paused ? undefined : ruleDecision(hub, env, receiver, decision, eff.inbound);
     if (ruled?.action === 'refuse') decision = ruled;
     else if (ruled !== undefined) return this.#approvedByRule(env, receiver, ruled.reason);
-    recordMessageActivity(hub, 'decision', decision.action, env, receiver, decision.reason);
+    hub.receipts.decided(env, receiver, decision.action, decision.reason);
     switch (decision.action) {
       case 'refuse':
         return { status: 'refused', reason: decision.reason };
       case 'hold':
-        if (
-          writer !== undefined &&
-          this.held
-            .forReceiver(receiver.id)
-            .filter(
-              (e) =>
-                !e.env.ownChild && unverifiedWriter({ address: e.env.fromAddress, sessionId: e.env.fromSessionId }),
-            ).length >= WRITER_HELD_CAP
-        ) {
+        if (writer !== undefined && writersHeldFull(this.held, receiver.id)) {
           const count = this.throttle.dropped(receiver.id, senderKey, 'queue-full', eff.throttle.value, true);
-          if (count > 0) this.notifySender(env, receiver, 'dropped', 'queue-full', count);
+          if (count > 0) this.#hub.receipts.tell(env, receiver, 'dropped', 'queue-full', count);
           return { status: 'dropped', reason: 'queue-full' };
         }
         return this.#hold(env, receiver, decision.reason);
       case 'deliver': {
-        const r = await deliver(hub.mailboxes, receiver.id, env);
+        const r = await enqueue(hub.mailboxes, receiver.id, env);
         if (r.status === 'queued') hub.wake.poke(receiver.id); // an idle receiver is woken (core/wake), after the policy
         return r.status === 'queued' ? r : { status: 'dropped', reason: r.reason };
       }
@@ -172,10 +135,10 @@ export class Admission implements AdmissionPort {
 
   /** An allow rule decided at admission: delivered as approved, the sender told by which rule. */
   async #approvedByRule(env: Envelope, receiver: SessionRecord, reason: string): Promise<RouteResult> {
-    recordMessageActivity(this.#hub, 'decision', 'deliver', env, receiver, reason);
-    const r = await deliver(this.#hub.mailboxes, receiver.id, env, true);
+    this.#hub.receipts.decided(env, receiver, 'deliver', reason);
+    const r = await enqueue(this.#hub.mailboxes, receiver.id, env, true);
     if (r.status !== 'queued') return { status: 'dropped', reason: r.reason };
-    this.notifySender(env, receiver, 'approved', reason);
+    this.#hub.receipts.tell(env, receiver, 'approved', reason);
     this.#hub.wake.poke(receiver.id);
     return { status: 'queued', reason };
   }
@@ -208,7 +171,7 @@ export class Admission implements AdmissionPort {
     if (this.#uiAttached > 0) this.held.startCountdowns(this.#expiryMs());
     if (evicted !== undefined)
       await this.#settle(evicted, 'expired', 'its user did not answer before the held queue (100 messages) was full');
-    this.notifySender(env, receiver, 'held', reason);
+    this.#hub.receipts.tell(env, receiver, 'held', reason);
     this.#changed();
     return { status: 'held', reason };
   }
@@ -217,8 +180,8 @@ export class Admission implements AdmissionPort {
   async approve(id: string, reason = 'approved by its user'): Promise<{ status: 'queued' | 'dropped' }> {
     const e = this.#take(id);
     await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
-    const r = await deliver(this.#hub.mailboxes, e.receiverId, e.env, true);
-    if (r.status === 'queued') this.notifySender(e.env, this.#receiver(e.receiverId), 'approved', reason);
+    const r = await enqueue(this.#hub.mailboxes, e.receiverId, e.env, true);
+    if (r.status === 'queued') this.#hub.receipts.tell(e.env, this.#receiver(e.receiverId), 'approved', reason);
     if (r.status === 'queued') this.#hub.wake.poke(e.receiverId);
     this.#changed();
     return { status: r.status };
@@ -256,7 +219,7 @@ export class Admission implements AdmissionPort {
   async #settle(e: HeldEntry, status: 'denied' | 'expired' | 'refused', reason: string): Promise<void> {
     this.held.take(e.id);
     await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
-    this.notifySender(e.env, this.#receiver(e.receiverId), status, reason);
+    this.#hub.receipts.tell(e.env, this.#receiver(e.receiverId), status, reason);
   }
 
   /** Drops held messages whose countdown ran out; called by the hub's sweep. */
@@ -280,7 +243,7 @@ export class Admission implements AdmissionPort {
       } else {
         this.held.take(e.id);
         await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
-        await deliver(this.#hub.mailboxes, receiver.id, e.env);
+        await enqueue(this.#hub.mailboxes, receiver.id, e.env);
         this.#hub.wake.poke(receiver.id);
       }
     }
@@ -306,7 +269,7 @@ export class Admission implements AdmissionPort {
         fromAddress: fromSession?.address ?? f.senderKey,
         fromSessionId: fromSession?.id ?? null,
       };
-      this.notifySender(env, receiver, 'dropped', f.reason, f.count);
+      this.#hub.receipts.tell(env, receiver, 'dropped', f.reason, f.count);
     }
   }
 
@@ -319,20 +282,9 @@ export class Admission implements AdmissionPort {
     return dialogExpiryMs(this.#hub.adminSettings().dialogExpiry.value);
   }
 
-  #receiver(id: string): Receiver {
+  #receiver(id: string): ReceiptReceiver {
     const s = this.#hub.table.live.get(id) ?? this.#hub.table.dormant.get(id)?.session;
     return s ?? { id, name: 'a session that has ended', address: '', socketPath: '' };
-  }
-
-  /** A receipt to the sender: its inbox when it is our session, a status line to its socket otherwise. */
-  notifySender(
-    env: Pick<Envelope, 'msgId' | 'fromAddress' | 'fromSessionId' | 'statusVia'>,
-    receiver: Receiver,
-    status: ReceiptStatus,
-    reason: string,
-    count = 1,
-  ): void {
-    notifySender(this.#hub, env, receiver, status, reason, count);
   }
 
   #changed(): void {

@@ -11,8 +11,8 @@ import { label } from '../registry/names.js';
 import { resolveTo, type Resolved } from '../registry/resolution.js';
 import { inScope, outOfScopeReason, type ScopedParty } from '../policy/scope.js';
 import { senderClass, type SessionRecord } from '../registry/session.js';
-import { sendNote } from '../delivery/receipts.js';
-import { newMsgId } from '../delivery/deliver.js';
+import { sendNote } from '../receipts/texts.js';
+import { randomId } from '../delivery/msg-id.js';
 import type { Envelope } from '../delivery/envelope.js';
 import { validateSend } from './validate.js';
 import type { Clock } from '../kit/clock.js';
@@ -43,7 +43,7 @@ export interface SendPorts extends StockSendPorts, RemoteSendPorts {
 export async function sendMessage(hub: SendPorts, sender: SessionRecord, params: SendParams): Promise<SendResult> {
   const input = validateSend(params, hub.limits);
   const resolved = resolveTo(input.to, hub.table);
-  const msgId = newMsgId();
+  const msgId = randomId();
   const outside = scopeRefusal(hub, sender, resolved, msgId);
   if (outside !== undefined) return outside;
 

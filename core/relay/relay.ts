@@ -49,7 +49,7 @@ export interface RemoteHub {
 
 export interface RelayPorts {
   localSessions(): PresenceSession[];
-  deliver(msg: RelayMessage): Promise<RelayAnswer>;
+  admit(msg: RelayMessage): Promise<RelayAnswer>;
   receipt(r: RelayReceipt): void;
   remoteChanged(): void;
   log(level: 'info' | 'warn', message: string, fields?: Record<string, unknown>): void;
@@ -251,7 +251,7 @@ export class Relay {
     const answer: RelayAnswer =
       msg === undefined
         ? { v: PROTOCOL_VERSION, error: 'invalid_params' }
-        : await this.#ports.deliver(msg).catch((): RelayAnswer => ({ v: PROTOCOL_VERSION, error: 'internal' }));
+        : await this.#ports.admit(msg).catch((): RelayAnswer => ({ v: PROTOCOL_VERSION, error: 'internal' }));
     m.respond(encode(answer));
   }
 

@@ -20,6 +20,7 @@ import { refHash } from '../registry/names.js';
 import { resolveTo } from '../registry/resolution.js';
 import type { RemoteSession } from '../registry/table.js';
 import type { Envelope } from '../delivery/envelope.js';
+import type { ReceiptPort, RemoteReceipts } from '../receipts/receipts.js';
 import { Confirmations } from './confirmations.js';
 import { OutstandingSends } from './outstanding.js';
 import {
@@ -38,6 +39,7 @@ export interface RemotePorts {
   readonly table: SessionTable;
   readonly mailboxes: Pick<Mailboxes, 'depth'>;
   readonly admission: AdmissionPort;
+  readonly receipts: Pick<ReceiptPort, 'tell'>;
   readonly events: EventSink;
   readonly clock: Clock;
   readonly log: Logger;
@@ -45,7 +47,7 @@ export interface RemotePorts {
   adminSettings(): EffectiveSettings;
 }
 
-export class RemoteMachines {
+export class RemoteMachines implements RemoteReceipts {
   readonly confirmations: Confirmations;
   /** Our sends whose receipts may come: only those are taken (outstanding.ts). */
   readonly outstanding: OutstandingSends;
@@ -87,7 +89,7 @@ export class RemoteMachines {
     const hub = this.#hub;
     this.#relay = new Relay(settings, settings.machine ?? os.hostname(), this.#hubId, {
       localSessions: () => this.#localSessions(),
-      deliver: (m) => this.#deliver(m),
+      admit: (m) => this.#admit(m),
       receipt: (r) => this.#receipt(r),
       remoteChanged: () => this.#remoteChanged(),
       log: (level, m, f) => hub.log[level](m, f),
@@ -134,7 +136,7 @@ export class RemoteMachines {
   }
 
   /** A message from another machine, decided by our own policy for our own session. */
-  async #deliver(m: RelayMessage): Promise<RelayAnswer> {
+  async #admit(m: RelayMessage): Promise<RelayAnswer> {
     const hub = this.#hub;
     const receiver = hub.table.live.get(m.to) ?? ownRow(hub, m.to);
     if (receiver === undefined) return { v: PROTOCOL_VERSION, error: 'target_not_found' };
@@ -178,7 +180,7 @@ export class RemoteMachines {
       return;
     }
     const address = peerAddress(r.receiver.machine, r.receiver.sessionId);
-    this.#hub.admission.notifySender(
+    this.#hub.receipts.tell(
       { msgId: r.origMsgId, fromAddress: '', fromSessionId: r.senderSessionId },
       { id: `remote:${address}`, name: r.receiver.name, address, socketPath: '' },
       r.status,

@@ -5,7 +5,7 @@
 // remote hub decided (queued/held/refused/dropped), or a clear error.
 
 import { randomUUID } from 'node:crypto';
-import { sendNote } from '../delivery/receipts.js';
+import { sendNote } from '../receipts/texts.js';
 import { HubError } from '../protocol/errors.js';
 import type { SendResult } from '../protocol/methods.js';
 import type { SessionRecord } from '../registry/session.js';

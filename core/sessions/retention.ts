@@ -8,7 +8,8 @@
 import type { PersistedSession } from '../registry/session.js';
 import type { RuleBook } from '../policy/rules.js';
 import type { Clock } from '../kit/clock.js';
-import type { AdmissionPort, EventSink } from '../delivery/ports.js';
+import type { EventSink } from '../delivery/ports.js';
+import type { ReceiptPort } from '../receipts/receipts.js';
 import type { Mailboxes } from '../delivery/mailboxes.js';
 import type { IdleWatch } from '../idle/idle.js';
 import type { HeldQueue } from '../policy/held.js';
@@ -20,10 +21,8 @@ import type { SessionTable } from '../registry/table.js';
 export interface RetentionPorts {
   readonly table: Pick<SessionTable, 'dormant'>;
   readonly mailboxes: Pick<Mailboxes, 'depth' | 'unclaimedSenders' | 'drop'>;
-  readonly admission: Pick<AdmissionPort, 'notifySender'> & {
-    readonly held: HeldQueue;
-    readonly throttle: Pick<Throttle, 'forget'>;
-  };
+  readonly admission: { readonly held: HeldQueue; readonly throttle: Pick<Throttle, 'forget'> };
+  readonly receipts: Pick<ReceiptPort, 'tell'>;
   readonly idle: Pick<IdleWatch, 'forgetSubscriber'>;
   readonly rules: Pick<RuleBook, 'sessionEnded'>;
   readonly reclaimer: { sessionEnded(): void };
@@ -73,10 +72,10 @@ export async function endSession(hub: RetentionPorts, p: PersistedSession, reaso
   const held = hub.admission.held.forReceiver(p.id);
   for (const e of held) {
     hub.admission.held.take(e.id);
-    hub.admission.notifySender(e.env, receiver, 'undelivered', reason);
+    hub.receipts.tell(e.env, receiver, 'undelivered', reason);
   }
   for (const item of hub.mailboxes.unclaimedSenders(p.id)) {
-    hub.admission.notifySender(
+    hub.receipts.tell(
       { msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId },
       receiver,
       'undelivered',

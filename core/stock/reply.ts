@@ -17,7 +17,7 @@ import type { SessionRecord } from '../registry/session.js';
 import { listenPrivate, privateDirProblem } from '../transport/endpoint.js';
 import type { Limits } from '../protocol/limits.js';
 import type { Logger } from '../kit/logger.js';
-import type { AdmissionPort } from '../delivery/ports.js';
+import type { ReceiptPort } from '../receipts/receipts.js';
 import { createSessionServer, type InboundHandler } from '../transport/session-socket.js';
 
 /** What reply sockets need from the hub. */
@@ -25,7 +25,7 @@ export interface ReplyPorts {
   readonly log: Logger;
   readonly limits: Limits;
   readonly paths: { readonly hubSocket: string };
-  readonly admission: Pick<AdmissionPort, 'notifySender'>;
+  readonly receipts: Pick<ReceiptPort, 'tell'>;
   /** True when a status line answers one of the wake's own messages (core/wake). */
   readonly wake: { status(line: PeerMessageStatus): boolean };
   /** The handler for messages written to a session's inbound socket (messaging/inbound-socket.ts). */
@@ -129,7 +129,7 @@ export class ReplySockets {
     if (line.status === 'delivered' || line.status === 'denied' || line.status === 'expired')
       this.#sent.delete(line.orig_msg_id);
     const status: ReceiptStatus = line.status;
-    this.#hub.admission.notifySender(
+    this.#hub.receipts.tell(
       { msgId: line.orig_msg_id, fromAddress: s.address, fromSessionId: s.id },
       { id: `stock:${receiverAddress}`, name: receiverName, address: receiverAddress, socketPath: '' },
       status,

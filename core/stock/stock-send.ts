@@ -7,14 +7,13 @@
 
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { sendNote } from '../delivery/receipts.js';
+import { sendNote } from '../receipts/texts.js';
 import { userEventLine, wrapMessage } from '../protocol/cc-wire.js';
 import { HubError } from '../protocol/errors.js';
 import type { SendResult } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
 import { senderClass, type SessionRecord } from '../registry/session.js';
-import type { Clock } from '../kit/clock.js';
-import type { ActivitySink } from '../delivery/ports.js';
+import type { ReceiptPort } from '../receipts/receipts.js';
 import type { Limits } from '../protocol/limits.js';
 import type { StockInterop } from './stock.js';
 import { writeLines } from '../transport/outbound.js';
@@ -28,10 +27,10 @@ export interface StockTarget {
 }
 
 /** What a send to a stock session needs from the hub. */
-export interface StockSendPorts extends ActivitySink {
+export interface StockSendPorts {
   readonly stock: Pick<StockInterop, 'supportsIdle' | 'replies' | 'subscribeIdle' | 'root'>;
   readonly limits: Limits;
-  readonly clock: Clock;
+  readonly receipts: Pick<ReceiptPort, 'sent'>;
 }
 
 export async function sendToStock(
@@ -67,14 +66,6 @@ export async function sendToStock(
   hub.stock.replies.sent(msgId, sender.id, target.name, target.stock.address);
   await writeLines(target.stock.socketPath, lines, hub.limits.outboundTimeoutMs);
   if (notifyWhenIdle) await hub.stock.subscribeIdle(sender, target.stock, from, shown);
-  hub.recordActivity({
-    at: hub.clock.now(),
-    kind: 'receipt',
-    status: 'sent',
-    sender: sender.name,
-    receiver: shown,
-    msgId,
-    reason: 'written to the Claude Code session’s socket',
-  });
+  hub.receipts.sent(msgId, sender.name, shown, 'written to the Claude Code session’s socket');
   return { status: 'sent', msg_id: msgId, to, note: sendNote('sent', shown) };
 }

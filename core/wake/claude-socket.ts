@@ -16,7 +16,8 @@ import type { InboxItem, ReceiptStatus } from '../protocol/methods.js';
 import type { SessionRecord } from '../registry/session.js';
 import type { Clock } from '../kit/clock.js';
 import type { Logger } from '../kit/logger.js';
-import type { ActivitySink, AdmissionPort, EventSink } from '../delivery/ports.js';
+import type { EventSink } from '../delivery/ports.js';
+import type { ReceiptPort } from '../receipts/receipts.js';
 import type { Mailboxes } from '../delivery/mailboxes.js';
 import type { Limits } from '../protocol/limits.js';
 import type { SessionTable } from '../registry/table.js';
@@ -39,10 +40,10 @@ interface Pending {
 }
 
 /** What the socket hand-over needs from the hub. */
-export interface ClaudeSocketPorts extends ActivitySink {
+export interface ClaudeSocketPorts {
   readonly table: SessionTable;
   readonly mailboxes: Mailboxes;
-  readonly admission: Pick<AdmissionPort, 'notifySender'>;
+  readonly receipts: Pick<ReceiptPort, 'tell' | 'sent'>;
   readonly stock: Pick<StockInterop, 'replies' | 'root'>;
   readonly events: EventSink;
   readonly clock: Clock;
@@ -122,18 +123,14 @@ export class ClaudeSocketHandover {
       }
       pending.writing = false;
       taken++;
-      hub.recordActivity({
-        at: hub.clock.now(),
-        kind: 'receipt',
-        status: 'sent',
-        sender: item.kind === 'message' ? (item.from.name ?? item.from.address) : '',
-        receiver: s.name,
-        msgId: item.id,
-        reason:
-          moment === 'idle'
-            ? 'written to the idle Claude Code session’s own socket to start a turn'
-            : 'written to the busy Claude Code session’s own socket for the next model request of its turn',
-      });
+      hub.receipts.sent(
+        item.id,
+        item.kind === 'message' ? (item.from.name ?? item.from.address) : '',
+        s.name,
+        moment === 'idle'
+          ? 'written to the idle Claude Code session’s own socket to start a turn'
+          : 'written to the busy Claude Code session’s own socket for the next model request of its turn',
+      );
     }
     return taken;
   }
@@ -208,7 +205,7 @@ export class ClaudeSocketHandover {
     status: ReceiptStatus,
     reason: string,
   ): void {
-    this.#hub.admission.notifySender(
+    this.#hub.receipts.tell(
       { msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId },
       receiver,
       status,

@@ -3,7 +3,9 @@
 // alice exactly as bob's own message does, and `from: "user"` was not an
 // unverified writer at all, so such lines filled a receiver's queue past
 // the writers' share. Now a `from` naming the user or one of this hub's
-// sessions is `unknown` without a name, and counts as a writer.
+// sessions is `unknown` without a name, and counts as a writer. So is a
+// `from` naming another machine's session (`peer:`): only the relay speaks
+// as those, and a receipt for one would go out over the relay.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../core/client/client.js';
 import { socketPathOf } from '../../core/protocol/cc-wire.js';
@@ -39,6 +41,16 @@ describe('a writer cannot speak as a hosted session or the user', () => {
     const [m] = await items(c, alice);
     expect(m).toMatchObject({ kind: 'message', from: { address: 'unknown', name: null, sessionId: null } });
     expect(m!.kind === 'message' && m!.text).not.toContain('from-name="bob"');
+  });
+
+  it("a line from another machine's session (peer:) reaches alice as unknown", async () => {
+    th = await startHub();
+    const c = await th.client();
+    const alice = await th.register(c, { name: 'alice' });
+    await writeSocket(socketPathOf(alice.address)!, line('peer:laptop/abc', 'dave', 'from afar', 'p1'));
+    await until(async () => (await items(c, alice)).length === 1);
+    const [m] = await items(c, alice);
+    expect(m).toMatchObject({ kind: 'message', from: { address: 'unknown', name: null, sessionId: null } });
   });
 
   it('a line "from user" is unknown too, and such lines get only the writers\' share of the queue', async () => {

@@ -141,7 +141,7 @@ export function createHandlers(hub: Hub): Handlers {
       for (const item of removed) {
         if (item.kind !== 'message') continue;
         const from = { msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId };
-        hub.admission.notifySender(from, s, 'delivered', 'handed to the agent');
+        hub.receipts.tell(from, s, 'delivered', 'handed to the agent');
       }
       return { acked: removed.length };
     },

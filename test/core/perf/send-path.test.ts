@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyRecord, Journal, type JournalRecord, type JournalState } from '../../../core/journal/journal.js';
 import { randomId } from '../../../core/delivery/msg-id.js';
-import { frameMessage } from '../../../core/delivery/deliver.js';
+import { frameMessage } from '../../../core/delivery/enqueue.js';
 import { wrapMessage, type WrapperAttrs } from '../../../core/protocol/cc-wire.js';
 import type { Envelope } from '../../../core/delivery/envelope.js';
 import { normalizeName, parseLabel } from '../../../core/registry/names.js';

@@ -2,7 +2,7 @@
 // queue and its decisions, and the shared budget of unverified writers.
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../../core/delivery/envelope.js';
-import { WRITER_HELD_CAP } from '../../../core/messaging/admission.js';
+import { WRITER_HELD_CAP } from '../../../core/policy/writers.js';
 import type { InboxItem, InboxReceipt } from '../../../core/protocol/methods.js';
 import { senderClass, type SessionRecord } from '../../../core/registry/session.js';
 import { THROTTLE_DEFAULTS } from '../../../core/settings/effective.js';

@@ -42,13 +42,15 @@ function harness() {
       sender: () => (item.kind === 'message' ? item.from : undefined),
       unclaimedMessages: () => [item],
     },
-    admission: { notifySender: (_e: unknown, _r: unknown, status: ReceiptStatus) => void told.push(status) },
+    receipts: {
+      tell: (_e: unknown, _r: unknown, status: ReceiptStatus) => void told.push(status),
+      sent: () => undefined,
+    },
     stock: { root: '/nonexistent-sb', replies: {} },
     events: { emit: () => undefined },
     clock: fakeClock(),
     log: silentLogger,
     limits: LIMITS,
-    recordActivity: () => undefined,
   } as unknown as ClaudeSocketPorts;
   ports.table.live.set(bob.id, bob);
   return { h: new ClaudeSocketHandover(ports), acked, released, told };

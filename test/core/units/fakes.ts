@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Admission, type AdmissionPorts } from '../../../core/messaging/admission.js';
 import { Mailboxes } from '../../../core/delivery/mailboxes.js';
+import { Receipts, type ReceiptPorts } from '../../../core/receipts/receipts.js';
 import { HistoryRecorder } from '../../../core/history/recorder.js';
 import type { Journal, JournalRecord } from '../../../core/journal/journal.js';
 import type { ActivityEntry, HubEvent } from '../../../core/protocol/events.js';
@@ -122,6 +123,25 @@ export function admissionHarness(
   const pokes: string[] = [];
   const remoteReceipts: RemoteReceipt[] = [];
   const settings = { eff: effectiveWith(opts.inbound ?? null) };
+  const receiptPorts: ReceiptPorts = {
+    table,
+    mailboxes,
+    clock,
+    log,
+    limits: { ...LIMITS, ...opts.limits },
+    recordActivity: (e) => void activity.push(e),
+    remote: {
+      sendReceipt: (env, receiver, status, reason) =>
+        void remoteReceipts.push({
+          msgId: env.msgId,
+          fromAddress: env.fromAddress,
+          receiverId: receiver.id,
+          status,
+          reason,
+        }),
+    },
+  };
+  const receipts = new Receipts(receiptPorts);
   const ports: AdmissionPorts = {
     rules: new RuleBook({ now: () => clock.now() }),
     history: new HistoryRecorder({
@@ -138,24 +158,27 @@ export function admissionHarness(
     settings: { effective: () => settings.eff },
     events: { emit: (e) => void events.push(e) },
     clock,
-    limits: { ...LIMITS, ...opts.limits },
-    log,
-    recordActivity: (e) => void activity.push(e),
+    receipts,
     wake: { poke: (id) => void pokes.push(id) },
-    remote: {
-      sendReceipt: (env, receiver, status, reason) =>
-        void remoteReceipts.push({
-          msgId: env.msgId,
-          fromAddress: env.fromAddress,
-          receiverId: receiver.id,
-          status,
-          reason,
-        }),
-    },
     adminSettings: () => settings.eff,
   };
   const admission = new Admission(ports);
-  return { admission, ports, clock, log, journal, mailboxes, table, events, activity, pokes, remoteReceipts, settings };
+  return {
+    admission,
+    receipts,
+    ports,
+    receiptPorts,
+    clock,
+    log,
+    journal,
+    mailboxes,
+    table,
+    events,
+    activity,
+    pokes,
+    remoteReceipts,
+    settings,
+  };
 }
 export type AdmissionHarness = ReturnType<typeof admissionHarness>;
 

@@ -1,9 +1,9 @@
-// Receipt texts, and Admission.notifySender's fan-out on fake ports (no hub):
+// Receipt texts, and the receipts module's fan-out on fake ports (no hub):
 // the sender's inbox, a relay receipt, a Claude Code status line to a real
 // socket in a temp directory.
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { receiptText, sendNote } from '../../../core/delivery/receipts.js';
+import { receiptText, sendNote } from '../../../core/receipts/texts.js';
 import { udsAddress } from '../../../core/protocol/cc-wire.js';
 import { RECEIPT_STATUSES, type InboxReceipt } from '../../../core/protocol/methods.js';
 import { label } from '../../../core/registry/names.js';
@@ -50,7 +50,7 @@ describe('receiptText', () => {
   });
 });
 
-describe('notifySender: a session of ours', () => {
+describe('receipts.tell: a session of ours', () => {
   it('puts exactly one receipt in the sender inbox, journaled, naming the receiver by label', async () => {
     const h = admissionHarness();
     const sender = session('alice');
@@ -58,7 +58,7 @@ describe('notifySender: a session of ours', () => {
     h.table.add(sender);
     h.table.add(receiver);
     h.clock.advance(42);
-    h.admission.notifySender(
+    h.receipts.tell(
       { msgId: 'orig', fromAddress: sender.address, fromSessionId: sender.id },
       receiver,
       'expired',
@@ -94,26 +94,16 @@ describe('notifySender: a session of ours', () => {
     h.table.add(sleeper);
     h.table.add(receiver);
     h.table.retire(sleeper.id, 0);
-    h.admission.notifySender(
-      { msgId: 'a', fromAddress: sleeper.address, fromSessionId: sleeper.id },
-      receiver,
-      'held',
-      'r',
-    );
+    h.receipts.tell({ msgId: 'a', fromAddress: sleeper.address, fromSessionId: sleeper.id }, receiver, 'held', 'r');
     expect(h.mailboxes.depth(sleeper.id)).toBe(1);
     h.table.dormant.delete(sleeper.id);
-    h.admission.notifySender(
-      { msgId: 'b', fromAddress: sleeper.address, fromSessionId: sleeper.id },
-      receiver,
-      'denied',
-      'r',
-    );
+    h.receipts.tell({ msgId: 'b', fromAddress: sleeper.address, fromSessionId: sleeper.id }, receiver, 'denied', 'r');
     expect(h.mailboxes.depth(sleeper.id)).toBe(1);
     expect(h.journal.records).toHaveLength(1);
   });
 });
 
-describe('notifySender: other machines and socket writers', () => {
+describe('receipts.tell: other machines and socket writers', () => {
   let peers: FakePeer[] = [];
   afterEach(async () => {
     for (const p of peers) await p.close();
@@ -124,7 +114,7 @@ describe('notifySender: other machines and socket writers', () => {
     const h = admissionHarness();
     const receiver = session('bob');
     h.table.add(receiver);
-    h.admission.notifySender(
+    h.receipts.tell(
       { msgId: 'p1', fromAddress: 'peer:laptop/abc', fromSessionId: null },
       receiver,
       'approved',
@@ -148,14 +138,14 @@ describe('notifySender: other machines and socket writers', () => {
     const receiver = session('bob', {}, dir);
     const writer = await fakePeer(path.join(dir, 'writer.sock'));
     peers.push(writer);
-    h.admission.notifySender(
+    h.receipts.tell(
       { msgId: 'w1', fromAddress: udsAddress(writer.path), fromSessionId: null },
       receiver,
       'held',
       'parity',
     );
     await until(() => writer.lines.length === 1);
-    h.admission.notifySender(
+    h.receipts.tell(
       { msgId: 'w2', fromAddress: udsAddress(writer.path), fromSessionId: null },
       receiver,
       'undelivered',
@@ -183,19 +173,19 @@ describe('notifySender: other machines and socket writers', () => {
     const writer = await fakePeer(path.join(near, 'cc.sock'));
     peers.push(writer);
     const via = { socketPath: path.join(near, 'reply.sock'), address: udsAddress(path.join(near, 'reply.sock')) };
-    h.admission.notifySender(
+    h.receipts.tell(
       { msgId: 'no-via', fromAddress: udsAddress(writer.path), fromSessionId: null },
       receiver,
       'refused',
       'r',
     );
-    h.admission.notifySender(
+    h.receipts.tell(
       { msgId: 'approved', fromAddress: udsAddress(writer.path), fromSessionId: null, statusVia: via },
       receiver,
       'approved',
       'r',
     );
-    h.admission.notifySender(
+    h.receipts.tell(
       { msgId: 'via', fromAddress: udsAddress(writer.path), fromSessionId: null, statusVia: via },
       receiver,
       'denied',

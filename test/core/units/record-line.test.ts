@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { recordLine } from '../../../core/journal/record-line.js';
-import { frameMessage } from '../../../core/delivery/deliver.js';
+import { frameMessage } from '../../../core/delivery/enqueue.js';
 import type { JournalRecord } from '../../../core/journal/records.js';
 
 const text = fc.string({ unit: 'binary', maxLength: 200 }); // lone surrogates, quotes, controls, any code point

@@ -38,7 +38,6 @@ function harness() {
   const answer: { route: RouteResult } = { route: { status: 'queued' } };
   const admission: AdmissionPort = {
     route: (env, receiver) => (routed.push({ env, receiverId: receiver.id }), Promise.resolve(answer.route)),
-    notifySender: () => undefined,
     effective: () => effectiveWith(),
   };
   // ReplySockets, Relay and Confirmations are classes: the fakes need a cast (see the report).
@@ -79,7 +78,7 @@ function harness() {
       outstanding: new OutstandingSends(() => 0),
     },
     adminSettings: () => effectiveWith(),
-    recordActivity: (e) => void activity.push(e.status),
+    receipts: { sent: () => void activity.push('sent') },
   };
   const alice = session('alice');
   const bob = session('bob', { permissionMode: 'bypassPermissions' });

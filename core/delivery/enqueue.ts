@@ -1,15 +1,16 @@
-// The last step of every delivery: a message, already admitted, is framed
-// and put in the receiver's inbox. `queued` only after the journal write;
-// `dropped` (duplicate msg_id, inbox at its hard cap) otherwise. Admission
-// (throttle, policy, held messages) happens before, in core/messaging/admission.
+// The last step of admission: a message, already admitted, is framed and put
+// in the receiver's inbox — enqueued, not delivered (`delivered` is the
+// agent's acknowledgement that it got the whole text). `queued` only after
+// the journal write; `dropped` (duplicate msg_id, inbox at its hard cap)
+// otherwise. Admission (throttle, policy, held messages) happens before, in
+// core/messaging/admission.
 
 import { escapeBody, wrapMessage, type WrapperAttrs } from '../protocol/cc-wire.js';
-import { randomId } from './msg-id.js';
 import type { InboxMessage } from '../protocol/methods.js';
 import type { Mailboxes } from './mailboxes.js';
 import type { Envelope } from './envelope.js';
 
-export type DeliverResult = { status: 'queued' } | { status: 'dropped'; reason: 'duplicate' | 'queue-full' };
+export type EnqueueResult = { status: 'queued' } | { status: 'dropped'; reason: 'duplicate' | 'queue-full' };
 
 type From = InboxMessage['from'];
 /** Senders' `from` objects, shared by their queued items (one object per sender, not per message; never mutated). */
@@ -70,13 +71,13 @@ export function frameMessage(env: Envelope, approvedAfterHold: boolean): InboxMe
   };
 }
 
-export function deliver(
+export function enqueue(
   mailboxes: Mailboxes,
   receiverId: string,
   env: Envelope,
   approvedAfterHold = false,
-): Promise<DeliverResult> {
-  return mailboxes.put(receiverId, frameMessage(env, approvedAfterHold)).then((added): DeliverResult => {
+): Promise<EnqueueResult> {
+  return mailboxes.put(receiverId, frameMessage(env, approvedAfterHold)).then((added): EnqueueResult => {
     switch (added) {
       case 'added':
         return { status: 'queued' };
@@ -90,8 +91,4 @@ export function deliver(
       }
     }
   });
-}
-
-export function newMsgId(): string {
-  return randomId();
 }
