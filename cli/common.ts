@@ -89,18 +89,28 @@ export async function withHub<T>(fn: (client: HubClient) => Promise<T>): Promise
         typeof err.data.directory === 'string' &&
         (err.reason === 'storage_full' || err.reason === 'storage_readonly')
       )
-        throw new CliFailure(
-          err.reason,
-          err.reason === 'storage_full'
-            ? `The disk holding the state directory ${err.data.directory} is full: nothing was stored. Free some space and send again.`
-            : `The state directory ${err.data.directory} is read-only: nothing was stored.`,
-        );
+        throw storageFailure(err.reason, err.data.directory, 'nothing was stored', 'send again');
       throw new CliFailure(err.reason, `${err.message}${issues}${extra}`);
     }
     throw err;
   } finally {
     client.close();
   }
+}
+
+/** A full or read-only disk under the state directory, in words, with the path: what it meant, and what to do. */
+export function storageFailure(
+  reason: 'storage_full' | 'storage_readonly',
+  directory: string,
+  outcome: string,
+  retry: string,
+): CliFailure {
+  return new CliFailure(
+    reason,
+    reason === 'storage_full'
+      ? `The disk holding the state directory ${directory} is full: ${outcome}. Free some space and ${retry}.`
+      : `The state directory ${directory} is read-only: ${outcome}.`,
+  );
 }
 
 export interface Credentials {

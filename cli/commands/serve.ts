@@ -15,10 +15,11 @@ import { EndpointError } from '../../core/transport/endpoint.js';
 import { startHub, type Hub } from '../../core/index.js';
 import { HubRunningError } from '../../core/transport/hub-lock.js';
 import { JournalError } from '../../core/journal/journal.js';
+import { isStorageError } from '../../core/storage/storage-error.js';
 import { stderrLogger, type Logger } from '../../core/kit/logger.js';
 import { handleSignals } from '../../core/kit/signals.js';
 import { startWebServer, type WebServer } from '../../core/index.js';
-import { CliFailure, intArg, parse, UsageError, type Ctx } from '../common.js';
+import { CliFailure, intArg, parse, storageFailure, UsageError, type Ctx } from '../common.js';
 import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../process-guards.js';
 import { VERSION } from '../version.js';
 
@@ -132,6 +133,13 @@ async function run(
     if (err instanceof HubRunningError) throw await alreadyRunning(err, values.ui === true);
     if (err instanceof EndpointError) throw new CliFailure(`endpoint_${err.code}`, err.message);
     if (err instanceof JournalError) throw new CliFailure(`journal_${err.code}`, err.message);
+    if (isStorageError(err))
+      throw storageFailure(
+        err.reason as 'storage_full' | 'storage_readonly',
+        (err.data as { directory: string }).directory,
+        'the hub cannot start',
+        'run serve again',
+      );
     throw err;
   }
   let web: WebServer | undefined;

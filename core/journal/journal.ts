@@ -21,7 +21,7 @@ import { readItemAt } from './read-back.js';
 import { recordLine } from './record-line.js';
 import { replay } from './replay.js';
 import type { InboxItem } from '../protocol/results.js';
-import { HubError } from '../protocol/errors.js';
+import { storageError } from '../storage/storage-error.js';
 
 export { applyRecord, type HeldRecord, type JournalRecord, type JournalState } from './records.js';
 export { JournalError } from './journal-file.js';
@@ -308,12 +308,4 @@ function removeStaleTemps(dir: string): void {
       // not a file (a directory someone made): leave it, compaction uses fresh names
     }
   }
-}
-
-/** A write error as the caller should hear it: a full or read-only disk by its own reason, naming the directory. */
-function storageError(err: unknown, directory: string): Error {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new HubError('storage_full', { directory }, { cause: err });
-  if (code === 'EROFS') return new HubError('storage_readonly', { directory }, { cause: err });
-  return err instanceof Error ? err : new Error(String(err));
 }

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { takeMkdirGuard } from '../storage/mkdir-guard.js';
+import { isStorageError, storageError } from '../storage/storage-error.js';
 import { processStartTime, sameProcessAlive } from '../registry/proc.js';
 import { JournalError, O_NOFOLLOW } from './journal-file.js';
 
@@ -47,7 +48,10 @@ export async function lockStateDir(dir: string, me: { socket: string; runtimeDir
   await takeMkdirGuard(
     guard,
     () => new JournalError('state_locked', guard, 'stayed locked (remove it if no hub is starting)'),
-  );
+  ).catch((err: unknown) => {
+    const storage = storageError(err, dir); // a full or read-only disk, by its own reason
+    throw isStorageError(storage) ? storage : err;
+  });
   try {
     for (let attempt = 0; ; attempt++) {
       const nonce = randomBytes(12).toString('hex');
@@ -87,14 +91,19 @@ function tryCreate(file: string, holder: LockHolder): boolean {
     fd = fs.openSync(file, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const storage = storageError(err, path.dirname(file)); // a full or read-only disk, by its own reason
+    if (isStorageError(storage)) throw storage;
     throw new JournalError('unreadable', file, (err as NodeJS.ErrnoException).code, { cause: err });
   }
   try {
     fs.writeSync(fd, JSON.stringify(holder) + '\n');
     fs.fsyncSync(fd);
-  } finally {
+  } catch (err) {
     fs.closeSync(fd);
+    fs.rmSync(file, { force: true }); // an empty lock left behind would name no holder
+    throw storageError(err, path.dirname(file));
   }
+  fs.closeSync(fd);
   return true;
 }
 

@@ -4,6 +4,7 @@
 // here does I/O on the send path.
 
 import { HistoryRecorder } from '../history/recorder.js';
+import { HubError } from '../protocol/errors.js';
 import type { RouteResult } from '../delivery/ports.js';
 import type { Envelope } from '../delivery/envelope.js';
 import type { SessionRecord } from '../registry/session.js';
@@ -65,8 +66,15 @@ export function admitRecorded(
   // outcome rows), and a saturated hub pays no promise reaction for history.
   const queued = history.message(env, receiver, sender?.team ?? null);
   if (queued === false) return admit();
-  return admit().then((r) => {
-    history.outcome(env.msgId, r.status, r.reason, queued); // folded into its record while that is still queued
-    return r;
-  });
+  return admit().then(
+    (r) => {
+      history.outcome(env.msgId, r.status, r.reason, queued); // folded into its record while that is still queued
+      return r;
+    },
+    (err: unknown) => {
+      // Not stored (a full disk, a read-only one): the sender was answered with the error, and history says so.
+      history.outcome(env.msgId, 'failed', err instanceof HubError ? err.reason : 'internal', queued);
+      throw err;
+    },
+  );
 }

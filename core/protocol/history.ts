@@ -12,10 +12,12 @@ export const OUTCOMES = [
   'expired',
   'refused',
   'dropped',
+  'failed',
   'sent',
   'confirm-denied',
   'confirm-expired',
 ] as const;
+// 'failed': the hub could not store it (its reason: storage_full, …) and answered the sender with that error.
 // 'sent': it left this hub (a stock Claude Code session's socket, a team mailbox, another program's socket); confirm-*: a send to another machine the user did not allow.
 export type Outcome = (typeof OUTCOMES)[number];
 

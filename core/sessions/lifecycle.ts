@@ -7,6 +7,7 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { HubError } from '../protocol/errors.js';
 import type { MethodParams } from '../protocol/methods.js';
 import { udsAddress } from '../protocol/cc-wire.js';
@@ -121,7 +122,9 @@ function chooseName(hub: LifecyclePorts, params: RegisterInput, ownAddress?: str
 /**
  * Writes the session's record, binds its socket, then lists it. `previous`
  * is its journaled record before (a resume or restore): on failure the
- * journal gets it back, or a drop record for a new session.
+ * journal gets it back, or a drop record for a new session. A record the
+ * journal already holds as it is (a restore) is not written again, so a
+ * restart needs no free space to bring its sessions back.
  */
 export async function activateSession(
   hub: LifecyclePorts,
@@ -141,7 +144,9 @@ export async function activateSession(
     flag: hub.settings.parseFlag(p.settings, p.name),
     hooksSeenAt: null,
   };
-  await hub.journal.append({ t: 's', s: persisted(s) }); // throws before writing anything when it cannot be written
+  const record = persisted(s);
+  const write = previous === undefined || !isDeepStrictEqual(record, previous);
+  if (write) await hub.journal.append({ t: 's', s: record }); // throws before writing anything when it cannot be written
   const server = createSessionServer(hub.limits, hub.inboundHandler(s), hub.log);
   try {
     if (!hub.paths.windows) fs.rmSync(p.socketPath, { force: true }); // ours by name, in our 0700 directory
@@ -149,9 +154,10 @@ export async function activateSession(
   } catch (err) {
     server.close(() => undefined);
     if (!hub.paths.windows) fs.rmSync(p.socketPath, { force: true });
-    await hub.journal
-      .append(previous !== undefined ? { t: 's', s: previous } : { t: 'd', id: p.id })
-      .catch((e: unknown) => hub.log.error('registration not retracted', { id: p.id, error: String(e) }));
+    if (write)
+      await hub.journal
+        .append(previous !== undefined ? { t: 's', s: previous } : { t: 'd', id: p.id })
+        .catch((e: unknown) => hub.log.error('registration not retracted', { id: p.id, error: String(e) }));
     throw err;
   }
   // Nothing below awaits before the session is listed: no connection is handled in between.
@@ -196,9 +202,11 @@ export async function restoreSessions(
     if (p.liveness === 'pid') {
       const alive = p.pid !== null && sameProcessAlive({ pid: p.pid, startTime: p.procStart ?? undefined });
       if (alive)
-        await activateSession(hub, p, null, p).catch((err: unknown) =>
-          hub.log.warn('restore failed', { id: p.id, error: String(err) }),
-        );
+        await activateSession(hub, p, null, p).catch((err: unknown) => {
+          // Never forgotten while its agent runs: kept dormant (its adapter may resume it), its record untouched.
+          hub.log.warn('restore failed; kept for a resume', { id: p.id, error: String(err) });
+          hub.table.dormant.set(p.id, { session: p, diedAt: hub.clock.now() });
+        });
       else ended.push(p);
     } else {
       await keepDormant(hub, p, false); // its adapter may reconnect and resume

@@ -8,7 +8,7 @@ import { ago } from '../ui/hooks.js';
 import { StatusPill } from '../ui/pill.js';
 
 /** Outcomes whose reason a person needs to read (why it did not simply arrive). */
-const EXPLAINED = new Set(['held', 'approved', 'refused', 'dropped', 'denied', 'expired']); // approved: by whom (its user, or a rule)
+const EXPLAINED = new Set(['held', 'approved', 'refused', 'dropped', 'failed', 'denied', 'expired']); // approved: by whom (its user, or a rule)
 const DECISION_STEP: Record<string, string> = { deliver: 'queued', hold: 'held', refuse: 'refused', drop: 'dropped' };
 
 /** The outcome path of a message, oldest first, without repeats: e.g. ['held', 'approved', 'delivered']. */

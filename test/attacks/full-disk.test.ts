@@ -2,13 +2,18 @@
 // to mount; skipped elsewhere, saying so). A send the journal could not
 // store is answered `storage_full` naming the directory, and it is nowhere:
 // not in the receiver's inbox now, and not after a restart (a batch that was
-// written partly is cut back). Once there is room again, sends work.
+// written partly is cut back), and history records it as `failed`. Once
+// there is room again, sends work. A restart with almost no room restores
+// every session (restoring writes nothing); with no room at all the hub
+// refuses to start, naming the directory, and leaves no lock behind.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RpcError } from '../../core/client/client.js';
+import type { HubError } from '../../core/protocol/errors.js';
 import type { Registration } from '../../core/protocol/methods.js';
+import { cliEnv, runCli } from '../helpers/cli.js';
 import { startHub, tempDirs, type TestDirs, type TestHub } from '../helpers/hub.js';
 
 const CAN_MOUNT = process.platform === 'linux' && process.getuid?.() === 0;
@@ -31,6 +36,25 @@ function smallDisk(dirs: TestDirs, kib: number): boolean {
 }
 
 const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
+
+/** Fills the disk under `dir` with one file, written until ENOSPC in ever smaller pieces, then `leave` bytes freed. */
+function fillDisk(dir: string, leave = 0): string {
+  const file = path.join(dir, 'filler-full');
+  const fd = fs.openSync(file, 'w');
+  try {
+    for (const size of [65536, 4096, 512, 1])
+      for (;;)
+        try {
+          fs.writeSync(fd, Buffer.alloc(size));
+        } catch {
+          break;
+        }
+    if (leave > 0) fs.ftruncateSync(fd, Math.max(0, fs.fstatSync(fd).size - leave));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return file;
+}
 
 describe.skipIf(!CAN_MOUNT)(
   'the state directory on a full disk (skipped: mounting a tmpfs needs root on Linux)',
@@ -86,6 +110,11 @@ describe.skipIf(!CAN_MOUNT)(
       expect((await c.call('message.send', { ...auth(a), to: 'b', summary: 's', message: 'after' })).status).toBe(
         'queued',
       );
+      // History tells the same story as the answers: a refused send is `failed` (or absent), never `queued`.
+      const recorded = (await c.call('history.search', { uiToken: th.hub.uiToken, limit: 500 })).messages;
+      const outcomeOf = (t: string) => recorded.find((m) => m.text.includes(t.slice(0, 12)))?.outcome;
+      for (const t of refusedTexts) expect([undefined, 'failed']).toContain(outcomeOf(t));
+      for (const t of answered) expect(outcomeOf(t)).toBe('queued');
       await th.close();
       th = await startHub({}, dirs);
       const c2 = await th.client();
@@ -99,6 +128,65 @@ describe.skipIf(!CAN_MOUNT)(
           after.some((x) => x.includes(t.slice(0, 12))),
           'back after restart',
         ).toBe(false);
+    });
+
+    it('a restart on a full disk restores every session: none is forgotten while its agent still runs', async () => {
+      const dirs = tempDirs();
+      smallDisk(dirs, 512);
+      th = await startHub({}, dirs);
+      const c = await th.client();
+      const regs: Registration[] = [];
+      for (let i = 0; i < 11; i++)
+        regs.push(
+          await c.call('session.register', { cwd: dirs.root, name: `s${i}`, pid: process.pid, liveness: 'pid' }),
+        );
+      await th.close();
+      fillDisk(dirs.home, 8 * 1024); // room for the lock, not for 11 session records
+      th = await startHub({}, dirs);
+      const c2 = await th.client();
+      for (const r of regs) expect((await c2.call('inbox.fetch', { ...auth(r), limit: 1 })).items).toEqual([]);
+      const listed = await c2.call('agents.list', { ...auth(regs[0]!) });
+      expect(listed.rows.filter((row) => /^s\d+$/.test(row.name))).toHaveLength(11);
+    });
+
+    it('a disk with no byte left: the hub refuses to start with storage_full naming the directory, leaving no lock', async () => {
+      const dirs = tempDirs();
+      smallDisk(dirs, 512);
+      th = await startHub({}, dirs);
+      const stateDir = th.hub.paths.stateDir;
+      await th.close();
+      th = undefined;
+      fillDisk(dirs.home);
+      const err = await startHub({}, dirs).then(
+        () => undefined,
+        (e: unknown) => e as HubError,
+      );
+      expect(err?.reason).toBe('storage_full');
+      expect((err?.data as { directory: string }).directory).toBe(stateDir);
+      expect(fs.readdirSync(stateDir).filter((f) => f.startsWith('hub.lock'))).toEqual([]);
+      // `switchboard serve` says it in words, with the path, and exits non-zero.
+      const served = await runCli(['serve'], cliEnv(dirs));
+      expect(served.code).not.toBe(0);
+      expect(served.stderr).toContain(
+        `The disk holding the state directory ${stateDir} is full: the hub cannot start.`,
+      );
+      expect(fs.readdirSync(stateDir).filter((f) => f.startsWith('hub.lock'))).toEqual([]);
+    });
+
+    it('a read-only disk: the hub refuses to start with storage_readonly naming the directory', async () => {
+      const dirs = tempDirs();
+      smallDisk(dirs, 512);
+      th = await startHub({}, dirs);
+      const stateDir = th.hub.paths.stateDir;
+      await th.close();
+      th = undefined;
+      expect(spawnSync('mount', ['-o', 'remount,ro', dirs.home]).status).toBe(0);
+      const err = await startHub({}, dirs).then(
+        () => undefined,
+        (e: unknown) => e as HubError,
+      );
+      expect(err?.reason).toBe('storage_readonly');
+      expect((err?.data as { directory: string }).directory).toBe(stateDir);
     });
   },
 );

@@ -17,7 +17,7 @@ export const TONE_WORDS: Record<Tone, string> = {
   queued: 'queued (not read yet)',
   held: 'held for you',
   refused: 'refused, denied or expired',
-  dropped: 'dropped',
+  dropped: 'dropped or failed (not stored)',
 };
 
 /** History outcome → colour. A queued message is not delivered until its receiver read it. */
@@ -33,6 +33,7 @@ const TONE_OF: Record<string, Tone> = {
   'confirm-denied': 'refused',
   'confirm-expired': 'refused',
   dropped: 'dropped',
+  failed: 'dropped',
 };
 /** The outcomes in the order a count names them (the contract's order). */
 const OUTCOME_ORDER = [
@@ -47,6 +48,7 @@ const OUTCOME_ORDER = [
   'confirm-denied',
   'confirm-expired',
   'dropped',
+  'failed',
 ];
 /** An edge takes the most pressing tone present: something waiting for you, then stopped, then dropped. */
 const PRECEDENCE: readonly Tone[] = ['held', 'refused', 'dropped', 'queued', 'delivered'];
