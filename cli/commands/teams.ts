@@ -83,17 +83,18 @@ export async function team(args: string[], ctx: Ctx): Promise<number> {
     const r = await withHub((c) => c.call('teams.show', { team: positionals[0] as string }));
     if (ctx.json) ctx.out(JSON.stringify(r));
     else {
-      const depth = new Map(r.inboxes.map((i) => [i.member, i]));
+      const inbox = new Map(r.inboxes.map((i) => [i.member, i]));
+      // An inbox we cannot read is said to be unreadable, with why: never shown as empty.
+      const depthOf = (member: string): string => {
+        const i = inbox.get(member);
+        if (i === undefined) return '0';
+        return i.problem !== undefined ? `unreadable: ${i.problem}` : String(i.depth);
+      };
       ctx.out(
         `${r.config.name}\n` +
           table([
             ['MEMBER', 'TYPE', 'INBOX', 'CWD'],
-            ...r.config.members.map((m) => [
-              m.name,
-              m.agentType ?? '-',
-              String(depth.get(m.name)?.depth ?? 0),
-              m.cwd ?? '-',
-            ]),
+            ...r.config.members.map((m) => [m.name, m.agentType ?? '-', depthOf(m.name), m.cwd ?? '-']),
           ]),
       );
     }

@@ -71,13 +71,19 @@ export function TeamsView({ stores }: { stores: Stores }): ReactNode {
             <h3>Roster</h3>
             <ul className="roster">
               {s.data.view?.config.members.map((m) => {
-                const depth = s.data.view?.inboxes.find((i) => i.member === m.name)?.depth ?? 0;
+                const inbox = s.data.view?.inboxes.find((i) => i.member === m.name);
                 return (
                   <li key={m.name}>
                     <span className="mono">{m.name}</span> <span className="dim">{m.agentType ?? ''}</span>{' '}
-                    <span className="badge" title="inbox depth">
-                      {depth}
-                    </span>
+                    {inbox?.problem !== undefined ? (
+                      <span className="badge alert" title={`inbox unreadable: ${inbox.problem}`}>
+                        unreadable
+                      </span>
+                    ) : (
+                      <span className="badge" title="inbox depth">
+                        {inbox?.depth ?? 0}
+                      </span>
+                    )}
                   </li>
                 );
               })}

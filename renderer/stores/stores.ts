@@ -47,7 +47,7 @@ export interface TeamsData {
   selected: string | null;
   view: {
     config: { name: string; members: Array<{ name: string; agentType?: string; cwd?: string }> };
-    inboxes: Array<{ member: string; depth: number }>;
+    inboxes: Array<{ member: string; depth: number; problem?: string }>;
   } | null;
   tasks: TaskView[];
 }

@@ -224,6 +224,34 @@ describe('History view', () => {
     expect(f.calls.slice(before).filter(([op]) => op === 'history.conversation')).toHaveLength(1); // coalesced
   });
 
+  it('the Teams view shows an inbox it cannot read as unreadable, with why, never as 0', async () => {
+    const f = fakeBridge({
+      'sessions.list': { rows: [] },
+      'held.list': { items: [] },
+      'activity.list': { entries: [], notices: [] },
+      'settings.effective': { effective: {}, problems: [], paused: false },
+      'confirmations.list': { items: [] },
+      'setup.detect': { agents: [] },
+      'teams.list': { root: '/c', teams: [{ name: 'crew', members: 2, createdAt: 0 }] },
+      'teams.show': {
+        config: { name: 'crew', members: [{ name: 'lead' }, { name: 'worker' }] },
+        inboxes: [
+          { member: 'lead', depth: 2, unread: 2 },
+          { member: 'worker', depth: 0, unread: 0, problem: 'not valid JSON' },
+        ],
+      },
+      'tasks.list': { tasks: [] },
+    });
+    const stores = createStores(f.bridge);
+    render(<App stores={stores} />);
+    await settle();
+    fireEvent.click(screen.getByRole('button', { name: 'Teams' }));
+    await settle();
+    const roster = screen.getAllByRole('listitem').filter((li) => li.closest('.roster') !== null);
+    expect(roster.map((li) => li.textContent?.replace(/\s+/g, ' '))).toEqual(['lead 2', 'worker unreadable']);
+    expect(screen.getByText('unreadable').getAttribute('title')).toBe('inbox unreadable: not valid JSON');
+  });
+
   it('the Teams view opens its team conversation', async () => {
     const f = fakeBridge({
       'sessions.list': { rows: [] },
