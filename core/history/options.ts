@@ -21,6 +21,8 @@ export interface RecorderOptions {
   now: () => number;
   policy: () => RetentionPolicy;
   onError: (what: string, err: unknown) => void;
+  /** Named in the database as its writer (`switchboard <version>`). */
+  writer?: string;
   /** false: history off by configuration (benchmarks); default true. */
   enabled?: boolean;
   /** Tests: the sqlite module, or null to act as a runtime without it. */

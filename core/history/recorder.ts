@@ -77,7 +77,7 @@ export class HistoryRecorder {
     }
     try {
       prepareFile(this.file);
-      this.#store = new HistoryStore(sqlite, this.file);
+      this.#store = new HistoryStore(sqlite, this.file, opts.writer);
       this.#reason = null;
       this.#prune();
     } catch (err) {

@@ -17,6 +17,7 @@ import type {
   HistoryStats,
   RetentionPolicy,
 } from '../protocol/history.js';
+import { checkHistoryFormat, stampHistoryFormat } from './format.js';
 import { edgeOf, eventOf, messageFilter, messageOf, type Row } from './rows.js';
 
 type SqliteModule = typeof import('node:sqlite');
@@ -56,13 +57,23 @@ export class HistoryStore {
   readonly #setOutcome: StatementSync;
   readonly #setRouted: StatementSync;
 
-  /** Opens (creating) the database; `file` must already exist with mode 0600 (or be ':memory:'). */
-  constructor(sqlite: SqliteModule, file: string) {
+  /**
+   * Opens (creating) the database; `file` must already exist with mode 0600 (or be ':memory:'). A database of a
+   * newer format throws NewerHistoryError before anything is written (format.ts).
+   */
+  constructor(sqlite: SqliteModule, file: string, writer = 'switchboard') {
     this.#db = new sqlite.DatabaseSync(file);
+    try {
+      checkHistoryFormat(this.#db, file);
+    } catch (err) {
+      this.#db.close();
+      throw err;
+    }
     this.#db.exec(
       'PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 0;',
     );
     this.#db.exec(HistoryStore.SCHEMA);
+    stampHistoryFormat(this.#db, writer);
     this.#insertMessage = this.#db
       .prepare(`INSERT OR IGNORE INTO messages (msg_id, at, sender_session, sender_name, sender_address, sender_team,
       receiver_session, receiver_name, receiver_team, summary, text, outcome, reason, outcome_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);

@@ -206,7 +206,8 @@ export class Hub {
     const env = opts.endpoint ?? currentEndpointEnv();
     const paths = resolveEndpoint(env);
     const limits = withLimits(opts.limits);
-    const { stateLock, journal, state } = await openState(env, paths, limits, opts.logger ?? silentLogger);
+    const writer = `switchboard ${opts.version ?? '0.0.0'}`;
+    const { stateLock, journal, state } = await openState(env, paths, limits, opts.logger ?? silentLogger, writer);
     const quiet = new QuietMarks({
       runtimeDir: paths.runtimeDir,
       hubPid: process.pid,

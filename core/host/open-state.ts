@@ -23,6 +23,8 @@ export async function openState(
   paths: EndpointPaths,
   limits: Limits,
   log: Logger,
+  /** Who writes the journal's format header (`switchboard <version>`). */
+  writer: string,
 ): Promise<OpenedState> {
   if (!paths.windows) {
     ensurePrivateDir(paths.runtimeDir, env.uid);
@@ -44,6 +46,7 @@ export async function openState(
       lineBytes: limits.journalLineBytes,
       uid: env.uid,
       log,
+      writer,
     });
     return { stateLock, journal, state };
   } catch (err) {

@@ -8,7 +8,14 @@ import fs from 'node:fs';
 import { CodedError } from '../protocol/coded-error.js';
 
 export type JournalErrorCode =
-  'symlink' | 'not_regular' | 'foreign_owner' | 'loose_mode' | 'unreadable' | 'read_failed' | 'state_locked';
+  | 'symlink'
+  | 'not_regular'
+  | 'foreign_owner'
+  | 'loose_mode'
+  | 'unreadable'
+  | 'read_failed'
+  | 'newer_format'
+  | 'state_locked';
 
 const TEXT: Record<Exclude<JournalErrorCode, 'state_locked'>, string> = {
   symlink: 'is a symbolic link; the hub only uses a file of its own (remove the link)',
@@ -17,6 +24,7 @@ const TEXT: Record<Exclude<JournalErrorCode, 'state_locked'>, string> = {
   loose_mode: 'can be read by other users (chmod 600 it if it is yours)',
   unreadable: 'cannot be opened',
   read_failed: 'cannot be read',
+  newer_format: 'was written by a newer Switchboard; run that version (or a newer one) on it',
 };
 
 export class JournalError extends CodedError<JournalErrorCode> {

@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { CompactionAborted, compactFile } from './compact.js';
 import { openJournalFile } from './journal-file.js';
 import type { LiveIndex } from './live-index.js';
-import type { JournalRecord, JournalState } from './records.js';
+import { JOURNAL_FORMAT, type JournalRecord, type JournalState } from './records.js';
 import { readItemAt } from './read-back.js';
 import { recordLine } from './record-line.js';
 import { replay } from './replay.js';
@@ -48,6 +48,8 @@ export interface JournalOptions {
   /** The owner the file must have (negative: not checked). */
   uid?: number;
   log?: JournalLog;
+  /** Named in the format header this hub writes (`switchboard <version>`). */
+  writer?: string;
 }
 
 const quiet: JournalLog = { warn: () => undefined, error: () => undefined };
@@ -101,7 +103,21 @@ export class Journal {
           firstAt: r.firstDropAt,
         });
       }
-      return { journal: new Journal(file, fd, opts, r.index, r.size, !r.terminated), state: r.state };
+      if (r.unknown > 0)
+        (opts.log ?? quiet).warn('journal: records of a type this hub does not know are kept as they are', {
+          file,
+          kept: r.unknown,
+        });
+      const journal = new Journal(file, fd, opts, r.index, r.size, !r.terminated);
+      if (r.format === undefined)
+        // A new file, or one from before headers: say which format it is in. Not written (a full disk) is only
+        // tried again at the next start; a file without a header reads as format 1.
+        await journal
+          .append({ t: 'v', v: JOURNAL_FORMAT, by: opts.writer ?? 'switchboard' })
+          .catch((err: unknown) =>
+            (opts.log ?? quiet).warn('journal: format header not written', { error: String(err) }),
+          );
+      return { journal, state: r.state };
     } catch (err) {
       fs.closeSync(fd);
       throw err;

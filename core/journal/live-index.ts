@@ -19,6 +19,10 @@ export class LiveIndex {
   readonly #sessions = new Map<string, number>();
   readonly #items = new Map<string, Map<string, number>>();
   readonly #held = new Map<string, Map<string, number>>();
+  /** The latest format header: live until a newer one replaces it. */
+  #header: number | undefined;
+  /** Records of a type this hub does not know: live forever, so compaction never erases them. */
+  #opaque = 0;
   /** Where a running compaction copied records (offset → new offset). */
   #moved: Map<number, number> | undefined;
   #bytes = 0;
@@ -50,9 +54,24 @@ export class LiveIndex {
     (this.#moved ??= new Map()).set(off, to);
   }
 
+  /** Records kept only because this hub does not understand them. */
+  get opaque(): number {
+    return this.#opaque;
+  }
+
+  /** A record of a type this hub does not know, at [off, off + len): kept as it is, never killed. */
+  keep(off: number, len: number): void {
+    this.#add(off, len);
+    this.#opaque++;
+  }
+
   /** Accounts for `rec`, written at [off, off + len). */
   apply(rec: JournalRecord, off: number, len: number): void {
     switch (rec.t) {
+      case 'v':
+        this.#kill(this.#header);
+        this.#header = this.#add(off, len);
+        break;
       case 's':
         this.#kill(this.#sessions.get(rec.s.id));
         this.#sessions.set(rec.s.id, this.#add(off, len));
@@ -103,6 +122,7 @@ export class LiveIndex {
     const next = new OffsetTable();
     for (const [off, len] of this.#byOff.entries()) next.set(where(off), len);
     for (const [k, off] of this.#sessions) this.#sessions.set(k, where(off));
+    if (this.#header !== undefined) this.#header = where(this.#header);
     for (const maps of [this.#items, this.#held])
       for (const map of maps.values()) for (const [k, off] of map) map.set(k, where(off));
     this.#byOff = next;

@@ -1,7 +1,10 @@
 // The journal's record vocabulary and what replaying one record means.
 // Replay (replay.ts), the live-byte index (live-index.ts) and the Journal all
 // follow applyRecord: a record either sets one key (session, item, held
-// message) or deletes keys; none depends on another record's value.
+// message) or deletes keys; none depends on another record's value. The
+// format header (`v`) says which format the file is in and who wrote it: a
+// hub refuses a file of a newer format than JOURNAL_FORMAT (replay.ts).
+// A file without one is format 1 (what hubs wrote before the header).
 
 import type { InboxItem } from '../protocol/methods.js';
 import type { PersistedSession } from '../registry/session.js';
@@ -15,7 +18,11 @@ export interface HeldRecord {
   heldAt: number;
 }
 
+/** The journal format this hub writes and reads; a change that older hubs would misread raises it. */
+export const JOURNAL_FORMAT = 1;
+
 export type JournalRecord =
+  | { t: 'v'; v: number; by: string }
   | { t: 's'; s: PersistedSession }
   | { t: 'd'; id: string }
   | { t: 'i'; id: string; item: InboxItem }
@@ -33,12 +40,17 @@ export function emptyState(): JournalState {
   return { sessions: new Map(), items: new Map(), held: new Map() };
 }
 
+/** The record types this hub understands (`t`). */
+export const RECORD_TYPES: ReadonlySet<string> = new Set(['v', 's', 'd', 'i', 'a', 'h', 'hx']);
+
 /** A cheap shape check: the file is ours (0600 in a 0700 directory) but may be damaged. */
 export function isRecord(x: unknown): x is JournalRecord {
   if (x === null || typeof x !== 'object') return false;
   const r = x as Record<string, unknown>;
   const obj = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
   switch (r.t) {
+    case 'v':
+      return Number.isSafeInteger(r.v) && (r.v as number) >= 1 && typeof r.by === 'string';
     case 's':
       return obj(r.s) && typeof (r.s as Record<string, unknown>).id === 'string';
     case 'd':
@@ -62,6 +74,8 @@ export function isRecord(x: unknown): x is JournalRecord {
 
 export function applyRecord(state: JournalState, rec: JournalRecord): void {
   switch (rec.t) {
+    case 'v':
+      break; // the header changes no state
     case 's':
       state.sessions.set(rec.s.id, rec.s);
       break;

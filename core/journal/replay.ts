@@ -3,12 +3,14 @@
 // readFileSync hit V8's string limit at 512 MiB and replayed as empty). A
 // line over `maxLineBytes`, a line that is not a record and a torn last line
 // are dropped and counted; a read error is a JournalError, never an empty
-// state.
+// state. A format header newer than JOURNAL_FORMAT stops the replay with a
+// JournalError naming who wrote it; a record of a type this hub does not know
+// is kept live as it is (counted), so compaction never erases it.
 
 import fs from 'node:fs';
 import { JournalError } from './journal-file.js';
 import { LiveIndex } from './live-index.js';
-import { applyRecord, emptyState, isRecord, type JournalState } from './records.js';
+import { applyRecord, emptyState, isRecord, JOURNAL_FORMAT, RECORD_TYPES, type JournalState } from './records.js';
 
 /** Bytes read per call: large enough to be I/O bound, small enough to keep memory flat. */
 export const REPLAY_CHUNK_BYTES = 1024 * 1024;
@@ -25,6 +27,10 @@ export interface ReplayResult {
   tooLong: number;
   /** Offset of the first dropped line, for the log. */
   firstDropAt: number | undefined;
+  /** The format the file's header names; undefined when it has none (a new file, or one from before headers). */
+  format: number | undefined;
+  /** Records of a type this hub does not know, kept as they are. */
+  unknown: number;
 }
 
 export function readAt(fd: number, buf: Buffer, position: number): Promise<number> {
@@ -42,6 +48,8 @@ export async function replay(fd: number, file: string, maxLineBytes: number): Pr
     dropped: 0,
     tooLong: 0,
     firstDropAt: undefined,
+    format: undefined,
+    unknown: 0,
   };
   const drop = (off: number, tooLong: boolean): void => {
     r.dropped++;
@@ -56,7 +64,21 @@ export async function replay(fd: number, file: string, maxLineBytes: number): Pr
     } catch {
       return drop(off, false);
     }
-    if (!isRecord(rec)) return drop(off, false);
+    if (!isRecord(rec)) {
+      const t = (rec as { t?: unknown } | null)?.t;
+      if (typeof t !== 'string' || RECORD_TYPES.has(t) || Array.isArray(rec)) return drop(off, false);
+      r.unknown++;
+      return r.index.keep(off, len);
+    }
+    if (rec.t === 'v') {
+      if (rec.v > JOURNAL_FORMAT)
+        throw new JournalError(
+          'newer_format',
+          file,
+          `format ${rec.v}, written by ${rec.by.slice(0, 200)}; this hub reads format ${JOURNAL_FORMAT}`,
+        );
+      r.format = rec.v;
+    }
     applyRecord(r.state, rec);
     r.index.apply(rec, off, len);
   };

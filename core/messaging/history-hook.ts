@@ -21,6 +21,7 @@ export interface RecorderPorts {
   readonly limits: Limits;
   readonly clock: Clock;
   readonly log: Logger;
+  readonly version: string;
   adminSettings(): EffectiveSettings;
 }
 
@@ -47,6 +48,7 @@ export function createRecorder(
       return { maxAgeMs: a.historyRetentionDays.value * DAY_MS, maxBytes: a.historyMaxMegabytes.value * MEGABYTE };
     },
     onError: (what, err) => hub.log.error(what, { error: err instanceof Error ? err.message : String(err) }),
+    writer: `switchboard ${hub.version}`,
     ...(enabled === false ? { enabled: false } : {}),
     ...(moves !== undefined ? { onMove: moves.onMove, movesWanted: moves.wanted } : {}),
   });

@@ -76,6 +76,7 @@ describe('durability', () => {
     expect(await reopened.journal.compact()).toBe(true);
     reopened.journal.close();
     const lines = [
+      { t: 'v', v: 1, by: 'switchboard' }, // the format header, written when the file was new
       { t: 'i', id: 's1', item: item('y') },
       { t: 'i', id: 's1', item: item('z') },
     ];
