@@ -4,6 +4,12 @@
 // starts as little as Node can. Same behaviour as `switchboard hook`. A
 // post-tool hook whose session the hub marked quiet (nothing to hand over)
 // exits after a few file reads; everything else loads the full hook lazily.
+// On a Node older than node-gate.ts allows it does nothing but write that
+// refusal on stderr and exit 0, like every other hook failure (exit 2 would
+// block the agent; any other code is an error on every tool call). The check
+// runs before any hook code does: the modules imported below only define
+// functions and constants when they load.
+import { unsupportedNode } from './node-gate.js';
 import type { Ctx } from './common.js';
 import { postToolHasNothingToDo } from './agent/quiet-check.js';
 import { readStdinSync } from './agent/stdin.js';
@@ -49,4 +55,6 @@ function main(): void {
     }, fail);
 }
 
-main();
+const refusal = unsupportedNode(process.versions.node);
+if (refusal === null) main();
+else process.stderr.write(refusal + '\n'); // exit code 0

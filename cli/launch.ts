@@ -1,14 +1,29 @@
-// Entry point of the bundled CLI: `serve` first re-executes itself with few
-// malloc arenas (malloc-arenas.ts); then it turns on Node's compile cache (a hook runs
-// on every tool call; the cache skips re-compiling the chunks it loads), then
+// What the `switchboard` process does once bin.ts has found its Node new
+// enough: `serve` first re-executes itself with few malloc arenas
+// (malloc-arenas.ts); then it turns on Node's compile cache (a hook runs on
+// every tool call; the cache skips re-compiling the chunks it loads), then
 // runs main() and exits with its code. The cache lives in the user's own
 // 0700 cache directory, never in a shared /tmp where another user could plant
-// code caches.
+// code caches. process.argv[1] becomes the bundle's real path first: npm
+// installs `switchboard` as a symbolic link in its bin directory, and the
+// commands find what ships beside the bundle (the user interface for
+// `serve --ui`, the hook entry `setup` writes) from that path.
 import fs from 'node:fs';
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { withFewMallocArenas } from './malloc-arenas.js';
+
+/** The bundle's own path, links resolved (npm's bin/switchboard is a link to it). */
+function resolveOwnPath(): void {
+  const script = process.argv[1];
+  if (script === undefined) return;
+  try {
+    process.argv[1] = fs.realpathSync(script);
+  } catch {
+    // Left as it is: a path that cannot be resolved is still the one Node ran.
+  }
+}
 
 function enableCompileCache(): void {
   if (process.env.SWITCHBOARD_NO_COMPILE_CACHE === '1' || typeof module.enableCompileCache !== 'function') return;
@@ -28,6 +43,8 @@ function enableCompileCache(): void {
     // No cache is only slower.
   }
 }
+
+resolveOwnPath();
 
 // The hub runs for days: it re-executes itself once with few malloc arenas (malloc-arenas.ts) before anything else.
 const serving = process.argv.slice(2).find((a) => !a.startsWith('-')) === 'serve';

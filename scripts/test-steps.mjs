@@ -25,6 +25,11 @@ export function testSteps({ skipInterop, skipAgents, second }) {
       argv: [process.execPath, 'scripts/scan-electron.mjs'],
       rerun: 'npm run scan:electron',
     },
+    {
+      label: 'installable package: npm pack, install into an empty prefix, run',
+      argv: [process.execPath, 'scripts/pack-check.mjs'],
+      rerun: 'npm run pack:check',
+    },
     vitest('unit and integration tests'),
   ];
   if (!skipInterop) steps.push(vitest('real Claude Code interop', 'vitest.interop.config.ts'));

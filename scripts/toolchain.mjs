@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** Node 22 from 22.12 (require(esm), compile cache), 24 and later. */
-export const MIN_NODE = [22, 12];
+/** Node 22 from 22.13 (require(esm), compile cache, unflagged node:sqlite), 24 and later; as cli/node-gate.ts. */
+export const MIN_NODE = [22, 13];
 /** The pinned builds (exact versions, from the npm registry). */
 export const PINNED = { 22: '22.23.3', 24: '24.22.3' };
 const CACHE = process.env.SWITCHBOARD_TOOLCHAIN_CACHE ?? path.join(os.homedir(), '.cache', 'switchboard-toolchain');

@@ -71,19 +71,19 @@ describe('npm test on a machine without chromium, nats-server, tmux, unshare', (
     },
   );
 
-  it('refuses a Node older than 22.12 with the reason, before anything else', () => {
+  it('refuses a Node older than 22.13 with the reason, before anything else', () => {
     const r = spawnSync(
       process.execPath,
       [
         '-e',
-        `import('./scripts/toolchain.mjs').then((m) => console.log(JSON.stringify([m.supportedNode('v20.20.2'), m.supportedNode('v22.11.0'), m.supportedNode('v22.12.0'), m.supportedNode('v24.1.0')])))`,
+        `import('./scripts/toolchain.mjs').then((m) => console.log(JSON.stringify([m.supportedNode('v20.20.2'), m.supportedNode('v22.12.0'), m.supportedNode('v22.13.0'), m.supportedNode('v24.1.0')])))`,
       ],
       { cwd: ROOT, encoding: 'utf8' },
     );
-    const [v20, v2211, v2212, v24] = JSON.parse(r.stdout) as (string | null)[];
-    expect(v20).toContain('needs Node 22.12+');
-    expect(v2211).toContain('needs Node 22.12+');
-    expect(v2212).toBeNull();
+    const [v20, v2212, v2213, v24] = JSON.parse(r.stdout) as (string | null)[];
+    expect(v20).toContain('needs Node 22.13+');
+    expect(v2212).toContain('needs Node 22.13+');
+    expect(v2213).toBeNull();
     expect(v24).toBeNull();
   });
 });

@@ -12,6 +12,7 @@ describe('npm test steps', () => {
       'build',
       'lint',
       'electron security scan',
+      'installable package: npm pack, install into an empty prefix, run',
       'unit and integration tests',
       'real Claude Code interop',
       'real agents: Claude Code, Codex CLI, Gemini CLI with scripted models',
@@ -30,7 +31,7 @@ describe('npm test steps', () => {
   it('says which step failed, how to re-run it and one file of it', () => {
     const i = all.findIndex((s) => s.label === 'real Claude Code interop');
     const text = failureReport(all[i]!, i, all.length, 'exit 1');
-    expect(text).toContain('step 5 of 8, "real Claude Code interop", failed (exit 1)');
+    expect(text).toContain('step 6 of 9, "real Claude Code interop", failed (exit 1)');
     expect(text).toContain('Re-run only this step: npx vitest run --config vitest.interop.config.ts\n');
     expect(text).toContain('Or one failing file of it: npx vitest run --config vitest.interop.config.ts <file>');
   });

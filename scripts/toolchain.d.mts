@@ -1,0 +1,9 @@
+// Types of the toolchain check (scripts/toolchain.mjs), for its tests.
+export const MIN_NODE: [number, number];
+export const PINNED: Record<'22' | '24', string>;
+export function supportedNode(version: string): string | null;
+export function nodeBinary(
+  major: string | number,
+  platform?: NodeJS.Platform,
+  arch?: string,
+): { path: string; version: string } | { why: string };
