@@ -57,22 +57,40 @@ export class HubClient {
     socket.on('close', () => this.#failAll(new Error('hub connection closed')));
   }
 
+  /**
+   * Connects to the hub socket. A full listen backlog (EAGAIN: the hub is busy, not gone) is tried again until
+   * the time is up; a timer that fires in the same turn as a finished connect does not win over it (a starved
+   * process sees both at once), so only a hub that really did not take the connection is "not running".
+   */
   static connect(socketPath: string, opts: { timeoutMs?: number } = {}): Promise<HubClient> {
     const timeoutMs = opts.timeoutMs ?? 10_000;
     return new Promise((resolve, reject) => {
-      const socket = net.connect(socketPath);
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new HubNotRunningError(socketPath));
-      }, timeoutMs);
-      socket.once('connect', () => {
+      let settled = false;
+      let socket: net.Socket | undefined;
+      const fail = (cause?: unknown): void => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
-        resolve(new HubClient(socket, timeoutMs));
-      });
-      socket.once('error', (cause) => {
-        clearTimeout(timer);
-        reject(new HubNotRunningError(socketPath, { cause }));
-      });
+        socket?.destroy();
+        reject(new HubNotRunningError(socketPath, cause === undefined ? undefined : { cause }));
+      };
+      // Decided after the poll phase of this turn: a connect that completed meanwhile is seen first.
+      const timer = setTimeout(() => setImmediate(fail), timeoutMs);
+      const attempt = (): void => {
+        if (settled) return;
+        const s = (socket = net.connect(socketPath));
+        s.once('connect', () => {
+          if (settled) return void s.destroy();
+          settled = true;
+          clearTimeout(timer);
+          resolve(new HubClient(s, timeoutMs));
+        });
+        s.once('error', (cause: NodeJS.ErrnoException) => {
+          if (cause.code === 'EAGAIN' && !settled) setTimeout(attempt, 10);
+          else fail(cause);
+        });
+      };
+      attempt();
     });
   }
 

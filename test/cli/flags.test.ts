@@ -19,7 +19,8 @@ describe('strict flags per subcommand', () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
     served = await serveCli(env);
-    expect((await runCli(['task', 'create', '--team', 't', '--subject', 'one'], env)).code).toBe(0);
+    const created = await runCli(['task', 'create', '--team', 't', '--subject', 'one'], env);
+    expect(created.code, created.stderr).toBe(0); // a failure says why (a fresh machine once saw exit 3 here)
     const claim = await runCli(['task', 'claim', '1', '--team', 't', '--owner', 'w1', '--json'], env);
     expect(claim.code).toBe(2);
     expect(claim.stderr).toContain('task claim does not take --owner');
