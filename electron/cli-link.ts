@@ -1,6 +1,6 @@
 // "Install the command-line tool" from Preferences: writes a small
 // launcher for the CLI bundle that ships unpacked beside app.asar. The
-// launcher runs the system's Node (22.12+), because release builds turn
+// launcher runs the system's Node (22.13+), because release builds turn
 // Electron's RunAsNode fuse off (docs/decisions.md). Per-user location,
 // no administrator rights: ~/.local/bin on macOS and Linux, and
 // %LOCALAPPDATA%\Switchboard\bin on Windows (add it to PATH once).

@@ -1,6 +1,7 @@
 // The installable `switchboard` package (the CLI and the headless hub with its
 // web UI), made from a finished build: `npm run pack:cli` leaves
-// dist/switchboard-<version>.tgz, for `npm install -g` or `npx`.
+// dist/switchboard-<version>.tgz, for `npm install -g ./dist/…tgz` (the ./
+// matters: without it npm reads dist/… as a GitHub repository) or `npx`.
 //
 // Promises: the package holds only dist/cli (the bundles: no node_modules
 // needed at run time), dist/renderer (what `serve --ui` serves; cli/commands/
@@ -107,6 +108,6 @@ if (import.meta.filename === path.resolve(process.argv[1] ?? '')) {
   const packed = packStaged(staged, path.join(ROOT, 'dist'));
   console.log(
     `${path.relative(ROOT, packed.file)}: ${packed.files.length} files, ${(packed.size / 1024).toFixed(0)} kB ` +
-      `(${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked). Install it with: npm install -g ${path.relative(process.cwd(), packed.file)}`,
+      `(${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked). Install it with: npm install -g ./${path.relative(process.cwd(), packed.file)}`,
   );
 }
