@@ -11,7 +11,8 @@
 //       stops it with exit 0)
 //   switchboard setup claude-code --dry-run --json (hooks name this Node and the
 //       installed hook entry; nothing is written)
-//   npx --package <tarball> switchboard --version
+//   npx --package <tarball> switchboard --version (and setup through npx warns
+//       that it would write npx's temporary copy into the agent's settings)
 // and, where /usr/bin/node is older than `engines` allows, that the installed
 // command refuses it with the one line of cli/node-gate.ts and exit 78.
 // Leaves nothing behind: everything happens in one temporary directory that
@@ -139,6 +140,7 @@ function checkSetup(env, installed) {
   const hookEntry = path.join(installed, 'dist', 'cli', 'switchboard-hook.cjs');
   check(diff.includes(JSON.stringify(`"${process.execPath}" "${hookEntry}" session-start --agent claude`)), diff);
   check(!fs.existsSync(path.join(env.HOME, '.claude')), 'setup --dry-run wrote into HOME');
+  check(r.stderr === '', `setup from the installed package warned:\n${r.stderr}`);
 }
 
 /** The Node at OLD_NODE when it is older than `engines` allows, else why there is none. */
@@ -194,7 +196,10 @@ async function main() {
       home,
     );
     check(succeeded(npx, 'npx switchboard --version').stdout.trim() === manifest.version, `npx said ${npx.stdout}`);
-    log('npx --package <tarball> switchboard --version');
+    const npxSetup = [...npm, 'exec', '--yes', ...cache, '--package', packed.file, '--', 'switchboard', 'setup'];
+    const warned = succeeded(run([...npxSetup, 'claude-code', '--dry-run'], npmEnv, home), 'npx switchboard setup');
+    check(warned.stderr.includes("runs from npx's cache"), `setup through npx did not warn:\n${warned.stderr}`);
+    log("npx --package <tarball> switchboard --version; setup through npx warns that npx's cache is temporary");
 
     const old = oldNode(manifest.engines.node);
     if ('why' in old) log(`the refusal of an old Node not tried: ${old.why}`);

@@ -35,11 +35,16 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
         : undefined;
   if (version !== undefined && !/^v?\d+(\.\d+){0,3}([-+ ].*)?$/.test(version))
     throw new UsageError('--agent-version must look like 2.1.118');
+  const env = currentSetupEnv();
+  if (values.uninstall !== true && runsFromNpxCache(env.script))
+    ctx.err(
+      `switchboard setup: this copy runs from npx's cache (${env.script}), which npm may clear; the hooks and the MCP server it writes would then break. Install it (npm install -g) and run setup from the installed switchboard.`,
+    );
   let p;
   try {
     p = plan(
       agent as SetupAgent,
-      { ...currentSetupEnv(), agentVersion: version, postToolHook: values['post-tool-hook'] === true },
+      { ...env, agentVersion: version, postToolHook: values['post-tool-hook'] === true },
       values.uninstall === true,
     );
   } catch (err) {
@@ -75,6 +80,11 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
   }
   if (notes.length > 0) ctx.out(['', 'Still to do:', ...notes.map((n) => `- ${n}`)].join('\n'));
   return 0;
+}
+
+/** Whether the bundle is npx's temporary copy (`~/.npm/_npx/<hash>/node_modules/…`). */
+function runsFromNpxCache(script: string): boolean {
+  return script.split(/[\\/]/).includes('_npx');
 }
 
 const VERSION_TIMEOUT_MS = 5000;
