@@ -7,7 +7,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HubClient, HubNotRunningError, RpcError } from '../core/client/client.js';
 import { currentEndpointEnv, resolveEndpoint } from '../core/transport/endpoint.js';
-import { CliFailure, EXIT, UsageError } from './errors.js';
+import { CliFailure, errorDataText, EXIT, UsageError } from './errors.js';
 import { readSecret, refuseSecretFlags } from './secrets.js';
 
 export { CliFailure, EXIT, UsageError } from './errors.js';
@@ -80,17 +80,12 @@ export async function withHub<T>(fn: (client: HubClient) => Promise<T>): Promise
     return await fn(client);
   } catch (err) {
     if (err instanceof RpcError) {
-      const extra =
-        Array.isArray(err.data.candidates) && err.data.candidates.length > 0
-          ? ` Candidates: ${err.data.candidates.join(', ')}`
-          : '';
-      const issues = Array.isArray(err.data.issues) ? ` (${err.data.issues.join('; ')})` : '';
       if (
         typeof err.data.directory === 'string' &&
         (err.reason === 'storage_full' || err.reason === 'storage_readonly')
       )
         throw storageFailure(err.reason, err.data.directory, 'nothing was stored', 'send again');
-      throw new CliFailure(err.reason, `${err.message}${issues}${extra}`);
+      throw new CliFailure(err.reason, `${err.message}${errorDataText(err.data)}`);
     }
     throw err;
   } finally {

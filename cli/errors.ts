@@ -5,6 +5,16 @@
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, noHub: 3 } as const;
 
+/** What the hub's error data adds for a person or an agent: the detail, the msg_id a receipt will name, the candidates. */
+export function errorDataText(data: Record<string, unknown>): string {
+  const detail = typeof data.detail === 'string' ? ` (${data.detail})` : '';
+  const msgId = typeof data.msg_id === 'string' ? ` msg_id ${data.msg_id}.` : '';
+  const issues = Array.isArray(data.issues) ? ` (${data.issues.join('; ')})` : '';
+  const candidates =
+    Array.isArray(data.candidates) && data.candidates.length > 0 ? ` Candidates: ${data.candidates.join(', ')}` : '';
+  return `${detail}${msgId}${issues}${candidates}`;
+}
+
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);

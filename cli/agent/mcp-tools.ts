@@ -13,6 +13,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RpcError, SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
+import { errorDataText } from '../errors.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
 import { boundary, BOUNDARY_EVENTS } from './boundary.js';
 import { markedQuiet } from './quiet-check.js';
@@ -49,7 +50,7 @@ export function registerTools(server: McpServer, deps: Deps): void {
       isError = true;
       text =
         err instanceof RpcError
-          ? `Error (${err.reason}): ${err.message}${Array.isArray(err.data.candidates) && err.data.candidates.length ? ` Candidates: ${err.data.candidates.join(', ')}` : ''}`
+          ? `Error (${err.reason}): ${err.message}${errorDataText(err.data)}`
           : `Error: ${err instanceof Error ? err.message : String(err)}`;
     }
     let items: InboxItem[];

@@ -23,7 +23,8 @@ export const HISTORY_HELP = `switchboard history [--with NAME] [--search TEXT] [
   Messages from the history store (oldest first), with their outcome.
   WHEN: an ISO date or time, or an age such as 30m, 2h, 7d. O: queued, delivered,
   held, approved, denied, expired, refused, dropped, failed (not stored: a full
-  disk), sent (left this hub), confirm-denied or confirm-expired. With the UI token (or
+  disk), unknown (timed out; a receipt settles it), sent (left this hub),
+  confirm-denied or confirm-expired. With the UI token (or
   SWITCHBOARD_UI_TOKEN) every session's messages; with a session only its own.`;
 
 const OPTIONS = {

@@ -2,7 +2,8 @@
 // machines (relay), to stock Claude Code sessions, to another program's
 // socket, and to team mailboxes. Each is recorded as it goes out (before the
 // send, so a receipt that races the send's answer finds it) and its result
-// becomes the outcome; a failed send is recorded `dropped` with the reason.
+// becomes the outcome; a failed send is recorded `dropped` with the reason,
+// one that timed out `unknown` (it may still arrive; a receipt settles it).
 // Queues only (the recorder's rules): never awaits, never throws into a send.
 
 import { CodedError } from '../protocol/coded-error.js';
@@ -50,7 +51,8 @@ export async function recordOutbound<R extends { status: string; reason?: string
   try {
     r = await send();
   } catch (err) {
-    history.outcome(m.msgId, 'dropped', failure(err));
+    const timedOut = err instanceof HubError && err.reason === 'timeout';
+    history.outcome(m.msgId, timedOut ? 'unknown' : 'dropped', failure(err));
     throw err;
   }
   history.outcome(m.msgId, r.status, r.reason ?? note);

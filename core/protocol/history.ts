@@ -13,10 +13,12 @@ export const OUTCOMES = [
   'refused',
   'dropped',
   'failed',
+  'unknown',
   'sent',
   'confirm-denied',
   'confirm-expired',
 ] as const;
+// 'unknown': it left this hub but no answer came (a relay send that timed out); a later receipt settles it.
 // 'failed': the hub could not store it (its reason: storage_full, …) and answered the sender with that error.
 // 'sent': it left this hub (a stock Claude Code session's socket, a team mailbox, another program's socket); confirm-*: a send to another machine the user did not allow.
 export type Outcome = (typeof OUTCOMES)[number];

@@ -2,7 +2,10 @@
 // (true in any scope, bypass sessions included) the send waits for the
 // user's Allow; Deny or expiry answers confirm-denied / confirm-expired
 // and nothing leaves. Then the relay carries it and the status is what the
-// remote hub decided (queued/held/refused/dropped), or a clear error.
+// remote hub decided (queued/held/refused/dropped), or a clear error. A send
+// that timed out may still arrive (a broker that paused): it is answered
+// `timeout` with its msg_id and stays outstanding, so its later receipt
+// reaches the sender and settles it; other errors mean it never left.
 
 import { randomUUID } from 'node:crypto';
 import { sendNote } from '../receipts/texts.js';
@@ -64,6 +67,17 @@ export async function sendRemote(
       body: message,
     })
     .catch((err: unknown) => {
+      if (err instanceof HubError && err.reason === 'timeout') {
+        const detail = (err.data as { detail?: unknown } | undefined)?.detail;
+        throw new HubError(
+          'timeout',
+          {
+            detail: `${typeof detail === 'string' ? detail : 'no answer'}; it may still arrive: a receipt will say`,
+            msg_id: msgId,
+          },
+          { cause: err },
+        );
+      }
       hub.remote.outstanding.forget(msgId);
       throw err;
     });

@@ -14,7 +14,7 @@ export type Tone = (typeof TONES)[number];
 /** Each colour's outcomes, in the contract's words (History uses the same). */
 export const TONE_WORDS: Record<Tone, string> = {
   delivered: 'delivered or approved',
-  queued: 'queued (not read yet)',
+  queued: 'queued (not read yet) or not known yet',
   held: 'held for you',
   refused: 'refused, denied or expired',
   dropped: 'dropped or failed (not stored)',
@@ -34,12 +34,14 @@ const TONE_OF: Record<string, Tone> = {
   'confirm-expired': 'refused',
   dropped: 'dropped',
   failed: 'dropped',
+  unknown: 'queued',
 };
 /** The outcomes in the order a count names them (the contract's order). */
 const OUTCOME_ORDER = [
   'queued',
   'delivered',
   'sent',
+  'unknown',
   'held',
   'approved',
   'denied',
