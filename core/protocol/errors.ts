@@ -57,6 +57,10 @@ export const ERRORS = {
   blocker_not_found: [-32065, 'A task named in blocks or blockedBy does not exist in that list'],
   blocker_self: [-32066, 'A task cannot block itself'],
   blocker_cycle: [-32067, 'That dependency would make tasks block each other in a cycle'],
+  task_too_large: [
+    -32068,
+    'That would make a task file too large or too deeply nested to read back (its metadata); nothing was written',
+  ],
   not_hosted: [
     -32042,
     'That is a Claude Code session with its own messaging: type in its terminal, or send from one of your sessions',

@@ -2,10 +2,25 @@
 // Readers strip unknown keys but keep the file's key order, so reading and
 // writing back an untouched task is byte-identical; a file that fails
 // validation, or that is nested deeper than LIMITS.jsonDepth, counts as
-// missing for readers and is never written.
+// missing for readers and is never written. What we write is checked by the
+// same reader first (taskText): a task we could not read back (metadata at
+// the request's depth limit sits one level deeper in the file; pretty
+// printing makes it larger) is refused before anything is written.
 
 import { z } from 'zod';
+import { CodedError } from '../protocol/coded-error.js';
 import { FILE_JSON_BOUNDS, jsonBoundsProblem } from '../protocol/bounded-json.js';
+
+export const MAX_TASK_BYTES = 2 * 1024 * 1024; // a task is a few KiB; bigger is not one
+
+export type ClaimFailure = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy' | 'not_found';
+
+/** Refusals of a dependency edge (create's blockedBy, update's addBlocks/addBlockedBy). */
+export type LinkFailure = 'blocker_not_found' | 'blocker_self' | 'blocker_cycle';
+
+export class TaskError extends CodedError<ClaimFailure | LinkFailure | 'task_id_unavailable' | 'task_too_large'> {
+  override readonly name = 'TaskError';
+}
 
 export const TASK_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -76,4 +91,15 @@ export function applyPatch(old: Task, patch: TaskPatch): Task {
 
 export function isInternal(t: Task): boolean {
   return t.metadata !== undefined && Object.prototype.hasOwnProperty.call(t.metadata, '_internal');
+}
+
+/** The file text of `task`, refused (`task_too_large`) when our own reader could not read it back. */
+export function taskText(task: Task): string {
+  const text = JSON.stringify(task, null, 2);
+  if (Buffer.byteLength(text, 'utf8') > MAX_TASK_BYTES || parseTask(text) === undefined)
+    throw new TaskError(
+      'task_too_large',
+      `task ${task.id} would be ${Buffer.byteLength(text, 'utf8')} bytes or nested deeper than the reader takes`,
+    );
+  return text;
 }

@@ -12,22 +12,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readBounded } from '../storage/bounded-read.js';
 import { UnreadableFileError } from '../storage/unreadable.js';
-import { createExclusive, createAtomicExclusive, sanitizePart, serialize, writeAtomic } from '../teams/files.js';
+import { createExclusive, createAtomicExclusive, sanitizePart, writeAtomic } from '../teams/files.js';
 import { withFileLock, type LockOptions } from '../teams/lock.js';
-import { applyPatch, isInternal, parseTask, type Task, type TaskPatch } from './task-file.js';
-import { CodedError } from '../protocol/coded-error.js';
+import {
+  applyPatch,
+  isInternal,
+  MAX_TASK_BYTES,
+  parseTask,
+  TaskError,
+  taskText,
+  type Task,
+  type TaskPatch,
+} from './task-file.js';
 import { highWaterMark, maxSafeId, raiseHighWaterMark, safeId } from './high-water-mark.js';
 
-export const MAX_TASK_BYTES = 2 * 1024 * 1024; // a task is a few KiB; bigger is not one
-
-export type ClaimFailure = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy' | 'not_found';
-
-/** Refusals of a dependency edge (create's blockedBy, update's addBlocks/addBlockedBy). */
-export type LinkFailure = 'blocker_not_found' | 'blocker_self' | 'blocker_cycle';
-
-export class TaskError extends CodedError<ClaimFailure | LinkFailure | 'task_id_unavailable'> {
-  override readonly name = 'TaskError';
-}
+export { MAX_TASK_BYTES, TaskError, type ClaimFailure, type LinkFailure } from './task-file.js';
 
 export interface NewTask {
   subject: string;
@@ -139,13 +138,13 @@ export class TaskList {
         blockedBy: [...new Set(t.blockedBy ?? [])],
         ...(t.metadata !== undefined ? { metadata: t.metadata } : {}),
       };
-      if (!(await createAtomicExclusive(this.#file(id), serialize(task))))
+      if (!(await createAtomicExclusive(this.#file(id), taskText(task))))
         throw new TaskError('task_id_unavailable', `${this.#file(id)} exists`);
       for (const blocker of task.blockedBy) {
         await this.#withTask(blocker, async () => {
           const b = await this.get(blocker);
           if (b !== undefined && !b.blocks.includes(id))
-            await writeAtomic(this.#file(blocker), serialize(applyPatch(b, { blocks: [...b.blocks, id] })));
+            await writeAtomic(this.#file(blocker), taskText(applyPatch(b, { blocks: [...b.blocks, id] })));
         });
       }
       return task;
@@ -156,7 +155,7 @@ export class TaskList {
     return this.#withTask(id, async () => {
       const old = await this.#forWrite(id);
       const next = applyPatch(old, patch);
-      await writeAtomic(this.#file(id), serialize(next));
+      await writeAtomic(this.#file(id), taskText(next));
       return next;
     });
   }
@@ -189,7 +188,7 @@ export class TaskList {
           const blocks = [...new Set([...t.blocks, ...more.blocks])];
           const blockedBy = [...new Set([...t.blockedBy, ...more.blockedBy])];
           if (blocks.length !== t.blocks.length || blockedBy.length !== t.blockedBy.length)
-            await writeAtomic(this.#file(tid), serialize(applyPatch(t, { blocks, blockedBy })));
+            await writeAtomic(this.#file(tid), taskText(applyPatch(t, { blocks, blockedBy })));
         });
       }
       return (await this.get(id)) ?? all.get(id)!;
@@ -225,7 +224,7 @@ export class TaskList {
         }
         if (t.owner === owner) return t;
         const next = applyPatch(t, { owner });
-        await writeAtomic(this.#file(id), serialize(next));
+        await writeAtomic(this.#file(id), taskText(next));
         return next;
       });
     return opts.busyCheck ? this.#withList(attempt) : attempt();
@@ -245,7 +244,7 @@ export class TaskList {
           if (o === undefined) return;
           await writeAtomic(
             this.#file(o.id),
-            serialize(
+            taskText(
               applyPatch(o, {
                 blocks: o.blocks.filter((x) => x !== id),
                 blockedBy: o.blockedBy.filter((x) => x !== id),
