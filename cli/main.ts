@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   agents: async () => (await import('./commands/messaging.js')).agents,
   send: async () => (await import('./commands/messaging.js')).send,
   inbox: async () => (await import('./commands/messaging.js')).inbox,
+  ui: async () => (await import('./commands/ui-address.js')).uiAddress,
   held: async () => (await import('./commands/ui.js')).held,
   subscriptions: async () => (await import('./commands/ui.js')).subscriptions,
   rules: async () => (await import('./commands/rules.js')).rules,
@@ -30,8 +31,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 async function help(): Promise<string> {
-  const [serve, session, messaging, ui, rules, teams, adapters, hist] = await Promise.all([
+  const [serve, address, session, messaging, ui, rules, teams, adapters, hist] = await Promise.all([
     import('./commands/serve.js'),
+    import('./commands/ui-address.js'),
     import('./commands/session.js'),
     import('./commands/messaging.js'),
     import('./commands/ui.js'),
@@ -43,6 +45,7 @@ async function help(): Promise<string> {
   return `switchboard ${VERSION} — let coding agents on this machine find and message each other safely
 
 ${serve.SERVE_HELP}
+${address.UI_ADDRESS_HELP}
 
 ${session.SESSION_HELP}
 

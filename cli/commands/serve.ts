@@ -35,7 +35,7 @@ export const SERVE_HELP = `switchboard serve [--ui [--port N]] [--json] [--quiet
   --ui     also serve the user interface and its HTTP bridge on 127.0.0.1 (port N, default 7317;
            0 picks a free one; a default port held by another program is swapped for a free one);
            open the printed URL, it carries the token after "#". When a hub already runs, says
-           where its UI is (its token is only in that hub's own output)
+           where its UI is; \`switchboard ui\` prints that hub's URL with its token again
   --quiet  log only warnings and errors (to stderr)`;
 
 /** Why a second hub cannot start, with the running hub's UI address when it serves one. */
@@ -55,7 +55,7 @@ async function alreadyRunning(err: HubRunningError, wantUi: boolean): Promise<Cl
   if (info?.uiPort !== undefined) {
     return new CliFailure(
       'hub_running',
-      `${who} and serves the user interface at http://127.0.0.1:${info.uiPort}/ — open the URL that hub printed when it started (its token is never stored), or stop it and run serve --ui again for a fresh one`,
+      `${who} and serves the user interface at http://127.0.0.1:${info.uiPort}/ — run \`switchboard ui\` for its URL with the token`,
     );
   }
   if (wantUi)

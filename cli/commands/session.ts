@@ -30,6 +30,9 @@ export async function status(args: string[], ctx: Ctx): Promise<number> {
   ctx.out(
     `hub ${info.version} on ${info.socket}\npid ${info.pid}, ${info.sessions} live session(s)\nstate ${info.stateDir}`,
   );
+  // The address only: the token stays out of status (pasted into bug reports); `switchboard ui` gives it.
+  if (info.uiPort !== undefined)
+    ctx.out(`ui http://127.0.0.1:${info.uiPort}/ (sign in with the URL \`switchboard ui\` prints)`);
   // Codex skips untrusted hooks and Gemini skips hooks in untrusted folders, silently.
   for (const r of silent)
     ctx.out(

@@ -1,8 +1,11 @@
 // `switchboard setup claude-code|codex|gemini [--dry-run] [--uninstall] [--agent-version X.Y.Z] [--post-tool-hook]`.
 
-import { spawnSync } from 'node:child_process';
+// The plan is core/setup/planning.ts's, the same one the UI's setup applies
+// (Claude Code's version found the same way).
+
 import { CliFailure, parse, UsageError, type Ctx } from '../common.js';
-import { currentSetupEnv, plan, SETUP_AGENTS, setupNotes, type SetupAgent } from '../../core/setup/agents.js';
+import { currentSetupEnv, SETUP_AGENTS, setupNotes, type SetupAgent } from '../../core/setup/agents.js';
+import { planSetup } from '../../core/setup/planning.js';
 import { applyChanges, describeChange, SetupError } from '../../core/setup/edit.js';
 
 export async function setup(args: string[], ctx: Ctx): Promise<number> {
@@ -27,12 +30,7 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
     throw new UsageError(
       '--post-tool-hook applies to claude-code only (the other agents always get their post-tool hook)',
     );
-  const version =
-    typeof values['agent-version'] === 'string'
-      ? values['agent-version']
-      : agent === 'claude-code'
-        ? detectClaudeVersion()
-        : undefined;
+  const version = typeof values['agent-version'] === 'string' ? values['agent-version'] : undefined;
   if (version !== undefined && !/^v?\d+(\.\d+){0,3}([-+ ].*)?$/.test(version))
     throw new UsageError('--agent-version must look like 2.1.118');
   const env = currentSetupEnv();
@@ -42,11 +40,13 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
     );
   let p;
   try {
-    p = plan(
-      agent as SetupAgent,
-      { ...env, agentVersion: version, postToolHook: values['post-tool-hook'] === true },
-      values.uninstall === true,
-    );
+    p = (
+      await planSetup(agent as SetupAgent, env, {
+        uninstall: values.uninstall === true,
+        agentVersion: version,
+        postToolHook: values['post-tool-hook'] === true,
+      })
+    ).plan;
   } catch (err) {
     if (err instanceof SetupError) throw new CliFailure('setup_refused', err.message);
     throw err;
@@ -85,17 +85,4 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
 /** Whether the bundle is npx's temporary copy (`~/.npm/_npx/<hash>/node_modules/…`). */
 function runsFromNpxCache(script: string): boolean {
   return script.split(/[\\/]/).includes('_npx');
-}
-
-const VERSION_TIMEOUT_MS = 5000;
-
-/** `claude --version` from PATH ("2.1.332 (Claude Code)"), or undefined: then setup writes command hooks. */
-function detectClaudeVersion(): string | undefined {
-  const r = spawnSync('claude', ['--version'], {
-    encoding: 'utf8',
-    timeout: VERSION_TIMEOUT_MS,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  if (r.status !== 0 || typeof r.stdout !== 'string') return undefined;
-  return /\b(\d+\.\d+\.\d+)\b/.exec(r.stdout)?.[1];
 }

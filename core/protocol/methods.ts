@@ -265,6 +265,8 @@ function method<A extends AuthKind, S extends z.ZodType>(
 
 export const METHODS = {
   'hub.info': method('none', InfoParams),
+  /** The web UI's sign-in URL (token in the fragment) for `switchboard ui`: any caller on the 0700 socket (docs/security.md). */
+  'ui.address': method('none', InfoParams),
   'session.register': method('none', RegisterParams),
   'session.state': method('session', StateParams),
   'session.mode': method('session', ModeParams),

@@ -200,6 +200,8 @@ export interface TaskView {
 
 export interface MethodResults {
   'hub.info': HubInfo;
+  /** `url`: the web UI with its token in the fragment; null (with `port` null) when this hub serves no web UI. */
+  'ui.address': { url: string | null; port: number | null };
   'session.register': Registration;
   'session.state': { state: string };
   'session.mode': { permissionMode: string };
@@ -252,11 +254,14 @@ export interface MethodResults {
       agent: 'claude-code' | 'codex' | 'gemini';
       command: string;
       path: string | null;
+      /** What `<path> --version` said (Claude Code only: its version decides the hooks setup writes), else null. */
+      version: string | null;
       configured: boolean;
       problem: string | null;
     }>;
   };
-  'setup.plan': { changes: Array<{ file: string; diff: string }> };
+  /** `agentVersion`: the version the plan was made for (found as `switchboard setup` finds it), null when unknown. */
+  'setup.plan': { changes: Array<{ file: string; diff: string }>; agentVersion: string | null };
   'setup.apply': { changed: string[]; backups: string[] };
   'user.send': { status: 'queued' | 'dropped'; msg_id: string; to: { name: string; address: string } };
   'user.subscribe': { status: 'subscribed'; to: { name: string; address: string } };

@@ -1,15 +1,19 @@
 // The person at the keyboard acting through a user interface: a message
 // from the user into a session's inbox (framed as the user's, not a peer's,
-// and not subject to the inbound policy, which guards against peers), and
-// an idle subscription whose notice goes to the user, not to an agent.
+// and not subject to the inbound policy, which guards against peers), an
+// idle subscription whose notice goes to the user, not to an agent, agent
+// setup (the plan `switchboard setup` makes: core/setup/planning.ts), and
+// the web UI's sign-in URL for `switchboard ui` (auth `none`: only this OS
+// user reaches the socket; why that is enough is in docs/security.md).
 
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../../protocol/errors.js';
 import { resolveTo } from '../../registry/resolution.js';
 import type { SessionRecord } from '../../registry/session.js';
 import { escapeBody } from '../../protocol/cc-wire.js';
-import { currentSetupEnv, plan, type SetupAgent } from '../../setup/agents.js';
+import { currentSetupEnv, type SetupAgent } from '../../setup/agents.js';
 import { detectAgents } from '../../setup/detect.js';
+import { planSetup, withVersions } from '../../setup/planning.js';
 import { applyChanges, describeChange, SetupError } from '../../setup/edit.js';
 import type { Hub } from '../hub.js';
 import type { Handler } from './dispatch.js';
@@ -23,24 +27,37 @@ function target(hub: Hub, to: string): SessionRecord {
 }
 
 export function createUserHandlers(hub: Hub): {
-  [M in 'user.send' | 'user.subscribe' | 'setup.detect' | 'setup.plan' | 'setup.apply']: Handler<M>;
+  [M in 'user.send' | 'user.subscribe' | 'setup.detect' | 'setup.plan' | 'setup.apply' | 'ui.address']: Handler<M>;
 } {
-  /** Agent setup as the user: the same plan `switchboard setup` makes, for the hub's own CLI path. */
-  const planFor = (p: { agent: SetupAgent; uninstall?: boolean | undefined }) => {
+  /** Agent setup as the user: the plan `switchboard setup` makes (the same version found the same way). */
+  const planFor = async (p: { agent: SetupAgent; uninstall?: boolean | undefined }) => {
     try {
-      return plan(p.agent, currentSetupEnv(), p.uninstall === true);
+      return await planSetup(p.agent, currentSetupEnv(), { uninstall: p.uninstall });
     } catch (err) {
       if (err instanceof SetupError) throw new HubError('invalid_params', { issues: [err.message] });
       throw err;
     }
   };
   return {
-    'setup.detect': () => ({ agents: detectAgents(currentSetupEnv()) }),
-    'setup.plan': (p) => {
-      return { changes: planFor(p).changes.map((c) => ({ file: c.file, diff: describeChange(c) })) };
+    'ui.address': () => {
+      const port = hub.uiPort;
+      if (port === undefined) return { url: null, port: null };
+      hub.log.info('the web UI sign-in URL was given to a caller on the hub socket (switchboard ui)');
+      return { url: `http://127.0.0.1:${port}/#token=${hub.uiToken}`, port };
     },
-    'setup.apply': (p) => {
-      const changes = planFor(p).changes;
+    'setup.detect': async () => {
+      const e = currentSetupEnv();
+      return { agents: await withVersions(detectAgents(e), e) };
+    },
+    'setup.plan': async (p) => {
+      const r = await planFor(p);
+      return {
+        changes: r.plan.changes.map((c) => ({ file: c.file, diff: describeChange(c) })),
+        agentVersion: r.agentVersion,
+      };
+    },
+    'setup.apply': async (p) => {
+      const changes = (await planFor(p)).plan.changes;
       return { changed: changes.map((c) => c.file), backups: applyChanges(changes, new Date(hub.clock.now())) };
     },
     'user.send': async (p) => {
