@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { applyRecord, Journal, type JournalRecord, type JournalState } from '../core/journal/journal.js';
+import { applyRecord, emptyState, Journal, type JournalRecord, type JournalState } from '../core/journal/journal.js';
 import { fmt, tempDir } from './lib.js';
 
 const LIVE = 50_000; // records kept
@@ -65,7 +65,7 @@ function* liveRecords(state: JournalState): Iterable<JournalRecord> {
 export async function run(): Promise<void> {
   const dir = path.join(tempDir(), 'state');
   const { journal } = await Journal.open(dir, OPTS);
-  const state: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
+  const state: JournalState = emptyState();
   const text = 'x'.repeat(BODY);
   const put = (rec: JournalRecord): Promise<void> => {
     applyRecord(state, rec);
@@ -113,7 +113,7 @@ export async function run(): Promise<void> {
   const replayMs = await reopenTime();
   // Baseline for replay: the old whole-file read (fails past 512 MiB; here it fits).
   const t = performance.now();
-  const oldState: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
+  const oldState: JournalState = emptyState();
   for (const line of fs.readFileSync(journal.file, 'utf8').split('\n'))
     if (line !== '') applyRecord(oldState, JSON.parse(line) as JournalRecord);
   const oldReplayMs = performance.now() - t;

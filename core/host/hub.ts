@@ -234,6 +234,7 @@ export class Hub {
     quiet.reset(); // this hub is the one now: a previous hub's marks go before any request
     hub.history.open();
     await restoreSessions(hub, state.sessions, state.held);
+    hub.remote.restore(state);
     hub.#restored = true;
     hub.#markRestored();
     hub.stock.start();

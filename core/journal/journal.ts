@@ -23,7 +23,7 @@ import { replay } from './replay.js';
 import type { InboxItem } from '../protocol/results.js';
 import { storageError } from '../storage/storage-error.js';
 
-export { applyRecord, type HeldRecord, type JournalRecord, type JournalState } from './records.js';
+export { applyRecord, emptyState, type HeldRecord, type JournalRecord, type JournalState } from './records.js';
 export { JournalError } from './journal-file.js';
 export { JournalReadError } from './read-back.js';
 

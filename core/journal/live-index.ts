@@ -19,6 +19,9 @@ export class LiveIndex {
   readonly #sessions = new Map<string, number>();
   readonly #items = new Map<string, Map<string, number>>();
   readonly #held = new Map<string, Map<string, number>>();
+  /** Relay sends awaiting receipts and receipts awaiting the broker, by their ids. */
+  readonly #relayOut = new Map<string, number>();
+  readonly #relayReceipts = new Map<string, number>();
   /** The latest format header: live until a newer one replaces it. */
   #header: number | undefined;
   /** Records of a type this hub does not know: live forever, so compaction never erases them. */
@@ -72,6 +75,23 @@ export class LiveIndex {
         this.#kill(this.#header);
         this.#header = this.#add(off, len);
         break;
+      case 'ro':
+      case 'rr': {
+        const map = rec.t === 'ro' ? this.#relayOut : this.#relayReceipts;
+        const id = rec.t === 'ro' ? rec.out.msgId : rec.rr.id;
+        this.#kill(map.get(id));
+        map.set(id, this.#add(off, len));
+        break;
+      }
+      case 'rox':
+      case 'rrx': {
+        const map = rec.t === 'rox' ? this.#relayOut : this.#relayReceipts;
+        for (const id of rec.ids) {
+          this.#kill(map.get(id));
+          map.delete(id);
+        }
+        break;
+      }
       case 's':
         this.#kill(this.#sessions.get(rec.s.id));
         this.#sessions.set(rec.s.id, this.#add(off, len));
@@ -121,7 +141,8 @@ export class LiveIndex {
     };
     const next = new OffsetTable();
     for (const [off, len] of this.#byOff.entries()) next.set(where(off), len);
-    for (const [k, off] of this.#sessions) this.#sessions.set(k, where(off));
+    for (const map of [this.#sessions, this.#relayOut, this.#relayReceipts])
+      for (const [k, off] of map) map.set(k, where(off));
     if (this.#header !== undefined) this.#header = where(this.#header);
     for (const maps of [this.#items, this.#held])
       for (const map of maps.values()) for (const [k, off] of map) map.set(k, where(off));

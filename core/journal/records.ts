@@ -7,6 +7,7 @@
 // A file without one is format 1 (what hubs wrote before the header).
 
 import type { InboxItem } from '../protocol/methods.js';
+import type { RelayReceipt } from '../protocol/relay-wire.js';
 import type { PersistedSession } from '../registry/session.js';
 import type { Envelope } from '../delivery/envelope.js';
 
@@ -21,8 +22,27 @@ export interface HeldRecord {
 /** The journal format this hub writes and reads; a change that older hubs would misread raises it. */
 export const JOURNAL_FORMAT = 1;
 
+/** A send to another machine whose receipts may still come (relay/outstanding.ts); `untilAt`: wall-clock end. */
+export interface RelayOutRecord {
+  msgId: string;
+  senderId: string;
+  machine: string;
+  untilAt: number;
+}
+
+/** A receipt for a sender on another machine, not published yet (the broker was away). */
+export interface RelayReceiptRecord {
+  id: string;
+  machine: string;
+  receipt: RelayReceipt;
+}
+
 export type JournalRecord =
   | { t: 'v'; v: number; by: string }
+  | { t: 'ro'; out: RelayOutRecord }
+  | { t: 'rox'; ids: string[] }
+  | { t: 'rr'; rr: RelayReceiptRecord }
+  | { t: 'rrx'; ids: string[] }
   | { t: 's'; s: PersistedSession }
   | { t: 'd'; id: string }
   | { t: 'i'; id: string; item: InboxItem }
@@ -34,14 +54,30 @@ export interface JournalState {
   sessions: Map<string, PersistedSession>;
   items: Map<string, Map<string, InboxItem>>;
   held: Map<string, Map<string, HeldRecord>>;
+  /** Sends to other machines awaiting receipts, by msg_id. */
+  relayOut: Map<string, RelayOutRecord>;
+  /** Receipts for other machines' senders waiting for the broker, by id. */
+  relayReceipts: Map<string, RelayReceiptRecord>;
 }
 
 export function emptyState(): JournalState {
-  return { sessions: new Map(), items: new Map(), held: new Map() };
+  return { sessions: new Map(), items: new Map(), held: new Map(), relayOut: new Map(), relayReceipts: new Map() };
 }
 
 /** The record types this hub understands (`t`). */
-export const RECORD_TYPES: ReadonlySet<string> = new Set(['v', 's', 'd', 'i', 'a', 'h', 'hx']);
+export const RECORD_TYPES: ReadonlySet<string> = new Set([
+  'v',
+  's',
+  'd',
+  'i',
+  'a',
+  'h',
+  'hx',
+  'ro',
+  'rox',
+  'rr',
+  'rrx',
+]);
 
 /** A cheap shape check: the file is ours (0600 in a 0700 directory) but may be damaged. */
 export function isRecord(x: unknown): x is JournalRecord {
@@ -51,6 +87,13 @@ export function isRecord(x: unknown): x is JournalRecord {
   switch (r.t) {
     case 'v':
       return Number.isSafeInteger(r.v) && (r.v as number) >= 1 && typeof r.by === 'string';
+    case 'ro':
+      return obj(r.out) && typeof (r.out as Record<string, unknown>).msgId === 'string';
+    case 'rr':
+      return obj(r.rr) && typeof (r.rr as Record<string, unknown>).id === 'string';
+    case 'rox':
+    case 'rrx':
+      return Array.isArray(r.ids);
     case 's':
       return obj(r.s) && typeof (r.s as Record<string, unknown>).id === 'string';
     case 'd':
@@ -76,6 +119,18 @@ export function applyRecord(state: JournalState, rec: JournalRecord): void {
   switch (rec.t) {
     case 'v':
       break; // the header changes no state
+    case 'ro':
+      state.relayOut.set(rec.out.msgId, rec.out);
+      break;
+    case 'rox':
+      for (const id of rec.ids) state.relayOut.delete(id);
+      break;
+    case 'rr':
+      state.relayReceipts.set(rec.rr.id, rec.rr);
+      break;
+    case 'rrx':
+      for (const id of rec.ids) state.relayReceipts.delete(id);
+      break;
     case 's':
       state.sessions.set(rec.s.id, rec.s);
       break;

@@ -4,9 +4,11 @@
 // to the machine it comes from. Forged ones ("approved by its user",
 // reasons with instructions in them, a thousand of them to fill an inbox)
 // are dropped. An entry ends at the message's final receipt, after
-// OUTSTANDING_MS, or when OUTSTANDING_MAX newer ones pushed it out. In
-// memory only: after a restart, receipts of earlier sends are dropped too.
+// OUTSTANDING_MS, or when OUTSTANDING_MAX newer ones pushed it out. Each
+// entry is journaled (`ro`, ended by `rox`), so receipts of sends made
+// before a restart still count after it.
 
+import type { RelayOutRecord } from '../journal/records.js';
 import type { RelayReceipt } from '../protocol/relay-wire.js';
 
 /** How long a receipt may come after its send (a held message may wait days for its user). */
@@ -16,29 +18,59 @@ export const OUTSTANDING_MAX = 10_000;
 /** Receipts after which nothing more comes for that message. */
 const FINAL = new Set<RelayReceipt['status']>(['delivered', 'denied', 'refused', 'expired', 'dropped']);
 
-export class OutstandingSends {
-  readonly #sends = new Map<string, { senderId: string; machine: string; until: number }>();
-  readonly #now: () => number;
+/** Where entries are kept across restarts (the journal). */
+export interface OutstandingStore {
+  /** Resolves once the entry is durable. */
+  added(out: RelayOutRecord): Promise<void>;
+  ended(msgIds: string[]): void;
+}
 
-  /** `now`: monotonic milliseconds. */
-  constructor(now: () => number) {
+const memoryOnly: OutstandingStore = { added: () => Promise.resolve(), ended: () => undefined };
+
+interface Entry {
+  senderId: string;
+  machine: string;
+  /** Monotonic end. */
+  until: number;
+}
+
+export class OutstandingSends {
+  readonly #sends = new Map<string, Entry>();
+  readonly #now: () => number;
+  readonly #wallNow: () => number;
+  readonly #store: OutstandingStore;
+
+  /** `now`: monotonic milliseconds; `wallNow`: epoch milliseconds (what the journal keeps). */
+  constructor(now: () => number, wallNow: () => number = Date.now, store: OutstandingStore = memoryOnly) {
     this.#now = now;
+    this.#wallNow = wallNow;
+    this.#store = store;
   }
 
   get size(): number {
     return this.#sends.size;
   }
 
-  /** Before the message leaves (its first receipt can come before the answer). */
-  add(msgId: string, senderId: string, machine: string): void {
-    this.#sends.delete(msgId);
-    if (this.#sends.size >= OUTSTANDING_MAX) this.#sends.delete(this.#sends.keys().next().value as string);
-    this.#sends.set(msgId, { senderId, machine, until: this.#now() + OUTSTANDING_MS });
+  /** Sends journaled before a restart: those still within their time come back, the rest end. */
+  restore(records: Iterable<RelayOutRecord>): void {
+    const ended: string[] = [];
+    const wall = this.#wallNow();
+    for (const r of records) {
+      if (r.untilAt <= wall) ended.push(r.msgId);
+      else this.#put(r.msgId, { senderId: r.senderId, machine: r.machine, until: this.#now() + (r.untilAt - wall) });
+    }
+    if (ended.length > 0) this.#store.ended(ended);
+  }
+
+  /** Before the message leaves (its first receipt can come before the answer); resolves once it is durable. */
+  add(msgId: string, senderId: string, machine: string): Promise<void> {
+    this.#put(msgId, { senderId, machine, until: this.#now() + OUTSTANDING_MS });
+    return this.#store.added({ msgId, senderId, machine, untilAt: this.#wallNow() + OUTSTANDING_MS });
   }
 
   /** The message never arrived (an error answer): no receipt can be for it. */
   forget(msgId: string): void {
-    this.#sends.delete(msgId);
+    if (this.#sends.delete(msgId)) this.#store.ended([msgId]);
   }
 
   /** Whether `r` answers a message we sent; a final one ends its entry. */
@@ -46,10 +78,16 @@ export class OutstandingSends {
     const s = this.#sends.get(r.origMsgId);
     if (s === undefined || s.senderId !== r.senderSessionId || s.machine !== r.receiver.machine) return false;
     if (s.until <= this.#now()) {
-      this.#sends.delete(r.origMsgId);
+      this.forget(r.origMsgId);
       return false;
     }
-    if (FINAL.has(r.status)) this.#sends.delete(r.origMsgId);
+    if (FINAL.has(r.status)) this.forget(r.origMsgId);
     return true;
+  }
+
+  #put(msgId: string, e: Entry): void {
+    this.#sends.delete(msgId);
+    if (this.#sends.size >= OUTSTANDING_MAX) this.forget(this.#sends.keys().next().value as string);
+    this.#sends.set(msgId, e);
   }
 }

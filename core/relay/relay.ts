@@ -35,6 +35,7 @@ import {
 import { Coalescer, presenceRefusal, QUERY_ANSWER_MS } from './presence-guard.js';
 
 export const SEND_TIMEOUT_MS = 5000; // a remote hub answers once the message is journaled
+const RECEIPT_ACK_MS = 2000; // a hub answers a receipt as it takes it
 const DEFAULT_PRESENCE_S = 15;
 const CLOSE_WAIT_MS = 2000; // at most this long to drain on close
 /** A refused presence is logged at most this often. */
@@ -52,6 +53,8 @@ export interface RelayPorts {
   admit(msg: RelayMessage): Promise<RelayAnswer>;
   receipt(r: RelayReceipt): void;
   remoteChanged(): void;
+  /** Connected (or reconnected): what waited for the broker can go now. */
+  connected(): void;
   log(level: 'info' | 'warn', message: string, fields?: Record<string, unknown>): void;
   now(): number;
 }
@@ -145,6 +148,7 @@ export class Relay {
       );
       this.announce();
       nc.publish(SUBJECTS.presenceQuery, encode({ v: PROTOCOL_VERSION }));
+      this.#ports.connected();
     } catch (err) {
       // The connection closed under us (a broker restart between connect and subscribe): NATS reconnects or the hub closes it.
       this.#ports.log('warn', 'relay: setting up the connection failed', { error: String(err) });
@@ -169,6 +173,7 @@ export class Relay {
         this.#ports.log('info', 'relay: reconnected');
         this.announce();
         nc.publish(SUBJECTS.presenceQuery, encode({ v: PROTOCOL_VERSION }));
+        this.#ports.connected();
       }
     }
   }
@@ -258,6 +263,7 @@ export class Relay {
   #receipt(m: Msg): void {
     const r = decode(RelayReceipt, m.data);
     if (r !== undefined) this.#ports.receipt(r);
+    if (m.reply) m.respond(encode({ v: PROTOCOL_VERSION })); // taken: the sending hub stops keeping it
   }
 
   /** Sends to a hub on another machine; resolves with its decision, or throws unreachable/timeout. */
@@ -281,8 +287,22 @@ export class Relay {
     return answer;
   }
 
-  publishReceipt(machine: string, r: RelayReceipt): void {
-    if (this.#connected) this.#nc?.publish(SUBJECTS.receipt(machine), encode(r));
+  /**
+   * Sends a receipt and waits for a hub of `machine` to take it. `nobody`: no hub of that machine listens (it is
+   * away); `offline`: we are not connected. A hub that takes it without answering (an older one) times out and
+   * counts as taken, as a plain publish did. The caller keeps what was not taken (pending-receipts.ts).
+   */
+  async sendReceipt(machine: string, r: RelayReceipt): Promise<'taken' | 'nobody' | 'offline'> {
+    const nc = this.#nc;
+    if (!this.#connected || nc === undefined) return 'offline';
+    try {
+      await nc.request(SUBJECTS.receipt(machine), encode(r), { timeout: RECEIPT_ACK_MS });
+      return 'taken';
+    } catch (err) {
+      if (err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders()))
+        return 'nobody';
+      return err instanceof errors.TimeoutError ? 'taken' : 'offline';
+    }
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,10 @@
 // other machines' presence into listing rows, delivers their messages
 // through our own admission (remote senders have no permission class),
 // and carries receipts both ways. Also owns the isolatePeerMachines
-// confirmations, which exist with or without a relay.
+// confirmations, which exist with or without a relay. Our sends' outstanding
+// entries and the receipts that waited for the broker are journaled and come
+// back after a restart (restore), so neither a broker outage nor a restart
+// of either hub loses a receipt.
 
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -20,7 +23,9 @@ import { refHash } from '../registry/names.js';
 import { resolveTo } from '../registry/resolution.js';
 import type { RemoteSession } from '../registry/table.js';
 import type { Envelope } from '../delivery/envelope.js';
+import type { Journal, JournalState } from '../journal/journal.js';
 import type { ReceiptPort, RemoteReceipts } from '../receipts/receipts.js';
+import { PendingReceipts } from './pending-receipts.js';
 import { Confirmations } from './confirmations.js';
 import { OutstandingSends } from './outstanding.js';
 import {
@@ -40,6 +45,7 @@ export interface RemotePorts {
   readonly mailboxes: Pick<Mailboxes, 'depth'>;
   readonly admission: AdmissionPort;
   readonly receipts: Pick<ReceiptPort, 'tell'>;
+  readonly journal: Pick<Journal, 'append'>;
   readonly events: EventSink;
   readonly clock: Clock;
   readonly log: Logger;
@@ -51,6 +57,8 @@ export class RemoteMachines implements RemoteReceipts {
   readonly confirmations: Confirmations;
   /** Our sends whose receipts may come: only those are taken (outstanding.ts). */
   readonly outstanding: OutstandingSends;
+  /** Receipts for other machines' senders that wait for the broker (pending-receipts.ts). */
+  readonly pending: PendingReceipts;
   #forgedLoggedAt = -Infinity;
   readonly #hub: RemotePorts;
   readonly #hubId = randomUUID();
@@ -61,7 +69,23 @@ export class RemoteMachines implements RemoteReceipts {
 
   constructor(hub: RemotePorts) {
     this.#hub = hub;
-    this.outstanding = new OutstandingSends(() => hub.clock.monotonic());
+    const ended = (t: 'rox' | 'rrx') => (ids: string[]) =>
+      void hub.journal
+        .append({ t, ids })
+        .catch((err: unknown) => hub.log.warn('relay: end of a journaled entry not written', { error: String(err) }));
+    this.outstanding = new OutstandingSends(
+      () => hub.clock.monotonic(),
+      () => hub.clock.now(),
+      { added: (out) => hub.journal.append({ t: 'ro', out }), ended: ended('rox') },
+    );
+    this.pending = new PendingReceipts({
+      added: (rr) =>
+        void hub.journal
+          .append({ t: 'rr', rr })
+          .catch((err: unknown) => hub.log.warn('relay: a waiting receipt was not journaled', { error: String(err) })),
+      ended: ended('rrx'),
+      gaveUp: (n) => hub.log.warn('relay: receipts waiting for the broker past the cap were given up', { count: n }),
+    });
     this.confirmations = new Confirmations(
       () => hub.clock.now(),
       () => hub.events.emit({ type: 'confirmations.changed', count: this.confirmations.size }),
@@ -70,6 +94,12 @@ export class RemoteMachines implements RemoteReceipts {
 
   get relay(): Relay | undefined {
     return this.#relay;
+  }
+
+  /** After a restart: our outstanding sends and the receipts that waited for the broker, from the journal. */
+  restore(state: Pick<JournalState, 'relayOut' | 'relayReceipts'>): void {
+    this.outstanding.restore(state.relayOut.values());
+    this.pending.restore(state.relayReceipts.values());
   }
 
   /** (Re)builds the relay when its settings changed. */
@@ -92,6 +122,7 @@ export class RemoteMachines implements RemoteReceipts {
       admit: (m) => this.#admit(m),
       receipt: (r) => this.#receipt(r),
       remoteChanged: () => this.#remoteChanged(),
+      connected: () => void this.#flushReceipts(),
       log: (level, m, f) => hub.log[level](m, f),
       now: () => hub.clock.monotonic(),
     });
@@ -120,7 +151,13 @@ export class RemoteMachines implements RemoteReceipts {
     });
   }
 
+  /** Sends the receipts that wait, in order, while their hubs take them. */
+  #flushReceipts(): Promise<void> {
+    return this.pending.flush(async (machine, r) => (await this.#relay?.sendReceipt(machine, r)) === 'taken');
+  }
+
   #remoteChanged(): void {
+    if (this.pending.size > 0) void this.#flushReceipts(); // a machine announced itself: it may take them now
     const rows: RemoteSession[] = [];
     for (const h of this.#relay?.remote() ?? []) {
       for (const s of h.sessions) {
@@ -198,14 +235,16 @@ export class RemoteMachines implements RemoteReceipts {
     const relay = this.#relay;
     const from = parsePeerAddress(env.fromAddress);
     if (relay === undefined || from === undefined || status === 'waiting') return; // relay protocol 1 has no `waiting`
-    relay.publishReceipt(from.machine, {
+    const receipt: RelayReceipt = {
       v: PROTOCOL_VERSION,
       origMsgId: env.msgId,
       senderSessionId: from.session,
       status: status === 'undelivered' ? 'dropped' : status,
       reason: reason.slice(0, 4096),
       receiver: { machine: relay.machine, sessionId: receiver.id, name: receiver.name },
-    });
+    };
+    this.pending.add(from.machine, receipt); // journaled, then sent in order until its hub takes it
+    void this.#flushReceipts();
   }
 
   async close(): Promise<void> {

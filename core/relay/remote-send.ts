@@ -56,7 +56,7 @@ export async function sendRemote(
       return { status, msg_id: msgId, to, note: sendNote(status, target.label) };
     }
   }
-  hub.remote.outstanding.add(msgId, sender.id, target.machine); // before: a receipt can overtake the answer
+  await hub.remote.outstanding.add(msgId, sender.id, target.machine); // before, and durable: a receipt can overtake the answer, or come after a restart
   const answer = await relay
     .send(target.machine, {
       v: PROTOCOL_VERSION,

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { applyRecord, Journal, type JournalRecord, type JournalState } from '../../core/journal/journal.js';
+import { applyRecord, emptyState, Journal, type JournalRecord, type JournalState } from '../../core/journal/journal.js';
 import { memoryLogger, sleep, startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
 
 let th: TestHub | undefined;
@@ -84,7 +84,7 @@ describe('Journal.compact', () => {
   it('yields to the event loop and keeps every record appended or acknowledged while it runs', async () => {
     const dir = tempDirs().home;
     const { journal } = await Journal.open(dir, OPTS);
-    const expected: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
+    const expected: JournalState = emptyState();
     const put = async (rec: JournalRecord) => {
       applyRecord(expected, rec);
       await journal.append(rec);

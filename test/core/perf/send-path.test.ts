@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyRecord, Journal, type JournalRecord, type JournalState } from '../../../core/journal/journal.js';
+import { applyRecord, emptyState, Journal, type JournalRecord, type JournalState } from '../../../core/journal/journal.js';
 import { randomId } from '../../../core/delivery/msg-id.js';
 import { frameMessage } from '../../../core/delivery/enqueue.js';
 import { wrapMessage, type WrapperAttrs } from '../../../core/protocol/cc-wire.js';
@@ -42,7 +42,7 @@ describe('journal batch offsets', () => {
       id: 's1',
       ids: recs.filter((_, i) => i % 3 === 1 && i % 2 === 0).map((r) => (r as { item: { id: string } }).item.id),
     });
-    const expected: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
+    const expected: JournalState = emptyState();
     for (const line of fs.readFileSync(journal.file, 'utf8').split('\n').filter(Boolean))
       applyRecord(expected, JSON.parse(line) as JournalRecord);
     expect(await journal.compact()).toBe(true);
@@ -79,7 +79,7 @@ describe('journal live index without entry objects', () => {
     await journal.append({ t: 'i', id: 's1', item: notice('late', 'after the first compaction') });
     expect(await journal.compact()).toBe(true);
     expect(journal.liveBytes).toBe(journal.size); // stale offsets after the first remap would miscount here
-    const expected: JournalState = { sessions: new Map(), items: new Map(), held: new Map() };
+    const expected: JournalState = emptyState();
     for (const line of fs.readFileSync(journal.file, 'utf8').split('\n').filter(Boolean))
       applyRecord(expected, JSON.parse(line) as JournalRecord);
     journal.close();
