@@ -7,7 +7,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HubClient, HubNotRunningError, RpcError } from '../core/client/client.js';
 import { currentEndpointEnv, resolveEndpoint } from '../core/transport/endpoint.js';
-import { CliFailure, errorDataText, EXIT, UsageError } from './errors.js';
+import { CliFailure, EXIT, hubErrorText, UsageError } from './errors.js';
 import { readSecret, refuseSecretFlags } from './secrets.js';
 
 export { CliFailure, EXIT, UsageError } from './errors.js';
@@ -85,7 +85,7 @@ export async function withHub<T>(fn: (client: HubClient) => Promise<T>): Promise
         (err.reason === 'storage_full' || err.reason === 'storage_readonly')
       )
         throw storageFailure(err.reason, err.data.directory, 'nothing was stored', 'send again');
-      throw new CliFailure(err.reason, `${err.message}${errorDataText(err.data)}`);
+      throw new CliFailure(err.reason, hubErrorText(err.reason, err.message, err.data));
     }
     throw err;
   } finally {

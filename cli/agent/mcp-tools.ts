@@ -13,7 +13,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { RpcError, SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
-import { errorDataText } from '../errors.js';
+import { hubErrorText, messageTooLargeText } from '../errors.js';
+import { LIMITS } from '../../core/protocol/limits.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
 import { boundary, BOUNDARY_EVENTS } from './boundary.js';
 import { markedQuiet } from './quiet-check.js';
@@ -50,7 +51,7 @@ export function registerTools(server: McpServer, deps: Deps): void {
       isError = true;
       text =
         err instanceof RpcError
-          ? `Error (${err.reason}): ${err.message}${errorDataText(err.data)}`
+          ? `Error (${err.reason}): ${hubErrorText(err.reason, err.message, err.data)}`
           : `Error: ${err instanceof Error ? err.message : String(err)}`;
     }
     let items: InboxItem[];
@@ -110,16 +111,19 @@ export function registerTools(server: McpServer, deps: Deps): void {
             'Name, "name [ref]", or an address (uds:… or peer:machine/session) copied from a message\'s `from`',
           ),
         summary: z.string().max(200).optional().describe('One line, at most 200 characters; required with message'),
+        // Bounded by the hub's frame; the 256 KiB limit (UTF-8 bytes) is checked below, with both sizes in the error.
         message: z
           .string()
-          .max(256 * 1024)
+          .max(LIMITS.frameBytes)
           .optional()
-          .describe('Plain text; @file references and slash commands are not expanded'),
+          .describe('Plain text, at most 256 KiB; @file references and slash commands are not expanded'),
         notify_when_idle: z.boolean().optional(),
       },
     },
     (args) =>
       run(async () => {
+        const bytes = args.message === undefined ? 0 : Buffer.byteLength(args.message, 'utf8');
+        if (bytes > LIMITS.messageBytes) throw new Error(messageTooLargeText(bytes, LIMITS.messageBytes));
         const r = await client.call('message.send', { ...creds, ...args }, { timeoutMs: SEND_WAIT_MS });
         return `${r.status}${r.reason ? ` (${r.reason})` : ''}: ${r.note}`;
       }),

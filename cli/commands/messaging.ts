@@ -17,13 +17,16 @@ import {
   type Credentials,
   type Ctx,
 } from '../common.js';
+import { readMessage } from '../message-input.js';
 
 export const MESSAGING_HELP = `switchboard agents
   Lists live sessions: name [ref], where, agent, state, cwd.
-switchboard send --to X --summary S --message M [--notify-when-idle]
+switchboard send --to X --summary S (--message M | --message - | --message-file PATH) [--notify-when-idle]
   Sends as the session in SWITCHBOARD_SESSION/SWITCHBOARD_TOKEN (or --session ID --token-file PATH)
-  and prints the status.
-  X is a name, "name [ref]", or an address (uds:…). Exit 1 when refused or dropped.
+  and prints the status. --message - and --message-file - read the message from stdin; up to 256 KiB
+  (a shell refuses an argument of about 128 KiB: use stdin or a file for long messages).
+  X is a name, a unique start of one (3 characters or more), "name [ref]", or an address (uds:…).
+  Exit 1 when refused or dropped.
 switchboard inbox [--ack] [--wait SECONDS]
   Prints unread items; --ack marks them delivered; --wait waits for the first one.`;
 
@@ -85,14 +88,18 @@ export async function send(args: string[], ctx: Ctx): Promise<number> {
       to: { type: 'string' },
       summary: { type: 'string' },
       message: { type: 'string' },
+      'message-file': { type: 'string' },
       'notify-when-idle': { type: 'boolean' },
     },
     false,
     'send',
   );
   if (values.to === undefined) throw new UsageError('send needs --to');
-  if (values.message === undefined && values['notify-when-idle'] !== true)
-    throw new UsageError('send needs --message (or --notify-when-idle alone)');
+  if (values.message === undefined && values['message-file'] === undefined && values['notify-when-idle'] !== true)
+    throw new UsageError(
+      'send needs --message TEXT, --message - (stdin) or --message-file PATH (or --notify-when-idle alone)',
+    );
+  const message = await readMessage(values);
   const creds = await credentials(values);
   const r = await withHub((c) =>
     c.call(
@@ -101,7 +108,7 @@ export async function send(args: string[], ctx: Ctx): Promise<number> {
         ...creds,
         to: values.to as string,
         ...(values.summary !== undefined ? { summary: values.summary } : {}),
-        ...(values.message !== undefined ? { message: values.message } : {}),
+        ...(message !== undefined ? { message } : {}),
         ...(values['notify-when-idle'] ? { notify_when_idle: true } : {}),
       },
       { timeoutMs: SEND_WAIT_MS },

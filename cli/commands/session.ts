@@ -8,7 +8,8 @@ import { credentials, intArg, oneOf, parse, SESSION_OPTIONS, UsageError, withHub
 export const SESSION_HELP = `switchboard status
 switchboard session start --cwd DIR [--name N] [--mode MODE] [--pid PID] [--agent KIND] [--headless] [--shell]
   Registers a session that lives while PID lives (default: this command's parent).
-  --shell prints export lines for eval.
+  A name another live session holds is never shared: this one gets N-2, N-3 … and says so
+  (on stderr), as it does when N was rewritten (lowercase, no spaces). --shell prints export lines for eval.
 switchboard session state busy|idle
 switchboard session mode MODE
 switchboard session rename NAME
@@ -72,6 +73,8 @@ async function start(args: string[], ctx: Ctx): Promise<number> {
       liveness: 'pid',
     }),
   );
+  // Another name than the one asked for (rewritten, or held by a live session): said on stderr, never eval'd.
+  if (!ctx.json && reg.nameChange !== undefined) ctx.err(reg.nameChange.note);
   if (ctx.json) ctx.out(JSON.stringify(reg));
   else if (values.shell)
     ctx.out(
@@ -114,6 +117,7 @@ export async function session(args: string[], ctx: Ctx): Promise<number> {
       if (positionals.length !== 1) throw new UsageError('usage: switchboard session rename NAME');
       const creds = await credentials(values);
       const r = await withHub((c) => c.call('session.rename', { ...creds, name: positionals[0] as string }));
+      if (!ctx.json && r.nameChange !== undefined) ctx.err(r.nameChange.note);
       ctx.out(ctx.json ? JSON.stringify(r) : `${r.name} [${r.ref}]`);
       return 0;
     }

@@ -30,8 +30,9 @@ export function validateSend(input: SendInput, limits: Pick<Limits, 'summaryChar
     if (message.trim() === '') throw new HubError('message_missing');
     if (summary === '') throw new HubError('summary_missing');
     // A UTF-16 code unit is at most 3 UTF-8 bytes: only a long message needs counting.
-    if (message.length * 3 > limits.messageBytes && Buffer.byteLength(message, 'utf8') > limits.messageBytes)
-      throw new HubError('message_too_large', { limitBytes: limits.messageBytes });
+    const bytes = message.length * 3 > limits.messageBytes ? Buffer.byteLength(message, 'utf8') : 0;
+    if (bytes > limits.messageBytes)
+      throw new HubError('message_too_large', { bytes, limitBytes: limits.messageBytes });
     if (isProtocolFrame(message)) throw new HubError('message_is_frame');
   }
   // Code points never outnumber code units: only a long summary needs counting.

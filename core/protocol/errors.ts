@@ -23,10 +23,15 @@ export const ERRORS = {
   summary_missing: [-32015, '"summary" is required when "message" is given'],
   summary_too_long: [-32016, '"summary" is longer than 200 characters'],
   message_missing: [-32017, 'Nothing to send: give "message", or notify_when_idle alone to subscribe'],
-  message_too_large: [-32018, '"message" is larger than the size limit'],
+  message_too_large: [-32018, '"message" is larger than the size limit (data.bytes, data.limitBytes)'],
   message_is_frame: [-32019, '"message" is a team protocol frame; send plain text'],
+  // The resolution errors' data: `to` (what was typed) and `candidates` (name [ref]: what it matched, or the closest names).
   target_not_found: [-32020, 'No live session matches "to"; list agents to see who is reachable'],
   target_ambiguous: [-32021, '"to" matches more than one session; send again with one of the "name [ref]" candidates'],
+  to_too_short: [
+    -32043,
+    '"to" is only the start of a name, shorter than 3 characters: type at least 3, or the whole name (data.candidates)',
+  ],
   pin_mismatch: [
     -32022,
     'That name now belongs to a different session than the one you sent to before; name it with its [ref] to confirm',

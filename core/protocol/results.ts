@@ -19,6 +19,16 @@ export interface HubInfo {
   uiPort?: number;
 }
 
+/**
+ * Set when a session got another name than the one it asked for: `rewritten` (normalized: case, spaces,
+ * Unicode) and/or `taken` (a live session holds it, so `-2`, `-3` … was added). `note` says so in one sentence.
+ */
+export interface NameChange {
+  requested: string;
+  reasons: Array<'rewritten' | 'taken'>;
+  note: string;
+}
+
 export interface Registration {
   sessionId: string;
   token: string;
@@ -26,6 +36,7 @@ export interface Registration {
   ref: string;
   address: string;
   resumed: boolean;
+  nameChange?: NameChange;
 }
 
 export interface AgentRow {
@@ -205,7 +216,7 @@ export interface MethodResults {
   'session.register': Registration;
   'session.state': { state: string };
   'session.mode': { permissionMode: string };
-  'session.rename': { name: string; ref: string };
+  'session.rename': { name: string; ref: string; nameChange?: NameChange };
   'session.unregister': { ok: true };
   /**
    * `scope` when a session asks: which sessions it may see and reach (crossSessionScope), with the project

@@ -1,6 +1,10 @@
 // Session names and refs (DESIGN.md §4): derivation from a cwd, the
-// normalization every comparison uses, validation of chosen names, and refs
-// lengthened while listed rows collide. Pure; randomness is passed in.
+// normalization every comparison uses, validation of chosen names, a free
+// `name-2`, `name-3` … when a chosen name is held, the sentence that says a
+// name was rewritten or taken, and refs lengthened while listed rows
+// collide. Pure; randomness and the table are passed in.
+
+import type { NameChange } from '../protocol/results.js';
 
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -52,6 +56,44 @@ export function validName(raw: string): string | undefined {
   if (/^(uds|peer|bridge):/.test(name) || name.startsWith('/') || name.startsWith('\\')) return undefined;
   if (RESERVED_NAMES.has(name)) return undefined;
   return name;
+}
+
+/**
+ * `name` when `held` says no one holds it, else the first free `name-2`,
+ * `name-3` … (cut to the 64-character bound), like Claude Code's member names.
+ */
+export function freeName(name: string, held: (nameNorm: string) => boolean): string {
+  if (!held(name)) return name;
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    const candidate = name.slice(0, NAME_MAX - suffix.length) + suffix;
+    if (!held(candidate)) return candidate;
+  }
+}
+
+/**
+ * What a session is told when its name is not the one it asked for: the raw
+ * name was rewritten (case, spaces, Unicode, control characters), and/or a
+ * live session (`holder`, its `name [ref]`) holds it. Undefined when it got
+ * exactly what it asked for.
+ */
+export function nameChange(requested: string, got: string, holder?: string): NameChange | undefined {
+  const rewritten = normalizeName(requested);
+  const reasons: NameChange['reasons'] = [];
+  if (rewritten !== requested) reasons.push('rewritten');
+  if (holder !== undefined) reasons.push('taken');
+  if (reasons.length === 0) return undefined;
+  const parts: string[] = [];
+  if (rewritten !== requested)
+    parts.push(
+      `${JSON.stringify(requested)} was rewritten to ${JSON.stringify(rewritten)} (names are lowercase, without spaces or control characters)`,
+    );
+  if (holder !== undefined)
+    parts.push(
+      `${JSON.stringify(rewritten)} is held by the live session ${holder}, so this session is ${JSON.stringify(got)}`,
+    );
+  else parts.push(`this session is ${JSON.stringify(got)}`);
+  return { requested, reasons, note: `The name ${parts.join('; ')}.` };
 }
 
 export function refHash(address: string): string {

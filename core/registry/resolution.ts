@@ -1,9 +1,12 @@
 // Resolution of a send's `to` (DESIGN.md §4), in order: reserved names are
 // refused; addresses are used directly; `name [ref]` selects that row; an
 // exact normalized name matching one row; a unique prefix of ≥ 3 characters.
-// Anything else is an error listing up to 3 candidates. It never guesses.
+// Anything else is an error naming what was typed (`to`) and up to 3
+// candidates: the rows it matched, or (nothing matched) the closest names; a
+// shorter prefix of some names is `to_too_short`. It never guesses.
 
 import { HubError } from '../protocol/errors.js';
+import { closestRows } from './closest.js';
 import { label, normalizeName, parseLabel, RESERVED_NAMES } from './names.js';
 
 export interface Row {
@@ -41,11 +44,14 @@ export function nameHeldByOther(rows: RowIndex<Row>, name: string, selfAddress: 
 
 export type Resolved<R extends Row> = { kind: 'row'; row: R; byName: boolean } | { kind: 'address'; address: string };
 
-const PREFIX_MIN = 3;
+export const PREFIX_MIN = 3;
 const CANDIDATES_SHOWN = 3;
+/** What of `to` an error repeats: enough to recognize it, never a whole pasted message. */
+const TO_SHOWN = 200;
 
-function candidates(rows: readonly Row[]): { candidates: string[] } {
-  return { candidates: rows.slice(0, CANDIDATES_SHOWN).map((r) => label(r.name, r.ref)) };
+/** An error's data: what was typed and up to 3 `name [ref]` candidates. */
+function candidates(to: string, rows: readonly Row[]): { to: string; candidates: string[] } {
+  return { to: to.slice(0, TO_SHOWN), candidates: rows.slice(0, CANDIDATES_SHOWN).map((r) => label(r.name, r.ref)) };
 }
 
 export function checkTo(to: string): void {
@@ -74,7 +80,8 @@ export function resolveTo<R extends Row>(to: string, index: RowIndex<R>): Resolv
     const hits = rows.filter((r) => r.refHash.startsWith(labelled.ref) && labelled.ref.length >= r.ref.length);
     const row = hits.length === 1 ? hits[0] : undefined;
     if (row === undefined || (want !== '' && row.nameNorm !== want)) {
-      throw new HubError('target_not_found', candidates(rows.filter((r) => r.nameNorm === want)));
+      const named = rows.filter((r) => r.nameNorm === want);
+      throw new HubError('target_not_found', candidates(trimmed, named.length > 0 ? named : closestRows(want, rows)));
     }
     return { kind: 'row', row, byName: true };
   }
@@ -82,13 +89,13 @@ export function resolveTo<R extends Row>(to: string, index: RowIndex<R>): Resolv
   if (RESERVED_NAMES.has(want)) throw new HubError('to_reserved');
   const exact = index.named(want);
   if (exact.length === 1) return { kind: 'row', row: exact[0] as R, byName: true };
-  if (exact.length > 1) throw new HubError('target_ambiguous', candidates(exact));
-  if (want.length >= PREFIX_MIN) {
-    const prefixed = rows.filter((r) => r.nameNorm.startsWith(want));
-    if (prefixed.length === 1) return { kind: 'row', row: prefixed[0] as R, byName: true };
-    if (prefixed.length > 1) throw new HubError('target_ambiguous', candidates(prefixed));
-  }
-  throw new HubError('target_not_found', { candidates: [] });
+  if (exact.length > 1) throw new HubError('target_ambiguous', candidates(trimmed, exact));
+  const prefixed = rows.filter((r) => r.nameNorm.startsWith(want));
+  if (want.length < PREFIX_MIN && prefixed.length > 0)
+    throw new HubError('to_too_short', { ...candidates(trimmed, prefixed), minChars: PREFIX_MIN });
+  if (prefixed.length === 1) return { kind: 'row', row: prefixed[0] as R, byName: true };
+  if (prefixed.length > 1) throw new HubError('target_ambiguous', candidates(trimmed, prefixed));
+  throw new HubError('target_not_found', candidates(trimmed, closestRows(want, rows)));
 }
 
 /**
@@ -103,7 +110,7 @@ export class Pins {
     if (parseLabel(to.trim()) !== undefined) return; // an explicit ref confirms
     const pinned = this.#bySender.get(sender)?.get(row.nameNorm);
     if (pinned !== undefined && pinned !== row.address) {
-      throw new HubError('pin_mismatch', { candidates: [label(row.name, row.ref)] });
+      throw new HubError('pin_mismatch', { to: to.trim().slice(0, TO_SHOWN), candidates: [label(row.name, row.ref)] });
     }
   }
 

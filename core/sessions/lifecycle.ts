@@ -11,7 +11,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { HubError } from '../protocol/errors.js';
 import type { MethodParams } from '../protocol/methods.js';
 import { udsAddress } from '../protocol/cc-wire.js';
-import { deriveName, normalizeName, refHash, validName } from '../registry/names.js';
+import { deriveName, freeName, label, nameChange, normalizeName, refHash, validName } from '../registry/names.js';
+import type { NameChange } from '../protocol/results.js';
 import { processIdentity, sameProcessAlive } from '../registry/proc.js';
 import { nameHeldByOther } from '../registry/resolution.js';
 import { hashToken, newToken, persisted, type PersistedSession, type SessionRecord } from '../registry/session.js';
@@ -56,7 +57,7 @@ export async function registerSession(
   hub: LifecyclePorts,
   params: RegisterInput,
   conn: RpcConnection,
-): Promise<{ session: SessionRecord; token: string; resumed: boolean }> {
+): Promise<{ session: SessionRecord; token: string; resumed: boolean; nameChange?: NameChange }> {
   if (params.resume !== undefined) {
     const old = hub.table.authAny(params.resume.sessionId, params.resume.token);
     const live = hub.table.live.get(old.id);
@@ -65,18 +66,19 @@ export async function registerSession(
       live.lastSeen = hub.clock.now();
       return { session: live, token: params.resume.token, resumed: true };
     }
-    const name = params.name !== undefined ? chooseName(hub, params, old.address) : old.name;
-    const session = await activateSession(hub, { ...old, ...identity(params), name }, conn, old);
-    return { session, token: params.resume.token, resumed: true };
+    const chosen = params.name !== undefined ? chooseName(hub, params, old.address) : { name: old.name };
+    const session = await activateSession(hub, { ...old, ...identity(params), name: chosen.name }, conn, old);
+    return { session, token: params.resume.token, resumed: true, ...changed(chosen) };
   }
   if (hub.table.size >= hub.limits.sessions) throw new HubError('overloaded');
   const token = newToken();
   const id = randomUUID();
   const socketPath = sessionSocketPath(hub.paths, id);
+  const chosen = chooseName(hub, params);
   const p: PersistedSession = {
     id,
     tokenHash: hashToken(token),
-    name: chooseName(hub, params),
+    name: chosen.name,
     socketPath,
     address: udsAddress(socketPath),
     cwd: params.cwd,
@@ -92,7 +94,11 @@ export async function registerSession(
     settings: params.settings ?? null,
     createdAt: hub.clock.now(),
   };
-  return { session: await activateSession(hub, p, conn), token, resumed: false };
+  return { session: await activateSession(hub, p, conn), token, resumed: false, ...changed(chosen) };
+}
+
+function changed(chosen: { nameChange?: NameChange }): { nameChange?: NameChange } {
+  return chosen.nameChange !== undefined ? { nameChange: chosen.nameChange } : {};
 }
 
 function identity(params: RegisterInput): Pick<PersistedSession, 'pid' | 'procStart' | 'liveness'> {
@@ -105,17 +111,30 @@ function identity(params: RegisterInput): Pick<PersistedSession, 'pid' | 'procSt
   return { pid: id.pid, procStart: id.startTime ?? null, liveness: params.liveness };
 }
 
-/** A chosen name (on resume, like a rename, it must not be another live session's) or a derived free one. */
-function chooseName(hub: LifecyclePorts, params: RegisterInput, ownAddress?: string): string {
+/**
+ * A chosen name or a derived free one. A new session never takes a name a
+ * listed session holds (it would make that one unreachable by name): it gets
+ * `name-2`, `name-3` … and is told so. On resume, like a rename, a held name
+ * is refused (`name_taken`). A rewritten name (case, spaces, Unicode) is
+ * reported too.
+ */
+function chooseName(
+  hub: LifecyclePorts,
+  params: RegisterInput,
+  ownAddress?: string,
+): { name: string; nameChange?: NameChange } {
   if (params.name !== undefined) {
-    const name = validName(params.name);
-    if (name === undefined) throw new HubError('name_invalid');
-    if (ownAddress !== undefined && nameHeldByOther(hub.table, name, ownAddress)) throw new HubError('name_taken');
-    return name;
+    const wanted = validName(params.name);
+    if (wanted === undefined) throw new HubError('name_invalid');
+    if (ownAddress !== undefined && nameHeldByOther(hub.table, wanted, ownAddress)) throw new HubError('name_taken');
+    const holder = ownAddress === undefined ? hub.table.named(wanted)[0] : undefined;
+    const name = holder === undefined ? wanted : freeName(wanted, (n) => hub.table.named(n).length > 0);
+    const change = nameChange(params.name, name, holder && label(holder.name, holder.ref));
+    return change === undefined ? { name } : { name, nameChange: change };
   }
   for (let i = 0; ; i++) {
     const name = deriveName(params.cwd, randomBytes(i < 8 ? 1 : 2).toString('hex'));
-    if (!hub.table.nameTaken(name)) return name;
+    if (!hub.table.nameTaken(name)) return { name };
   }
 }
 

@@ -191,17 +191,22 @@ describe('sending', () => {
     const me = await th.register(c, { name: 'me' });
     const w1 = await th.register(await th.client(), { name: 'worker' });
     const w2c = await th.client();
+    // A new session never takes a live session's name (issue 30): it is worker-2, and told so.
     const w2 = await th.register(w2c, { name: 'worker' });
+    expect(w2.name).toBe('worker-2');
+    expect(w2.nameChange).toMatchObject({ requested: 'worker', reasons: ['taken'] });
+    expect(w2.nameChange?.note).toContain(`worker [${w1.ref}]`);
     expect(await errReason(c.call('message.send', { ...auth(me), to: 'me', summary: 's', message: 'x' }))).toBe(
       'to_self',
     );
-    expect(await errReason(c.call('message.send', { ...auth(me), to: 'worker', summary: 's', message: 'x' }))).toBe(
+    expect(await errReason(c.call('message.send', { ...auth(me), to: 'work', summary: 's', message: 'x' }))).toBe(
       'target_ambiguous',
     );
-    const sent = await c.call('message.send', { ...auth(me), to: `worker [${w1.ref}]`, summary: 's', message: 'x' });
+    const sent = await c.call('message.send', { ...auth(me), to: 'worker', summary: 's', message: 'x' });
     expect(sent).toMatchObject({ status: 'queued', to: { address: w1.address } });
-    // w1 ends; now "worker" is unique but names another session than the pinned one.
+    // w1 ends and w2 takes the free name: "worker" now names another session than the pinned one.
     await (await th.client()).call('session.unregister', auth(w1));
+    await w2c.call('session.rename', { ...auth(w2), name: 'worker' });
     expect(await errReason(c.call('message.send', { ...auth(me), to: 'worker', summary: 's', message: 'x' }))).toBe(
       'pin_mismatch',
     );

@@ -96,7 +96,7 @@ describe('resolution of to', () => {
     expect(resolveTo(`web [${d.ref}]`, rows)).toMatchObject({ row: { address: 'uds:/r/d.sock' } });
     expect(resolveTo('API-Worker', rows)).toMatchObject({ row: { address: 'uds:/r/a.sock' } });
     expect(resolveTo('api-w', rows)).toMatchObject({ row: { address: 'uds:/r/a.sock' } });
-    expect(reason(() => resolveTo('ap', rows))).toBe('target_not_found');
+    expect(reason(() => resolveTo('ap', rows))).toBe('to_too_short'); // the start of two names, under 3 characters
     expect(reason(() => resolveTo('nobody', rows))).toBe('target_not_found');
   });
 
@@ -106,7 +106,10 @@ describe('resolution of to', () => {
       expect.unreachable();
     } catch (err) {
       expect((err as HubError).reason).toBe('target_ambiguous');
-      expect((err as HubError).data).toEqual({ candidates: [`web [${list[2]!.ref}]`, `web [${list[3]!.ref}]`] });
+      expect((err as HubError).data).toEqual({
+        to: 'web',
+        candidates: [`web [${list[2]!.ref}]`, `web [${list[3]!.ref}]`],
+      });
     }
     const many = ['a1', 'a2', 'a3', 'a4'].map((n, i) => row(`abc-${n}`, `uds:/m/${i}.sock`));
     try {

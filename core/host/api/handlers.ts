@@ -4,7 +4,7 @@
 // a handler a compile error.
 
 import { HubError } from '../../protocol/errors.js';
-import { validName } from '../../registry/names.js';
+import { nameChange, validName } from '../../registry/names.js';
 import { modeClass } from '../../registry/session.js';
 import { nameHeldByOther } from '../../registry/resolution.js';
 import type { Hub } from '../hub.js';
@@ -29,7 +29,8 @@ export function createHandlers(hub: Hub): Handlers {
     'hub.info': () => hub.info(),
 
     'session.register': async (params, { conn }) => {
-      const { session, token, resumed } = await registerSession(hub, params, conn);
+      const reg = await registerSession(hub, params, conn);
+      const { session, token, resumed } = reg;
       if (params.hook === true) session.hooksSeenAt = hub.clock.now();
       return {
         sessionId: session.id,
@@ -38,6 +39,7 @@ export function createHandlers(hub: Hub): Handlers {
         ref: hub.table.refOf(session.id),
         address: session.address,
         resumed,
+        ...(reg.nameChange !== undefined ? { nameChange: reg.nameChange } : {}),
       };
     },
 
@@ -82,7 +84,8 @@ export function createHandlers(hub: Hub): Handlers {
       hub.table.rename(s, name);
       await hub.persist(s);
       hub.events.emit({ type: 'sessions.changed' });
-      return { name, ref: hub.table.refOf(s.id) };
+      const change = nameChange(params.name, name);
+      return { name, ref: hub.table.refOf(s.id), ...(change !== undefined ? { nameChange: change } : {}) };
     },
 
     'session.unregister': async (_params, { session }) => {
