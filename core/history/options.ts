@@ -13,6 +13,7 @@ export interface HistoryLimits {
   historyIdleFlushBudgetMs: number;
   historyPruneMs: number;
   historyMovesKnown: number;
+  historyReserveBytes: number;
 }
 
 export interface RecorderOptions {

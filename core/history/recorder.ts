@@ -19,6 +19,7 @@ import type {
 import { HistoryStore } from './store.js';
 import { HistoryOffError, loadSqlite, prepareFile } from './file.js';
 import { MoveTracker } from './moves.js';
+import { DiskReserve } from './reserve.js';
 import type { RecorderOptions } from './options.js';
 import { HistoryQueue, messageEntry, type MessageEnv, type QueuedMessage, type Receiver } from './queue.js';
 
@@ -36,6 +37,7 @@ export class HistoryRecorder {
   #store: HistoryStore | undefined;
   #reason: string | null = null;
   readonly #queue = new HistoryQueue();
+  readonly #reserve: DiskReserve;
   #written = 0;
   #gap = 0;
   #gapSince: number | null = null;
@@ -59,6 +61,7 @@ export class HistoryRecorder {
       opts.movesWanted ?? (() => onMove !== undefined),
     );
     this.file = path.join(opts.stateDir, HISTORY_FILE);
+    this.#reserve = new DiskReserve(opts.stateDir, opts.limits.historyReserveBytes, () => performance.now());
     this.#reason = 'not opened yet';
   }
 
@@ -100,6 +103,7 @@ export class HistoryRecorder {
       written: this.#written,
       gap: { records: this.#gap, since: this.#gapSince },
       lastError: this.#lastError,
+      paused: this.#reserve.problem(),
       writeMs: Math.round(this.#writeMs),
     };
   }
@@ -166,6 +170,10 @@ export class HistoryRecorder {
     const store = this.#store;
     if (store === undefined) return;
     const l = this.#opts.limits;
+    if (this.#queue.length > 0 && this.#reserve.problem() !== null) {
+      this.#countGap(this.#queue.clear()); // messages need the room: what was queued is a counted gap
+      this.#moves.reset();
+    }
     while (this.#queue.length > 0) {
       const size = all
         ? l.historyBatchRecords
@@ -248,7 +256,12 @@ export class HistoryRecorder {
   #room(chars: number): boolean {
     if (this.#store === undefined) return false;
     const l = this.#opts.limits;
-    if (this.#queue.length < l.historyQueueRecords && this.#queue.chars + chars <= l.historyQueueChars) return true;
+    if (
+      this.#reserve.problem() === null &&
+      this.#queue.length < l.historyQueueRecords &&
+      this.#queue.chars + chars <= l.historyQueueChars
+    )
+      return true;
     this.#countGap(1);
     return false;
   }

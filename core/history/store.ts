@@ -70,7 +70,8 @@ export class HistoryStore {
       throw err;
     }
     this.#db.exec(
-      'PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 0;',
+      // journal_size_limit: the WAL file is cut back to 1 MiB after each checkpoint (it kept its largest size).
+      'PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 0; PRAGMA journal_size_limit = 1048576;',
     );
     this.#db.exec(HistoryStore.SCHEMA);
     stampHistoryFormat(this.#db, writer);

@@ -165,6 +165,8 @@ export interface HistoryStatus {
   gap: { records: number; since: number | null };
   /** The last write or retention failure (the hub keeps running). */
   lastError: string | null;
+  /** Why history writes nothing for now (its disk is short of the reserve messages need), or null. */
+  paused: string | null;
   /** Event-loop milliseconds spent writing batches since the hub started. */
   writeMs: number;
 }

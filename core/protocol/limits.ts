@@ -86,6 +86,7 @@ export interface Limits {
   readonly historyEdgeRows: number;
   /** Messages whose edge and outcome the hub remembers to push the picture's counts as moves (older ones: a reset). */
   readonly historyMovesKnown: number;
+  readonly historyReserveBytes: number;
   /** Messages written to an idle Claude Code session's own socket per wake; the rest follow through its hooks during the turn. */
   readonly wakeBatch: number;
   /** Writes to one Claude Code session's own socket in a burst (wake and mid-turn; Claude Code's own bucket holds 30). */
@@ -147,6 +148,7 @@ export const LIMITS: Limits = {
   historyQueryRows: 500, // one page of a view or of `switchboard history`
   historyEdgeRows: 10_000, // 5 000 messages between distinct pairs, each with two outcomes: ~1 MB of JSON at most
   historyMovesKnown: 20_000, // four times the picture's 5 000-message scale; ~300 bytes each, ~6 MB at most
+  historyReserveBytes: 64 * 1024 * 1024, // history stops writing below this much free on its disk: messages come first
   wakeBatch: 20, // as many as one hook hands over
   claudeSocketBurst: 20, // two thirds of Claude Code's bucket: other senders keep their share
   claudeSocketPerSecond: 0.4, // under Claude Code's 0.5 a second, so its throttle never drops one of ours

@@ -44,7 +44,9 @@ export function HistoryPrefs({ stores }: { stores: Stores }): ReactNode {
             {status.enabled
               ? `${status.messages} message${status.messages === 1 ? '' : 's'} kept, ${(status.bytes / MEGABYTE).toFixed(1)} MB, in ${status.file} (readable only by you; nothing from it is sent anywhere).`
               : `History is off: ${status.reason ?? 'unknown reason'}.`}
-            {status.gap.records > 0 && ` ${status.gap.records} records were not kept while the hub was too busy.`}
+            {status.paused !== null && ` History is ${status.paused}.`}
+            {status.gap.records > 0 &&
+              ` ${status.gap.records} records were not kept (the hub was too busy, or its disk too full).`}
           </p>
           <div className="actions">
             {!confirming ? (

@@ -14,7 +14,7 @@ import { RpcError } from '../../core/client/client.js';
 import type { HubError } from '../../core/protocol/errors.js';
 import type { Registration } from '../../core/protocol/methods.js';
 import { cliEnv, runCli } from '../helpers/cli.js';
-import { startHub, tempDirs, type TestDirs, type TestHub } from '../helpers/hub.js';
+import { startHub, tempDirs, until, type TestDirs, type TestHub } from '../helpers/hub.js';
 
 const CAN_MOUNT = process.platform === 'linux' && process.getuid?.() === 0;
 let th: TestHub | undefined;
@@ -62,7 +62,8 @@ describe.skipIf(!CAN_MOUNT)(
     it('answers storage_full with the directory, and a refused send is never delivered, not even after a restart', async () => {
       const dirs = tempDirs();
       smallDisk(dirs, 512);
-      th = await startHub({}, dirs);
+      // No history reserve: history writes until the disk is full too, and must still agree with the answers.
+      th = await startHub({ limits: { historyReserveBytes: 0 } }, dirs);
       const c = await th.client();
       const a = await th.register(c, { name: 'a' });
       const b = await th.register(c, { name: 'b' });
@@ -128,6 +129,32 @@ describe.skipIf(!CAN_MOUNT)(
           after.some((x) => x.includes(t.slice(0, 12))),
           'back after restart',
         ).toBe(false);
+    });
+
+    it('history keeps a reserve for messages: below it, it writes nothing, says why, and counts a gap', async () => {
+      const dirs = tempDirs();
+      smallDisk(dirs, 4096);
+      th = await startHub({ limits: { historyReserveBytes: 2 * 1024 * 1024 } }, dirs);
+      const c = await th.client();
+      const a = await th.register(c, { name: 'a' });
+      await th.register(c, { name: 'b' });
+      const ui = th.hub.uiToken;
+      const send = (message: string) => c.call('message.send', { ...auth(a), to: 'b', summary: 's', message });
+      await send('before');
+      expect((await c.call('history.status', { uiToken: ui })).paused).toBeNull();
+      const filler = fillDisk(dirs.home, 1024 * 1024); // 1 MiB left: room for messages, less than the reserve
+      await until(async () => (await c.call('history.status', { uiToken: ui })).paused !== null);
+      for (let i = 0; i < 20; i++) expect((await send(`while short ${i}`)).status).toBe('queued');
+      const status = await c.call('history.status', { uiToken: ui });
+      expect(status.paused).toContain(`the disk holding ${th.hub.paths.stateDir}`);
+      expect(status.gap.records).toBeGreaterThanOrEqual(20);
+      fs.rmSync(filler);
+      await until(async () => (await c.call('history.status', { uiToken: ui })).paused === null);
+      await send('after');
+      const kept = (await c.call('history.search', { uiToken: ui, limit: 100 })).messages.map((m) => m.text);
+      expect(kept.some((t) => t.includes('before'))).toBe(true);
+      expect(kept.some((t) => t.includes('after'))).toBe(true);
+      expect(kept.some((t) => t.includes('while short'))).toBe(false);
     });
 
     it('a restart on a full disk restores every session: none is forgotten while its agent still runs', async () => {
