@@ -104,8 +104,19 @@ export interface RpcErrorObject {
   data?: { reason: ErrorReason } & Record<string, unknown>;
 }
 
+/** The fixed text of `reason`; a full or read-only disk names its directory (the one thing a person must act on). */
+export function errorText(reason: ErrorReason, data?: unknown): string {
+  const directory = (data as { directory?: unknown } | undefined)?.directory;
+  if (typeof directory === 'string' && reason === 'storage_full')
+    return `The disk holding the state directory ${directory} is full: nothing was stored. Free some space and try again.`;
+  if (typeof directory === 'string' && reason === 'storage_readonly')
+    return `The state directory ${directory} is read-only: nothing was stored.`;
+  return ERRORS[reason][1];
+}
+
 export function errorObject(reason: ErrorReason, data?: unknown): RpcErrorObject {
-  const [code, message] = ERRORS[reason];
+  const code = ERRORS[reason][0];
+  const message = errorText(reason, data);
   const extra = data !== null && typeof data === 'object' ? (data as Record<string, unknown>) : {};
   return { code, message, data: { ...extra, reason } };
 }

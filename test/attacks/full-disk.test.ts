@@ -6,22 +6,26 @@
 // there is room again, sends work. A restart with almost no room restores
 // every session (restoring writes nothing); with no room at all the hub
 // refuses to start, naming the directory, and leaves no lock behind.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcError } from '../../core/client/client.js';
+import { HubClient, RpcError } from '../../core/client/client.js';
 import type { HubError } from '../../core/protocol/errors.js';
 import type { Registration } from '../../core/protocol/methods.js';
-import { cliEnv, runCli } from '../helpers/cli.js';
+import { CLI, cliEnv, readyLine, runCli } from '../helpers/cli.js';
+import { stopProcess } from '../helpers/processes.js';
 import { startHub, tempDirs, until, type TestDirs, type TestHub } from '../helpers/hub.js';
 
 const CAN_MOUNT = process.platform === 'linux' && process.getuid?.() === 0;
 let th: TestHub | undefined;
 let mounted: string | undefined;
+let cleanupChild: ChildProcess | undefined;
 afterEach(async () => {
   await th?.close();
   th = undefined;
+  if (cleanupChild !== undefined) await stopProcess(cleanupChild);
+  cleanupChild = undefined;
   if (mounted !== undefined) spawnSync('umount', ['-l', mounted]);
   mounted = undefined;
 });
@@ -155,6 +159,31 @@ describe.skipIf(!CAN_MOUNT)(
       expect(kept.some((t) => t.includes('before'))).toBe(true);
       expect(kept.some((t) => t.includes('after'))).toBe(true);
       expect(kept.some((t) => t.includes('while short'))).toBe(false);
+    });
+
+    it('the web UI says a full disk in words, with the directory', async () => {
+      const dirs = tempDirs();
+      smallDisk(dirs, 512);
+      const child = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], {
+        env: cliEnv(dirs),
+      });
+      cleanupChild = child;
+      const ready = await readyLine<{ socket: string; uiToken: string; ui: string; stateDir: string }>(child);
+      const c = await HubClient.connect(ready.socket);
+      await c.call('session.register', { cwd: dirs.root, name: 'b' });
+      fillDisk(dirs.home);
+      const res = await fetch(new URL('/api/user.send', ready.ui), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ready.uiToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ to: 'b', message: 'from the person '.padEnd(16 * 1024, 'x') }), // past the journal's last page
+      });
+      const body = (await res.json()) as { error: { message: string; data: { reason: string } } };
+      c.close();
+      expect(res.status).toBe(422);
+      expect(body.error.data.reason).toBe('storage_full');
+      expect(body.error.message).toBe(
+        `The disk holding the state directory ${ready.stateDir} is full: nothing was stored. Free some space and try again.`,
+      );
     });
 
     it('a restart on a full disk restores every session: none is forgotten while its agent still runs', async () => {
