@@ -1,6 +1,10 @@
 // The app shell: navigation, the connection state, and the views. Talks to
 // the hub only through the stores (and they only through the Bridge). The
 // navigation is one tab stop: arrow keys, Home and End move between views.
+// While the hub refuses this tab's token (none, wrong, or from before a
+// restart) only the sign-in screen shows, until the hub accepts one; while
+// the hub does not answer, the views are greyed out and take no input, so
+// nothing looks live that is not.
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { ConnectionState } from './bridge/bridge.js';
@@ -12,6 +16,7 @@ import { PictureView } from './features/picture/picture.js';
 import { HistoryView } from './features/history.js';
 import { PreferencesView } from './features/preferences.js';
 import { SessionsView } from './features/sessions.js';
+import { SignIn } from './features/sign-in.js';
 import { SubscriptionsView } from './features/subscriptions.js';
 import { TeamsView } from './features/teams.js';
 
@@ -29,8 +34,8 @@ type View = (typeof VIEWS)[number];
 const CONNECTION_TEXT: Record<ConnectionState, string> = {
   connected: 'Connected',
   connecting: 'Connecting…',
-  reconnecting: 'Reconnecting…',
-  unauthorized: 'Not signed in: open the URL the hub printed',
+  reconnecting: 'The hub is not answering; reconnecting…',
+  unauthorized: 'Not signed in',
 };
 
 export function App({ stores }: { stores: Stores }): ReactNode {
@@ -38,6 +43,12 @@ export function App({ stores }: { stores: Stores }): ReactNode {
     (VIEWS as readonly string[]).includes(location.hash.slice(1)) ? (location.hash.slice(1) as View) : 'sessions',
   );
   const connection = useStore(stores.connection, (s) => s.state);
+  // Signed out from a refusal (or a tab without a token) until the hub accepts a token: no app with zeros meanwhile.
+  const [signedOut, setSignedOut] = useState(() => stores.bridge.hasToken?.() === false);
+  useEffect(() => {
+    if (connection === 'unauthorized' && stores.bridge.signIn !== undefined) setSignedOut(true);
+    if (connection === 'connected') setSignedOut(false);
+  }, [connection, stores]);
   const navRef = useRef<HTMLElement>(null);
   const onNavKey = (e: KeyboardEvent): void => {
     const i = VIEWS.indexOf(view);
@@ -92,6 +103,16 @@ export function App({ stores }: { stores: Stores }): ReactNode {
       }),
     [stores],
   );
+  if (signedOut)
+    return (
+      <SignIn
+        bridge={stores.bridge}
+        connection={connection}
+        origin={location.origin}
+        open={(url) => location.assign(url)}
+      />
+    );
+  const stale = connection === 'reconnecting';
   return (
     <div className="app">
       <nav aria-label="Views" ref={navRef} onKeyDown={onNavKey}>
@@ -114,27 +135,35 @@ export function App({ stores }: { stores: Stores }): ReactNode {
           {CONNECTION_TEXT[connection]}
         </div>
       </nav>
-      <main>
-        <Banners stores={stores} openApprovals={() => setView('approvals')} />
-        {view === 'sessions' && <SessionsView stores={stores} />}
-        {view === 'approvals' && <ApprovalsView stores={stores} />}
-        {view === 'picture' && (
-          <PictureView
-            stores={stores}
-            onOpenSession={(address) => {
-              stores.focus.setState({ itemId: address }); // Sessions opens its detail
-              setView('sessions');
-            }}
-            onOpenConversation={(between) =>
-              void stores.history.getState().open({ kind: 'pair', a: between[0], b: between[1] })
-            }
-          />
+      <main aria-busy={stale}>
+        {stale && (
+          <p className="banner" role="alert" data-testid="stale">
+            The hub is not answering. What you see may be out of date, and nothing here can be changed until it answers
+            again.
+          </p>
         )}
-        {view === 'subscriptions' && <SubscriptionsView stores={stores} />}
-        {view === 'teams' && <TeamsView stores={stores} />}
-        {view === 'activity' && <ActivityView stores={stores} />}
-        {view === 'history' && <HistoryView stores={stores} />}
-        {view === 'preferences' && <PreferencesView stores={stores} />}
+        <div className={stale ? 'views stale' : 'views'} inert={stale}>
+          <Banners stores={stores} openApprovals={() => setView('approvals')} />
+          {view === 'sessions' && <SessionsView stores={stores} />}
+          {view === 'approvals' && <ApprovalsView stores={stores} />}
+          {view === 'picture' && (
+            <PictureView
+              stores={stores}
+              onOpenSession={(address) => {
+                stores.focus.setState({ itemId: address }); // Sessions opens its detail
+                setView('sessions');
+              }}
+              onOpenConversation={(between) =>
+                void stores.history.getState().open({ kind: 'pair', a: between[0], b: between[1] })
+              }
+            />
+          )}
+          {view === 'subscriptions' && <SubscriptionsView stores={stores} />}
+          {view === 'teams' && <TeamsView stores={stores} />}
+          {view === 'activity' && <ActivityView stores={stores} />}
+          {view === 'history' && <HistoryView stores={stores} />}
+          {view === 'preferences' && <PreferencesView stores={stores} />}
+        </div>
       </main>
     </div>
   );

@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
 import { electronBridge, preloadApi } from './bridge/electron.js';
 import { httpBridge } from './bridge/http.js';
-import { takeUiToken } from './bridge/ui-token.js';
+import { keepUiToken, takeUiToken } from './bridge/ui-token.js';
 import { createStores } from './stores/stores.js';
 
 const api = preloadApi(window);
@@ -13,6 +13,11 @@ const browserBridge = () => {
   let token = takeUiToken(window); // before App reads location.hash for its view
   return httpBridge({
     token: () => token,
+    // The sign-in screen: the pasted token goes to this tab's sessionStorage, never into the address bar.
+    keepToken: (t) => {
+      keepUiToken(window, t);
+      token = t;
+    },
     // Opening a new printed URL in this tab (the hub restarted) changes only the fragment: no reload.
     onTokenChange: (listener) =>
       window.addEventListener('hashchange', () => {

@@ -3,6 +3,7 @@
 // SWITCHBOARD_SESSION/SWITCHBOARD_TOKEN set, changes are made as that
 // session (its team member name); otherwise as "user".
 
+import path from 'node:path';
 import type { TaskView } from '../../core/protocol/methods.js';
 import {
   atMost,
@@ -18,6 +19,9 @@ import {
 
 export const TEAMS_HELP = `switchboard teams
   Lists Claude Code compatible teams (also the ones Claude Code created).
+switchboard team create NAME [--cwd DIR]
+  A new team in Claude Code's format (config.json under its lock); its lead is the acting session,
+  or no session when none is set. Refused when the team exists.
 switchboard team show NAME
   The roster with each member's inbox depth (read, never consumed).
 switchboard team send --team T --to MEMBER --message TEXT [--summary S]
@@ -77,6 +81,21 @@ export async function teams(args: string[], ctx: Ctx): Promise<number> {
 
 export async function team(args: string[], ctx: Ctx): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === 'create') {
+    const { values, positionals } = parse(rest, { ...SESSION_OPTIONS, cwd: { type: 'string' } }, true, 'team create');
+    if (positionals.length !== 1) throw new UsageError('usage: switchboard team create NAME [--cwd DIR]');
+    const actor = await optionalCredentials(values);
+    const r = await withHub((c) =>
+      c.call('teams.create', {
+        ...(actor ?? {}),
+        team: positionals[0] as string,
+        ...(values.cwd !== undefined ? { cwd: path.resolve(values.cwd) } : {}),
+      }),
+    );
+    const lead = r.config.leadSessionId ? 'this session' : 'no session (created by the user)';
+    ctx.out(ctx.json ? JSON.stringify(r) : `created team ${r.config.name}; its lead: ${lead}`);
+    return 0;
+  }
   if (sub === 'show') {
     const { positionals } = parse(rest, {}, true, 'team show');
     if (positionals.length !== 1) throw new UsageError('usage: switchboard team show NAME');
@@ -129,7 +148,7 @@ export async function team(args: string[], ctx: Ctx): Promise<number> {
     ctx.out(ctx.json ? JSON.stringify(r) : `written to ${values.to}'s inbox`);
     return 0;
   }
-  throw new UsageError('usage: switchboard team show NAME | team send …');
+  throw new UsageError('usage: switchboard team create NAME | team show NAME | team send …');
 }
 
 export async function tasks(args: string[], ctx: Ctx): Promise<number> {

@@ -35,6 +35,7 @@ export const BRIDGE_OPERATIONS = {
   'activity.list': 'activity.list',
   'teams.list': 'teams.list',
   'teams.show': 'teams.show',
+  'teams.create': 'teams.create',
   'tasks.list': 'tasks.list',
   'tasks.create': 'tasks.create',
   'tasks.update': 'tasks.update',

@@ -27,6 +27,7 @@ export const BRIDGE_OPERATION_NAMES = [
   'activity.list',
   'teams.list',
   'teams.show',
+  'teams.create',
   'tasks.list',
   'tasks.create',
   'tasks.update',

@@ -154,6 +154,11 @@ const TaskId = z.string().regex(/^\d{1,15}$/);
 const TaskStatus = z.enum(['pending', 'in_progress', 'completed']);
 export const TeamsListParams = z.strictObject({}).optional();
 export const TeamShowParams = z.strictObject({ team: TeamName });
+/**
+ * A new team in Claude Code's format, its lead the calling session (or, from a UI or without credentials,
+ * no session: `leadSessionId` ""); `cwd` is the lead member's (default: the session's, else the home directory).
+ */
+export const TeamCreateParams = z.strictObject({ ...Actor, team: TeamName, cwd: Path.optional() });
 export const TasksListParams = z.strictObject({ list: TeamName, includeInternal: z.boolean().optional() });
 export const TaskGetParams = z.strictObject({ list: TeamName, id: TaskId });
 export const TaskCreateParams = z.strictObject({
@@ -325,6 +330,7 @@ export const METHODS = {
   ),
   'teams.list': method('none', TeamsListParams),
   'teams.show': method('none', TeamShowParams),
+  'teams.create': method('actor', TeamCreateParams),
   'teams.send': method('session', TeamSendParams),
   'tasks.list': method('none', TasksListParams),
   'tasks.get': method('none', TaskGetParams),

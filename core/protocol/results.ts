@@ -301,6 +301,8 @@ export interface MethodResults {
     } & Record<string, unknown>;
     inboxes: Array<{ member: string; depth: number; unread: number; problem?: string }>;
   };
+  /** The roster as written (config.json): the lead is its only member. */
+  'teams.create': { config: MethodResults['teams.show']['config'] };
   'teams.send': { delivered: 'inbox' };
   'tasks.list': { tasks: TaskView[] };
   'tasks.get': { task: TaskView };

@@ -7,7 +7,7 @@ import type { DesktopInput, DesktopResults } from '../../core/contract/desktop.j
 import type { DesktopOperationName } from '../../core/contract/operations.js';
 import type { HubEvent as CoreHubEvent } from '../../core/protocol/events.js';
 
-/** 'unauthorized': the HTTP bridge has no token or the hub refused it (it restarted): open the printed URL. */
+/** 'unauthorized': the HTTP bridge has no token or the hub refused it (it restarted): the page shows its sign-in screen. */
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'unauthorized';
 
 /** What a bridge pushes: the hub's events (core/protocol/events.ts), `resync` after a reconnect (reload everything), and the desktop's `ui.focus` (show a view). */
@@ -18,6 +18,10 @@ export interface Bridge {
   /** Subscribes to hub events; returns the disposer. */
   onEvent(listener: (e: HubEvent) => void): () => void;
   onState(listener: (s: ConnectionState) => void): () => void;
+  /** The HTTP bridge only (the sign-in screen): use this token from now on, and reconnect with it. */
+  signIn?: (token: string) => void;
+  /** The HTTP bridge only: whether this tab holds a token at all. */
+  hasToken?: () => boolean;
   /** Desktop-only operations (launch at login, CLI launcher); absent in a browser. */
   desktop?: <O extends DesktopOperationName>(op: O, input: DesktopInput<O>) => Promise<DesktopResults[O]>;
 }

@@ -3,7 +3,8 @@
 // only in an `Authorization: Bearer` header (no cookie: browsers share
 // 127.0.0.1 cookies with every port); EventSource cannot set headers, so
 // each (re)connect first trades the token for a one-time ticket. A refused
-// token is shown as 'unauthorized' until a new `#token=` URL is opened.
+// token is shown as 'unauthorized' until a new `#token=` URL is opened or
+// the sign-in screen hands over a new token (`signIn`).
 
 import type { BridgeOperation, BridgeResult } from '../../core/contract/bridge.js';
 import { BridgeError, type Bridge, type ConnectionState, type HubEvent } from './bridge.js';
@@ -22,6 +23,8 @@ export interface HttpBridgeOptions {
   token: () => string | undefined;
   /** Called when the page learns of a new token, to reconnect with it. */
   onTokenChange?: (listener: () => void) => void;
+  /** Keeps a token the sign-in screen was given (this tab's sessionStorage), so `token()` returns it. */
+  keepToken?: (token: string) => void;
   fetch?: typeof fetch;
   eventSource?: (url: string) => EventSourceLike;
 }
@@ -92,13 +95,19 @@ export function httpBridge(opts: HttpBridgeOptions): Bridge {
     );
   }
 
-  opts.onTokenChange?.(() => {
+  const reconnect = (): void => {
     backoff = FIRST_BACKOFF_MS;
     setState('connecting');
     connect(++generation);
-  });
+  };
+  opts.onTokenChange?.(reconnect);
   connect(generation);
   return {
+    signIn(token: string) {
+      opts.keepToken?.(token);
+      reconnect();
+    },
+    hasToken: () => opts.token() !== undefined,
     async call<O extends BridgeOperation>(op: O, input: Record<string, unknown> = {}): Promise<BridgeResult<O>> {
       const r = await post(`/api/${op}`, input);
       if (r.status === 401) setState('unauthorized');

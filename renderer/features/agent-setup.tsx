@@ -18,6 +18,8 @@ interface Preview {
   agent: SetupAgentId;
   uninstall: boolean;
   changes: Array<{ file: string; diff: string }>;
+  /** The Claude Code version the plan was made for (the hub finds it as `switchboard setup` does). */
+  agentVersion: string | null;
 }
 
 export function AgentSetupPanel(props: {
@@ -34,7 +36,7 @@ export function AgentSetupPanel(props: {
     setNote(null);
     try {
       const r = await stores.bridge.call('setup.plan', { agent, uninstall });
-      setPreview({ agent, uninstall, changes: r.changes });
+      setPreview({ agent, uninstall, changes: r.changes, agentVersion: r.agentVersion ?? null });
     } catch (err) {
       setNote(err instanceof Error ? err.message : String(err));
     }
@@ -75,6 +77,13 @@ export function AgentSetupPanel(props: {
               ? `Nothing to change for ${AGENT_NAMES[preview.agent]}.`
               : `Dry run: nothing is written until you press Apply. ${preview.changes.length} file(s) would change:`}
           </p>
+          {preview.agent === 'claude-code' && !preview.uninstall && (
+            <p className="dim" data-testid="planned-for">
+              {preview.agentVersion !== null
+                ? `Planned for Claude Code ${preview.agentVersion}, the version found on the hub’s PATH (as switchboard setup finds it).`
+                : 'No Claude Code version found on the hub’s PATH: planned with the hook forms every version runs.'}
+            </p>
+          )}
           {preview.changes.map((c) => (
             <pre key={c.file} className="text">
               {c.diff}

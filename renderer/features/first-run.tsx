@@ -1,13 +1,23 @@
 // The start page while no session exists: which agents the hub finds on its
-// PATH (claude, codex, gemini), setup for those not yet set up (a dry-run
-// preview first, then Apply), then "waiting for your first session". Reads
-// through setup.detect and changes nothing itself; errors are shown.
+// PATH (claude, codex, gemini; Claude Code with the version its setup is
+// planned for), setup for those not yet set up (a dry-run preview first,
+// then Apply), then "waiting for your first session". With no agent found
+// it says what to install, and offers setup anyway for an agent installed
+// where the hub's PATH does not reach. Reads through setup.detect and
+// changes nothing itself; errors are shown.
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { BridgeResult } from '../../core/contract/bridge.js';
 import type { Stores } from '../stores/stores.js';
-import { AGENT_NAMES, AgentSetupPanel } from './agent-setup.js';
+import { AGENT_NAMES, AgentSetupPanel, type SetupAgentId } from './agent-setup.js';
 
 type Detected = BridgeResult<'setup.detect'>['agents'];
+
+/** How each agent is installed (its own documentation's npm package). */
+const INSTALL: Record<SetupAgentId, string> = {
+  'claude-code': 'npm install -g @anthropic-ai/claude-code',
+  codex: 'npm install -g @openai/codex',
+  gemini: 'npm install -g @google/gemini-cli',
+};
 
 export function FirstRun({ stores }: { stores: Stores }): ReactNode {
   const [agents, setAgents] = useState<Detected | null>(null);
@@ -51,7 +61,7 @@ export function FirstRun({ stores }: { stores: Stores }): ReactNode {
               ) : (
                 <>
                   <span className="dim">
-                    found at <code>{a.path}</code>
+                    {a.version ? `${a.version}, ` : ''}found at <code>{a.path}</code>
                   </span>{' '}
                   {a.configured ? (
                     <span className="pill tone-ok">set up</span>
@@ -67,10 +77,26 @@ export function FirstRun({ stores }: { stores: Stores }): ReactNode {
         </ul>
       )}
       {agents !== null && installed.length === 0 && (
-        <p>
-          No agent found. Install Claude Code, Codex CLI or Gemini CLI, or set one up from Preferences by hand.{' '}
+        <div className="agent-setup" data-testid="no-agent">
+          <p>
+            <strong>No agent found on the hub’s PATH.</strong> Install one in a terminal, then press Look again:
+          </p>
+          <ul>
+            {agents.map((a) => (
+              <li key={a.agent}>
+                {AGENT_NAMES[a.agent]}: <code>{INSTALL[a.agent]}</code>
+              </li>
+            ))}
+          </ul>
+          <p>
+            Installed already, somewhere else? The hub looks on the PATH of the terminal that started it: start{' '}
+            <code>switchboard serve --ui</code> again from a terminal where the agent runs, or set it up anyway below
+            (or with <code>switchboard setup claude-code</code> in that terminal). Set up without a version found,
+            Claude Code gets the hook forms every version runs.
+          </p>
           <button onClick={() => void detect()}>Look again</button>
-        </p>
+          <AgentSetupPanel stores={stores} agents={agents.filter((a) => !a.configured).map((a) => a.agent)} />
+        </div>
       )}
       {toSetUp.length > 0 && (
         <div className="agent-setup">

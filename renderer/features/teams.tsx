@@ -1,6 +1,8 @@
 // Teams: rosters (also the teams Claude Code created itself), inbox depths
-// (peeked, never consumed), the task board by status with blockers, and
-// creating and assigning tasks.
+// (peeked, never consumed), the task board by status with blockers,
+// creating a team (Claude Code's config.json, written by the hub under its
+// lock, the user as creator), and creating, assigning and moving tasks
+// between statuses (tasks.update under the task's lock).
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { TaskView } from '../../core/protocol/methods.js';
 import type { Stores } from '../stores/stores.js';
@@ -13,6 +15,7 @@ const COLUMNS: Array<TaskView['status']> = ['pending', 'in_progress', 'completed
 export function TeamsView({ stores }: { stores: Stores }): ReactNode {
   const s = useLoadable(stores.teams);
   const [subject, setSubject] = useState('');
+  const [newTeam, setNewTeam] = useState('');
   const columns = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
   const team = s.data.selected;
@@ -30,6 +33,19 @@ export function TeamsView({ stores }: { stores: Stores }): ReactNode {
     if (team === null || subject.trim() === '') return;
     void run(() => stores.bridge.call('tasks.create', { list: team, subject: subject.trim() }));
     setSubject('');
+  };
+  const createTeam = (e: FormEvent): void => {
+    e.preventDefault();
+    const name = newTeam.trim();
+    if (name === '') return;
+    setNewTeam('');
+    void run(async () => {
+      const r = await stores.bridge.call('teams.create', { team: name });
+      await s.select(r.config.name);
+    });
+  };
+  const setStatus = (id: string, status: TaskView['status']): void => {
+    if (team !== null) void run(() => stores.bridge.call('tasks.update', { list: team, id, status }));
   };
   const members = s.data.view?.config.members.map((m) => m.name) ?? [];
   return (
@@ -50,6 +66,18 @@ export function TeamsView({ stores }: { stores: Stores }): ReactNode {
         {team !== null && (
           <button onClick={() => void stores.history.getState().open({ kind: 'team', team })}>Its conversation</button>
         )}
+        <form onSubmit={createTeam} className="new-team">
+          <input
+            aria-label="New team name"
+            placeholder="New team name"
+            maxLength={200}
+            value={newTeam}
+            onChange={(e) => setNewTeam(e.target.value)}
+          />
+          <button type="submit" disabled={newTeam.trim() === ''}>
+            Create team
+          </button>
+        </form>
       </header>
       {error && (
         <p className="error" role="alert">
@@ -62,7 +90,8 @@ export function TeamsView({ stores }: { stores: Stores }): ReactNode {
         empty={s.data.teams.length === 0}
         emptyText={
           <p>
-            No teams. Claude Code Agent Teams (<code>~/.claude/teams</code>) show up here as soon as they exist.
+            No teams yet. Create one above, or start a Claude Code Agent Team: teams under <code>~/.claude/teams</code>{' '}
+            show up here as soon as they exist.
           </p>
         }
       >
@@ -114,6 +143,20 @@ export function TeamsView({ stores }: { stores: Stores }): ReactNode {
                         {t.blockedBy.length > 0 && (
                           <div className="blocked">blocked by {t.blockedBy.map((b) => `#${b}`).join(', ')}</div>
                         )}
+                        <label className="dim">
+                          Status{' '}
+                          <select
+                            aria-label={`Status of task ${t.id}`}
+                            value={t.status}
+                            onChange={(e) => setStatus(t.id, e.target.value as TaskView['status'])}
+                          >
+                            {COLUMNS.map((c) => (
+                              <option key={c} value={c}>
+                                {c.replace('_', ' ')}
+                              </option>
+                            ))}
+                          </select>
+                        </label>{' '}
                         <label className="dim">
                           Owner{' '}
                           <select

@@ -6,6 +6,7 @@
 // never written); a lock timeout is an error, never a silent drop.
 
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { recordOutbound } from '../../history/outbound.js';
 import { UnreadableFileError } from '../../storage/unreadable.js';
 import { OutOfResourcesError } from '../../storage/bounded-read.js';
@@ -65,6 +66,17 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
       const view = await hub.teams.show(p.team);
       if (view === undefined) throw new HubError('team_not_found');
       return view;
+    }),
+
+    'teams.create': guard(async (p, { session: s }: Caller<'actor'>) => {
+      if (!/[a-z0-9]/i.test(p.team)) throw new HubError('name_invalid'); // its directory would be only dashes
+      const config = await hub.teams.roster(p.team).create({
+        name: p.team,
+        leadSessionId: s?.id ?? '',
+        cwd: p.cwd ?? s?.cwd ?? os.homedir(),
+        now: hub.clock.now(),
+      });
+      return { config };
     }),
 
     'teams.send': guard(async (p, { session: s }: Caller<'session'>) => {

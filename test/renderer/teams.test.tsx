@@ -1,0 +1,109 @@
+// @vitest-environment happy-dom
+// The Teams view with a fake bridge (issue 30): a team can be created from
+// the view, also when there is none yet (it is then selected), and a task's
+// status can be changed from the board; failures are shown, not swallowed.
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { BridgeError, type Bridge, type ConnectionState } from '../../renderer/bridge/bridge.js';
+import { createStores } from '../../renderer/stores/stores.js';
+import { TeamsView } from '../../renderer/features/teams.js';
+import type { TaskView } from '../../core/protocol/methods.js';
+
+afterEach(cleanup);
+
+/** A bridge over an in-memory set of teams and tasks, recording every call. */
+function fakeHub() {
+  const calls: Array<[string, Record<string, unknown>]> = [];
+  const teams: Array<{ name: string; dir: string; members: number; createdAt: number; leadSessionId: string | null }> =
+    [];
+  const tasks = new Map<string, TaskView[]>();
+  const answers: Record<string, (i: Record<string, unknown>) => unknown> = {
+    'teams.list': () => ({ root: '/c', teams: [...teams] }),
+    'teams.show': (i) => ({
+      config: { name: i.team, members: [{ name: 'team-lead', agentId: `team-lead@${String(i.team)}` }] },
+      inboxes: [],
+    }),
+    'tasks.list': (i) => ({ tasks: tasks.get(String(i.list)) ?? [] }),
+    'teams.create': (i) => {
+      const name = String(i.team);
+      if (teams.some((t) => t.name === name)) throw new BridgeError('team_exists', 'A team with that name exists');
+      teams.push({ name, dir: name, members: 1, createdAt: 1, leadSessionId: '' });
+      return { config: { name, members: [{ name: 'team-lead', agentId: `team-lead@${name}` }] } };
+    },
+    'tasks.update': (i) => {
+      const list = tasks.get(String(i.list)) ?? [];
+      const task = list.find((t) => t.id === i.id);
+      if (task === undefined) throw new BridgeError('task_not_found', 'No such task');
+      task.status = i.status as TaskView['status'];
+      return { task };
+    },
+  };
+  const bridge: Bridge = {
+    call: (async (op: string, input: Record<string, unknown> = {}) => {
+      calls.push([op, input]);
+      const answer = answers[op];
+      if (answer === undefined) throw new Error(`unexpected ${op}`);
+      return answer(input);
+    }) as Bridge['call'],
+    onEvent: () => () => undefined,
+    onState: (l: (s: ConnectionState) => void) => {
+      l('connected');
+      return () => undefined;
+    },
+  };
+  return { bridge, calls, teams, tasks };
+}
+
+function task(id: string, status: TaskView['status']): TaskView {
+  return { id, subject: `task ${id}`, description: '', status, blocks: [], blockedBy: [] };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++)
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 10));
+    });
+  expect(check()).toBe(true);
+}
+
+describe('Teams view (issue 30)', () => {
+  it('creates a team when there is none, selects it, and says why a second one with that name fails', async () => {
+    const hub = fakeHub();
+    const stores = createStores(hub.bridge);
+    render(<TeamsView stores={stores} />);
+    void stores.teams.getState().load(); // the app's first load
+    await until(() => screen.queryByText(/No teams yet/) !== null);
+    const input = screen.getByLabelText('New team name');
+    fireEvent.change(input, { target: { value: 'release crew' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create team' }));
+    await until(() => stores.teams.getState().data.selected === 'release crew');
+    expect(hub.calls).toContainEqual(['teams.create', { team: 'release crew' }]);
+    expect(screen.getByLabelText<HTMLSelectElement>('Team').value).toBe('release crew');
+    expect(screen.getByTestId('task-board')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('New team name'), { target: { value: 'release crew' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create team' }));
+    await until(() => screen.queryByRole('alert') !== null);
+    expect(screen.getByRole('alert').textContent).toContain('A team with that name exists');
+  });
+
+  it("moves a task between columns with its status control (tasks.update with the task's list and id)", async () => {
+    const hub = fakeHub();
+    hub.teams.push({ name: 'crew', dir: 'crew', members: 1, createdAt: 1, leadSessionId: 's' });
+    hub.tasks.set('crew', [task('1', 'pending'), task('2', 'in_progress')]);
+    const stores = createStores(hub.bridge);
+    render(<TeamsView stores={stores} />);
+    void stores.teams.getState().load(); // the app's first load
+    await until(() => screen.queryByTestId('task-1') !== null);
+    const column = (title: string): HTMLElement => screen.getByRole('heading', { name: title }).parentElement!;
+    expect(within(column('pending')).queryByTestId('task-1')).not.toBeNull();
+
+    const status = screen.getByLabelText<HTMLSelectElement>('Status of task 1');
+    expect(status.value).toBe('pending');
+    fireEvent.change(status, { target: { value: 'completed' } });
+    await until(() => within(column('completed')).queryByTestId('task-1') !== null);
+    expect(hub.calls).toContainEqual(['tasks.update', { list: 'crew', id: '1', status: 'completed' }]);
+    expect(within(column('pending')).queryByTestId('task-1')).toBeNull();
+    expect(screen.getByLabelText<HTMLSelectElement>('Status of task 2').value).toBe('in_progress');
+  });
+});
