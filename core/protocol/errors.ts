@@ -104,8 +104,51 @@ export interface RpcErrorObject {
   data?: { reason: ErrorReason } & Record<string, unknown>;
 }
 
-/** The fixed text of `reason`; a full or read-only disk names its directory (the one thing a person must act on). */
+/** A size for people: bytes under 1 KiB, KiB (rounded up, so just over a limit never reads as the limit) above. */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.ceil(bytes / 1024)} KiB`;
+  return `${Math.ceil((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+}
+
+/** The oversize sentence, the same whether a client measured it first or the hub answered message_too_large. */
+export function messageTooLargeText(bytes: number, limitBytes: number): string {
+  return `The message is ${sizeText(bytes)}; the limit is ${sizeText(limitBytes)}. Nothing was sent.`;
+}
+
+/**
+ * A send's `to` errors in words (issue 30): what was typed (`data.to`, quoted) and the names it matched
+ * or came close to (`data.candidates`); undefined when the data does not carry them.
+ */
+function toText(reason: ErrorReason, data: Record<string, unknown>): string | undefined {
+  if (typeof data.to !== 'string') return undefined;
+  const to = JSON.stringify(data.to);
+  const names = Array.isArray(data.candidates) ? data.candidates.filter((c) => typeof c === 'string') : [];
+  const oneOf = names.length === 1 ? String(names[0]) : `one of ${names.join(', ')}`;
+  if (reason === 'target_not_found')
+    return names.length > 0
+      ? `No live session matches ${to}. Did you mean ${names.join(' or ')}?`
+      : `No live session matches ${to}; list the agents to see who is reachable.`;
+  if (names.length === 0) return undefined;
+  if (reason === 'to_too_short')
+    return `${to} is too short to pick a session: the start of a name needs at least ${typeof data.minChars === 'number' ? data.minChars : 3} characters. Did you mean ${names.join(' or ')}?`;
+  if (reason === 'target_ambiguous') return `${to} matches more than one session: send again to ${oneOf}.`;
+  if (reason === 'pin_mismatch')
+    return `${to} now names a different session than the one you sent to before; send to ${oneOf} to confirm.`;
+  return undefined;
+}
+
+/**
+ * The text of `reason`: fixed, except where the data says what a person must know — a full or read-only
+ * disk names its directory; a send's `to` errors say what was typed and the closest names; an oversize
+ * message says both sizes.
+ */
 export function errorText(reason: ErrorReason, data?: unknown): string {
+  const d = data !== null && typeof data === 'object' ? (data as Record<string, unknown>) : {};
+  const about = toText(reason, d);
+  if (about !== undefined) return about;
+  if (reason === 'message_too_large' && typeof d.bytes === 'number' && typeof d.limitBytes === 'number')
+    return messageTooLargeText(d.bytes, d.limitBytes);
   const directory = (data as { directory?: unknown } | undefined)?.directory;
   if (typeof directory === 'string' && reason === 'storage_full')
     return `The disk holding the state directory ${directory} is full: nothing was stored. Free some space and try again.`;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { closestRows, editDistance } from '../../core/registry/closest.js';
 import { freeName, nameChange, normalizeName, refHash } from '../../core/registry/names.js';
 import { arrayIndex, resolveTo, type Row } from '../../core/registry/resolution.js';
-import { HubError } from '../../core/protocol/errors.js';
+import { errorObject, HubError } from '../../core/protocol/errors.js';
 
 function row(name: string, address: string): Row {
   const h = refHash(address);
@@ -81,5 +81,20 @@ describe('resolution errors name what was typed', () => {
     const rows = ['web-1', 'web-2', 'web-3', 'web-4', 'wex'].map((n, i) => row(n, `uds:/m/${i}.sock`));
     expect(closestRows('web', rows).map((r) => r.name)).toEqual(['wex', 'web-1', 'web-2']);
     expect(closestRows('', rows)).toEqual([]);
+  });
+
+  it('the hub says it in its error text, for every client (CLI, MCP tools, the web UI)', () => {
+    const f = failure(() => resolveTo('apx', arrayIndex(list)));
+    expect(errorObject('target_not_found', f.data).message).toBe(
+      `No live session matches "apx". Did you mean ${labelOf(list[0]!)}?`,
+    );
+    const short = failure(() => resolveTo('bi', arrayIndex(list)));
+    expect(errorObject('to_too_short', short.data).message).toContain('"bi" is too short');
+    expect(errorObject('message_too_large', { bytes: 300 * 1024, limitBytes: 256 * 1024 }).message).toBe(
+      'The message is 300 KiB; the limit is 256 KiB. Nothing was sent.',
+    );
+    expect(errorObject('target_not_found').message).toBe(
+      'No live session matches "to"; list agents to see who is reachable',
+    );
   });
 });
