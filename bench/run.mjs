@@ -16,8 +16,9 @@ const all = [
   'churn',
 ];
 // Only when named: real agents (needs unshare, tmux, the pinned Claude Code; `npm run bench -- wake`);
-// the in-process send path (`npm run bench -- sendpath`, an A/B tool with BENCH_BASE).
-const optional = ['wake', 'sendpath'];
+// the in-process send path (`npm run bench -- sendpath`, an A/B tool with BENCH_BASE); the relay under faults
+// (`npm run bench -- faults`: a truth table, minutes of broker pauses and restarts, not a speed).
+const optional = ['wake', 'sendpath', 'faults'];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a) || optional.includes(a));
 const names = chosen.length > 0 ? chosen : all;
 await build({

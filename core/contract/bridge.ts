@@ -9,7 +9,7 @@ import { formatIssues } from '../kit/issues.js';
 import { z } from 'zod';
 import type { MethodName, MethodResults } from '../protocol/methods.js';
 import { METHODS } from '../protocol/methods.js';
-import { ERRORS, type ErrorReason } from '../protocol/errors.js';
+import { errorText, type ErrorReason } from '../protocol/errors.js';
 import type { BridgeOperationName } from './operations.js';
 
 /** Operation name → the hub method it runs (the UI token is added by the bridge). */
@@ -67,7 +67,7 @@ export type BridgeOutcome<R = unknown> =
 export type OutcomeOf<O extends string> = BridgeOutcome<O extends BridgeOperation ? BridgeResult<O> : unknown>;
 
 export function failure(reason: ErrorReason, data?: unknown): BridgeOutcome<never> {
-  return { ok: false, reason, message: ERRORS[reason][1], ...(data === undefined ? {} : { data }) };
+  return { ok: false, reason, message: errorText(reason, data), ...(data === undefined ? {} : { data }) };
 }
 
 export function isBridgeOperation(name: string): name is BridgeOperation {

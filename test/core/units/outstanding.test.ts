@@ -16,9 +16,9 @@ const receipt = (over: Partial<RelayReceipt> = {}): RelayReceipt => ({
 });
 
 describe('OutstandingSends', () => {
-  it('takes receipts of our sends only, until the final one', () => {
+  it('takes receipts of our sends only, until the final one', async () => {
     const o = new OutstandingSends(() => 0);
-    o.add('m1', 'alice', 'buildbox');
+    await o.add('m1', 'alice', 'buildbox');
     expect(o.accept(receipt({ origMsgId: 'other' }))).toBe(false);
     expect(o.accept(receipt({ senderSessionId: 'mallory' }))).toBe(false);
     expect(o.accept(receipt({ receiver: { machine: 'evil', sessionId: 'bob', name: 'bob' } }))).toBe(false);
@@ -28,16 +28,16 @@ describe('OutstandingSends', () => {
     expect(o.accept(receipt({ status: 'delivered' }))).toBe(false); // final: nothing more comes
   });
 
-  it('forgets a send that failed, one past its time, and the oldest past the cap', () => {
+  it('forgets a send that failed, one past its time, and the oldest past the cap', async () => {
     const clock = { t: 0 };
     const o = new OutstandingSends(() => clock.t);
-    o.add('m1', 'alice', 'buildbox');
+    await o.add('m1', 'alice', 'buildbox');
     o.forget('m1');
     expect(o.accept(receipt())).toBe(false);
-    o.add('m1', 'alice', 'buildbox');
+    await o.add('m1', 'alice', 'buildbox');
     clock.t += OUTSTANDING_MS;
     expect(o.accept(receipt())).toBe(false);
-    for (let i = 0; i <= OUTSTANDING_MAX; i++) o.add(`n${i}`, 'alice', 'buildbox');
+    for (let i = 0; i <= OUTSTANDING_MAX; i++) await o.add(`n${i}`, 'alice', 'buildbox');
     expect(o.size).toBe(OUTSTANDING_MAX);
     expect(o.accept(receipt({ origMsgId: 'n0' }))).toBe(false);
     expect(o.accept(receipt({ origMsgId: `n${OUTSTANDING_MAX}` }))).toBe(true);
