@@ -1,5 +1,5 @@
 // Lint: type-aware async discipline everywhere, and the process boundaries
-// of STYLE.md enforced mechanically per folder.
+// of docs/architecture.md enforced mechanically per folder.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

@@ -1,4 +1,4 @@
-// The bounded, non-blocking read of other programs' files (issue 14) against
+// The bounded, non-blocking read of other programs' files against
 // the read it replaced (stat, then readFile), measured in the same run on the
 // same files, interleaved so machine load hits both alike. Prints µs per
 // read and the ratio new / old for an inbox-sized range of files.

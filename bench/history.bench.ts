@@ -1,7 +1,7 @@
 // The history store's cost on the send path: the throughput benchmark's
 // hub run (100 sessions, pipelined senders, journal on) with history off and
 // on, alternated in the same run (off, on, off, on, …) so machine noise hits
-// both; the ratio of the medians is the claim (issue 18: ≤ 5 % slower).
+// both; the ratio of the medians is the claim (≤ 5 % slower).
 // Then the same send path in one process, history switched on and off in
 // alternating blocks (BENCH_BLOCK_PAIRS × 2 blocks of BENCH_BLOCK messages):
 // the steadier figure on a shared machine, whose drifts hit both alike.

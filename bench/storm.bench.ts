@@ -1,4 +1,4 @@
-// Fairness under a storm (issue 14): a well-behaved client's hub.info round
+// Fairness under a storm: a well-behaved client's hub.info round
 // trips, first on a quiet hub (the baseline, same run), then while another
 // process's 20 connections send 100 000 malformed frames at once (each gets
 // an error answer). Prints both p99 and their ratio (goal ≤ 5×). The hub and

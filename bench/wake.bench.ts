@@ -1,4 +1,4 @@
-// Issue 16 with the real Claude Code 2.1.332 and the scripted model (the
+// Waking idle sessions, with the real Claude Code 2.1.332 and the scripted model (the
 // real-agent harness; needs unshare, tmux and the built CLI):
 // 1. Idle wake: a message to an idle interactive session until the model
 //    request that carries it, against the user's own typed prompt (tmux

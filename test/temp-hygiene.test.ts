@@ -1,4 +1,4 @@
-// Issue 17: tests clean up what they make in the temp directory. Each test
+// Tests clean up what they make in the temp directory. Each test
 // file works in a private TMPDIR; tempDir() directories go after the file;
 // a file that leaves anything named like ours fails, naming what it left, and
 // nothing reaches the shared temp directory either way.

@@ -140,7 +140,7 @@ export function registerTools(server: McpServer, deps: Deps): void {
     () => run(async () => 'Checked the inbox.'),
   );
 
-  // Its own history only: the hub scopes a session's credentials to that session (issue 18).
+  // Its own history only: the hub scopes a session's credentials to that session.
   server.registerTool(HISTORY_TOOL, { description: HISTORY_TOOL_DESCRIPTION, inputSchema: HISTORY_TOOL_INPUT }, (a) =>
     run(() => historyTool(client, creds, a, Date.now())),
   );

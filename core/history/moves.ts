@@ -1,4 +1,4 @@
-// The picture's live counts (issue 18): while a user interface follows,
+// The picture's live counts: while a user interface follows,
 // each history record the recorder accepts becomes at most one move — a
 // message counted on its edge, or one count moved between two outcomes — by
 // the same rules the store applies to the file (a message once; an

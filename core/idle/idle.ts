@@ -1,4 +1,4 @@
-// One-shot idle subscriptions (DESIGN.md §9): exactly one notice per
+// One-shot idle subscriptions (docs/design.md#12-idle-notifications): exactly one notice per
 // subscription, when the target next goes idle, exits, or the subscription
 // expires (on the monotonic clock). `deliver` decides where a notice goes
 // (the agent's inbox, or its user); this module knows nothing about either.

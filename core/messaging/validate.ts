@@ -1,4 +1,4 @@
-// The sender-side rules of DESIGN.md §5, checked before anything is
+// The sender-side rules of docs/design.md#6-sending-and-statuses, checked before anything is
 // resolved or sent. Pure; throws HubError with the specific reason.
 
 import { HubError } from '../protocol/errors.js';

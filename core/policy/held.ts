@@ -1,4 +1,4 @@
-// Messages the inbound policy parked for the receiver's user (DESIGN.md §6).
+// Messages the inbound policy parked for the receiver's user (docs/design.md#8-held-messages).
 // At most `cap` per receiver: adding one more evicts the oldest (reported as
 // expired). A deadline runs on the monotonic clock only while a user
 // interface is attached (a headless hub keeps them held). Pure state; the

@@ -1,4 +1,4 @@
-// The inbound decision for one message (DESIGN.md §6), pure: an explicit
+// The inbound decision for one message (docs/design.md#7-inbound-policy), pure: an explicit
 // crossSessionInbound decides; otherwise mode parity (the receiver's class
 // against the class the hub vouches for the sender, none for unverified and
 // remote senders), with the session's own child processes let through; then

@@ -1,4 +1,4 @@
-// Loop damping per (receiver, sender) (DESIGN.md §7): an identical repeat
+// Loop damping per (receiver, sender) (docs/design.md#10-throttling): an identical repeat
 // within the duplicate window is `duplicate`; a token bucket limits the rate
 // (`rate-limited`); a receiver with too many unread peer messages is
 // `queue-full`. Drop reports are folded to at most one per sender per

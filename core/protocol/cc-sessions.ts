@@ -1,4 +1,4 @@
-// Claude Code's session registry entry (FORMATS.md §5): the JSON in
+// Claude Code's session registry entry (docs/claude-code-formats.md#5-cross-session-messaging): the JSON in
 // `<claude home>/sessions/<pid>.json`, as we accept it (bounded strings,
 // unknown keys kept). Reading the files is core/stock/entry.ts.
 

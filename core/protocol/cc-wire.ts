@@ -1,4 +1,4 @@
-// Claude Code's peer protocol 1 (FORMATS.md §5): addresses, the user event
+// Claude Code's peer protocol 1 (docs/claude-code-formats.md#5-cross-session-messaging): addresses, the user event
 // line, control lines and the <cross-session-message> wrapper. Pure; no I/O.
 // Claude Code owns this format, so schemas keep unknown keys.
 

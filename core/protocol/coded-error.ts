@@ -1,4 +1,5 @@
-// A named failure with a code from a closed set (STYLE.md habit 6). A
+// A named failure with a code from a closed set, so every boundary answers
+// a fixed code and never an internal error's text. A
 // subclass only names itself; the name is a literal because bundles
 // minify class names.
 

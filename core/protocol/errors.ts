@@ -70,7 +70,7 @@ export const ERRORS = {
     -32042,
     'That is a Claude Code session with its own messaging: type in its terminal, or send from one of your sessions',
   ],
-  // Other programs' files (issue 14): data names the file and the problem the hub found.
+  // Other programs' files: data names the file and the problem the hub found.
   inbox_unreadable: [-32060, 'The inbox file exists but cannot be read as an inbox; nothing was written to it'],
   team_unreadable: [-32061, 'The team roster (config.json) exists but cannot be read; nothing was written to it'],
   task_unreadable: [-32062, 'A task list file exists but cannot be read; nothing was written to it'],
@@ -117,7 +117,7 @@ export function messageTooLargeText(bytes: number, limitBytes: number): string {
 }
 
 /**
- * A send's `to` errors in words (issue 30): what was typed (`data.to`, quoted) and the names it matched
+ * A send's `to` errors in words, so a person can correct the send: what was typed (`data.to`, quoted) and the names it matched
  * or came close to (`data.candidates`); undefined when the data does not carry them.
  */
 function toText(reason: ErrorReason, data: Record<string, unknown>): string | undefined {

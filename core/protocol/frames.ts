@@ -1,4 +1,4 @@
-// Recognises Claude Code team protocol frames (FORMATS.md §4) inside text.
+// Recognises Claude Code team protocol frames (docs/claude-code-formats.md#4-structured-frames) inside text.
 // A plain message that parses as one is refused by the sender side, so a
 // peer can never smuggle a control frame into a mailbox as "just text".
 

@@ -78,7 +78,7 @@ export interface HistoryMessage {
   trail: HistoryEvent[];
 }
 
-/** Messages in a window counted per sender, receiver and outcome: one edge of the picture (issue 18). */
+/** Messages in a window counted per sender, receiver and outcome: one edge of the picture. */
 export interface HistoryEdge {
   from: { sessionId: string | null; name: string | null; address: string; team: string | null };
   to: { sessionId: string; name: string; team: string | null };
@@ -89,7 +89,7 @@ export interface HistoryEdge {
 }
 
 /**
- * One change to the picture's counts (issue 18), pushed as a `history.moved`
+ * One change to the picture's counts, pushed as a `history.moved`
  * event the moment the hub records it: a message entered the history
  * (`previous` null) or its outcome changed from `previous` to `outcome`. `seq`
  * counts the moves of this hub run (`epoch`) with no gaps, and `history.edges`

@@ -113,7 +113,7 @@ export const LIMITS: Limits = {
   firstRequestMs: 10_000, // every client writes its first request at once
   partialLineMs: 10_000, // a 1 MiB line over a local socket takes milliseconds
   partialBytesTotal: 64 * 1024 * 1024, // 64 frames begun at once; 1 500 half-lines were 1 GB
-  linesPerTurn: 64, // storm fairness, see docs/benchmarks.md (issue 14)
+  linesPerTurn: 64, // one connection's storm cannot starve the others (docs/benchmarks.md)
   unsentBytes: 1024 * 1024, // one full frame of answers waiting
   unsentBytesClose: 64 * 1024 * 1024, // a subscriber that stopped reading
   closeLingerMs: 1000, // then the socket is destroyed
@@ -131,7 +131,7 @@ export const LIMITS: Limits = {
   journalSyncMs: 50, // bounds loss on power failure, not on process death
   journalCompactBytes: 64 * 1024 * 1024, // rewrite when 64 MiB are dead and dead >= live
   journalLineBytes: 8 * 1024 * 1024, // a held 256 KiB body JSON-escaped (up to 6x) fits with room
-  idleSubscriptionMs: 3600_000, // DESIGN.md §9: 60 minutes
+  idleSubscriptionMs: 3600_000, // 60 minutes: docs/design.md#12-idle-notifications
   fetchWaitMs: 600_000, // ten minutes
   quietMarkMs: 60_000, // one hub round trip per busy session a minute; bounds a mark that outlived its truth
   dormantSessions: 1000, // resumable ended sessions; each keeps at most its inbox (≤ inboxItems)

@@ -207,7 +207,7 @@ export const TeamSendParams = z.strictObject({
   summary: z.string().max(LIMITS.summaryChars).optional(),
 });
 
-/** History (issue 18): a session's token reads its own messages only; the UI token reads and deletes all. */
+/** History: a session's token reads its own messages only; the UI token reads and deletes all. */
 const HistoryAuth = {
   sessionId: Id.optional(),
   token: Token.optional(),
@@ -238,7 +238,7 @@ export const HistoryConversationParams = z.strictObject({
   between: z.tuple([Name, Name]).optional(),
   team: Name.optional(),
 });
-/** The picture (issue 18): messages of the last `windowMs` counted per sender, receiver and outcome; UI token only. */
+/** The picture: messages of the last `windowMs` counted per sender, receiver and outcome; UI token only. */
 export const HISTORY_EDGE_WINDOW_MAX_MS = 7 * 24 * 3_600_000; // a week: beyond it the picture is history, not "recent"
 export const HistoryEdgesParams = z.strictObject({
   ...UiToken,

@@ -63,7 +63,7 @@ export interface AgentRow {
   waiting?: number;
   /** Its effective crossSessionInbound: a value, or null for mode parity, and the scope that decided. */
   inbound: { value: 'accept' | 'hold' | 'refuse' | null; source: string };
-  /** Its class under mode parity (DESIGN.md §6.3); 'unknown' receives as bypass and sends unclassed; absent where `mode` is null. */
+  /** Its class under mode parity (docs/design.md#7-inbound-policy); 'unknown' receives as bypass and sends unclassed; absent where `mode` is null. */
   modeClass?: 'prompting' | 'bypass' | 'unknown';
   /**
    * Where `mode` came from (vocabulary.ts MODE_SOURCES); null while nothing told it (a flag-less Claude Code
@@ -341,6 +341,6 @@ export interface HistoryStatusView extends HistoryStatus {
 /** Notifications the hub pushes to subscribed connections. */
 export interface HubNotifications {
   'inbox.item': { sessionId: string; item: InboxItem };
-  /** To user-interface connections (ui.attach): see core/host/events.ts. */
+  /** To user-interface connections (ui.attach): see core/protocol/events.ts. */
   'ui.event': HubEvent;
 }

@@ -1,4 +1,4 @@
-// Session names and refs (DESIGN.md §4): derivation from a cwd, the
+// Session names and refs (docs/design.md#5-sessions-names-and-addresses): derivation from a cwd, the
 // normalization every comparison uses, validation of chosen names, a free
 // `name-2`, `name-3` … when a chosen name is held, the sentence that says a
 // name was rewritten or taken, and refs lengthened while listed rows

@@ -1,4 +1,4 @@
-// Resolution of a send's `to` (DESIGN.md §4), in order: reserved names are
+// Resolution of a send's `to` (docs/design.md#5-sessions-names-and-addresses), in order: reserved names are
 // refused; addresses are used directly; `name [ref]` selects that row; an
 // exact normalized name matching one row; a unique prefix of ≥ 3 characters.
 // Anything else is an error naming what was typed (`to`) and up to 3
@@ -99,7 +99,7 @@ export function resolveTo<R extends Row>(to: string, index: RowIndex<R>): Resolv
 }
 
 /**
- * Pins (DESIGN.md §4): after a successful send by name, that name stays
+ * Pins (docs/design.md#5-sessions-names-and-addresses): after a successful send by name, that name stays
  * bound to that session for the sender. A later send whose name resolves
  * elsewhere is refused until the sender names the new row with its ref.
  */

@@ -79,7 +79,7 @@ export function tokenMatches(token: string, session: { tokenHash: string }): boo
   return ok;
 }
 
-/** DESIGN.md §6.3: bypass when bypassPermissions, or plan where bypass is available; unknown when not told. */
+/** Mode parity (docs/design.md#7-inbound-policy): bypass when bypassPermissions, or plan where bypass is available; unknown when not told. */
 export function modeClass(s: Pick<PersistedSession, 'permissionMode' | 'bypassAvailable' | 'modeKnown'>): SessionClass {
   if (s.modeKnown === false) return 'unknown';
   if (s.permissionMode === 'bypassPermissions') return 'bypass';

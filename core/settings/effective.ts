@@ -1,4 +1,4 @@
-// Precedence (DESIGN.md §6), pure: the effective value of every setting and
+// Precedence (docs/design.md#7-inbound-policy), pure: the effective value of every setting and
 // the scope it came from. crossSessionInbound: the first explicit value of
 // managed, flag, user wins; project and local can only tighten; an
 // unreadable value counts as `hold`. isolatePeerMachines: true anywhere
@@ -12,7 +12,7 @@ export type Scope = (typeof SCOPES)[number];
 export type Layers = Record<Scope, readonly ParsedSettings[]>;
 
 export const THROTTLE_DEFAULTS: Required<ThrottleSettings> = {
-  duplicateWindowMs: 30_000, // DESIGN.md §7
+  duplicateWindowMs: 30_000, // docs/design.md#10-throttling
   bucketSize: 30,
   refillPerSecond: 0.5,
   queueFullAt: 50,
@@ -20,7 +20,7 @@ export const THROTTLE_DEFAULTS: Required<ThrottleSettings> = {
 };
 export const DIALOG_EXPIRY_DEFAULT: DialogExpiry = '5m';
 export const IDLE_MINUTES_DEFAULT = 60;
-export const HISTORY_DAYS_DEFAULT = 30; // issue 18
+export const HISTORY_DAYS_DEFAULT = 30; // a month of history to search back through
 export const HISTORY_MEGABYTES_DEFAULT = 512; // room for about a million short messages with their index
 export const TEAM_LOCK_DEADLINE_DEFAULT = 30; // seconds; Claude Code gives up after ~1 s
 

@@ -21,7 +21,7 @@ export const ThrottleSettings = z.strictObject({
 });
 export type ThrottleSettings = z.infer<typeof ThrottleSettings>;
 
-/** The relay between machines (DESIGN.md §10). Absent: the hub opens no network connection. */
+/** The relay between machines (docs/design.md#13-other-machines). Absent: the hub opens no network connection. */
 export const RelaySettings = z.strictObject({
   servers: z
     .array(z.string().regex(/^(nats|tls|wss?):\/\/[^\s]{1,250}$/, 'a nats://, tls:// or ws(s):// URL'))

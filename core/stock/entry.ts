@@ -1,4 +1,4 @@
-// Claude Code's session registry files (FORMATS.md §5): `<pid>.json` under
+// Claude Code's session registry files (docs/claude-code-formats.md#5-cross-session-messaging): `<pid>.json` under
 // `<claude home>/sessions/`, owned by Claude Code. Read as unknown, bounded
 // (256 KiB, names that are a bare decimal pid, the pid inside matching the
 // name), unknown keys kept. Liveness: the pid is alive, its start time

@@ -1,5 +1,5 @@
 // Sending from a Switchboard session to a stock Claude Code session with
-// Claude Code's exact wire format (FORMATS.md §5): one connection, the auth
+// Claude Code's exact wire format (docs/claude-code-formats.md#5-cross-session-messaging): one connection, the auth
 // line when a key file exists for that socket, the user event line, 5 s.
 // `from` is the sender's reply socket beside the target's (so receipts
 // come back), else its own socket. The status is `sent`: the socket took

@@ -1,4 +1,4 @@
-// A task list's `.highwatermark` (FORMATS.md §3): a bare decimal, the highest
+// A task list's `.highwatermark` (docs/claude-code-formats.md#3-shared-tasks): a bare decimal, the highest
 // id ever used, so a deleted task's id is not handed out again. Read bounded
 // and kept exact (a bigint); a mark we cannot read is never overwritten.
 // Ids that are not safe integers are never counted from.

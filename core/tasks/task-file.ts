@@ -1,4 +1,4 @@
-// One task file (FORMATS.md §3): `<id>.json`, `JSON.stringify(task, null, 2)`.
+// One task file (docs/claude-code-formats.md#3-shared-tasks): `<id>.json`, `JSON.stringify(task, null, 2)`.
 // Readers strip unknown keys but keep the file's key order, so reading and
 // writing back an untouched task is byte-identical; a file that fails
 // validation, or that is nested deeper than LIMITS.jsonDepth, counts as

@@ -1,4 +1,4 @@
-// A shared task list (FORMATS.md §3): `tasks/<list>/` with `<id>.json`
+// A shared task list (docs/claude-code-formats.md#3-shared-tasks): `tasks/<list>/` with `<id>.json`
 // files, a bare-decimal `.highwatermark` and an empty `.lock`. List-wide
 // operations (create, delete, reset, busy-checked claims, releases) hold the
 // proper-lockfile lock on `.lock` (directory `.lock.lock/`); single-task
@@ -89,7 +89,7 @@ export class TaskList {
     return r.state === 'ok' ? r.task : undefined;
   }
 
-  /** A task file: missing, a valid task, or unreadable (FORMATS.md: counts as missing for readers). */
+  /** A task file: missing, a valid task, or unreadable (counts as missing for readers: docs/claude-code-formats.md#3-shared-tasks). */
   async #load(
     id: string,
   ): Promise<{ state: 'missing' } | { state: 'ok'; task: Task } | { state: 'unreadable'; problem: string }> {

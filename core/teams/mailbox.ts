@@ -1,4 +1,4 @@
-// Team inboxes (FORMATS.md §1): `teams/<team>/inboxes/<member>.json`, one
+// Team inboxes (docs/claude-code-formats.md#1-team-inboxes): `teams/<team>/inboxes/<member>.json`, one
 // JSON array. Writers create it as `[]` exclusively (we link a complete temp
 // file into place), lock it with proper-lockfile at `<inbox>.lock`, re-read,
 // change, and replace it atomically. Only a missing or zero-byte file (a

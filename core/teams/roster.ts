@@ -1,4 +1,4 @@
-// Team rosters (FORMATS.md §2): `teams/<team>/config.json`, written under a
+// Team rosters (docs/claude-code-formats.md#2-team-roster): `teams/<team>/config.json`, written under a
 // proper-lockfile lock on `config.json.lock` (realpath off) and replaced
 // atomically. Readers keep unknown keys and key order (Claude Code owns the
 // format). Member names follow Claude Code: `@` becomes `-`, duplicates get

@@ -1,4 +1,4 @@
-// Who a session is inside a team, decided by the roster (FORMATS.md §2) and
+// Who a session is inside a team, decided by the roster (docs/claude-code-formats.md#2-team-roster) and
 // never by the session's own registration. A session writes under a member
 // name only when the roster lists that name; it writes as the lead only when
 // the roster's `leadSessionId` is that session's hub id (a team the session

@@ -1,4 +1,4 @@
-// Structured team protocol frames (FORMATS.md §4), carried as a JSON string
+// Structured team protocol frames (docs/claude-code-formats.md#4-structured-frames), carried as a JSON string
 // in an inbox entry's `text`. One loose schema per type (Claude Code owns
 // the format). Role rules: responses to permission, plan and mode frames
 // count only from `team-lead`; `team_permission_update` is never accepted

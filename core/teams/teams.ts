@@ -3,7 +3,7 @@
 // roster and inbox depths by peeking (never consuming; an unchanged inbox is
 // not parsed again), task assignment with
 // its `task_assignment` frame, and sending into a teammate's inbox with the
-// role checks of FORMATS.md §4. A sender's name and role come from the
+// role checks of docs/claude-code-formats.md#4-structured-frames. A sender's name and role come from the
 // roster (see `rosterSender`), never from what the session claimed. Teams
 // and inboxes that cannot be read are listed with their problem.
 

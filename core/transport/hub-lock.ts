@@ -1,7 +1,7 @@
 // One hub per user: the hub socket itself is the mutex (bind is atomic).
 // The only racy step, replacing a stale socket, runs under a short-lived
 // mkdir lock so two starting hubs can never both unlink and bind. A lock
-// left by a process that died while holding it is stale (files/mkdir-guard.ts).
+// left by a process that died while holding it is stale (core/storage/mkdir-guard.ts).
 
 import fs from 'node:fs';
 import net from 'node:net';

@@ -1,5 +1,5 @@
 // A session's inbound socket: anything that writes Claude Code's user event
-// line (FORMATS.md §5) to it delivers a message to that session, subject to
+// line (docs/claude-code-formats.md#5-cross-session-messaging) to it delivers a message to that session, subject to
 // the hub's pipeline. Optional first line `{"type":"auth","token":…}`: the
 // session's own token marks the writer as its child process; a wrong token
 // closes the connection. `rename` control lines go to the handler with

@@ -1,4 +1,4 @@
-// Waking an idle interactive Codex thread (issue 16). Interactive Codex
+// Waking an idle interactive Codex thread. Interactive Codex
 // 0.171.0 runs its threads in the shared `codex app-server` daemon, which
 // also runs their hooks; an outside client of that daemon's control socket
 // can start a turn in a loaded, idle thread (`turn/start`, the thread's own

@@ -1,6 +1,6 @@
 // How many messages Switchboard may write to one Claude Code session's own
-// messaging socket, kept inside Claude Code's receiver throttle (FORMATS.md
-// §5: per sender a bucket of 30 refilled at 0.5 a second, and an identical
+// messaging socket, kept inside Claude Code's receiver throttle
+// (docs/claude-code-formats.md#5-cross-session-messaging: per sender a bucket of 30 refilled at 0.5 a second, and an identical
 // text repeated within 30 s dropped). All of one hub's writes to a session
 // share one `from`, so they are one sender there. A message this budget
 // refuses stays in the inbox for the session's next hook (never written, so

@@ -1,4 +1,4 @@
-// Waking an idle receiver (issue 16), and reaching a busy Claude Code turn
+// Waking an idle receiver, and reaching a busy Claude Code turn
 // without a PostToolUse hook. After admission put a message in a session's
 // inbox (our policy decided first: a held message never gets here), the hub
 // hands it over by the best way the agent offers: a Claude Code process's

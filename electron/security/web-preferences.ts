@@ -1,4 +1,4 @@
-// The one set of webPreferences every window uses (STYLE.md checklist):
+// The one set of webPreferences every window uses (the Electron checklist in docs/security.md):
 // isolated, sandboxed, no Node, web security on, no webviews, no
 // experimental or Blink features. Frozen so nothing can loosen it at run time.
 

@@ -1,6 +1,6 @@
 // A session's permission mode and class, and what its inbound policy means
 // for it, in words for the Sessions view. Pure. An unknown mode fails closed
-// (DESIGN.md §9): treated as bypass for what the session receives, so it is
+// (docs/design.md#7-inbound-policy): treated as bypass for what the session receives, so it is
 // shown as "mode unknown" and as holding messages from prompting sessions.
 import type { AgentRow } from '../../core/protocol/methods.js';
 import { MODE_SOURCE_WORDS } from '../../core/protocol/vocabulary.js';

@@ -5,7 +5,7 @@
 // its detail (Escape closes it): recent activity, a message from you (the
 // user, clearly framed as such), an idle notice for you, and its history. With no
 // session at all it shows the first-run page. An idle session that cannot
-// be woken while messages wait for it carries a "waiting" badge (issue 16).
+// be woken while messages wait for it carries a "waiting" badge.
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { AgentRow } from '../../core/protocol/methods.js';
 import type { Stores } from '../stores/stores.js';

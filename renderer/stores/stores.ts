@@ -70,9 +70,9 @@ export interface Stores {
   teams: StoreApi<Loadable<TeamsData> & { select(team: string | null): Promise<void> }>;
   /** The item a notification asked to show (Approvals highlights it). */
   focus: StoreApi<{ itemId: string | null }>;
-  /** The picture's edges (issue 18); loads only while the Picture view shows. */
+  /** The picture's edges; loads only while the Picture view shows. */
   picture: StoreApi<PictureState>;
-  /** Search results and conversations (issue 18); loaded when the History view shows. */
+  /** Search results and conversations; loaded when the History view shows. */
   history: StoreApi<HistoryState>;
   bridge: Bridge;
 }

@@ -1,4 +1,4 @@
-// Issue 16, "no process per tool call": the real Claude Code 2.1.332, set up
+// No process per tool call: the real Claude Code 2.1.332, set up
 // by the real `switchboard setup claude-code` (which detects the version with
 // `claude --version`: mcp_tool hooks at a turn's start and end, no
 // PostToolUse hook), runs a scripted turn of several tool calls while every

@@ -1,4 +1,4 @@
-// Issue 16 with the real Codex CLI 0.171.0, interactive in tmux (its threads
+// Waking an idle Codex thread, with the real Codex CLI 0.171.0, interactive in tmux (its threads
 // in its own app-server daemon), offline against the scripted model,
 // Switchboard set up by `switchboard setup codex`: a message to the idle
 // thread starts a turn with no keystroke (through the daemon's control

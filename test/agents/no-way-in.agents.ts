@@ -1,4 +1,4 @@
-// Issue 16, "any agent with no way in": the real Claude Code 2.1.231,
+// An agent with no way in: the real Claude Code 2.1.231,
 // interactive in tmux without CLAUDE_CODE_HARBOR_KITE (so it binds no
 // messaging socket and nothing can start a turn in it from outside), set up
 // by `switchboard setup`. After its user's turn ends (its Stop hook: idle), a

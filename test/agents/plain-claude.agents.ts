@@ -1,4 +1,4 @@
-// Issue 27 with the real Claude Code 2.1.332, interactive in tmux, offline
+// A plain `claude` learns its mode, with the real Claude Code 2.1.332, interactive in tmux, offline
 // against the scripted model, Switchboard set up by `switchboard setup`: a
 // session started as plain `claude` (no permission flag) is "mode unknown"
 // only until its first prompt, whose UserPromptSubmit command hook tells the

@@ -1,4 +1,4 @@
-// Issue 16 with the real Claude Code 2.1.332, interactive in tmux, offline
+// Waking an idle session, with the real Claude Code 2.1.332, interactive in tmux, offline
 // against the scripted model, Switchboard set up by `switchboard setup`:
 // a message to the idle session starts a turn with no keystroke (through
 // Claude Code's own messaging socket, after our policy), exactly once, and

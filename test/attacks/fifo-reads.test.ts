@@ -1,4 +1,4 @@
-// Other programs' files that are FIFOs (issue 14, the same class as the
+// Other programs' files that are FIFOs (the same class as the
 // settings files): a `<pid>.json` in Claude Code's sessions directory and an
 // agent's settings file that `setup` reads. Each is refused without
 // blocking, against a real `serve` process and the real CLI; a blocking

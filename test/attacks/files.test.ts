@@ -1,4 +1,4 @@
-// Attacks through other programs' files (issue 14), against a real hub on
+// Attacks through other programs' files, against a real hub on
 // real sockets and real files: inboxes and rosters that cannot be read are
 // errors naming the file and stay byte-identical; task ids past 2^53 never
 // make two creates share a file; a member claim is checked against the roster.
@@ -121,7 +121,7 @@ describe('inboxes that cannot be read are never written', () => {
     expect((await c.call('hub.info', {})).pid).toBe(process.pid);
   });
 
-  it('malformed entries inside a valid array are still pruned on write (FORMATS.md §1)', async () => {
+  it('malformed entries inside a valid array are still pruned on write (docs/claude-code-formats.md#1-team-inboxes)', async () => {
     const { th, teamDir } = await hubWithTeam();
     const inbox = path.join(teamDir, 'inboxes', 'team-lead.json');
     const entries = JSON.parse(fs.readFileSync(inbox, 'utf8')) as unknown[];

@@ -1,4 +1,4 @@
-// Sessions under hostile input (issues 14 and 15): unbounded free-form
+// Sessions under hostile input: unbounded free-form
 // objects, ghost registrations, unbounded retention, stranded messages,
 // unverified writers flooding a receiver, and renames by strangers. Where the
 // point is that the hub survives, against a real `switchboard serve`.

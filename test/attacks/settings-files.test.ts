@@ -1,4 +1,4 @@
-// Settings files that are not files (issue 14), against a real `switchboard
+// Settings files that are not files, against a real `switchboard
 // serve` process (the point is that it keeps answering): a project's
 // `.claude/settings.json` that is a link to a FIFO, and a local settings file
 // that is a link to /dev/zero, are refused as unreadable without blocking,

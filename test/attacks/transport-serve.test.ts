@@ -1,4 +1,4 @@
-// Hostile clients against a real `switchboard serve` process (issue 14,
+// Hostile clients against a real `switchboard serve` process (the
 // transport part): the process must survive and keep serving the CLI. A
 // client that never reads its answers must not grow the hub (measured by the
 // serve process's VmRSS), and 600 idle connections must not lock the CLI out.

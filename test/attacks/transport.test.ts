@@ -1,4 +1,4 @@
-// Hostile input on the hub socket and on session sockets (issue 14, transport
+// Hostile input on the hub socket and on session sockets (the transport
 // part), against real sockets with an in-process hub and shrunk limits: idle
 // and partial-line timeouts, room for real clients next to idle connections,
 // and fair turns between connections. The survival tests against a real

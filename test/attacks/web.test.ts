@@ -1,5 +1,5 @@
 // Hostile input against a real `switchboard serve --ui` process on a real
-// port (issue 14, "The web UI"): each attack gets its specific answer, and
+// port: each attack gets its specific answer, and
 // afterwards the process is alive, the hub socket still answers, and the web
 // UI still serves a well-behaved client. Needs dist/ (`npm run build`).
 import { afterEach, describe, expect, it } from 'vitest';

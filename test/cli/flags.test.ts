@@ -1,4 +1,4 @@
-// Issue 17: every subcommand takes only its own flags. A flag that does not
+// Every subcommand takes only its own flags. A flag that does not
 // apply is a usage error (exit 2) naming it, before anything is changed;
 // `task update` adds blockers (--add-blocked-by/--add-blocks, Claude Code's
 // addBlockedBy/addBlocks) with create's checks.

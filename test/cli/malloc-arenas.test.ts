@@ -1,4 +1,4 @@
-// Issue 17: `switchboard serve` runs with few malloc arenas (the loaded hub
+// `switchboard serve` runs with few malloc arenas (the loaded hub
 // held 8–10 MB in per-thread arenas): it re-executes itself in place, so the
 // pid that answers is the one that was started, its environment carries
 // MALLOC_ARENA_MAX=2, and a value the user set is kept. Other commands are

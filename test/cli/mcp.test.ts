@@ -62,7 +62,7 @@ describe('switchboard mcp', () => {
       'switchboard_task_update',
       'switchboard_tasks',
     ]);
-    // switchboard_hook: Claude Code's mcp_tool hooks call it (issue 16); other agents are not offered it.
+    // switchboard_hook: Claude Code's mcp_tool hooks call it (no process per tool call); other agents are not offered it.
     expect(tools.some((t) => /^(SendMessage|ListAgents)$/.test(t))).toBe(false);
 
     const peers = text(await alice.callTool({ name: 'switchboard_list_peers', arguments: {} }));

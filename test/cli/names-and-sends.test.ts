@@ -1,4 +1,4 @@
-// Issue 30, command line and names, against a real `serve`: a second
+// Command line and names, against a real `serve`: a second
 // `session start --name api` never makes the first unreachable (it is
 // api-2, and says so); rewritten names are reported; send errors name what
 // was typed and the closest names; a 2-character prefix is too short; long

@@ -1,4 +1,4 @@
-// Issue 30: an unsupported Node is refused at every entry point, before
+// An unsupported Node is refused at every entry point, before
 // anything else runs, with the one line of cli/node-gate.ts — `switchboard`
 // with exit 78, a hook with exit 0 (a hook never breaks its agent) — and the
 // hooks setup writes name a Node that passes the gate. The old Node is

@@ -1,4 +1,4 @@
-// Issue 14: no secret in argv. Every command path refuses --token/--ui-token
+// No secret in argv (another user can read it in ps). Every command path refuses --token/--ui-token
 // with a usage error that names the replacement; tokens come from the
 // environment, a file only the user can read, or stdin; setup writes hook
 // and MCP commands that carry no token.

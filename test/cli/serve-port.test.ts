@@ -1,4 +1,4 @@
-// Issue 17: `serve --ui` when the UI port is taken. Another program on the
+// `serve --ui` when the UI port is taken. Another program on the
 // default port: the UI takes a free port and says which. An explicit --port
 // that is taken: a clear failure. A hub that already runs: its UI address
 // (without the token, which never leaves that hub's own output).

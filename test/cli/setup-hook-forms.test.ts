@@ -1,4 +1,4 @@
-// Issue 16: `switchboard setup claude-code` writes the fastest hook form the
+// `switchboard setup claude-code` writes the fastest hook form the
 // installed Claude Code runs. 2.1.118 and later: mcp_tool hooks (the running
 // `switchboard` MCP server's switchboard_hook tool) after tools and at stop,
 // commands for SessionStart/SessionEnd and for UserPromptSubmit (its input is

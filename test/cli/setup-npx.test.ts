@@ -1,4 +1,4 @@
-// Issue 30: `setup` run through npx writes hooks and an MCP server that name
+// `setup` run through npx writes hooks and an MCP server that name
 // npx's temporary copy of the bundle; it says so (and what to do) on stderr,
 // and stays quiet when run from anywhere else.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 30: one setup plan, whichever way it is asked for. A Claude Code
+// One setup plan, whichever way it is asked for. A Claude Code
 // 2.1.332 on PATH (a fake that answers only `--version`): the UI's
 // `setup.plan` through a real `serve` and `switchboard setup claude-code
 // --dry-run` plan the same change — the newer hook forms (mcp_tool, no

@@ -1,4 +1,4 @@
-// `switchboard team create` (issue 30) against a real `serve`: a team in
+// `switchboard team create` against a real `serve`: a team in
 // Claude Code's format (teams/<dir>/config.json, JSON.stringify(cfg, null, 2),
 // the lead its only member, an inboxes/ directory), the acting session as its
 // lead or none for the user, refused when it exists, and written only under

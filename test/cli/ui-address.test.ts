@@ -1,4 +1,4 @@
-// Issue 30: getting back in. `switchboard ui` asks the running hub over its
+// Getting back in. `switchboard ui` asks the running hub over its
 // private socket for the web UI's URL with the token (the URL `serve --ui`
 // printed), `status` shows the UI's address without the token, and a second
 // `serve --ui` points at `switchboard ui` instead of "stop the hub". A hub

@@ -1,4 +1,4 @@
-// Queued messages live in the journal, not in memory (issue 17): once a
+// Queued messages live in the journal, not in memory (it bounds the hub's heap): once a
 // message is written, the inbox keeps its id and sender and every hand-over
 // reads the text back from its journal record — exactly what was admitted,
 // through compaction and restarts. A record that cannot be read back is an

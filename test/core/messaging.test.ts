@@ -191,7 +191,7 @@ describe('sending', () => {
     const me = await th.register(c, { name: 'me' });
     const w1 = await th.register(await th.client(), { name: 'worker' });
     const w2c = await th.client();
-    // A new session never takes a live session's name (issue 30): it is worker-2, and told so.
+    // A new session never takes a live session's name (it would become unreachable): it is worker-2, and told so.
     const w2 = await th.register(w2c, { name: 'worker' });
     expect(w2.name).toBe('worker-2');
     expect(w2.nameChange).toMatchObject({ requested: 'worker', reasons: ['taken'] });

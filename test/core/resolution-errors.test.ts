@@ -1,4 +1,4 @@
-// Issue 30: a session never takes a name a live session holds (it gets
+// A session never takes a name a live session holds (it gets
 // `name-2` and is told), rewritten names are reported, and a send that
 // resolves nowhere names what was typed, the closest names, and a prefix too
 // short to count.

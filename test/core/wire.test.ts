@@ -84,7 +84,7 @@ describe('NDJSON framing', () => {
   });
 });
 
-describe('send validation (DESIGN.md §5)', () => {
+describe('send validation (docs/design.md#6-sending-and-statuses)', () => {
   const reason = (input: Parameters<typeof validateSend>[0]): string | undefined => {
     try {
       validateSend(input, LIMITS);

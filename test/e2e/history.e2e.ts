@@ -1,4 +1,4 @@
-// History (issue 18) in real Chromium against a real `switchboard serve --ui`,
+// History in real Chromium against a real `switchboard serve --ui`,
 // sessions and sends through the real CLI: a message sent an hour before the
 // page's (fake) clock is found by search after a real hub restart; one pair's
 // conversation shows every outcome (queued → delivered, held → approved →

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// The picture (issue 18) in real Chromium against a real `serve --ui`: a held
+// The picture in real Chromium against a real `serve --ui`: a held
 // message's line pulses and turns delivered when approved; a dot and a line
 // open the session and the conversation; and at 500 sessions and 5 000
 // messages an update is applied, its time measured in the page and printed

@@ -1,4 +1,4 @@
-// Issue 30, setup from the UI, in real Chromium against a real `serve --ui`
+// Setup from the UI, in real Chromium against a real `serve --ui`
 // in a temp HOME: the first-run page shows the Claude Code version it found
 // (a fake `claude` that answers only `--version`), previews the plan made
 // for that version — the newer hook forms, no PostToolUse hook per tool

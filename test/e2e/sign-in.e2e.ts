@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Issue 30, getting in and back in, in real Chromium against a real
+// Getting in and back in, in real Chromium against a real
 // `switchboard serve --ui`: a tab without a token or with a wrong one shows
 // the sign-in screen (not the app with zeros), and what `switchboard ui`
 // prints signs it in without the token staying in the address bar. After

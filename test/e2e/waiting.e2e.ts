@@ -1,4 +1,4 @@
-// Issue 16 in real Chromium against a real `switchboard serve --ui`: an idle
+// A receiver that cannot be woken, in real Chromium against a real `switchboard serve --ui`: an idle
 // Codex session (its hooks reported, by the real `switchboard hook`) that
 // cannot be woken gets a "2 messages waiting for …, which is idle" badge on
 // its row; the badge goes when its next turn starts.

@@ -1,5 +1,5 @@
 // The tray notification for messages waiting for an idle session that
-// cannot be woken (issue 16): one plain notification per notice, no
+// cannot be woken: one plain notification per notice, no
 // buttons, a click opens the Sessions view (nothing is decided).
 import { describe, expect, it } from 'vitest';
 import { onAction, onClick, waitingNotification } from '../../electron/notifications/route.js';

@@ -39,5 +39,5 @@ export async function writeSocket(socketPath: string, data: string | Buffer): Pr
   });
 }
 
-/** Claude Code conformance fixtures, copied byte for byte from shared/conformance/claude-code/fixtures. */
+/** Claude Code conformance fixtures, serialized as Claude Code does (docs/claude-code-formats.md). */
 export const FIXTURES = new URL('../fixtures/claude-code', import.meta.url).pathname;

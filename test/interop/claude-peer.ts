@@ -2,7 +2,7 @@
 // build from npm, fetched once into a cache) as a messaging peer inside
 // tmux, in a private network namespace (`unshare -n`, loopback only), with
 // an isolated config pre-seeded so no first-run dialog needs the network.
-// Learned from ../shared/tools/claude-peer (a worked example, not copied):
+// What it takes to run Claude Code as a headless messaging peer:
 // CLAUDE_CODE_HARBOR_KITE=1 turns messaging on; the seed below skips
 // onboarding, the API-key and the trust dialogs. Every process it starts is
 // stopped by pid. Missing tmux or unshare is a clear failure.

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The picture's live counts (issue 18): history moves applied in place (a new
+// The picture's live counts: history moves applied in place (a new
 // message, held → approved), exactly once when they race a fetch (before its
 // answer, after it, either side of its cursor), and every move that cannot
 // be placed falling back to a fetch; the view patches only the moved edge and

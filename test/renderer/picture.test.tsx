@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The picture (issue 18) with a fake bridge and a fake graph: the model's
+// The picture with a fake bridge and a fake graph: the model's
 // tones and grouping, the list, live updates (held → approved), opening a
 // session or a conversation, the empty, no-WebGL and history-off states, and
 // the line under a click.

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Issue 30, getting in: a tab the hub refuses (no token, a wrong one, one
+// Getting in: a tab the hub refuses (no token, a wrong one, one
 // from before a restart) shows only the sign-in screen, never the views
 // with zeros; a pasted URL or token signs in without touching the address
 // bar; a refused paste says so; a hub that stops answering greys the views

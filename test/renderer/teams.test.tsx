@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The Teams view with a fake bridge (issue 30): a team can be created from
+// The Teams view with a fake bridge: a team can be created from
 // the view, also when there is none yet (it is then selected), and a task's
 // status can be changed from the board; failures are shown, not swallowed.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The picture's counts, kept live (issue 18): the rows of one `history.edges`
+// The picture's counts, kept live: the rows of one `history.edges`
 // answer, keyed as the hub groups them (sender session and address, receiver
 // session, outcome), and each `history.moved` applied in place — a new
 // message adds one, an outcome change moves one. A move this cannot place

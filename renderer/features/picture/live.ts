@@ -1,4 +1,4 @@
-// The picture view's update loop (issue 18): the Picture as drawn, kept in
+// The picture view's update loop: the Picture as drawn, kept in
 // step with the counts store and the sessions list. Each change is taken in
 // the next task: it patches only the moved edges (model.ts patchPicture) and
 // busy/idle dots into the graph, O(changed); a new fetch, a new graph, or a

@@ -1,4 +1,4 @@
-// The picture (issue 18): who talks to whom right now. Sessions are dots
+// The picture: who talks to whom right now. Sessions are dots
 // grouped by machine and team, coloured busy or idle; a line per sender →
 // receiver for the chosen window, thicker with more messages, coloured by
 // outcome; held lines pulse until you decide. A dot opens the session, a

@@ -1,4 +1,4 @@
-// Interactive Codex for the real-agent suite (issue 16): the pinned TUI in a
+// Interactive Codex for the real-agent suite (waking idle sessions): the pinned TUI in a
 // tmux pane, in a private network namespace like launch.ts (forwarder to the
 // scripted model, emptied environment with the run's marker and the world's
 // HOME, XDG_RUNTIME_DIR and TMPDIR). The TUI starts Codex's shared

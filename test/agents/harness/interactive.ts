@@ -1,4 +1,4 @@
-// Interactive Claude Code for the real-agent suite (issue 16: "idle" exists
+// Interactive Claude Code for the real-agent suite ("idle" exists
 // only in the interactive UI): the pinned binary in a tmux pane, in a private
 // network namespace like launch.ts (forwarder to the scripted model, emptied
 // environment with the run's marker, the world's HOME and XDG_RUNTIME_DIR),

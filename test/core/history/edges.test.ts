@@ -1,4 +1,4 @@
-// history.edges (the picture, issue 18): messages of a recent window counted
+// history.edges (the picture): messages of a recent window counted
 // per sender, receiver and outcome, on a real hub over its real socket; the
 // UI token only; a held message moves to `approved` when the user approves.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// history.moved (the picture's live counts, issue 18) on a real hub over its
+// history.moved (the picture's live counts) on a real hub over its
 // real socket: the counts of `history.edges` at its cursor, with every move
 // after the cursor applied, are the counts `history.edges` answers later —
 // through new messages, holds, approvals, denials, drops and refusals; the

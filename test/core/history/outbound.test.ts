@@ -1,4 +1,4 @@
-// History completeness (issue 18): messages that leave this hub are recorded
+// History completeness: messages that leave this hub are recorded
 // with their outcome — to a stock Claude Code session (sent, then its
 // receipts), to another program's socket, to a team mailbox, and to another
 // machine through a real nats-server relay (queued there, then delivered;

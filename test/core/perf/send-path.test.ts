@@ -1,4 +1,4 @@
-// The send path's shortcuts (issue 17) give the same results as the long
+// The send path's shortcuts give the same results as the long
 // way: journal offsets of a batch with multi-byte text (compaction copies
 // exactly the live records by those offsets), the live index's offsets
 // across two compactions, message ids of the same form

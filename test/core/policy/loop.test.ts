@@ -1,5 +1,5 @@
 // Two scripted sessions that auto-reply to every message they get: the
-// loop must stop by itself (DESIGN.md §7), with a bounded number delivered.
+// loop must stop by itself (docs/design.md#10-throttling), with a bounded number delivered.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../../core/client/client.js';
 import type { InboxItem, Registration, SendStatus } from '../../../core/protocol/methods.js';

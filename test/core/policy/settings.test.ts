@@ -22,7 +22,7 @@ function layers(spec: Partial<Record<Scope, Record<string, unknown> | 'broken'>>
 
 const inb = (v: string) => ({ crossSessionInbound: v });
 
-describe('crossSessionInbound precedence (DESIGN.md §6)', () => {
+describe('crossSessionInbound precedence (docs/design.md#7-inbound-policy)', () => {
   // [managed, flag, user, project, local] → [effective value or null for parity, source]
   const table: Array<[Partial<Record<Scope, Record<string, unknown> | 'broken'>>, string | null, string]> = [
     [{}, null, 'parity'],

@@ -11,7 +11,7 @@ function fakeClock() {
 
 const S = THROTTLE_DEFAULTS;
 
-describe('throttle (DESIGN.md §7)', () => {
+describe('throttle (docs/design.md#10-throttling)', () => {
   it('drops an identical repeat within 30 s as duplicate, not after', () => {
     const c = fakeClock();
     const t = new Throttle(c.now);

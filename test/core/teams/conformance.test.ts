@@ -87,7 +87,7 @@ describe('fixtures round-trip byte for byte', () => {
 });
 
 describe('what we write, a documented-format reader accepts', () => {
-  /** An independent reader: FORMATS.md §1 field list and order. */
+  /** An independent reader: docs/claude-code-formats.md#1-team-inboxes field list and order. */
   function documentedInboxReader(text: string): Array<Record<string, unknown>> {
     expect(text.endsWith('\n')).toBe(false);
     const arr = JSON.parse(text) as Array<Record<string, unknown>>;

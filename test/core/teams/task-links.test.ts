@@ -1,4 +1,4 @@
-// Issue 17: `tasks.update` adds dependency edges like Claude Code's
+// `tasks.update` adds dependency edges like Claude Code's
 // TaskUpdate (addBlocks/addBlockedBy): both task files get their side of
 // each edge; a missing task, a self-block or a cycle is refused with a fixed
 // reason and nothing written; create refuses a missing blocker the same way.

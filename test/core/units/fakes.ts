@@ -1,5 +1,5 @@
 // Fake ports for the direct unit tests of admission, receipts, lifecycle and
-// send (issue 13): plain objects that record what a feature asked of them,
+// send (each feature takes narrow ports, not the hub): plain objects that record what a feature asked of them,
 // beside the real small domain objects (SessionTable, Mailboxes over a
 // recording journal, HistoryRecorder turned off). No Hub, no hub socket.
 
