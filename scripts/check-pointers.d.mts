@@ -8,7 +8,11 @@ export function commentsOf(source: string): Array<[number, string]>;
 export function brokenIn(
   text: string,
   file: string,
-  ports: { exists: (rel: string) => 'file' | 'dir' | null; anchors: (rel: string) => Set<string> },
+  ports: {
+    exists: (rel: string) => 'file' | 'dir' | null;
+    anchors: (rel: string) => Set<string>;
+    ignored?: (rel: string) => boolean;
+  },
 ): string[];
 export function filesOf(root: string): string[];
 export function checkPointers(root: string, files?: string[]): string[];

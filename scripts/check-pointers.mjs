@@ -95,9 +95,10 @@ export const ROUND = /\b(?:issues?|pass(?:es)?)\s+#?\d+/gi;
 /**
  * The broken pointers in one piece of text (a comment or a markdown line) of
  * `file` (repository-relative), as reasons. `exists(rel)` answers 'file',
- * 'dir' or null; `anchors(rel)` gives a markdown file's heading anchors.
+ * 'dir' or null; `anchors(rel)` gives a markdown file's heading anchors;
+ * `ignored(rel)` is true for build output a clone does not have yet.
  */
-export function brokenIn(text, file, { exists, anchors }) {
+export function brokenIn(text, file, { exists, anchors, ignored = () => false }) {
   const out = [];
   const dir = path.posix.dirname(file);
   const target = (rel, anchor, shown) => {
@@ -125,6 +126,7 @@ export function brokenIn(text, file, { exists, anchors }) {
     let rel = m[1].replace(/[.]+$/, '');
     const isDir = rel.endsWith('/');
     rel = rel.replace(/\/+$/, '');
+    if (ignored(rel)) continue; // build output (.gitignore): made by a build, never cited for its content
     if (!isDir && !/\.\w+$/.test(rel) && !exists(rel)) continue; // prose such as "cli/commands" or "test/x" is checked only when it names something
     target(rel, m[2]?.slice(1), m[0]);
   }
@@ -177,13 +179,18 @@ export function checkPointers(root, files = filesOf(root)) {
     if (!cache.has(rel)) cache.set(rel, anchorsOf(fs.readFileSync(path.join(root, rel), 'utf8')));
     return cache.get(rel);
   };
+  const outputs = fs
+    .readFileSync(path.join(root, '.gitignore'), 'utf8')
+    .split('\n')
+    .filter((l) => /^[\w.-]+(\/[\w.-]+)*\/$/.test(l.trim()));
+  const ignored = (rel) => outputs.some((o) => `${rel}/`.startsWith(o.trim()));
   const problems = [];
   for (const file of files) {
     const text = fs.readFileSync(path.join(root, file), 'utf8');
     const pieces = file.endsWith('.md') ? text.split('\n').map((t, i) => [i + 1, t]) : commentsOf(text);
     const rounds = !file.endsWith('.md') && REASON_DIRS.some((d) => file.startsWith(`${d}/`));
     for (const [line, piece] of pieces) {
-      for (const why of brokenIn(piece, file, { exists, anchors })) problems.push(`${file}:${line}: ${why}`);
+      for (const why of brokenIn(piece, file, { exists, anchors, ignored })) problems.push(`${file}:${line}: ${why}`);
       for (const m of rounds ? piece.matchAll(ROUND) : [])
         problems.push(`${file}:${line}: "${m[0]}": say the reason, not the round of work`);
     }
