@@ -138,6 +138,19 @@ describe('one receipts module', () => {
   });
 });
 
+describe('no silent drops', () => {
+  it('core/ may not put `void` on a promise; drop(promise, what, log) names it', async () => {
+    const code = (call: string) =>
+      `import { drop } from '../kit/drop.js';\nasync function work(): Promise<void> {}\nexport function f(): void {\n  ${call};\n}\nvoid drop;\n`;
+    expect(await ruleIds('core/host/sweep.ts', code('void work()'))).toContain(
+      '@typescript-eslint/no-floating-promises',
+    );
+    expect(await ruleIds('core/host/sweep.ts', code("drop(work(), 'work', () => undefined)"))).not.toContain(
+      '@typescript-eslint/no-floating-promises',
+    );
+  });
+});
+
 describe('the cycle check over core/', () => {
   it('counts type-only imports and re-exports as edges', () => {
     const edges = importsOf(

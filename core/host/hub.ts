@@ -21,6 +21,7 @@ import { Emitter } from '../kit/emitter.js';
 import { silentLogger, type Logger } from '../kit/logger.js';
 import { Reclaimer } from '../kit/reclaim.js';
 import { Ring } from '../kit/ring.js';
+import { drop } from '../kit/drop.js';
 import { Admission } from '../messaging/admission.js';
 import { createRecorder } from '../messaging/history-hook.js';
 import { routeIdleNotice } from '../messaging/idle-notices.js';
@@ -197,7 +198,8 @@ export class Hub {
         this.stock.sessionsChanged();
         this.remote.sessionsChanged();
       }
-      if (event.type === 'settings.changed') void this.remote.configure();
+      if (event.type === 'settings.changed')
+        drop(this.remote.configure(), 'relay: applying changed settings', (m, f) => this.log.error(m, f));
     });
   }
 
@@ -239,7 +241,10 @@ export class Hub {
     hub.#markRestored();
     hub.stock.start();
     await hub.remote.configure();
-    hub.#sweep = setInterval(() => void sweepOnce(hub), hub.limits.livenessSweepMs);
+    hub.#sweep = setInterval(
+      () => drop(sweepOnce(hub), 'sweep', (m, f) => hub.log.error(m, f)), // never rejects: it logs its own failure
+      hub.limits.livenessSweepMs,
+    );
     hub.#sweep.unref();
     return hub;
   }

@@ -8,6 +8,7 @@
 
 import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../kit/logger.js';
+import { drop } from '../kit/drop.js';
 import type { Admission } from '../messaging/admission.js';
 import type { IdleWatch } from '../idle/idle.js';
 import { sameProcessAlive } from '../registry/proc.js';
@@ -44,7 +45,7 @@ export async function sweepOnce(hub: SweepPorts): Promise<void> {
     await hub.admission.expireDue();
     hub.admission.flushDrops();
     hub.idle.expire();
-    if (hub.journal.wantsCompaction()) void hub.journal.compact(); // never rejects: logs and keeps the old file
+    if (hub.journal.wantsCompaction()) drop(hub.journal.compact(), 'journal compaction', (m, f) => hub.log.error(m, f)); // it logs and keeps the old file
   } catch (err) {
     hub.log.error('sweep failed', { error: err instanceof Error ? err.stack : String(err) });
   }

@@ -33,6 +33,7 @@ import {
   type PresenceSession,
 } from '../protocol/relay-wire.js';
 import { Coalescer, presenceRefusal, QUERY_ANSWER_MS } from './presence-guard.js';
+import { drop, type DropLog } from '../kit/drop.js';
 
 export const SEND_TIMEOUT_MS = 5000; // a remote hub answers once the message is journaled
 const RECEIPT_ACK_MS = 2000; // a hub answers a receipt as it takes it
@@ -85,6 +86,7 @@ export class Relay {
   readonly #remote = new Map<string, RemoteHub>();
   #nc: NatsConnection | undefined;
   #connected = false;
+  readonly #warn: DropLog = (message, fields) => this.#ports.log('warn', message, fields);
   #closed = false;
   #timers: NodeJS.Timeout[] = [];
   /** Presence queries: each costs a full presence, and any peer can send them. */
@@ -113,7 +115,7 @@ export class Relay {
 
   /** Connects in the background (the hub never waits for the broker). */
   start(): void {
-    void this.#connect();
+    drop(this.#connect(), 'relay: connecting', this.#warn);
     const sweep = setInterval(() => this.#expire(), 1000);
     const beat = setInterval(() => this.announce(), Math.max(1000, Math.floor(this.ttlMs / 3)));
     sweep.unref();
@@ -130,7 +132,7 @@ export class Relay {
       if (this.#closed) return;
       const wait = Math.min(30_000, 1000 * 2 ** this.#attempt++);
       if (this.#attempt === 1) this.#ports.log('warn', 'relay: cannot connect yet; retrying', { error: String(err) });
-      this.#retry = setTimeout(() => void this.#connect(), wait);
+      this.#retry = setTimeout(() => drop(this.#connect(), 'relay: connecting', this.#warn), wait);
       this.#retry.unref();
       return;
     }
@@ -159,7 +161,11 @@ export class Relay {
     const subs: Subscription[] = [];
     subs.push(nc.subscribe(SUBJECTS.presenceAll, { callback: (_e, m) => this.#presence(m) }));
     subs.push(nc.subscribe(SUBJECTS.presenceQuery, { callback: () => this.#queryAnswers.call() }));
-    subs.push(nc.subscribe(SUBJECTS.message(this.machine), { callback: (_e, m) => void this.#message(m) }));
+    subs.push(
+      nc.subscribe(SUBJECTS.message(this.machine), {
+        callback: (_e, m) => drop(this.#message(m), 'relay: answering a message', this.#warn),
+      }),
+    );
     subs.push(nc.subscribe(SUBJECTS.receipt(this.machine), { callback: (_e, m) => this.#receipt(m) }));
   }
 

@@ -26,6 +26,7 @@ import type { Envelope } from '../delivery/envelope.js';
 import type { Journal, JournalState } from '../journal/journal.js';
 import type { ReceiptPort, RemoteReceipts } from '../receipts/receipts.js';
 import { PendingReceipts } from './pending-receipts.js';
+import { drop } from '../kit/drop.js';
 import { Confirmations } from './confirmations.js';
 import { OutstandingSends } from './outstanding.js';
 import {
@@ -122,7 +123,7 @@ export class RemoteMachines implements RemoteReceipts {
       admit: (m) => this.#admit(m),
       receipt: (r) => this.#receipt(r),
       remoteChanged: () => this.#remoteChanged(),
-      connected: () => void this.#flushReceipts(),
+      connected: () => this.#flushReceipts(),
       log: (level, m, f) => hub.log[level](m, f),
       now: () => hub.clock.monotonic(),
     });
@@ -151,13 +152,14 @@ export class RemoteMachines implements RemoteReceipts {
     });
   }
 
-  /** Sends the receipts that wait, in order, while their hubs take them. */
-  #flushReceipts(): Promise<void> {
-    return this.pending.flush(async (machine, r) => (await this.#relay?.sendReceipt(machine, r)) === 'taken');
+  /** Sends the receipts that wait, in order, while their hubs take them (in the background). */
+  #flushReceipts(): void {
+    const sent = this.pending.flush(async (machine, r) => (await this.#relay?.sendReceipt(machine, r)) === 'taken');
+    drop(sent, 'relay: sending waiting receipts', (m, f) => this.#hub.log.warn(m, f));
   }
 
   #remoteChanged(): void {
-    if (this.pending.size > 0) void this.#flushReceipts(); // a machine announced itself: it may take them now
+    if (this.pending.size > 0) this.#flushReceipts(); // a machine announced itself: it may take them now
     const rows: RemoteSession[] = [];
     for (const h of this.#relay?.remote() ?? []) {
       for (const s of h.sessions) {
@@ -244,7 +246,7 @@ export class RemoteMachines implements RemoteReceipts {
       receiver: { machine: relay.machine, sessionId: receiver.id, name: receiver.name },
     };
     this.pending.add(from.machine, receipt); // journaled, then sent in order until its hub takes it
-    void this.#flushReceipts();
+    this.#flushReceipts();
   }
 
   async close(): Promise<void> {

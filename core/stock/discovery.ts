@@ -22,6 +22,7 @@ import { probeSocket } from '../transport/endpoint.js';
 import type { StockSession } from '../registry/table.js';
 import type { StockEntry } from '../protocol/cc-sessions.js';
 import { EntryReader, isRegistryFileName, PROBE_TIMEOUT_MS, processMatches, SWITCHBOARD_ENTRYPOINT } from './entry.js';
+import { drop } from '../kit/drop.js';
 
 const MAX_FILES = 4096; // a registry directory bigger than this is not Claude Code's
 /** A socket's probe answer is trusted this long; then it is probed again (a socket closed or opened late). */
@@ -63,12 +64,17 @@ export class StockDiscovery {
   /** Starts watching the registry directory (and scans). */
   start(): void {
     if (this.#closed || this.#watcher !== undefined) return;
-    this.#watcher = new RootWatcher([this.#opts.sessionsDir], () => void this.scan());
-    void this.scan();
+    this.#watcher = new RootWatcher([this.#opts.sessionsDir], () => this.#scanSoon());
+    this.#scanSoon();
   }
 
   get sessions(): readonly StockSession[] {
     return this.#live;
+  }
+
+  /** A scan nobody waits for (it never rejects: scan() logs its own failure). */
+  #scanSoon(): void {
+    drop(this.scan(), 'Claude Code registry scan', (m, f) => this.#opts.log?.(m, f));
   }
 
   /** Rescans now (coalesced: a scan requested during a scan runs once after it). */
@@ -86,7 +92,7 @@ export class StockDiscovery {
         this.#scanning = undefined;
         if (this.#again) {
           this.#again = false;
-          void this.scan();
+          this.#scanSoon();
         }
       });
     return this.#scanning;

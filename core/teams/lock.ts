@@ -46,9 +46,10 @@ function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
     () => undefined,
   );
   chains.set(key, tail);
-  void tail.then(() => {
+  const forget = (): void => {
     if (chains.get(key) === tail) chains.delete(key);
-  });
+  };
+  tail.then(forget, forget); // tail never rejects
   return run;
 }
 
