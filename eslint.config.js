@@ -130,7 +130,7 @@ export default tseslint.config(
   { files: ['core/**/*.ts'], rules: { 'no-restricted-imports': coreRule([]) } },
   {
     // A promise nobody awaits goes to drop(promise, what, log) (core/kit/drop.ts), never a bare `void`.
-    files: ['core/**/*.ts'],
+    files: ['core/**/*.ts', 'electron/**/*.ts'],
     rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }] },
   },
   {

@@ -2,10 +2,10 @@
 // Electron objects. Order matters: the single-instance lock first, then the
 // sandbox and the app:// scheme, then the hub (fail closed with a dialog
 // when it cannot start: never a second hub), then tray, windows, IPC and
-// notifications. Quitting (the menu, or SIGINT, SIGTERM, SIGHUP, SIGQUIT)
-// closes the hub cleanly (held messages stay
-// journaled for the next start). Everything else lives in small modules
-// with ports and is tested under Node.
+// notifications. Quitting (the menu, or SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+// or an uncaught exception: the process guards `serve` has too) closes the
+// hub cleanly (held messages stay journaled for the next start). Everything
+// else lives in small modules with ports and is tested under Node.
 
 import {
   app,
@@ -33,17 +33,9 @@ import { runBridgeOperation } from '../core/index.js';
 import { defaultCliLink, createDesktopHandlers } from './desktop-handlers.js';
 import { createIpcServer } from './ipc/server.js';
 import { packagedCliPath } from './cli-link.js';
-import {
-  confirmationNotification,
-  heldNotification,
-  newHeldItems,
-  onAction,
-  onClick,
-  waitingNotification,
-  type NotificationDecision,
-  type NotificationSpec,
-} from './notifications/route.js';
-import type { UserNotice } from '../core/protocol/events.js';
+import { createNotifier } from './notifications/notifier.js';
+import { drop } from '../core/kit/drop.js';
+import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../core/kit/process-guards.js';
 import { APP_SCHEME_PRIVILEGES, appProtocolHandler } from './security/app-protocol.js';
 import { APP_SCHEME, hardenContents, hardenSession } from './security/harden.js';
 import { DesktopPrefsStore, loginItemSettings, type KeyValueStore } from './settings/desktop-prefs.js';
@@ -58,6 +50,7 @@ const RENDERER_DIR = path.join(HERE, '..', 'renderer');
 const PRELOAD = path.join(HERE, 'preload.cjs');
 const TRAY_DEBOUNCE_MS = 150; // hub events come in bursts (a send is several events)
 const log = stderrLogger('info');
+const warn = (m: string, f: Record<string, unknown>): void => log.warn(m, f);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -106,7 +99,7 @@ async function start(): Promise<void> {
   app.on('web-contents-created', (_e, contents) =>
     hardenContents(
       contents,
-      (url) => void shell.openExternal(url),
+      (url) => drop(shell.openExternal(url), 'opening a link outside the app', warn),
       (why, url) => log.warn(why, { url }),
     ),
   );
@@ -130,8 +123,11 @@ async function start(): Promise<void> {
             disableBlinkFeatures: 'Auxclick',
           },
         }),
-      setDockVisible: (visible) =>
-        void (process.platform === 'darwin' && (visible ? app.dock?.show() : app.dock?.hide())),
+      setDockVisible: (visible) => {
+        if (process.platform !== 'darwin') return;
+        if (visible) drop(app.dock?.show() ?? Promise.resolve(), 'showing the dock icon', warn);
+        else app.dock?.hide();
+      },
       isQuitting: () => quitting,
     },
     PRELOAD,
@@ -172,50 +168,41 @@ async function start(): Promise<void> {
   );
   const dispatch = (a: TrayAction): void => {
     if (a.kind === 'quit') app.quit();
-    else if (a.kind === 'pause') void run('inbound.pause', { paused: a.paused });
-    else void focus(a.view);
+    else if (a.kind === 'pause') drop(run('inbound.pause', { paused: a.paused }), 'pausing from the tray', warn);
+    else drop(focus(a.view), 'opening a view from the tray', warn);
   };
   const refreshTray = debounce(() => {
-    void readTrayState(run, hub.admission.paused).then((state) => {
+    const refreshed = readTrayState(run, hub.admission.paused).then((state) => {
       tray.setContextMenu(Menu.buildFromTemplate(toMenuTemplate(buildTrayMenu(state), dispatch)));
       const status = trayStatus(state);
       tray.setToolTip(status.tooltip);
       tray.setImage(icon(trayIconFile(state, process.platform)));
       if (process.platform === 'darwin') tray.setTitle(status.badge);
     });
+    drop(refreshed, 'refreshing the tray', warn);
   }, TRAY_DEBOUNCE_MS);
-  tray.on('click', () => void focus('sessions'));
+  tray.on('click', () => drop(focus('sessions'), 'opening the app from the tray', warn));
 
-  // Notifications for newly held messages and cross-machine sends; buttons: Deny first.
-  const announced = { held: new Set<string>(), confirmation: new Set<string>() };
-  const decide = (d: NotificationDecision): void => {
-    if (d.kind === 'open') void focus(d.view ?? 'approvals', d.view === undefined ? d.itemId : undefined);
-    else if (d.item === 'held') void run(d.kind === 'approve' ? 'held.approve' : 'held.deny', { id: d.itemId });
-    else void run(d.kind === 'approve' ? 'confirmations.allow' : 'confirmations.deny', { id: d.itemId });
-  };
-  const show = (spec: NotificationSpec): void => {
-    const n = new Notification({
-      title: spec.title,
-      body: spec.body,
-      actions: spec.actions.map((text) => ({ type: 'button' as const, text })),
-    });
-    n.on('action', (_e, index) => decide(onAction(spec, index)));
-    n.on('click', () => decide(onClick(spec)));
-    n.show();
-  };
-  const notifyNew = async (kind: 'held' | 'confirmation'): Promise<void> => {
-    if (!Notification.isSupported()) return;
-    if (kind === 'held') {
-      const r = await run('held.list', {});
-      if (r.ok)
-        for (const item of newHeldItems(r.result.items, announced.held)) show(heldNotification(item, process.platform));
-    } else {
-      const r = await run('confirmations.list', {});
-      if (r.ok)
-        for (const c of newHeldItems(r.result.items, announced.confirmation))
-          show(confirmationNotification(c, process.platform));
-    }
-  };
+  // Notifications for newly held messages and cross-machine sends (notifications/notifier.ts); buttons: Deny first.
+  const notifier = createNotifier({
+    run,
+    focus,
+    platform: process.platform,
+    log: (m, f) => log.warn(m, f),
+    native: {
+      supported: () => Notification.isSupported(),
+      show(spec, onActionIndex, onClicked) {
+        const n = new Notification({
+          title: spec.title,
+          body: spec.body,
+          actions: spec.actions.map((text) => ({ type: 'button' as const, text })),
+        });
+        n.on('action', (_e, index) => onActionIndex(index));
+        n.on('click', onClicked);
+        n.show();
+      },
+    },
+  });
 
   // The desktop is a user interface for the whole run: held countdowns run, events flow.
   const ui: RpcConnection = {
@@ -225,11 +212,7 @@ async function start(): Promise<void> {
       if (method !== BRIDGE_EVENT) return;
       push(params);
       refreshTray();
-      const type = (params as { type?: unknown }).type;
-      if (type === 'held.changed') void notifyNew('held');
-      if (type === 'confirmations.changed') void notifyNew('confirmation');
-      const waiting = type === 'user.notice' ? (params as { notice?: UserNotice }).notice?.waiting : undefined;
-      if (waiting !== undefined && Notification.isSupported()) show(waitingNotification(waiting));
+      notifier.event(params);
     },
   };
   hub.attachUi(ui);
@@ -237,8 +220,8 @@ async function start(): Promise<void> {
   // Started from a terminal or a test with --show: open the main window at once (login starts stay in the tray).
   if (process.argv.includes('--show')) await focus('sessions');
 
-  app.on('second-instance', () => void focus('sessions'));
-  app.on('activate', () => void focus('sessions'));
+  app.on('second-instance', () => drop(focus('sessions'), 'opening the app', warn));
+  app.on('activate', () => drop(focus('sessions'), 'opening the app', warn));
   app.on('window-all-closed', () => undefined); // a tray app keeps running
   app.on('before-quit', (e) => {
     if (quitting) return;
@@ -246,11 +229,18 @@ async function start(): Promise<void> {
     e.preventDefault();
     refreshTray.cancel();
     hub.detachUi(ui);
-    void hub.close().finally(() => {
+    const closed = hub.close().finally(() => {
       tray.destroy();
       app.exit(0);
     });
+    drop(closed, 'closing the hub', (m, f) => log.error(m, f));
   });
   // SIGINT, SIGTERM, SIGHUP and SIGQUIT quit as the menu does; other signals are logged and ignored.
   handleSignals(process, log, () => app.quit());
+  // As `serve`: a stray rejection is logged and the app keeps running; an uncaught exception quits in order
+  // (the hub closes, held messages stay journaled), and exits anyway if that does not finish in time.
+  installProcessGuards(process, log, () => {
+    setTimeout(() => app.exit(EXIT_INTERNAL), FATAL_EXIT_MS).unref();
+    app.quit();
+  });
 }

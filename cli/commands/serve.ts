@@ -20,7 +20,7 @@ import { stderrLogger, type Logger } from '../../core/kit/logger.js';
 import { handleSignals } from '../../core/kit/signals.js';
 import { startWebServer, type WebServer } from '../../core/index.js';
 import { CliFailure, intArg, parse, storageFailure, UsageError, type Ctx } from '../common.js';
-import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../process-guards.js';
+import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../../core/kit/process-guards.js';
 import { VERSION } from '../version.js';
 
 /** The UI's usual port; `--port` overrides it, and a taken default falls back to a free one. */

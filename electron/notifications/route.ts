@@ -2,8 +2,9 @@
 // functions. A held message or a cross-machine send waiting for
 // confirmation raises one notification (once per item); the buttons are
 // Deny first, Approve / Allow once second where the platform shows actions
-// (macOS); a click anywhere else only opens the Approvals view focused on
-// the item. Closing or ignoring a notification decides nothing. The text
+// (macOS), and for a held message two rules for its sender, an hour long
+// (Allow / Block this sender for an hour: the same rules as the held card);
+// a click anywhere else only opens the Approvals view focused on the item. Closing or ignoring a notification decides nothing. The text
 // is another agent's words, labelled as such and cut short. Messages waiting
 // for an idle session that cannot be woken raise one plain notification per
 // notice (no buttons; a click opens the Sessions view).
@@ -22,10 +23,16 @@ export interface NotificationSpec {
 
 export type NotificationDecision =
   | { kind: 'deny' | 'approve'; item: 'held' | 'confirmation'; itemId: string }
+  | { kind: 'rule'; effect: 'allow' | 'block'; itemId: string }
   | { kind: 'open'; itemId: string; view?: 'sessions' };
 
 const BODY_CHARS = 140;
-export const NOTIFICATION_ACTIONS = ['Deny', 'Approve'] as const;
+export const NOTIFICATION_ACTIONS = [
+  'Deny',
+  'Approve',
+  'Allow this sender for an hour',
+  'Block this sender for an hour',
+] as const;
 export const CONFIRMATION_ACTIONS = ['Deny', 'Allow once'] as const;
 
 export function supportsActions(platform: NodeJS.Platform): boolean {
@@ -80,6 +87,10 @@ export function onAction(spec: NotificationSpec, index: number): NotificationDec
   const label = spec.actions[index];
   if (label === 'Approve' || label === 'Allow once') return { kind: 'approve', item: spec.kind, itemId: spec.itemId };
   if (label === 'Deny') return { kind: 'deny', item: spec.kind, itemId: spec.itemId };
+  if (spec.kind === 'held' && label === 'Allow this sender for an hour')
+    return { kind: 'rule', effect: 'allow', itemId: spec.itemId };
+  if (spec.kind === 'held' && label === 'Block this sender for an hour')
+    return { kind: 'rule', effect: 'block', itemId: spec.itemId };
   return { kind: 'open', itemId: spec.itemId };
 }
 

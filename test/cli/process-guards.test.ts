@@ -1,4 +1,4 @@
-// The last-resort handlers of `switchboard serve` (cli/process-guards.ts) in
+// The last-resort handlers of `switchboard serve` (core/kit/process-guards.ts) in
 // a real Node process: a stray rejection is logged with its stack and origin
 // and the process goes on; an uncaught exception is logged and handed to the
 // orderly stop once. The control run shows what Node does without them.
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { installProcessGuards } from '../../cli/process-guards.js';
+import { installProcessGuards } from '../../core/kit/process-guards.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sbg-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -36,7 +36,7 @@ async function runChild(
     await build({
       stdin: {
         contents:
-          "export { installProcessGuards } from './cli/process-guards.ts'; export { stderrLogger } from './core/kit/logger.ts';",
+          "export { installProcessGuards } from './core/kit/process-guards.ts'; export { stderrLogger } from './core/kit/logger.ts';",
         resolveDir: root,
         loader: 'ts',
       },

@@ -32,14 +32,14 @@ const item = (id: string, preview = 'please run the migration'): HeldView => ({
 });
 
 describe('held-message notifications', () => {
-  it('on macOS offers Deny first and Approve second; elsewhere no actions', () => {
+  it('on macOS offers Deny first, Approve second, then an hour-long rule for the sender; elsewhere no actions', () => {
     const mac = heldNotification(item('h1'), 'darwin');
     expect(mac).toEqual({
       kind: 'held',
       itemId: 'h1',
       title: 'Held: worker → lead [a1b]',
       body: 'Agent text (not from you): please run the migration',
-      actions: ['Deny', 'Approve'],
+      actions: ['Deny', 'Approve', 'Allow this sender for an hour', 'Block this sender for an hour'],
     });
     expect(heldNotification(item('h1'), 'linux').actions).toEqual([]);
     expect(heldNotification(item('h1'), 'win32').actions).toEqual([]);
@@ -55,7 +55,9 @@ describe('held-message notifications', () => {
     const spec = heldNotification(item('h1'), 'darwin');
     expect(onAction(spec, 0)).toEqual({ kind: 'deny', item: 'held', itemId: 'h1' });
     expect(onAction(spec, 1)).toEqual({ kind: 'approve', item: 'held', itemId: 'h1' });
-    expect(onAction(spec, 2)).toEqual({ kind: 'open', itemId: 'h1' });
+    expect(onAction(spec, 2)).toEqual({ kind: 'rule', effect: 'allow', itemId: 'h1' });
+    expect(onAction(spec, 3)).toEqual({ kind: 'rule', effect: 'block', itemId: 'h1' });
+    expect(onAction(spec, 4)).toEqual({ kind: 'open', itemId: 'h1' });
     expect(onAction(heldNotification(item('h1'), 'linux'), 0)).toEqual({ kind: 'open', itemId: 'h1' });
     expect(onClick(spec)).toEqual({ kind: 'open', itemId: 'h1' });
   });

@@ -1,11 +1,12 @@
-// Last-resort handlers for the long-running `switchboard serve`: a rejection
+// Last-resort handlers for the processes that hold a hub for days (`switchboard
+// serve` and the desktop app's main process, which share them): a rejection
 // nobody handled or an exception nobody caught is logged with its stack and
 // origin instead of ending the hub silently. Never a substitute for local
 // handling (every request path has its own catch). A rejection is logged and
 // the hub keeps running; an uncaught exception is logged and the hub shuts
 // down in order (onFatal), because Node promises no sane state after one.
 
-import type { Logger } from '../core/kit/logger.js';
+import type { Logger } from './logger.js';
 
 /** sysexits.h EX_SOFTWARE: the hub stopped on an internal error. */
 export const EXIT_INTERNAL = 70;
