@@ -12,8 +12,10 @@ import { socketPathOf } from '../../core/protocol/cc-wire.js';
 import type { InboxItem, Registration } from '../../core/protocol/methods.js';
 import { startHub, until, type TestHub } from '../helpers/hub.js';
 import { writeSocket } from '../helpers/peer.js';
+import { writerQueueCap } from '../../core/policy/throttle.js';
 
 let th: TestHub;
+const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
 afterEach(async () => th?.close());
 
 const items = async (c: HubClient, r: Registration): Promise<InboxItem[]> =>
@@ -51,6 +53,23 @@ describe('a writer cannot speak as a hosted session or the user', () => {
     await until(async () => (await items(c, alice)).length === 1);
     const [m] = await items(c, alice);
     expect(m).toMatchObject({ kind: 'message', from: { address: 'unknown', name: null, sessionId: null } });
+  });
+
+  it('writers with sixty different `from`s share one budget: half the queue at most, a real sender still gets in', async () => {
+    th = await startHub();
+    const c = await th.client();
+    const carol = await th.register(c, { name: 'carol' });
+    const bob = await th.register(c, { name: 'bob' });
+    const sock = socketPathOf(carol.address)!;
+    // Each line claims another writer: per-sender budgets alone would let all of them fill the queue (50 by default).
+    for (let i = 0; i < 60; i++)
+      await writeSocket(sock, line(`uds:/elsewhere/w${i}.sock`, `w${i}`, `fill ${i}`, `w${i}`));
+    await until(async () => (await items(c, carol)).length > 0);
+    const writers = (await items(c, carol)).filter((i) => i.kind === 'message' && i.from.sessionId === null);
+    expect(writers.length).toBeGreaterThan(0);
+    expect(writers.length).toBeLessThanOrEqual(writerQueueCap(50));
+    const sent = await c.call('message.send', { ...auth(bob), to: 'carol', summary: 's', message: 'a real message' });
+    expect(sent.status).toBe('queued');
   });
 
   it('a line "from user" is unknown too, and such lines get only the writers\' share of the queue', async () => {
