@@ -13,33 +13,12 @@ import { HistoryPrefs } from '../../renderer/features/history-prefs.js';
 import { bodyOf, outcomePath } from '../../renderer/features/history-message.js';
 import { traffic } from '../../renderer/ui/sparkline.js';
 import type { HistoryMessage } from '../../core/protocol/history.js';
+import { fakeBridge } from '../fakes/bridge.js';
 
 afterEach(() => {
   cleanup();
   location.hash = ''; // the shell opens the view named in the hash
 });
-
-function fakeBridge(answers: Record<string, unknown>) {
-  const calls: Array<[string, Record<string, unknown>]> = [];
-  const events = new Set<(e: HubEvent) => void>();
-  const bridge: Bridge = {
-    call: (async (op: string, input: Record<string, unknown> = {}) => {
-      calls.push([op, input]);
-      const a = answers[op];
-      if (a instanceof Error) throw a;
-      return typeof a === 'function' ? (a as (i: Record<string, unknown>) => unknown)(input) : a;
-    }) as Bridge['call'],
-    onEvent: (l) => {
-      events.add(l);
-      return () => events.delete(l);
-    },
-    onState: (l: (s: ConnectionState) => void) => {
-      l('connected');
-      return () => undefined;
-    },
-  };
-  return { bridge, calls, emit: (e: HubEvent) => events.forEach((l) => l(e)) };
-}
 
 async function settle(ms = 0): Promise<void> {
   await act(async () => {

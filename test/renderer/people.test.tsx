@@ -15,29 +15,12 @@ import { PreferencesView } from '../../renderer/features/preferences.js';
 import { SessionsView } from '../../renderer/features/sessions.js';
 import type { AgentRow } from '../../core/protocol/methods.js';
 import INDEX_HTML from '../../renderer/index.html?raw';
+import { fakeBridge } from '../fakes/bridge.js';
 
 afterEach(() => {
   cleanup();
   document.head.querySelectorAll('style').forEach((s) => s.remove());
 });
-
-function fakeBridge(answers: Record<string, unknown>) {
-  const calls: Array<[string, Record<string, unknown>]> = [];
-  const bridge: Bridge = {
-    call: (async (op: string, input: Record<string, unknown> = {}) => {
-      calls.push([op, input]);
-      const a = answers[op];
-      if (a instanceof Error) throw a;
-      return typeof a === 'function' ? (a as (i: Record<string, unknown>) => unknown)(input) : a;
-    }) as Bridge['call'],
-    onEvent: () => () => undefined,
-    onState: (l: (s: ConnectionState) => void) => {
-      l('connected');
-      return () => undefined;
-    },
-  };
-  return { bridge, calls };
-}
 
 async function settle(): Promise<void> {
   await act(async () => {

@@ -15,6 +15,7 @@ import { PictureView } from '../../renderer/features/picture/picture.js';
 import type { HistoryEdgesView } from '../../core/protocol/methods.js';
 import { agentRow } from './rows.js';
 import type { PictureMove } from '../../core/protocol/events.js';
+import { fakeBridge } from '../fakes/bridge.js';
 
 afterEach(cleanup);
 
@@ -96,25 +97,19 @@ describe('applying history moves to the counts', () => {
   });
 });
 
-function fakeBridge(answer: (i: Record<string, unknown>) => unknown) {
-  const calls: Array<Record<string, unknown>> = [];
-  const listeners = new Set<(e: HubEvent) => void>();
-  const bridge: Bridge = {
-    call: (async (op: string, input: Record<string, unknown> = {}) => {
-      if (op === 'sessions.list') return { rows: ['api', 'db', 'yolo'].map((n) => agentRow(n)) };
-      calls.push(input);
-      return answer(input);
-    }) as Bridge['call'],
-    onEvent: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
+/** The shared fake bridge with the sessions the picture lists; `calls`: the picture.edges fetches' inputs. */
+function pictureBridge(answer: (i: Record<string, unknown>) => unknown) {
+  const f = fakeBridge({
+    'sessions.list': { rows: ['api', 'db', 'yolo'].map((n) => agentRow(n)) },
+    'picture.edges': answer,
+  });
+  return {
+    bridge: f.bridge,
+    get calls() {
+      return f.calls.filter(([op]) => op === 'picture.edges').map(([, input]) => input);
     },
-    onState: (l: (s: ConnectionState) => void) => {
-      l('connected');
-      return () => undefined;
-    },
+    emit: (m: PictureMove) => f.emit({ type: 'history.moved', move: m }),
   };
-  return { bridge, calls, emit: (m: PictureMove) => listeners.forEach((l) => l({ type: 'history.moved', move: m })) };
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -124,7 +119,7 @@ describe('a move racing a fetch', () => {
     // The hub has 2 api→db messages (moves 1–2). While the fetch is out, moves 3 and 4 arrive; the hub's
     // answer was taken after move 3 (cursor 3, so it counts 3 messages); move 5 arrives after the answer.
     let resolve: (v: HistoryEdgesView) => void = () => undefined;
-    const f = fakeBridge(() => new Promise<HistoryEdgesView>((r) => (resolve = r)));
+    const f = pictureBridge(() => new Promise<HistoryEdgesView>((r) => (resolve = r)));
     const store = createPictureStore(f.bridge);
     store.getState().activate();
     f.emit(move(3, 'api', 'db', 'queued', null));
@@ -140,7 +135,7 @@ describe('a move racing a fetch', () => {
   it('fetches again when a move kept during the fetch does not follow its answer', async () => {
     const answers = [view([edgeRow('api', 'db', 'queued', 1)], 3), view([edgeRow('api', 'db', 'queued', 2)], 9)];
     let resolve: (v: HistoryEdgesView) => void = () => undefined;
-    const f = fakeBridge(() => new Promise<HistoryEdgesView>((r) => (resolve = r)));
+    const f = pictureBridge(() => new Promise<HistoryEdgesView>((r) => (resolve = r)));
     const store = createPictureStore(f.bridge);
     store.getState().activate();
     f.emit(move(5, 'api', 'db', 'queued', null)); // move 4 never came
@@ -155,7 +150,7 @@ describe('a move racing a fetch', () => {
 
 describe('the view, live', () => {
   it('gets the whole picture when its graph is ready after the data, then patches only the moved edge', async () => {
-    const f = fakeBridge(() => view([edgeRow('api', 'db', 'queued', 6), edgeRow('api', 'yolo', 'held', 1)], 40));
+    const f = pictureBridge(() => view([edgeRow('api', 'db', 'queued', 6), edgeRow('api', 'yolo', 'held', 1)], 40));
     const stores = createStores(f.bridge);
     const applied: number[] = [];
     const patched: string[][] = [];

@@ -16,6 +16,7 @@ import { nearestSegment } from '../../renderer/features/picture/overlay.js';
 import { PictureView } from '../../renderer/features/picture/picture.js';
 import type { HistoryEdgesView } from '../../core/protocol/methods.js';
 import { agentRow as row } from './rows.js';
+import { fakeBridge } from '../fakes/bridge.js';
 
 afterEach(cleanup);
 
@@ -27,28 +28,6 @@ const edgeRow = (from: string, to: string, outcome: string, count: number, last 
   count,
   last,
 });
-
-function fakeBridge(answers: Record<string, unknown>) {
-  const calls: Array<[string, Record<string, unknown>]> = [];
-  const events = new Set<(e: HubEvent) => void>();
-  const bridge: Bridge = {
-    call: (async (op: string, input: Record<string, unknown> = {}) => {
-      calls.push([op, input]);
-      const a = answers[op];
-      if (a instanceof Error) throw a;
-      return typeof a === 'function' ? (a as (i: Record<string, unknown>) => unknown)(input) : a;
-    }) as Bridge['call'],
-    onEvent: (l) => {
-      events.add(l);
-      return () => events.delete(l);
-    },
-    onState: (l: (s: ConnectionState) => void) => {
-      l('connected');
-      return () => undefined;
-    },
-  };
-  return { bridge, calls, emit: (e: HubEvent) => events.forEach((l) => l(e)) };
-}
 
 /** A graph that keeps what it was given. */
 function fakeGraph(): {

@@ -4,7 +4,8 @@
 // status can be changed from the board; failures are shown, not swallowed.
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { BridgeError, type Bridge, type ConnectionState } from '../../renderer/bridge/bridge.js';
+import { BridgeError } from '../../renderer/bridge/bridge.js';
+import { fakeBridge, type FakeAnswers } from '../fakes/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
 import { TeamsView } from '../../renderer/features/teams.js';
 import type { TaskView } from '../../core/protocol/methods.js';
@@ -13,11 +14,10 @@ afterEach(cleanup);
 
 /** A bridge over an in-memory set of teams and tasks, recording every call. */
 function fakeHub() {
-  const calls: Array<[string, Record<string, unknown>]> = [];
   const teams: Array<{ name: string; dir: string; members: number; createdAt: number; leadSessionId: string | null }> =
     [];
   const tasks = new Map<string, TaskView[]>();
-  const answers: Record<string, (i: Record<string, unknown>) => unknown> = {
+  const answers: FakeAnswers = {
     'teams.list': () => ({ root: '/c', teams: [...teams] }),
     'teams.show': (i) => ({
       config: { name: i.team, members: [{ name: 'team-lead', agentId: `team-lead@${String(i.team)}` }] },
@@ -38,19 +38,7 @@ function fakeHub() {
       return { task };
     },
   };
-  const bridge: Bridge = {
-    call: (async (op: string, input: Record<string, unknown> = {}) => {
-      calls.push([op, input]);
-      const answer = answers[op];
-      if (answer === undefined) throw new Error(`unexpected ${op}`);
-      return answer(input);
-    }) as Bridge['call'],
-    onEvent: () => () => undefined,
-    onState: (l: (s: ConnectionState) => void) => {
-      l('connected');
-      return () => undefined;
-    },
-  };
+  const { bridge, calls } = fakeBridge(answers);
   return { bridge, calls, teams, tasks };
 }
 

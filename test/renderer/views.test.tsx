@@ -11,33 +11,9 @@ import { SessionsView } from '../../renderer/features/sessions.js';
 import { SubscriptionsView } from '../../renderer/features/subscriptions.js';
 import { RelayPrefs } from '../../renderer/features/relay-prefs.js';
 import type { HeldView } from '../../core/protocol/methods.js';
+import { fakeBridge } from '../fakes/bridge.js';
 
 afterEach(cleanup);
-
-type Answers = Record<string, unknown>;
-
-function fakeBridge(answers: Answers) {
-  const calls: Array<[string, Record<string, unknown>]> = [];
-  const events = new Set<(e: HubEvent) => void>();
-  const bridge: Bridge = {
-    call: (async (op: string, input: Record<string, unknown> = {}) => {
-      calls.push([op, input]);
-      const a = answers[op];
-      if (a instanceof Error) throw a;
-      if (a === 'pending') return new Promise(() => undefined);
-      return typeof a === 'function' ? (a as (i: Record<string, unknown>) => unknown)(input) : a;
-    }) as Bridge['call'],
-    onEvent: (l) => {
-      events.add(l);
-      return () => events.delete(l);
-    },
-    onState: (l: (s: ConnectionState) => void) => {
-      l('connected');
-      return () => undefined;
-    },
-  };
-  return { bridge, calls, emit: (e: HubEvent) => events.forEach((l) => l(e)) };
-}
 
 const held = (i: number, expiresAt: number | null): HeldView => ({
   id: `m${i}`,
