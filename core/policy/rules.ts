@@ -1,7 +1,7 @@
 // The person's standing decisions for held messages, with lifetimes (as a
 // firewall decides at the alert): allow or block one sender → one receiver
 // for an hour, until either session ends, or always. Block wins over allow.
-// Keys (docs/decisions.md, "Rules with lifetimes"): an hour or a session
+// Keys (docs/decisions.md, "D-047: Rules with lifetimes"): an hour or a session
 // lifetime pins the two sessions by id, which no other session can take;
 // "always" outlives sessions, so it names the sender's and receiver's agent
 // kind and project directory on this machine — never a name, which any new

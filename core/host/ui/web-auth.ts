@@ -3,7 +3,7 @@
 // 127.0.0.1 cookie to every port on the machine, so a cookie would hand the
 // token to any local server the user's browser talks to. EventSource cannot
 // set headers, so a page trades its token for a one-time ticket that expires
-// within seconds (see docs/decisions.md, "The web UI: authentication").
+// within seconds (see docs/decisions.md, "D-105: The event stream uses one-time tickets").
 // Tickets live only in memory; secrets are compared in constant time.
 
 import { randomBytes } from 'node:crypto';
