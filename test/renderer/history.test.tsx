@@ -5,7 +5,7 @@
 // Sessions row opening its history, and traffic counted per session.
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { BridgeError, type Bridge, type ConnectionState, type HubEvent } from '../../renderer/bridge/bridge.js';
+import { BridgeError } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
 import { App } from '../../renderer/app.js';
 import { HistoryView } from '../../renderer/features/history.js';

@@ -7,7 +7,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs'; // vitest stubs CSS imports (even ?raw), so the stylesheet is read from disk
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import type { Bridge, ConnectionState } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
 import { App } from '../../renderer/app.js';
 import { ActivityView } from '../../renderer/features/activity.js';

@@ -6,7 +6,6 @@
 // rebuilds when it cannot.
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import type { Bridge, ConnectionState, HubEvent } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
 import { createPictureStore } from '../../renderer/stores/picture.js';
 import { applyMove, countsOf, type Counts, type EdgeRow } from '../../renderer/features/picture/counts.js';

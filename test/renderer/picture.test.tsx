@@ -5,7 +5,6 @@
 // the line under a click.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import type { Bridge, ConnectionState, HubEvent } from '../../renderer/bridge/bridge.js';
 import { BridgeError } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
 import { createPictureStore } from '../../renderer/stores/picture.js';

@@ -3,7 +3,6 @@
 // expiring item; and that Deny is the default in Approvals.
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import type { Bridge, ConnectionState, HubEvent } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
 import { App } from '../../renderer/app.js';
 import { ApprovalsView } from '../../renderer/features/approvals.js';
