@@ -8,7 +8,7 @@ import { userEventLine, socketPathOf, wrapMessage } from '../protocol/cc-wire.js
 import { HubError } from '../protocol/errors.js';
 import type { SendParams, SendResult } from '../protocol/methods.js';
 import { label } from '../registry/names.js';
-import { resolveTo, type Resolved } from '../registry/resolution.js';
+import { resolveTo, type Resolved, type RowIndex } from '../registry/resolution.js';
 import { inScope, outOfScopeReason, type ScopedParty } from '../policy/scope.js';
 import { senderClass, type SessionRecord } from '../registry/session.js';
 import { sendNote } from '../receipts/texts.js';
@@ -42,7 +42,7 @@ export interface SendPorts extends StockSendPorts, RemoteSendPorts {
 
 export async function sendMessage(hub: SendPorts, sender: SessionRecord, params: SendParams): Promise<SendResult> {
   const input = validateSend(params, hub.limits);
-  const resolved = resolveTo(input.to, hub.table);
+  const resolved = resolveFor(hub, sender, input.to);
   const msgId = randomId();
   const outside = scopeRefusal(hub, sender, resolved, msgId);
   if (outside !== undefined) return outside;
@@ -169,6 +169,45 @@ export async function sendMessage(hub: SendPorts, sender: SessionRecord, params:
   };
 }
 
+const partyOfSender = (hub: SendPorts, sender: SessionRecord): ScopedParty => ({
+  cwd: sender.cwd,
+  scope: hub.admission.effective(sender).crossSessionScope.value,
+});
+
+/** A listed row as scope sees it: another machine's project cannot be known; stock sessions are machine-scoped. */
+function partyOf(hub: SendPorts, row: ListedSession): ScopedParty {
+  if (row.remote !== undefined) return { cwd: '/', scope: 'machine', remote: true };
+  if (row.stock !== undefined) return { cwd: row.stock.entry.cwd, scope: 'machine' };
+  return { cwd: row.session.cwd, scope: hub.admission.effective(row.session).crossSessionScope.value };
+}
+
+/**
+ * `to` resolved for this sender. A project-scoped sender resolves names among its own project's sessions first:
+ * another project's session neither makes a name ambiguous nor is offered as a candidate. Only a name that
+ * matches nothing in the project is looked up everywhere, so that the scope can refuse it with its reason;
+ * when that finds no single session either, the answer is the project's own "not found".
+ */
+function resolveFor(hub: SendPorts, sender: SessionRecord, to: string): Resolved<ListedSession> {
+  const mine = partyOfSender(hub, sender);
+  if (mine.scope !== 'project') return resolveTo(to, hub.table);
+  const visible = (r: ListedSession): boolean => inScope(mine, partyOf(hub, r));
+  const project: RowIndex<ListedSession> = {
+    listed: () => hub.table.listed().filter(visible),
+    named: (n) => hub.table.named(n).filter(visible),
+    byAddress: (a) => hub.table.byAddress(a), // addresses resolve everywhere; the scope refuses them
+  };
+  try {
+    return resolveTo(to, project);
+  } catch (err) {
+    if (!(err instanceof HubError) || err.reason !== 'target_not_found') throw err;
+    try {
+      return resolveTo(to, hub.table);
+    } catch {
+      throw err;
+    }
+  }
+}
+
 /**
  * crossSessionScope "project" on either side: a target in another project (or on another machine, or a bare
  * socket whose project nobody can tell) is refused with a reason that says so.
@@ -179,18 +218,15 @@ function scopeRefusal(
   resolved: Resolved<ListedSession>,
   msgId: string,
 ): SendResult | undefined {
-  const mine: ScopedParty = { cwd: sender.cwd, scope: hub.admission.effective(sender).crossSessionScope.value };
+  const mine = partyOfSender(hub, sender);
   let other: ScopedParty;
   let to: SendResult['to'];
   if (resolved.kind === 'address') {
     other = { cwd: '/', scope: 'machine', remote: true }; // its project cannot be known
     to = { name: null, ref: null, address: resolved.address };
   } else {
-    const row = resolved.row;
-    to = { name: row.name, ref: row.ref, address: row.address };
-    if (row.remote !== undefined) other = { cwd: '/', scope: 'machine', remote: true };
-    else if (row.stock !== undefined) other = { cwd: row.stock.entry.cwd, scope: 'machine' };
-    else other = { cwd: row.session.cwd, scope: hub.admission.effective(row.session).crossSessionScope.value };
+    to = { name: resolved.row.name, ref: resolved.row.ref, address: resolved.row.address };
+    other = partyOf(hub, resolved.row);
   }
   if (inScope(mine, other)) return undefined;
   const reason = outOfScopeReason(to.name ?? to.address);

@@ -66,6 +66,32 @@ describe('project scope', () => {
     expect((await c.call('agents.list', {})).rows).toHaveLength(3); // the person's view
   });
 
+  it('a project-scoped sender resolves names in its own project first: no ambiguity or candidates from another', async () => {
+    th = await startHub();
+    fs.mkdirSync(th.dirs.home, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(th.dirs.home, 'settings.json'), JSON.stringify({ crossSessionScope: 'project' }));
+    await th.hub.settingsChanged();
+    const { a, b } = repos(th.dirs.root);
+    const c = await th.client();
+    const web = await th.register(c, { name: 'web', cwd: a });
+    await th.register(c, { name: 'apiserver', cwd: a });
+    await th.register(c, { name: 'apiclient', cwd: b });
+    await th.register(c, { name: 'billing', cwd: b });
+    // "api" starts two names on this machine, one in this project: it is that one, not ambiguous.
+    const sent = await c.call('message.send', { ...auth(web), to: 'api', summary: 's', message: 'x' });
+    expect(sent).toMatchObject({ status: 'queued', to: { name: 'apiserver' } });
+    // A typo is answered with this project's names only.
+    const err = (await c.call('message.send', { ...auth(web), to: 'apiservr', summary: 's', message: 'x' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { reason: string; data: { candidates?: string[] } };
+    expect(err.reason).toBe('target_not_found');
+    expect((err.data.candidates ?? []).join(' ')).not.toContain('apiclient');
+    // A name only another project has is still refused by the scope, with its reason.
+    const out = await c.call('message.send', { ...auth(web), to: 'billing', summary: 's', message: 'x' });
+    expect(out.status).toBe('refused');
+  });
+
   it("a repository turns it on for itself: its sessions and the others' no longer reach each other", async () => {
     th = await startHub();
     const { a, b } = repos(th.dirs.root, path.join(th.dirs.root, 'b'));
