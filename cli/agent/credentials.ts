@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { currentEndpointEnv, resolveEndpoint } from '../../core/transport/endpoint.js';
-import { processStartTime } from '../../core/registry/proc.js';
+import { processStartTime } from './proc-start.js';
 /** child_process loads only on macOS, where it is needed (hooks start faster without it). */
 function execFileSync(): typeof import('node:child_process').execFileSync {
   return (createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process')).execFileSync;

@@ -57,7 +57,12 @@ export class ClaudeRoot {
     );
   }
 
-  /** The sweep's turn: the watcher re-arms on folders that appeared, discovery rescans. */
+  /** Whether the hub's long tick is wanted here (listed Claude Code sessions, sockets not answering yet). */
+  get wantsRecheck(): boolean {
+    return this.stock.wantsRecheck;
+  }
+
+  /** The long tick's turn: the watcher re-arms on folders that appeared, discovery rescans. */
   async sweep(): Promise<void> {
     this.#watcher?.refresh();
     await this.stock.sweep();

@@ -55,7 +55,7 @@ import { Waker } from '../wake/wake.js';
 import { ClaudeRoot } from './claude-root.js';
 import { Connections } from './connections.js';
 import { openState } from './open-state.js';
-import { sweepOnce } from './sweep.js';
+import { Sweeper } from './sweep.js';
 import { openRuleStore } from '../policy/rule-store.js';
 import { RuleBook } from '../policy/rules.js';
 
@@ -117,7 +117,8 @@ export class Hub {
   /** Runs a method with already validated params, as the given connection (used by the web bridge). */
   readonly dispatch: Dispatch;
   readonly #rpc: RpcServer;
-  #sweep: NodeJS.Timeout | undefined;
+  /** Housekeeping, each duty when it is due (sweep.ts): an idle hub sleeps. */
+  readonly #sweeper: Sweeper;
   /** Binds again socket files a cleaner removed (Unix; set once the hub socket is bound). */
   #keeper: SocketKeeper | undefined;
   #closed = false;
@@ -147,6 +148,8 @@ export class Hub {
       managedPath: opts.managedSettingsPath ?? defaultManagedPath(env.platform, env.env),
       userPath: path.join(paths.stateDir, 'settings.json'),
       logger: this.log,
+      // A watched settings folder changed (nothing polls them).
+      changed: () => drop(this.settingsChanged(), 'settings change', (m, f) => this.log.error(m, f)),
     });
     const ruleStore = openRuleStore(paths.stateDir, (msg) => this.log.warn(msg));
     this.ruleProblem = ruleStore.problem;
@@ -176,12 +179,17 @@ export class Hub {
         Math.min(this.limits.idleSubscriptionMs, this.adminSettings().idleSubscriptionMinutes.value * 60_000),
       now: () => this.clock.monotonic(),
       deliver: (sub, text) => routeIdleNotice(this, sub.subscriberId, sub.targetId, text),
-      changed: () => this.events.emit({ type: 'subscriptions.changed' }),
+      changed: () => {
+        this.#sweeper.idleChanged();
+        this.events.emit({ type: 'subscriptions.changed' });
+      },
     });
+    this.#sweeper = new Sweeper(this);
     this.connections = new Connections((delta) => this.admission.uiAttached(delta));
     const api = createApi(this);
     this.dispatch = (method, params, conn) => {
       this.reclaimer.request();
+      this.#sweeper.activity();
       return this.#restored ? api(method, params, conn) : this.#whenRestored.then(() => api(method, params, conn));
     };
     this.#rpc = new RpcServer({
@@ -194,6 +202,7 @@ export class Hub {
     mailboxes.onItem((_id, item) => this.history.item(item));
     this.events.on((event) => {
       this.connections.pushEvent(event);
+      if (event.type === 'sessions.changed') this.#sweeper.sessionsChanged();
       if (event.type === 'sessions.changed' || event.type === 'settings.changed') {
         this.stock.sessionsChanged();
         this.remote.sessionsChanged();
@@ -229,6 +238,7 @@ export class Hub {
     } catch (err) {
       journal.close();
       hub.claude.close();
+      hub.settings.close();
       stateLock.release();
       throw err;
     }
@@ -241,15 +251,11 @@ export class Hub {
     hub.#markRestored();
     hub.stock.start();
     await hub.remote.configure();
-    hub.#sweep = setInterval(
-      () => drop(sweepOnce(hub), 'sweep', (m, f) => hub.log.error(m, f)), // never rejects: it logs its own failure
-      hub.limits.livenessSweepMs,
-    );
-    hub.#sweep.unref();
+    hub.#sweeper.start(paths.windows ? undefined : paths.socketDir);
     return hub;
   }
 
-  /** Binds again the hub's and the sessions' socket files when they were removed (called by the sweep). */
+  /** Binds again the hub's and the sessions' socket files when they were removed (sweep.ts: on a change, and at its long tick). */
   async keepSockets(): Promise<void> {
     if (!this.#closed) await this.#keeper?.check(() => this.#listening());
   }
@@ -305,7 +311,8 @@ export class Hub {
 
   /** Ends a live session; see retireSession for `final` and `dormant`. */
   retire(id: string, end: EndKind): Promise<void> {
-    return retireSession(this, id, end);
+    this.#sweeper.activity(); // an ending: memory reclaim looks again
+    return retireSession(this, id, end).finally(() => this.#sweeper.dormantChanged());
   }
 
   async persist(s: Parameters<typeof persisted>[0]): Promise<void> {
@@ -346,6 +353,7 @@ export class Hub {
   #connectionClosed(conn: RpcConnection): void {
     this.connections.closed(conn);
     if (this.#closed) return; // shutting down: sessions stay journaled as they are
+    this.#sweeper.connectionClosed(); // an agent's adapter went: its process may have exited
     for (const s of [...this.table.live.values()]) {
       if (s.connectionId !== conn.id) continue;
       this.retire(s.id, 'dormant').catch((err: unknown) =>
@@ -357,7 +365,9 @@ export class Hub {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#sweep) clearInterval(this.#sweep);
+    this.#sweeper.close();
+    this.admission.close();
+    this.settings.close();
     this.claude.close();
     this.wake.close();
     await this.remote.close();

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { takeMkdirGuard } from '../storage/mkdir-guard.js';
 import { isStorageError, storageError } from '../storage/storage-error.js';
-import { processStartTime, sameProcessAlive } from '../registry/proc.js';
+import { sameProcessAlive, startTimeOf } from '../registry/proc.js';
 import { JournalError, O_NOFOLLOW } from './journal-file.js';
 
 const LOCK = 'hub.lock';
@@ -53,11 +53,12 @@ export async function lockStateDir(dir: string, me: { socket: string; runtimeDir
     throw isStorageError(storage) ? storage : err;
   });
   try {
+    const startTime = await startTimeOf(process.pid);
     for (let attempt = 0; ; attempt++) {
       const nonce = randomBytes(12).toString('hex');
       const holder: LockHolder = {
         pid: process.pid,
-        startTime: processStartTime(process.pid),
+        startTime,
         socket: me.socket,
         runtimeDir: me.runtimeDir,
         nonce,
@@ -67,7 +68,7 @@ export async function lockStateDir(dir: string, me: { socket: string; runtimeDir
         return new StateLock(file, nonce);
       }
       const other = readHolder(file);
-      if (other !== undefined && isLive(other)) {
+      if (other !== undefined && (await isLive(other))) {
         const text = `is in use by another hub (pid ${other.pid}, socket ${other.socket}); stop that hub or give this one its own SWITCHBOARD_HOME`;
         throw new JournalError('state_locked', dir, text, { holder: other });
       }
@@ -79,7 +80,7 @@ export async function lockStateDir(dir: string, me: { socket: string; runtimeDir
   }
 }
 
-function isLive(h: LockHolder): boolean {
+async function isLive(h: LockHolder): Promise<boolean> {
   if (h.pid === process.pid) return HELD.has(h.nonce); // our own pid: only a lock this process still holds
   return sameProcessAlive({ pid: h.pid, startTime: h.startTime });
 }

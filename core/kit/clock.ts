@@ -8,6 +8,8 @@ export interface Clock {
   now(): number;
   /** Monotonic milliseconds (every countdown and rate). */
   monotonic(): number;
+  /** A clock that jumps (tests' fake clocks) calls `listener` after each jump; returns the unsubscribe. */
+  onAdvance?(listener: () => void): () => void;
 }
 
 export const systemClock: Clock = { now: () => Date.now(), monotonic: () => performance.now() };

@@ -6,6 +6,9 @@
 // them. The decisions for held messages come only from user interfaces
 // (hub.ts checks the UI token); nothing here is reachable with a session's
 // token. Unverified writers share one budget per receiver (policy/writers.ts).
+// Nothing here polls: a held message's countdown and a folded drop report
+// each set one timer for the earliest moment due (kit/alarm.ts); `close`
+// stops them.
 
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
@@ -21,7 +24,10 @@ import type { AdmissionPort, RouteResult } from '../delivery/ports.js';
 import { dialogExpiryMs, type EffectiveSettings } from '../settings/effective.js';
 import { Throttle } from '../policy/throttle.js';
 import { fromUnverifiedWriter, HELD_CAP, writersHeldFull, writerUnread } from '../policy/writers.js';
+import { Alarm } from '../kit/alarm.js';
+import { drop } from '../kit/drop.js';
 import type { Clock } from '../kit/clock.js';
+import type { Logger } from '../kit/logger.js';
 import type { EventSink } from '../delivery/ports.js';
 import type { Mailboxes } from '../delivery/mailboxes.js';
 import type { Journal } from '../journal/journal.js';
@@ -38,6 +44,7 @@ export interface AdmissionPorts extends AdmitRecordPorts {
   readonly settings: Pick<SettingsStore, 'effective'>;
   readonly events: EventSink;
   readonly clock: Clock;
+  readonly log: Pick<Logger, 'error'>;
   /** Wakes an idle receiver once a message is queued for it (core/wake). */
   readonly wake: { poke(receiverId: string): void };
   readonly receipts: ReceiptPort;
@@ -52,6 +59,12 @@ export class Admission implements AdmissionPort {
   readonly throttle: Throttle;
   readonly held: HeldQueue;
   readonly #hub: AdmissionPorts;
+  /** Fires at the earliest held countdown's end. */
+  readonly #expiry: Alarm;
+  /** Fires when the earliest folded drop report is due. */
+  readonly #drops: Alarm;
+  /** Per receiver and sender with a folded report: when it is due at the latest (its last drop + its window). */
+  readonly #folds = new Map<string, number>();
   #uiAttached = 0;
   #paused = false;
   /** Messages refused since the pause began (the pause banner says how many). */
@@ -61,6 +74,17 @@ export class Admission implements AdmissionPort {
     this.#hub = hub;
     this.throttle = new Throttle(() => hub.clock.monotonic());
     this.held = new HeldQueue(HELD_CAP, () => hub.clock.monotonic());
+    const monotonic = (): number => hub.clock.monotonic();
+    this.#expiry = new Alarm(hub.clock, monotonic, () =>
+      drop(this.expireDue(), 'held countdowns', (m, f) => hub.log.error(m, f)),
+    );
+    this.#drops = new Alarm(hub.clock, monotonic, () => this.flushDrops());
+  }
+
+  /** Stops the countdown and drop-report timers (the hub is closing). */
+  close(): void {
+    this.#expiry.close();
+    this.#drops.close();
   }
 
   /** "Pause inbound" from a user interface: every new message is refused (not persisted). */
@@ -101,7 +125,7 @@ export class Admission implements AdmissionPort {
       writer,
     );
     if (drop !== null) {
-      const count = this.throttle.dropped(receiver.id, senderKey, drop, eff.throttle.value, writer !== undefined);
+      const count = this.#dropped(receiver.id, senderKey, drop, eff, writer !== undefined);
       if (count > 0) this.#hub.receipts.tell(env, receiver, 'dropped', drop, count);
       return { status: 'dropped', reason: drop };
     }
@@ -116,7 +140,7 @@ export class Admission implements AdmissionPort {
         return { status: 'refused', reason: decision.reason };
       case 'hold':
         if (writer !== undefined && writersHeldFull(this.held, receiver.id)) {
-          const count = this.throttle.dropped(receiver.id, senderKey, 'queue-full', eff.throttle.value, true);
+          const count = this.#dropped(receiver.id, senderKey, 'queue-full', eff, true);
           if (count > 0) this.#hub.receipts.tell(env, receiver, 'dropped', 'queue-full', count);
           return { status: 'dropped', reason: 'queue-full' };
         }
@@ -131,6 +155,26 @@ export class Admission implements AdmissionPort {
         return never;
       }
     }
+  }
+
+  /** Records a drop (throttle.dropped); a report folded into a later one sets the timer that sends it. */
+  #dropped(
+    receiverId: string,
+    senderKey: string,
+    reason: Parameters<Throttle['dropped']>[2],
+    eff: EffectiveSettings,
+    writer: boolean,
+  ): number {
+    const count = this.throttle.dropped(receiverId, senderKey, reason, eff.throttle.value, writer);
+    if (count === 0) {
+      // Its fold began at or before now, so it is due by now + its window; an earlier due time stays.
+      const key = `${receiverId}\0${senderKey}`;
+      const due = this.#hub.clock.monotonic() + eff.throttle.value.foldWindowMs;
+      const known = this.#folds.get(key);
+      if (known === undefined || due < known) this.#folds.set(key, due);
+      this.#drops.atLatest(this.#folds.get(key)!);
+    }
+    return count;
   }
 
   /** An allow rule decided at admission: delivered as approved, the sender told by which rule. */
@@ -168,7 +212,7 @@ export class Admission implements AdmissionPort {
       return { status: 'dropped', reason: 'duplicate' };
     }
     const evicted = this.held.add(entry);
-    if (this.#uiAttached > 0) this.held.startCountdowns(this.#expiryMs());
+    if (this.#uiAttached > 0) this.#startCountdowns();
     if (evicted !== undefined)
       await this.#settle(evicted, 'expired', 'its user did not answer before the held queue (100 messages) was full');
     this.#hub.receipts.tell(env, receiver, 'held', reason);
@@ -222,11 +266,27 @@ export class Admission implements AdmissionPort {
     this.#hub.receipts.tell(e.env, this.#receiver(e.receiverId), status, reason);
   }
 
-  /** Drops held messages whose countdown ran out; called by the hub's sweep. */
+  /** Drops held messages whose countdown ran out (at the earliest one's end), then waits for the next. */
   async expireDue(): Promise<void> {
     const due = this.held.takeExpired();
-    for (const e of due) await this.#settle(e, 'expired', 'its user did not answer in time');
-    if (due.length > 0) this.#changed();
+    try {
+      for (const e of due) await this.#settle(e, 'expired', 'its user did not answer in time');
+    } finally {
+      if (due.length > 0) this.#changed();
+      this.#armExpiry();
+    }
+  }
+
+  #startCountdowns(): void {
+    this.held.startCountdowns(this.#expiryMs());
+    this.#armExpiry();
+  }
+
+  #armExpiry(): void {
+    let first: number | null = null;
+    for (const e of this.held.all())
+      if (e.deadline !== null && (first === null || e.deadline < first)) first = e.deadline;
+    this.#expiry.at(first);
   }
 
   /** Re-applies the policy to a receiver's held messages (mode or settings changed). */
@@ -254,9 +314,16 @@ export class Admission implements AdmissionPort {
     for (const s of [...this.#hub.table.live.values()]) await this.reevaluate(s);
   }
 
-  /** Sends folded drop reports whose window has passed. */
+  /** Sends folded drop reports whose window has passed, then waits for the next one due. */
   flushDrops(): void {
     const hub = this.#hub;
+    const now = hub.clock.monotonic();
+    let next: number | null = null;
+    for (const [key, due] of this.#folds) {
+      if (due <= now) this.#folds.delete(key);
+      else if (next === null || due < next) next = due;
+    }
+    this.#drops.at(next);
     const windowOf = (rid: string): number => {
       const s = hub.table.live.get(rid);
       return s ? this.effective(s).throttle.value.foldWindowMs : 0;
@@ -275,7 +342,7 @@ export class Admission implements AdmissionPort {
 
   uiAttached(delta: 1 | -1): void {
     this.#uiAttached = Math.max(0, this.#uiAttached + delta);
-    if (this.#uiAttached > 0) this.held.startCountdowns(this.#expiryMs());
+    if (this.#uiAttached > 0) this.#startCountdowns();
   }
 
   #expiryMs(): number | null {

@@ -40,7 +40,10 @@ export interface Limits {
   readonly outboundTimeoutMs: number;
   /** Connect timeout when probing whether a socket answers. */
   readonly probeTimeoutMs: number;
-  /** How often pid-bound sessions are checked. Dead ones leave within 2 s. */
+  /**
+   * How often pid-bound sessions are checked, all in one batch, while any exists (core/host/sweep.ts). An agent
+   * whose hub connection closes (its MCP adapter exits with it) is checked 1 s later; this is the fallback.
+   */
   readonly livenessSweepMs: number;
   /** A pid-bound session with no request for this long is dropped. */
   readonly leaseMs: number;
@@ -125,7 +128,7 @@ export const LIMITS: Limits = {
   inboundIdleMs: 15_000, // Claude Code's writers connect, write and close within 5 s
   outboundTimeoutMs: 5000, // Claude Code's connect-and-write timeout
   probeTimeoutMs: 250, // Claude Code's liveness probe
-  livenessSweepMs: 1000, // half of the 2 s promise
+  livenessSweepMs: 20_000, // ≤ 0.05 wakeups/s: half the idle budget (issue 33); a closed connection checks at once
   leaseMs: 7 * 24 * 3600_000, // backstop where process start time is unknown
   dormantRetentionMs: 7 * 24 * 3600_000, // a week to resume a session
   journalSyncMs: 50, // bounds loss on power failure, not on process death

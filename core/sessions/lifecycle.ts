@@ -13,7 +13,7 @@ import type { MethodParams } from '../protocol/methods.js';
 import { udsAddress } from '../protocol/cc-wire.js';
 import { deriveName, freeName, label, nameChange, normalizeName, refHash, validName } from '../registry/names.js';
 import type { NameChange } from '../protocol/results.js';
-import { processIdentity, sameProcessAlive } from '../registry/proc.js';
+import { processIdentity, sameProcessesAlive } from '../registry/proc.js';
 import { nameHeldByOther } from '../registry/resolution.js';
 import { hashToken, newToken, persisted, type PersistedSession, type SessionRecord } from '../registry/session.js';
 import type { HeldRecord } from '../journal/journal.js';
@@ -67,7 +67,7 @@ export async function registerSession(
       return { session: live, token: params.resume.token, resumed: true };
     }
     const chosen = params.name !== undefined ? chooseName(hub, params, old.address) : { name: old.name };
-    const session = await activateSession(hub, { ...old, ...identity(params), name: chosen.name }, conn, old);
+    const session = await activateSession(hub, { ...old, ...(await identity(params)), name: chosen.name }, conn, old);
     return { session, token: params.resume.token, resumed: true, ...changed(chosen) };
   }
   if (hub.table.size >= hub.limits.sessions) throw new HubError('overloaded');
@@ -82,7 +82,7 @@ export async function registerSession(
     socketPath,
     address: udsAddress(socketPath),
     cwd: params.cwd,
-    ...identity(params),
+    ...(await identity(params)),
     agent: params.agent,
     permissionMode: params.permissionMode,
     modeKnown: params.modeKnown,
@@ -101,12 +101,12 @@ function changed(chosen: { nameChange?: NameChange }): { nameChange?: NameChange
   return chosen.nameChange !== undefined ? { nameChange: chosen.nameChange } : {};
 }
 
-function identity(params: RegisterInput): Pick<PersistedSession, 'pid' | 'procStart' | 'liveness'> {
+async function identity(params: RegisterInput): Promise<Pick<PersistedSession, 'pid' | 'procStart' | 'liveness'>> {
   if (params.pid === undefined) {
     if (params.liveness === 'pid') throw new HubError('pid_not_alive');
     return { pid: null, procStart: null, liveness: params.liveness };
   }
-  const id = processIdentity(params.pid);
+  const id = await processIdentity(params.pid); // read with every registration of this turn (one `ps` on macOS)
   if (id === undefined) throw new HubError('pid_not_alive');
   return { pid: id.pid, procStart: id.startTime ?? null, liveness: params.liveness };
 }
@@ -217,10 +217,12 @@ export async function restoreSessions(
   }
   // Live and resumable ones first, so that the receipts of the ended ones find their senders.
   const ended: PersistedSession[] = [];
+  const bound = [...sessions.values()].filter((p) => p.liveness === 'pid' && p.pid !== null);
+  const running = await sameProcessesAlive(bound.map((p) => ({ pid: p.pid!, startTime: p.procStart ?? undefined })));
+  const alive = new Set(bound.filter((_p, i) => running[i]).map((p) => p.id)); // one batch, never a `ps` per session
   for (const p of sessions.values()) {
     if (p.liveness === 'pid') {
-      const alive = p.pid !== null && sameProcessAlive({ pid: p.pid, startTime: p.procStart ?? undefined });
-      if (alive)
+      if (alive.has(p.id))
         await activateSession(hub, p, null, p).catch((err: unknown) => {
           // Never forgotten while its agent runs: kept dormant (its adapter may resume it), its record untouched.
           hub.log.warn('restore failed; kept for a resume', { id: p.id, error: String(err) });

@@ -1,7 +1,10 @@
 // Reads the settings files of every scope, notices changes without a
-// restart (a cheap stat poll: it sees files that appear, vanish, or are
-// replaced by editors that rename), and resolves effective settings per
-// session. Problems are logged once per change, naming the file and key.
+// restart, and resolves effective settings per session. Changes are noticed
+// by watching the files' folders (settings/dir-watch.ts: files that appear,
+// vanish, or are replaced by editors that rename), never by a timer; a
+// change re-stats the files in use (`poll`). A file is in use while a
+// session's settings (or the admin scopes) depend on it: when the last
+// session using it ends, it is forgotten and its folder no longer watched. Problems are logged once per change, naming the file and key.
 // Never throws on bad files: they fail closed through the resolver. Never
 // blocks either: only regular files are read (a FIFO, a device or a link to
 // one is refused without waiting), at most MAX_SETTINGS_BYTES + 1 bytes.
@@ -9,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readBoundedSync } from '../storage/bounded-read.js';
+import { DirWatch } from './dir-watch.js';
 import type { Logger } from '../kit/logger.js';
 import {
   emptyParsed,
@@ -44,6 +48,8 @@ export interface SettingsStoreOptions {
   managedPath: string;
   userPath: string;
   logger: Logger;
+  /** A watched folder changed: call `poll` (the hub does, then applies what changed). Without it nothing is watched. */
+  changed?: () => void;
 }
 
 export class SettingsStore {
@@ -57,11 +63,33 @@ export class SettingsStore {
   readonly #layerIds = new WeakMap<ParsedSettings, number>();
   #nextLayerId = 1;
   #generation = 0;
+  /** Per cache key (a session, the admin scopes), the files its settings were resolved from. */
+  readonly #filesOf = new Map<string, readonly string[]>();
+  /** Per file in use, how many cache keys use it. */
+  readonly #users = new Map<string, number>();
+  readonly #watch: DirWatch | undefined;
 
   constructor(opts: SettingsStoreOptions) {
     this.managedPath = opts.managedPath;
     this.userPath = opts.userPath;
     this.#log = opts.logger;
+    const changed = opts.changed;
+    if (changed !== undefined) this.#watch = new DirWatch(changed);
+  }
+
+  /** Whether some settings folder cannot be watched: then the hub polls at its long interval. */
+  get needsPolling(): boolean {
+    return this.#watch?.unwatched ?? false;
+  }
+
+  /** Files in use (tests, benchmarks). */
+  get filesInUse(): number {
+    return this.#users.size;
+  }
+
+  /** Stops watching. */
+  close(): void {
+    this.#watch?.close();
   }
 
   /** Bumps on every change; callers compare to know when to re-evaluate. */
@@ -75,6 +103,19 @@ export class SettingsStore {
     const parsed = parseSettingsValue(value, `flag settings of ${sessionName}`, { strict: true });
     this.#report(parsed.problems);
     return parsed;
+  }
+
+  /** The files `layers(cwd, …)` reads, in its order. */
+  filesFor(cwd: string): string[] {
+    if (cwd === '') return [this.managedPath, this.userPath];
+    return [
+      this.managedPath,
+      this.userPath,
+      path.join(cwd, '.switchboard', 'settings.json'),
+      path.join(cwd, '.claude', 'settings.json'),
+      path.join(cwd, '.switchboard', 'settings.local.json'),
+      path.join(cwd, '.claude', 'settings.local.json'),
+    ];
   }
 
   layers(cwd: string, flag: ParsedSettings): Layers {
@@ -101,6 +142,7 @@ export class SettingsStore {
   effective(cwd: string, flag: ParsedSettings, cacheKey: string): EffectiveSettings {
     let e = this.#effective.get(cacheKey);
     if (e === undefined) {
+      this.#use(cacheKey, this.filesFor(cwd));
       const layers = this.layers(cwd, flag);
       const key = [layers.managed, layers.flag, layers.user, layers.project, layers.local]
         .map((scope) => scope.map((p) => this.#layerId(p)).join(','))
@@ -126,6 +168,29 @@ export class SettingsStore {
   forget(cacheKey: string): void {
     this.#effective.delete(cacheKey);
     if (this.#effective.size === 0) this.#byLayers.clear();
+    this.#use(cacheKey, []);
+  }
+
+  /** Records the files `cacheKey` depends on now: a file nobody uses any more is forgotten, its folder unwatched. */
+  #use(cacheKey: string, files: readonly string[]): void {
+    const before = this.#filesOf.get(cacheKey) ?? [];
+    if (files.length > 0) this.#filesOf.set(cacheKey, files);
+    else this.#filesOf.delete(cacheKey);
+    for (const file of files) {
+      const n = this.#users.get(file) ?? 0;
+      this.#users.set(file, n + 1);
+      if (n === 0) this.#watch?.add(path.dirname(file));
+    }
+    for (const file of before) {
+      const n = (this.#users.get(file) ?? 1) - 1;
+      if (n > 0) {
+        this.#users.set(file, n);
+        continue;
+      }
+      this.#users.delete(file);
+      this.#files.delete(file);
+      this.#watch?.remove(path.dirname(file));
+    }
   }
 
   /** Every problem currently known, for user interfaces. */
@@ -133,10 +198,14 @@ export class SettingsStore {
     return [...this.#files.values()].flatMap((f) => f.parsed.problems);
   }
 
-  /** Re-stats every file read so far; returns true when any changed. */
+  /** Re-stats every file in use (one read but in use by nobody is forgotten); returns true when any changed. */
   poll(): boolean {
     let changed = false;
     for (const [file, cached] of this.#files) {
+      if (!this.#users.has(file)) {
+        this.#files.delete(file);
+        continue;
+      }
       if (signature(file) === cached.sig) continue;
       this.#files.set(file, this.#read(file, cached.claude));
       changed = true;

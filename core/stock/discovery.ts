@@ -72,6 +72,13 @@ export class StockDiscovery {
     return this.#live;
   }
 
+  /** Whether the hub's long tick should rescan: a listed session may crash (its file stays), a socket may open late. */
+  get wantsRecheck(): boolean {
+    if (this.#live.length > 0) return true;
+    for (const p of this.#probed.values()) if (!p.answered) return true;
+    return false;
+  }
+
   /** A scan nobody waits for (it never rejects: scan() logs its own failure). */
   #scanSoon(): void {
     drop(this.scan(), 'Claude Code registry scan', (m, f) => this.#opts.log?.(m, f));
@@ -98,7 +105,7 @@ export class StockDiscovery {
     return this.#scanning;
   }
 
-  /** The hub's periodic sweep: pick up a directory that appeared, drop dead pids. */
+  /** The hub's long tick: pick up a directory that appeared, drop dead pids, probe unanswered sockets again. */
   sweep(): Promise<void> {
     if (this.#watcher === undefined) return Promise.resolve();
     this.#watcher.refresh();

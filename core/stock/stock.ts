@@ -127,6 +127,11 @@ export class StockInterop {
     return this.#discovery.sweep();
   }
 
+  /** Whether discovery wants the hub's long tick (see StockDiscovery.wantsRecheck). */
+  get wantsRecheck(): boolean {
+    return this.#discovery.wantsRecheck;
+  }
+
   /** Our sessions changed (added, renamed, busy/idle): republish when publishing is on. */
   sessionsChanged(): void {
     const on = this.#hub.adminSettings().publishToClaudeCode.value;

@@ -1,9 +1,12 @@
 // Notices changes under Claude Code's teams and tasks roots (ours or Claude
 // Code's own writes) and reports them, debounced. A root that does not exist
-// yet is picked up by `refresh()` (the hub's sweep) once it appears. Never
-// throws: a watcher that fails is dropped and retried on the next refresh.
+// yet is waited for by watching its nearest existing ancestor (one
+// non-recursive watch, no polling): when that folder changes, `refresh()`
+// looks again. Never throws: a watcher that fails is dropped and retried on
+// the next refresh (the next change, or the hub's long liveness interval).
 
 import fs from 'node:fs';
+import path from 'node:path';
 
 const DEBOUNCE_MS = 100; // one event for a burst of file writes
 
@@ -11,6 +14,8 @@ export class RootWatcher {
   readonly #roots: readonly string[];
   readonly #onChange: () => void;
   readonly #watchers = new Map<string, fs.FSWatcher>();
+  /** A missing root → the watch on its nearest existing ancestor (and which folder that is). */
+  readonly #waiting = new Map<string, { at: string; watcher: fs.FSWatcher }>();
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -24,7 +29,12 @@ export class RootWatcher {
   refresh(): void {
     if (this.#closed) return;
     for (const root of this.#roots) {
-      if (this.#watchers.has(root) || !fs.existsSync(root)) continue;
+      if (this.#watchers.has(root)) continue;
+      if (!fs.existsSync(root)) {
+        this.#wait(root);
+        continue;
+      }
+      this.#stopWaiting(root);
       try {
         const w = fs.watch(root, { recursive: true }, () => this.#changed());
         w.on('error', () => {
@@ -37,6 +47,31 @@ export class RootWatcher {
         // unsupported or vanished: try again on the next refresh
       }
     }
+  }
+
+  /** Watches the nearest existing ancestor of a missing root: its appearance is a change there. */
+  #wait(root: string): void {
+    let at = path.dirname(root);
+    while (!fs.existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+    if (this.#waiting.get(root)?.at === at) return;
+    this.#stopWaiting(root);
+    try {
+      const watcher = fs.watch(at, { persistent: false }, () => this.refresh());
+      watcher.on('error', () => this.#stopWaiting(root));
+      this.#waiting.set(root, { at, watcher });
+    } catch {
+      // unsupported: the next refresh tries again
+    }
+  }
+
+  #stopWaiting(root: string): void {
+    this.#waiting.get(root)?.watcher.close();
+    this.#waiting.delete(root);
+  }
+
+  /** Whether every root is watched itself (none missing or failed). */
+  get complete(): boolean {
+    return this.#watchers.size === this.#roots.length;
   }
 
   #changed(): void {
@@ -53,5 +88,6 @@ export class RootWatcher {
     if (this.#timer) clearTimeout(this.#timer);
     for (const w of this.#watchers.values()) w.close();
     this.#watchers.clear();
+    for (const root of [...this.#waiting.keys()]) this.#stopWaiting(root);
   }
 }

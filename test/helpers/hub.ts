@@ -129,11 +129,18 @@ export async function rawConnect(socketPath: string): Promise<RawConn> {
 /** A controllable clock for the hub: wall and monotonic time advance together. */
 export function fakeClock(start = 1_700_000_000_000) {
   let offset = 0;
+  const listeners = new Set<() => void>();
   return {
     now: () => start + offset,
     monotonic: () => offset,
+    /** Timers the hub set for a moment (kit/alarm.ts) follow the jump. */
+    onAdvance(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     advance(ms: number) {
       offset += ms;
+      for (const l of [...listeners]) l();
     },
   };
 }

@@ -158,6 +158,7 @@ export function admissionHarness(
     settings: { effective: () => settings.eff },
     events: { emit: (e) => void events.push(e) },
     clock,
+    log,
     receipts,
     wake: { poke: (id) => void pokes.push(id) },
     adminSettings: () => settings.eff,
