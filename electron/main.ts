@@ -40,7 +40,7 @@ import { APP_SCHEME_PRIVILEGES, appProtocolHandler } from './security/app-protoc
 import { APP_SCHEME, hardenContents, hardenSession } from './security/harden.js';
 import { DesktopPrefsStore, loginItemSettings, type KeyValueStore } from './settings/desktop-prefs.js';
 import { startFailureText } from './startup.js';
-import { buildTrayMenu, debounce, trayIconFile, trayStatus, type TrayAction } from './tray/menu.js';
+import { buildTrayMenu, debounce, trayDecision, trayIconFile, trayStatus, type TrayAction } from './tray/menu.js';
 import { readTrayState } from './tray/state.js';
 import { toMenuTemplate } from './tray/template.js';
 import { Windows } from './windows/windows.js';
@@ -163,16 +163,19 @@ async function start(): Promise<void> {
 
   // Tray: rebuilt from hub state, debounced.
   const icon = (file: string) => nativeImage.createFromPath(path.join(HERE, 'icons', file));
-  const tray = new Tray(
-    icon(trayIconFile({ sessions: [], held: 0, confirmations: 0, paused: false }, process.platform)),
-  );
+  const tray = new Tray(icon(trayIconFile({ held: 0, confirmations: 0 }, process.platform)));
+  let quiet = false; // for this run: a focused hour, not a setting
   const dispatch = (a: TrayAction): void => {
     if (a.kind === 'quit') app.quit();
     else if (a.kind === 'pause') drop(run('inbound.pause', { paused: a.paused }), 'pausing from the tray', warn);
+    else if (a.kind === 'quiet') {
+      quiet = a.quiet;
+      refreshTray();
+    } else if (a.kind === 'held') drop(notifier.decide(trayDecision(a)), 'deciding from the tray', warn);
     else drop(focus(a.view), 'opening a view from the tray', warn);
   };
   const refreshTray = debounce(() => {
-    const refreshed = readTrayState(run, hub.admission.paused).then((state) => {
+    const refreshed = readTrayState(run, hub.admission.paused, quiet).then((state) => {
       tray.setContextMenu(Menu.buildFromTemplate(toMenuTemplate(buildTrayMenu(state), dispatch)));
       const status = trayStatus(state);
       tray.setToolTip(status.tooltip);
@@ -188,6 +191,7 @@ async function start(): Promise<void> {
     run,
     focus,
     platform: process.platform,
+    quiet: () => quiet,
     log: (m, f) => log.warn(m, f),
     native: {
       supported: () => Notification.isSupported(),

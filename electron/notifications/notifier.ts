@@ -1,7 +1,8 @@
 // The desktop app's native notifications, behind ports (the real
 // Notification class is handed in by electron/main.ts): one per newly held
 // message and per cross-machine send waiting to leave, once each; one per
-// "messages waiting for an idle session". A button or a click becomes a
+// "messages waiting for an idle session"; none while the person chose Quiet
+// (the tray's count and badge still show). A button or a click becomes a
 // decision (route.ts) and the decision a bridge operation: deny, approve,
 // a rule for that sender made from the notification, or opening the view.
 
@@ -31,6 +32,8 @@ export interface NotifierPorts {
     show(spec: NotificationSpec, onActionIndex: (index: number) => void, onClicked: () => void): void;
   };
   platform: NodeJS.Platform;
+  /** Quiet (the tray's checkbox): nothing is raised; what arrives meanwhile is not raised later either. */
+  quiet(): boolean;
   log(message: string, fields: Record<string, unknown>): void;
 }
 
@@ -64,7 +67,7 @@ export function createNotifier(ports: NotifierPorts): Notifier {
     }
   };
 
-  const show = (spec: NotificationSpec): void =>
+  const show = (spec: NotificationSpec): void => {
     ports.native.show(
       spec,
       (index) => {
@@ -74,21 +77,23 @@ export function createNotifier(ports: NotifierPorts): Notifier {
         decide(onClick(spec)).catch(failed);
       },
     );
+  };
   const failed = (err: unknown): void =>
     ports.log('a notification decision failed', { error: err instanceof Error ? err.message : String(err) });
 
-  const announceNew = async (kind: 'held' | 'confirmation'): Promise<void> => {
+  /** New items are marked announced either way; `quiet` (as it was when the event came) raises none of them. */
+  const announceNew = async (kind: 'held' | 'confirmation', quiet: boolean): Promise<void> => {
     if (!ports.native.supported()) return;
     if (kind === 'held') {
       const r = await ports.run('held.list', {});
       if (r.ok)
         for (const item of newHeldItems((r.result as { items: HeldView[] }).items, announced.held))
-          show(heldNotification(item, ports.platform));
+          if (!quiet) show(heldNotification(item, ports.platform));
     } else {
       const r = await ports.run('confirmations.list', {});
       if (r.ok)
         for (const c of newHeldItems((r.result as { items: ConfirmationView[] }).items, announced.confirmation))
-          show(confirmationNotification(c, ports.platform));
+          if (!quiet) show(confirmationNotification(c, ports.platform));
     }
   };
 
@@ -96,10 +101,11 @@ export function createNotifier(ports: NotifierPorts): Notifier {
     decide,
     event(params) {
       const type = (params as { type?: unknown }).type;
-      if (type === 'held.changed') announceNew('held').catch(failed);
-      if (type === 'confirmations.changed') announceNew('confirmation').catch(failed);
+      const quiet = ports.quiet();
+      if (type === 'held.changed') announceNew('held', quiet).catch(failed);
+      if (type === 'confirmations.changed') announceNew('confirmation', quiet).catch(failed);
       const waiting = type === 'user.notice' ? (params as { notice?: UserNotice }).notice?.waiting : undefined;
-      if (waiting !== undefined && ports.native.supported()) show(waitingNotification(waiting));
+      if (waiting !== undefined && !quiet && ports.native.supported()) show(waitingNotification(waiting));
     },
   };
 }

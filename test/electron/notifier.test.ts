@@ -28,7 +28,9 @@ async function setUp(platform: NodeJS.Platform = 'darwin') {
   const shown: Array<{ spec: NotificationSpec; action: (i: number) => void; click: () => void }> = [];
   const focused: Array<[string, string | undefined]> = [];
   const logged: string[] = [];
+  const mode = { quiet: false };
   const notifier = createNotifier({
+    quiet: () => mode.quiet,
     run: (op, input) => runBridgeOperation(t.hub, op, input),
     focus: async (view, itemId) => void focused.push([view, itemId]),
     platform,
@@ -43,7 +45,7 @@ async function setUp(platform: NodeJS.Platform = 'darwin') {
   };
   const held = async () => (await c.call('held.list', { uiToken: t.hub.uiToken })).items;
   const rules = async () => (await c.call('rules.list', { uiToken: t.hub.uiToken })).rules;
-  return { c, web, api, shown, focused, logged, notifier, send, held, rules };
+  return { c, web, api, shown, focused, logged, notifier, send, held, rules, mode };
 }
 
 describe('desktop notifications', () => {
@@ -76,6 +78,16 @@ describe('desktop notifications', () => {
     expect((await h.c.call('message.send', { ...auth(h.web), to: 'api', summary: 's', message: 'again' })).status).toBe(
       'queued',
     );
+  });
+
+  it('quiet: nothing is raised, and what arrived meanwhile is not raised later', async () => {
+    const h = await setUp();
+    h.mode.quiet = true;
+    await h.send('while focused'); // its held.changed event comes while quiet
+    h.mode.quiet = false;
+    await h.send('after');
+    await until(() => h.shown.length === 1);
+    expect(h.shown.map((s) => s.spec.body)).toEqual(['Agent text (not from you): after']);
   });
 
   it('a decision the hub no longer takes (decided elsewhere) opens Approvals on it, and says so', async () => {

@@ -6,6 +6,7 @@ import {
   buildTrayMenu,
   debounce,
   trayIconFile,
+  trayDecision,
   trayStatus,
   type TrayAction,
   type TrayItem,
@@ -18,7 +19,7 @@ const session = (
   state: 'busy' | 'idle',
   kind: 'switchboard' | 'claude-code' = 'switchboard',
 ): TrayState['sessions'][number] => ({ label, agent: 'claude', state, kind, address: `uds:/x/${label}` });
-const base: TrayState = { sessions: [], held: 0, confirmations: 0, paused: false };
+const base: TrayState = { sessions: [], held: 0, heldItems: [], confirmations: 0, paused: false, quiet: false };
 const labels = (items: TrayItem[]): string[] => items.map((i) => i.label ?? `(${i.type})`);
 
 describe('tray menu', () => {
@@ -29,6 +30,7 @@ describe('tray menu', () => {
       'Sessions',
       '(separator)',
       'Held messages…',
+      'Quiet (no notifications)',
       'Pause inbound (refuse all)',
       '(separator)',
       'Preferences…',
@@ -53,6 +55,40 @@ describe('tray menu', () => {
     const held = items.find((i) => i.label?.startsWith('Held'))!;
     expect(held.label).toBe('Held messages (3)…');
     expect(held.action).toEqual({ kind: 'open', view: 'approvals' });
+  });
+
+  it('held messages can be decided from the tray: what each is, then Approve once, Deny and hour-long rules', () => {
+    const items = buildTrayMenu({
+      ...base,
+      held: 1,
+      heldItems: [{ id: 'h1', sender: 'web', receiver: 'api [a1b]', preview: 'please run the migration now' }],
+    });
+    const decide = items.find((i) => i.label === 'Decide from here')!;
+    const [one] = decide.submenu!;
+    expect(one!.label).toBe('web → api [a1b]: "please run the migration now"');
+    expect(one!.submenu!.map((i) => i.label ?? `(${i.type})`)).toEqual([
+      'Approve once',
+      'Deny',
+      '(separator)',
+      'Allow web → api [a1b] for an hour',
+      'Block web → api [a1b] for an hour',
+      '(separator)',
+      'Open in Approvals…',
+    ]);
+    const actions = one!.submenu!.flatMap((i) => (i.action?.kind === 'held' ? [i.action] : []));
+    expect(actions.map(trayDecision)).toEqual([
+      { kind: 'approve', item: 'held', itemId: 'h1' },
+      { kind: 'deny', item: 'held', itemId: 'h1' },
+      { kind: 'rule', effect: 'allow', itemId: 'h1' },
+      { kind: 'rule', effect: 'block', itemId: 'h1' },
+    ]);
+    expect(buildTrayMenu(base).some((i) => i.label === 'Decide from here')).toBe(false);
+  });
+
+  it('quiet is a checkbox whose action flips it', () => {
+    const quiet = (s: TrayState) => buildTrayMenu(s).find((i) => i.label?.startsWith('Quiet'))!;
+    expect(quiet(base)).toMatchObject({ type: 'checkbox', checked: false, action: { kind: 'quiet', quiet: true } });
+    expect(quiet({ ...base, quiet: true })).toMatchObject({ checked: true, action: { kind: 'quiet', quiet: false } });
   });
 
   it('summarises more than twenty sessions', () => {
