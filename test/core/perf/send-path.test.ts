@@ -7,7 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyRecord, emptyState, Journal, type JournalRecord, type JournalState } from '../../../core/journal/journal.js';
+import {
+  applyRecord,
+  emptyState,
+  Journal,
+  type JournalRecord,
+  type JournalState,
+} from '../../../core/journal/journal.js';
 import { randomId } from '../../../core/delivery/msg-id.js';
 import { frameMessage } from '../../../core/delivery/enqueue.js';
 import { wrapMessage, type WrapperAttrs } from '../../../core/protocol/cc-wire.js';
