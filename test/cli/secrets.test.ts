@@ -20,6 +20,7 @@ afterEach(async () => {
 const PATHS: string[][] = [
   ['serve'],
   ['status'],
+  ['ui'],
   ['session', 'start'],
   ['session', 'state', 'busy'],
   ['session', 'mode', 'plan'],
