@@ -17,8 +17,9 @@ const all = [
 ];
 // Only when named: real agents (needs unshare, tmux, the pinned Claude Code; `npm run bench -- wake`);
 // the in-process send path (`npm run bench -- sendpath`, an A/B tool with BENCH_BASE); the relay under faults
-// (`npm run bench -- faults`: a truth table, minutes of broker pauses and restarts, not a speed).
-const optional = ['wake', 'sendpath', 'faults'];
+// (`npm run bench -- faults`: a truth table, minutes of broker pauses and restarts, not a speed); the idle cost
+// (`npm run bench -- idle`: eight minutes of doing nothing, measured; BENCH_BASE_HUB for a before/after).
+const optional = ['wake', 'sendpath', 'faults', 'idle'];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a) || optional.includes(a));
 const names = chosen.length > 0 ? chosen : all;
 await build({
