@@ -28,10 +28,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   mcp: async () => (await import('./commands/mcp.js')).mcp,
   setup: async () => (await import('./commands/setup.js')).setup,
   history: async () => (await import('./commands/history.js')).history,
+  service: async () => (await import('./commands/service.js')).service,
 };
 
 async function help(): Promise<string> {
-  const [serve, address, session, messaging, ui, rules, teams, adapters, hist] = await Promise.all([
+  const [serve, address, session, messaging, ui, rules, teams, adapters, hist, svc] = await Promise.all([
     import('./commands/serve.js'),
     import('./commands/ui-address.js'),
     import('./commands/session.js'),
@@ -41,11 +42,13 @@ async function help(): Promise<string> {
     import('./commands/teams.js'),
     import('./commands/adapters-help.js'),
     import('./commands/history.js'),
+    import('./commands/service.js'),
   ]);
   return `switchboard ${VERSION} — let coding agents on this machine find and message each other safely
 
 ${serve.SERVE_HELP}
 ${address.UI_ADDRESS_HELP}
+${svc.SERVICE_HELP}
 
 ${session.SESSION_HELP}
 
