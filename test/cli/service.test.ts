@@ -130,6 +130,21 @@ describe.skipIf(process.platform !== 'linux')('switchboard service on Linux (sys
     expect(b.calls().filter((c) => c.includes('try-restart'))).toEqual([]);
   });
 
+  it('install over an older unit of ours replaces it and restarts the running service', async () => {
+    const b = box();
+    expect((await runCli(['service', 'install', '--no-start'], b.env)).code).toBe(0);
+    const current = fs.readFileSync(b.unit, 'utf8');
+    fs.writeFileSync(b.unit, current.replace('RestartSec=5', 'RestartSec=1'));
+    const r = await runCli(['service', 'install'], b.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(b.unit, 'utf8')).toBe(current);
+    expect(b.calls()).toEqual([
+      '--user daemon-reload',
+      '--user enable --now switchboard.service',
+      '--user try-restart switchboard.service',
+    ]);
+  });
+
   it('--dry-run prints the unit and the commands, and writes and runs nothing', async () => {
     const b = box();
     const before = tree(b.root);
