@@ -1,4 +1,4 @@
-// What an idle hub costs the laptop it lives on (issue 33): CPU milliseconds
+// What an idle hub costs the laptop it lives on: CPU milliseconds
 // per minute, wakeups per second and RSS of a hub process with 0, 10 and 100
 // idle sessions, and with none left after 100 came and went (each in its own
 // project folder, as agents are). Sessions register as the hooks do: bound

@@ -1,4 +1,4 @@
-// The hub's housekeeping, without a poll (issue 33: an idle hub stays
+// The hub's housekeeping, without a poll (an idle hub on a laptop stays
 // asleep). Each duty runs when it is due, not on a one-second tick:
 //   - liveness: pid-bound sessions are checked in one batch (process.kill(0)
 //     for all, start times read asynchronously, never a child process on the

@@ -128,7 +128,7 @@ export const LIMITS: Limits = {
   inboundIdleMs: 15_000, // Claude Code's writers connect, write and close within 5 s
   outboundTimeoutMs: 5000, // Claude Code's connect-and-write timeout
   probeTimeoutMs: 250, // Claude Code's liveness probe
-  livenessSweepMs: 20_000, // ≤ 0.05 wakeups/s: half the idle budget (issue 33); a closed connection checks at once
+  livenessSweepMs: 20_000, // ≤ 0.05 wakeups/s: half the idle budget of 0.1/s; a closed connection checks at once
   leaseMs: 7 * 24 * 3600_000, // backstop where process start time is unknown
   dormantRetentionMs: 7 * 24 * 3600_000, // a week to resume a session
   journalSyncMs: 50, // bounds loss on power failure, not on process death

@@ -1,4 +1,4 @@
-// Idle means idle (issue 33): every duty the old one-second sweep did still
+// Idle means idle (no per-second sweep): every duty the old one-second sweep did still
 // happens, each when it is due, with the sweep's interval set to an hour
 // (nothing here may wait for it): held countdowns, dormant retention and
 // idle subscriptions end on their own timer (fake clock), a settings file

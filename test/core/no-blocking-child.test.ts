@@ -1,4 +1,5 @@
-// No blocking child process on the hub's loop, on any platform (issue 33):
+// No blocking child process on the hub's loop, on any platform (a `ps` per
+// session per second blocked it on macOS):
 // nothing the hub imports (its sweep, its registration, the whole of
 // core/index.ts) may reach execFileSync, spawnSync or execSync. The import
 // graph is followed from the source, so a new path to a synchronous child
