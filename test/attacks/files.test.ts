@@ -155,11 +155,13 @@ describe('rosters that cannot be read', () => {
         problem: { file: config, problem: `larger than ${MAX_CONFIG_BYTES} bytes` },
       },
     ]);
+    // One call at a time: a second call made at once could be refused before anything awaited it (under load its
+    // answer came first), an unhandled rejection that failed the run.
     for (const call of [
-      c.call('teams.show', { team: TEAM }),
-      c.call('teams.send', { ...auth, team: TEAM, to: 'team-lead', text: 'hi' }),
+      () => c.call('teams.show', { team: TEAM }),
+      () => c.call('teams.send', { ...auth, team: TEAM, to: 'team-lead', text: 'hi' }),
     ]) {
-      const err = await failure(call);
+      const err = await failure(call());
       expect(err.reason).toBe('team_unreadable');
       expect(err.data).toMatchObject({ file: config });
     }
