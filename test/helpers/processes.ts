@@ -10,6 +10,7 @@
 // wait, and the process is still stopped with stopProcess() afterwards.
 
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { pidAlive } from '../../core/registry/proc.js';
 
 export { pidAlive };
@@ -61,10 +62,26 @@ export async function stopAll(children: Iterable<ChildProcess>, signal: NodeJS.S
   await Promise.all([...children].map((c) => stopProcess(c, signal)));
 }
 
-/** Resolves true once no process has this pid, checking every 20 ms (no exit event reaches us for a non-child); false after `boundMs`. */
+/**
+ * Whether `pid` still runs. A zombie does not: it has exited and only waits for its parent (tmux, a shell) to
+ * collect its status, which a loaded machine can take longer than our bound to do (a SIGKILLed Codex window
+ * "outlived SIGKILL for 15 s" in a fresh root).
+ */
+function stillRuns(pid: number): boolean {
+  if (!pidAlive(pid)) return false;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return process.platform !== 'linux'; // no /proc: the signal probe decides; on Linux, no entry: it is gone
+  }
+}
+
+/** Resolves true once no process runs with this pid, checking every 20 ms (no exit event reaches us for a non-child); false after `boundMs`. */
 export async function pidGone(pid: number, boundMs = EXIT_GRACE_MS): Promise<boolean> {
   const deadline = Date.now() + boundMs;
-  while (pidAlive(pid)) {
+  while (stillRuns(pid)) {
     if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 20));
   }
