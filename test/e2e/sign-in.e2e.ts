@@ -14,6 +14,7 @@ import path from 'node:path';
 import { stopProcess } from '../helpers/processes.js';
 import { stopAndRemove, tempDir } from '../helpers/temp.js';
 import { expect, shoot, test } from './fixtures.js';
+import { rpcClient } from './hub-rpc.js';
 
 const CLI = path.resolve('dist/cli/switchboard.mjs');
 
@@ -65,37 +66,6 @@ function switchboardUi(): Promise<string> {
     c.stdout.on('data', (d: Buffer) => (out += d.toString()));
     c.on('close', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`switchboard ui exited ${code}`))));
   });
-}
-
-/** A JSON-RPC line client on the hub socket, kept open: sessions registered on it live while it does. */
-async function rpcClient(socket: string): Promise<{
-  call: (method: string, params: unknown) => Promise<Record<string, unknown>>;
-  close: () => void;
-}> {
-  const s = net.connect(socket);
-  await new Promise((r) => s.once('connect', r));
-  let buf = '';
-  let id = 0;
-  const waiting = new Map<number, (v: Record<string, unknown>) => void>();
-  s.on('data', (d: Buffer) => {
-    buf += d.toString();
-    let i: number;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const msg = JSON.parse(buf.slice(0, i)) as { id: number; result?: Record<string, unknown>; error?: unknown };
-      buf = buf.slice(i + 1);
-      waiting.get(msg.id)?.(msg.result ?? { error: msg.error });
-      waiting.delete(msg.id);
-    }
-  });
-  s.on('error', () => undefined); // the hub stops under it in the restart test
-  return {
-    call: (method, params) =>
-      new Promise((resolve) => {
-        waiting.set(++id, resolve);
-        s.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
-      }),
-    close: () => s.destroy(),
-  };
 }
 
 async function freePort(): Promise<number> {
