@@ -2,11 +2,10 @@
 // this process (or of an "agent" started with one command-line flag), the
 // agent's hook JSON on stdin. Shared by the hook tests in test/cli.
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { HubClient } from '../../core/client/client.js';
 import type { Registration } from '../../core/protocol/methods.js';
-import { CLI, cliEnv } from './cli.js';
+import { CLI, cliEnv, runNode } from './cli.js';
 import type { TestDirs, TestHub } from './hub.js';
 
 const FIX = new URL('../fixtures/hooks/', import.meta.url).pathname;
@@ -25,19 +24,9 @@ export function hook(
   stdin: string,
   agentFlag?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const argv =
-      agentFlag === undefined ? [CLI, 'hook', ...args] : ['-e', AGENT_WITH_FLAG, '--', agentFlag, CLI, 'hook', ...args];
-    const child = spawn(process.execPath, argv, { env: cliEnv(dirs) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    // A child that exits without reading its stdin (a usage error) makes this write fail with EPIPE: expected.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(stdin);
-  });
+  const argv =
+    agentFlag === undefined ? [CLI, 'hook', ...args] : ['-e', AGENT_WITH_FLAG, '--', agentFlag, CLI, 'hook', ...args];
+  return runNode(argv, cliEnv(dirs), stdin);
 }
 
 export async function peer(th: TestHub): Promise<{ c: HubClient; r: Registration }> {
