@@ -4,11 +4,13 @@
 // held messages.
 
 import type { HeldView } from '../../core/protocol/methods.js';
-import { atMost, parse, table, UsageError, withHub, type Ctx } from '../common.js';
+import { atMost, CliFailure, parse, table, UsageError, withHub, type Ctx } from '../common.js';
 import { readSecret } from '../secrets.js';
 
 export const UI_HELP = `switchboard held [list] | approve ID | deny ID   [--ui-token-file PATH|-]
-  Lists held messages (sender, receiver, why, countdown) or decides one.
+switchboard held approve|deny --from NAME
+  Lists held messages (sender, receiver, why, countdown) or decides one; --from decides
+  every message held from the sender named NAME (as \`held\` lists it) and names each.
 switchboard subscriptions [list] | cancel ID     [--ui-token-file PATH|-]
   Lists idle-notification subscriptions or cancels one.
 switchboard confirmations [list] | allow ID | deny ID   [--ui-token-file PATH|-]
@@ -57,11 +59,47 @@ function renderHeld(items: HeldView[]): string {
   return table(rows);
 }
 
+const HELD_OPTIONS = { ...UI_OPTIONS, from: { type: 'string' } } as const;
+
+/** Decides every message held from the sender named `from`, one by one, and says what happened to each. */
+async function decideFrom(sub: 'approve' | 'deny', from: string, token: string, ctx: Ctx): Promise<number> {
+  const { items } = await withHub((c) => c.call('held.list', { uiToken: token }));
+  const chosen = items.filter((h) => h.sender.name === from);
+  if (chosen.length === 0)
+    throw new CliFailure(
+      'held_not_found',
+      `No message is held from ${JSON.stringify(from)}` +
+        (items.length === 0 ? '; nothing is held.' : `; held from: ${[...new Set(items.map(senderLabel))].join(', ')}`),
+    );
+  const results = [];
+  for (const h of chosen) {
+    const r = await withHub((c) =>
+      c.call(sub === 'approve' ? 'held.approve' : 'held.deny', { uiToken: token, id: h.id }),
+    );
+    results.push({ id: h.id, ...r });
+    if (!ctx.json)
+      ctx.out(
+        `${sub === 'approve' ? 'approved' : 'denied'} ${senderLabel(h)} → ${h.receiver.label}: ${oneLine(h.preview)}`,
+      );
+  }
+  if (ctx.json) ctx.out(JSON.stringify({ decided: results }));
+  return 0;
+}
+
+function senderLabel(h: HeldView): string {
+  return h.sender.name ?? h.sender.address;
+}
+
 export async function held(args: string[], ctx: Ctx): Promise<number> {
-  const { values, positionals } = parse(args, UI_OPTIONS, true, 'held');
+  const { values, positionals } = parse(args, HELD_OPTIONS, true, 'held');
   atMost(positionals, 2, 'switchboard held [list] | approve ID | deny ID');
   const [sub = 'list', id] = positionals;
+  if (values.from !== undefined && (id !== undefined || (sub !== 'approve' && sub !== 'deny')))
+    throw new UsageError(
+      '--from goes with `held approve` or `held deny` and no ID: switchboard held approve --from NAME',
+    );
   const token = await uiToken(values);
+  if (values.from !== undefined) return decideFrom(sub as 'approve' | 'deny', values.from, token, ctx);
   switch (sub) {
     case 'list': {
       atMost(positionals, 1, 'switchboard held [list]');
@@ -71,7 +109,7 @@ export async function held(args: string[], ctx: Ctx): Promise<number> {
     }
     case 'approve':
     case 'deny': {
-      if (id === undefined) throw new UsageError(`usage: switchboard held ${sub} ID`);
+      if (id === undefined) throw new UsageError(`usage: switchboard held ${sub} ID, or ${sub} --from NAME`);
       const r = await withHub((c) => c.call(sub === 'approve' ? 'held.approve' : 'held.deny', { uiToken: token, id }));
       ctx.out(ctx.json ? JSON.stringify(r) : sub === 'approve' ? `approved: ${r.status}` : 'denied');
       return 0;

@@ -15,7 +15,7 @@ export function receiptText(status: ReceiptStatus, target: string, reason: strin
     case 'delivered':
       return `${PREFIX} Your message to ${target}${times} was handed to its agent. That is not a reply.`;
     case 'approved':
-      return `${PREFIX} Your message to ${target}${times} was approved by its user and handed to its agent.`;
+      return `${PREFIX} Your message to ${target}${times} was approved by its user and is in its inbox; not read yet (a delivered notice follows).`;
     case 'denied':
       return `${PREFIX} Your message to ${target}${times} was denied by its user and not delivered. Do not resend it.${why}`;
     case 'refused':
@@ -59,6 +59,8 @@ export function sendNote(status: SendStatus, target: string, reason?: string): s
       return `Your user denied sending this to another machine. Nothing was sent.`;
     case 'confirm-expired':
       return `Your user did not confirm sending this to another machine in time. Nothing was sent.`;
+    case 'stored':
+      return `Stored for ${target}, whose machine is offline; expires in ${reason ?? 'a few days'}. A receipt says when it is delivered or expired; do not wait for a reply.`;
     default: {
       const never: never = status;
       return never;

@@ -173,6 +173,16 @@ describe('switchboard held and subscriptions', () => {
       const inbox = await runCli(['inbox'], bypass);
       expect(inbox.stdout).toContain('approved="after-hold"');
       expect((await runCli(['held', 'deny', items[0]!.id], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).code).toBe(1);
+      const none = await runCli(['held', 'deny', '--from', 'careful'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken });
+      expect(none).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('No message is held from "careful"; nothing is held'),
+      });
+      const both = await runCli(['held', 'approve', items[0]!.id, '--from', 'careful'], {
+        ...env,
+        SWITCHBOARD_UI_TOKEN: uiToken,
+      });
+      expect(both.code).toBe(2);
 
       await runCli(['send', '--to', 'yolo', '--notify-when-idle'], careful);
       const subs = JSON.parse(

@@ -16,7 +16,7 @@ const PREFIX = '[Cross-session delivery notice] Your message to bob [a1]';
 const SENTENCE: Record<(typeof RECEIPT_STATUSES)[number], string> = {
   held: " was held for its user's approval. Not delivered yet; do not wait for a reply.",
   delivered: ' was handed to its agent. That is not a reply.',
-  approved: ' was approved by its user and handed to its agent.',
+  approved: ' was approved by its user and is in its inbox; not read yet (a delivered notice follows).',
   denied: ' was denied by its user and not delivered. Do not resend it.',
   refused: ' was refused by its inbound policy and not delivered.',
   expired: " expired without its user's approval and was not delivered.",
@@ -40,6 +40,8 @@ describe('receiptText', () => {
     const texts = RECEIPT_STATUSES.map((s) => receiptText(s, 'x', null));
     expect(new Set(texts).size).toBe(RECEIPT_STATUSES.length);
     expect(RECEIPT_STATUSES.filter((s) => /denied/.test(receiptText(s, 'x', 'r')))).toEqual(['denied']);
+    // an approval only queues the message: only the ack's receipt may say the agent has it
+    expect(RECEIPT_STATUSES.filter((s) => /handed to its agent/.test(receiptText(s, 'x', 'r')))).toEqual(['delivered']);
   });
 
   it('send notes never claim delivery for a socket write', () => {
