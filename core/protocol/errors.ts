@@ -147,6 +147,8 @@ export function errorText(reason: ErrorReason, data?: unknown): string {
   const d = data !== null && typeof data === 'object' ? (data as Record<string, unknown>) : {};
   const about = toText(reason, d);
   if (about !== undefined) return about;
+  if (reason === 'invalid_params' && Array.isArray(d.issues) && typeof d.issues[0] === 'string')
+    return `Invalid params: ${d.issues.slice(0, 3).join('; ')}`;
   if (reason === 'message_too_large' && typeof d.bytes === 'number' && typeof d.limitBytes === 'number')
     return messageTooLargeText(d.bytes, d.limitBytes);
   const directory = (data as { directory?: unknown } | undefined)?.directory;

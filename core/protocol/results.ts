@@ -249,6 +249,8 @@ export interface MethodResults {
     paused: boolean;
     /** Messages refused because inbound was paused, since the pause began (0 when not paused). */
     pausedRefused: number;
+    /** The user settings file Preferences writes (absent from an older hub). */
+    userFile?: string;
   };
   'activity.list': { entries: ActivityEntry[]; notices: UserNotice[] };
   'settings.set': { effective: unknown };

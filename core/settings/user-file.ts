@@ -40,8 +40,11 @@ export function setUserSetting(file: string, key: SettingKey, value: unknown): v
     value = keepRelaySecrets(file, value as Record<string, unknown>);
   if (value !== null) {
     const parsed = SETTING_SCHEMAS[key].safeParse(value);
-    if (!parsed.success)
-      throw new UserSettingsError(`invalid value for ${key}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = [key, ...(issue?.path ?? []).map(String)].join('.');
+      throw new UserSettingsError(`invalid value for ${where}: ${issue?.message ?? 'invalid'}`);
+    }
   }
   let current: Record<string, unknown> = {};
   const r = readBoundedSync(file, MAX_SETTINGS_BYTES);

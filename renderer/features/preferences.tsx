@@ -1,15 +1,18 @@
 // Preferences: the user-scope settings in plain words (label, unit, one
 // line of help; the raw key in a tooltip), each with the scope whose value
-// wins, locked with an explanation when managed settings decide. Changes
-// are written to the hub's user settings file and apply at once; problems
-// found in any settings file are listed (those values count as "hold").
-import { useEffect, useState, type ReactNode } from 'react';
+// wins, locked with an explanation when managed settings decide. Every
+// change is saved one way (pref-controls.tsx): on commit, at once, to the
+// hub's user settings file (its real path, from the hub), with what happened
+// beside the field; problems found in any settings file are listed (those
+// values count as "hold").
+import { useState, type ReactNode } from 'react';
 import type { Stores } from '../stores/stores.js';
 import { useLoadable } from '../ui/hooks.js';
 import { Status } from '../ui/state.js';
 import { AgentSetupPanel } from './agent-setup.js';
 import { DesktopPrefs } from './desktop-prefs.js';
 import { HistoryPrefs } from './history-prefs.js';
+import { fieldIds, FieldStatus, NumberField, type FieldState } from './pref-controls.js';
 import { PREF_FIELDS, sourceText, THROTTLE_FIELDS, throttleName, type PrefField } from './pref-fields.js';
 import { RelayPrefs } from './relay-prefs.js';
 import { RulesPrefs } from './rules-prefs.js';
@@ -36,17 +39,19 @@ function Source({ s }: { s: Sourced }): ReactNode {
   return <span className="dim">{sourceText(s.source)}</span>;
 }
 
-/** One setting: its plain label and help (the raw key in the tooltip), its control, where its value comes from. */
+/** One setting: its plain label and help (the raw key in the tooltip), its control and status, its source. */
 function PrefRow({
   field,
   source,
+  state,
   children,
 }: {
   field: PrefField;
   source: Sourced | undefined;
+  state: FieldState | undefined;
   children: ReactNode;
 }): ReactNode {
-  const helpId = `help-${field.key.replace(/\W/g, '-')}`;
+  const helpId = fieldIds(field.key).help;
   return (
     <tr data-key={field.key}>
       <th scope="row" title={`Settings key: ${field.key}`}>
@@ -58,6 +63,7 @@ function PrefRow({
       <td className="control">
         {children}
         {field.unit && <span className="unit">{field.unit}</span>}
+        <FieldStatus fieldKey={field.key} state={state} />
       </td>
       <td>{source && <Source s={source} />}</td>
     </tr>
@@ -66,16 +72,22 @@ function PrefRow({
 
 export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
   const s = useLoadable(stores.settings);
-  const [error, setError] = useState<string | null>(null);
+  const [states, setStates] = useState<Record<string, FieldState | undefined>>({});
+  const report = (field: string, state: FieldState | undefined): void =>
+    setStates((all) => ({ ...all, [field]: state }));
   const e = s.data.effective as Record<string, Sourced>;
-  const set = async (key: string, value: unknown): Promise<void> => {
-    setError(null);
+  /** Saves `value` under the settings key `key`; `field` is whose status shows it (a throttle field's own key). */
+  const set = async (key: string, value: unknown, field = key): Promise<string | null> => {
+    report(field, { kind: 'saving' });
+    let error: string | null = null;
     try {
       await stores.bridge.call('settings.set', { key, value });
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      error = err instanceof Error ? err.message : String(err);
     }
+    report(field, error === null ? { kind: 'saved' } : { kind: 'error', text: error });
     await s.load();
+    return error;
   };
   const inbound = e.inbound as Sourced<string | null> | undefined;
   const expiry = e.dialogExpiry as Sourced<string> | undefined;
@@ -90,18 +102,23 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
   const F = PREF_FIELDS;
   const described = (f: PrefField) => ({
     'aria-label': f.label,
-    'aria-describedby': `help-${f.key.replace(/\W/g, '-')}`,
+    'aria-describedby': `${fieldIds(f.key).help} ${fieldIds(f.key).status}`,
+    'aria-invalid': states[f.key]?.kind === 'error',
+  });
+  const row = (f: PrefField, source: Sourced | undefined) => ({ field: f, source, state: states[f.key] });
+  const numberProps = (f: PrefField, source: Sourced<number> | undefined, fallback: number) => ({
+    field: f,
+    value: source?.value ?? fallback,
+    disabled: source?.source === 'managed',
+    state: states[f.key],
+    save: (v: number) => void set(f.key, v),
+    report: (state: FieldState | undefined) => report(f.key, state),
   });
   return (
     <section aria-labelledby="prefs-h">
       <header className="view-head">
         <h2 id="prefs-h">Preferences</h2>
       </header>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
       <Status
         loading={s.loading}
         error={s.error}
@@ -110,7 +127,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
       >
         <table className="grid prefs" data-testid="preferences">
           <tbody>
-            <PrefRow field={F.crossSessionInbound} source={inbound}>
+            <PrefRow {...row(F.crossSessionInbound, inbound)}>
               <select
                 {...described(F.crossSessionInbound)}
                 disabled={inbound?.source === 'managed'}
@@ -123,7 +140,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
                 <option value="refuse">Refuse: turn away every message</option>
               </select>
             </PrefRow>
-            <PrefRow field={F.dialogExpiry} source={expiry}>
+            <PrefRow {...row(F.dialogExpiry, expiry)}>
               <select
                 {...described(F.dialogExpiry)}
                 disabled={expiry?.source === 'managed'}
@@ -137,7 +154,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
                 ))}
               </select>
             </PrefRow>
-            <PrefRow field={F.isolatePeerMachines} source={isolate}>
+            <PrefRow {...row(F.isolatePeerMachines, isolate)}>
               <input
                 type="checkbox"
                 {...described(F.isolatePeerMachines)}
@@ -149,7 +166,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
                 onChange={(ev) => void set('isolatePeerMachines', ev.target.checked ? true : null)}
               />
             </PrefRow>
-            <PrefRow field={F.crossSessionScope} source={scope}>
+            <PrefRow {...row(F.crossSessionScope, scope)}>
               <input
                 type="checkbox"
                 {...described(F.crossSessionScope)}
@@ -158,7 +175,7 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
                 onChange={(ev) => void set('crossSessionScope', ev.target.checked ? 'project' : null)}
               />
             </PrefRow>
-            <PrefRow field={F.publishToClaudeCode} source={publish}>
+            <PrefRow {...row(F.publishToClaudeCode, publish)}>
               <input
                 type="checkbox"
                 {...described(F.publishToClaudeCode)}
@@ -167,41 +184,29 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
                 onChange={(ev) => void set('publishToClaudeCode', ev.target.checked ? true : null)}
               />
             </PrefRow>
-            <PrefRow field={F.idleSubscriptionMinutes} source={idle}>
-              <NumberField
-                field={F.idleSubscriptionMinutes}
-                value={idle?.value ?? 60}
-                disabled={idle?.source === 'managed'}
-                onSave={(v) => void set('idleSubscriptionMinutes', v)}
-              />
+            <PrefRow {...row(F.idleSubscriptionMinutes, idle)}>
+              <NumberField {...numberProps(F.idleSubscriptionMinutes, idle, 60)} />
             </PrefRow>
-            <PrefRow field={F.historyRetentionDays} source={keepDays}>
-              <NumberField
-                field={F.historyRetentionDays}
-                value={keepDays?.value ?? 30}
-                disabled={keepDays?.source === 'managed'}
-                onSave={(v) => void set('historyRetentionDays', v)}
-              />
+            <PrefRow {...row(F.historyRetentionDays, keepDays)}>
+              <NumberField {...numberProps(F.historyRetentionDays, keepDays, 30)} />
             </PrefRow>
-            <PrefRow field={F.historyMaxMegabytes} source={keepMb}>
-              <NumberField
-                field={F.historyMaxMegabytes}
-                value={keepMb?.value ?? 512}
-                disabled={keepMb?.source === 'managed'}
-                onSave={(v) => void set('historyMaxMegabytes', v)}
-              />
+            <PrefRow {...row(F.historyMaxMegabytes, keepMb)}>
+              <NumberField {...numberProps(F.historyMaxMegabytes, keepMb, 512)} />
             </PrefRow>
             {THROTTLE_FIELDS.map((f) => (
-              <PrefRow key={f.key} field={f} source={throttle}>
+              <PrefRow key={f.key} {...row(f, throttle)}>
                 <NumberField
                   field={f}
                   value={throttle?.value[throttleName(f)] ?? 0}
                   disabled={throttle?.source === 'managed'}
-                  onSave={(v) =>
-                    void set('throttle', {
-                      ...(throttle?.source === 'user' ? throttle.value : {}),
-                      [throttleName(f)]: v,
-                    })
+                  state={states[f.key]}
+                  report={(state) => report(f.key, state)}
+                  save={(v) =>
+                    void set(
+                      'throttle',
+                      { ...(throttle?.source === 'user' ? throttle.value : {}), [throttleName(f)]: v },
+                      f.key,
+                    )
                   }
                 />
               </PrefRow>
@@ -209,9 +214,12 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
           </tbody>
         </table>
         <p className="dim">
-          Saved to the hub's user settings (<code>~/.switchboard/settings.json</code>) and applied at once. A
-          repository's <code>.switchboard/settings.json</code> or <code>.claude/settings.json</code> can only make the
-          inbound policy stricter. Hover a setting to see its key in that file.
+          Each change is saved when you make it (a number when you press Enter or leave its field) to the hub's user
+          settings,{' '}
+          <code data-testid="user-settings-file">{s.data.userFile ?? 'the settings.json in its state directory'}</code>,
+          and applies at once. A repository's <code>.switchboard/settings.json</code> or{' '}
+          <code>.claude/settings.json</code> can only make the inbound policy stricter. Hover a setting to see its key
+          in that file.
         </p>
         <RulesPrefs stores={stores} />
         <HistoryPrefs stores={stores} />
@@ -245,46 +253,5 @@ export function PreferencesView({ stores }: { stores: Stores }): ReactNode {
         )}
       </Status>
     </section>
-  );
-}
-
-/** A number in the field's shown unit (seconds for a millisecond setting), saved in the stored unit. */
-function NumberField({
-  field,
-  value,
-  disabled,
-  onSave,
-}: {
-  field: PrefField;
-  value: number;
-  disabled: boolean;
-  onSave: (v: number) => void;
-}): ReactNode {
-  const scale = field.scale ?? 1;
-  const shown = String(value / scale);
-  const [text, setText] = useState(shown);
-  useEffect(() => setText(shown), [shown]); // a saved or outside change replaces the draft
-  const n = Number(text);
-  const valid = text.trim() !== '' && Number.isFinite(n) && n >= 0;
-  const stored = scale === 1 ? n : Math.round(n * scale); // whole milliseconds
-  return (
-    <span className="number-field">
-      <input
-        aria-label={field.label}
-        aria-describedby={`help-${field.key.replace(/\W/g, '-')}`}
-        inputMode="decimal"
-        value={text}
-        disabled={disabled}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && valid && text !== shown) onSave(stored);
-        }}
-      />
-      {text !== shown && (
-        <button onClick={() => onSave(stored)} disabled={!valid}>
-          Save
-        </button>
-      )}
-    </span>
   );
 }

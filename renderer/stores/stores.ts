@@ -65,6 +65,7 @@ export interface Stores {
       problems: Array<{ file: string; key: string | null; message: string }>;
       paused: boolean;
       pausedRefused: number;
+      userFile: string | null;
     }>
   >;
   teams: StoreApi<Loadable<TeamsData> & { select(team: string | null): Promise<void> }>;
@@ -119,6 +120,7 @@ export function createStores(bridge: Bridge): Stores {
       problems: [] as Array<{ file: string; key: string | null; message: string }>,
       paused: false,
       pausedRefused: 0,
+      userFile: null as string | null,
     },
     async () => {
       const r = await bridge.call('settings.effective');
@@ -127,6 +129,7 @@ export function createStores(bridge: Bridge): Stores {
         problems: r.problems,
         paused: r.paused,
         pausedRefused: r.pausedRefused ?? 0,
+        userFile: r.userFile ?? null,
       };
     },
   );

@@ -103,11 +103,11 @@ describe('the README tour', () => {
     // Terminal 2: the tour, line by line.
     const run = shell(env, dirs.root);
     for (const [i, line] of userBlock!.entries()) {
-      const expected = i < EXPECT.length ? EXPECT[i]! : ['', LAST];
-      if (i < EXPECT.length) expect(line.startsWith(expected[0]), `tour line ${i + 1} is "${line}"`).toBe(true);
+      const [start, patterns]: [string, RegExp[]] = i < EXPECT.length ? EXPECT[i]! : ['', LAST];
+      expect(line.startsWith(start), `tour line ${i + 1} is "${line}"`).toBe(true);
       const { out, code } = await run(line);
       expect({ line, code, out }).toMatchObject({ code: 0 });
-      for (const pattern of expected[1]) expect(out, `output of: ${line}`).toMatch(pattern);
+      for (const pattern of patterns) expect(out, `output of: ${line}`).toMatch(pattern);
     }
   });
 });

@@ -238,6 +238,26 @@ test('subscriptions, teams, activity and preferences views', async ({ page }) =>
   expect((await cli(ctx, ['send', '--to', 'builder', '--summary', 's', '--message', 'now held'], a)).stdout).toMatch(
     /^held:/,
   );
+  // One save model: a number saves on leaving its field; one out of range stays, with the reason beside it.
+  const settingsFile = path.join(ctx.root, 'home', 'settings.json');
+  await expect(page.getByTestId('user-settings-file')).toHaveText(settingsFile);
+  await expect(page.getByRole('button', { name: /^Save/ })).toHaveCount(0);
+  const idle = page.getByLabel('“Tell me when idle” requests last');
+  await idle.fill('0');
+  await idle.press('Enter');
+  const idleRow = page.locator('tr[data-key="idleSubscriptionMinutes"]');
+  await expect(idleRow.getByRole('alert')).toHaveText(
+    'Enter a whole number from 1 to 1440 minutes; 0 is out of range.',
+  );
+  await expect(idle).toHaveValue('0');
+  await idle.fill('90');
+  await idle.press('Tab');
+  await expect(idleRow).toContainText('Saved');
+  await expect(idleRow.getByRole('alert')).toHaveCount(0);
+  expect(JSON.parse(fs.readFileSync(settingsFile, 'utf8'))).toEqual({
+    crossSessionInbound: 'hold',
+    idleSubscriptionMinutes: 90,
+  });
   await shoot(page, 'preferences');
 });
 

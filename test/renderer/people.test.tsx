@@ -196,10 +196,12 @@ describe('Preferences in plain words', () => {
       expect(tr.querySelector('.hint')?.textContent?.length ?? 0, tr.dataset.key).toBeGreaterThan(20);
     const dup = screen.getByLabelText<HTMLInputElement>('Ignore an identical repeat for');
     expect(dup.value).toBe('10');
-    expect(dup.getAttribute('aria-describedby')).toBe('help-throttle-duplicateWindowMs');
+    expect(dup.getAttribute('aria-describedby')).toBe(
+      'help-throttle-duplicateWindowMs status-throttle-duplicateWindowMs',
+    );
     expect(table.querySelector('tr[data-key="throttle.duplicateWindowMs"]')!.textContent).toContain('seconds');
     fireEvent.change(dup, { target: { value: '2.5' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.keyDown(dup, { key: 'Enter' });
     await settle();
     expect(f.calls.filter(([op]) => op === 'settings.set')).toEqual([
       ['settings.set', { key: 'throttle', value: { duplicateWindowMs: 2500 } }],

@@ -236,23 +236,24 @@ describe('relay preferences', () => {
         stores={stores}
         value={{ servers: ['nats://a:4222'], machine: 'laptop', token: '(set)' }}
         source="user"
-        save={async (v) => void saved.push(v)}
+        save={async (v) => {
+          saved.push(v);
+          return null;
+        }}
       />,
     );
     expect(screen.getByTestId('relay').textContent).toContain('Not connected (it retries).');
     expect(screen.getByTestId('relay').textContent).toContain('Credentials are set in the settings file.');
+    fireEvent.blur(screen.getByLabelText('relay servers')); // unchanged: nothing to save
     fireEvent.change(screen.getByLabelText('relay servers'), { target: { value: 'nats://a:4222, tls://b:4222' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save relay' }));
+    fireEvent.blur(screen.getByLabelText('relay servers')); // saved on leaving the field: no Save button
     await settle();
     expect(saved).toEqual([{ servers: ['nats://a:4222', 'tls://b:4222'], machine: 'laptop' }]);
+    expect(screen.queryByRole('button', { name: /Save/ })).toBeNull();
+    expect(screen.getByTestId('relay').textContent).toContain('Saved');
     cleanup();
     render(
-      <RelayPrefs
-        stores={stores}
-        value={{ servers: ['nats://a:4222'] }}
-        source="managed"
-        save={async () => undefined}
-      />,
+      <RelayPrefs stores={stores} value={{ servers: ['nats://a:4222'] }} source="managed" save={async () => null} />,
     );
     expect(screen.getByLabelText<HTMLInputElement>('relay servers').disabled).toBe(true);
     expect(screen.getByTestId('relay').textContent).toContain('Managed settings decide the relay here.');

@@ -119,6 +119,7 @@ export function createUiHandlers(hub: Hub): UiHandlers {
         problems: hub.settings.problems(),
         paused: hub.admission.paused,
         pausedRefused: hub.admission.pausedRefused,
+        userFile: hub.settings.userPath,
       };
     },
 
