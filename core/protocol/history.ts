@@ -17,9 +17,11 @@ export const OUTCOMES = [
   'sent',
   'confirm-denied',
   'confirm-expired',
+  'stored',
 ] as const;
 // 'unknown': it left this hub but no answer came (a relay send that timed out); a later receipt settles it.
 // 'failed': the hub could not store it (its reason: storage_full, …) and answered the sender with that error.
+// 'stored': the relay keeps it for a machine that is away; a later receipt settles it (delivered, expired).
 // 'sent': it left this hub (a stock Claude Code session's socket, a team mailbox, another program's socket); confirm-*: a send to another machine the user did not allow.
 export type Outcome = (typeof OUTCOMES)[number];
 

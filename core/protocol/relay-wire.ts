@@ -10,6 +10,8 @@ import { AGENT_KINDS, SESSION_STATES } from './vocabulary.js';
 
 export const PROTOCOL_VERSION = 1;
 export const MACHINE_MAX = 64;
+/** How long the relay's store keeps mail for a machine that is away (core/relay/mail-store.ts). */
+export const STORE_MS = 3 * 24 * 3600_000;
 
 /** A subject token for a machine name: readable part plus a short hash (names may collide after cleaning). */
 export function machineToken(machine: string): string {
@@ -92,6 +94,21 @@ export const RelayReceipt = z.strictObject({
   receiver: z.strictObject({ machine: Machine, sessionId: Str(128), name: Str(256) }),
 });
 export type RelayReceipt = z.infer<typeof RelayReceipt>;
+
+/**
+ * What the relay's JetStream store keeps for a machine that is away (core/relay/mail-store.ts): a message, with
+ * the time after which its receiving hub answers `expired` instead of delivering it, or a receipt.
+ */
+export const StoredMail = z.discriminatedUnion('type', [
+  z.strictObject({
+    v: z.literal(PROTOCOL_VERSION),
+    type: z.literal('message'),
+    message: RelayMessage,
+    expiresAt: z.number().int(),
+  }),
+  z.strictObject({ v: z.literal(PROTOCOL_VERSION), type: z.literal('receipt'), receipt: RelayReceipt }),
+]);
+export type StoredMail = z.infer<typeof StoredMail>;
 
 /** Parses a broker payload (bytes) with a schema; undefined when it is not ours or not valid. */
 export function decode<T>(schema: z.ZodType<T>, data: Uint8Array): T | undefined {

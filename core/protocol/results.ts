@@ -46,6 +46,8 @@ export interface AgentRow {
   label: string;
   address: string;
   machine: string | null;
+  /** Another machine's session whose machine is away since then (epoch ms): a send to it is stored by the relay. */
+  awaySince?: number;
   cwd: string;
   agent: (typeof AGENT_KINDS)[number];
   kind: 'switchboard' | 'claude-code';
@@ -83,6 +85,7 @@ export const SEND_STATUSES = [
   'subscribed',
   'confirm-denied',
   'confirm-expired',
+  'stored',
 ] as const;
 export type SendStatus = (typeof SEND_STATUSES)[number];
 
@@ -102,6 +105,8 @@ export interface SendResult {
   msg_id: string;
   to: { name: string | null; ref: string | null; address: string };
   reason?: string;
+  /** `stored` only: when the relay stops keeping it (epoch ms); its receiver is away until then, or it expires. */
+  expiresAt?: number;
   /** One sentence for the agent: what happened and what to expect. */
   note: string;
 }
@@ -257,7 +262,8 @@ export interface MethodResults {
   'inbound.pause': { paused: boolean };
   'confirmations.list': {
     items: ConfirmationView[];
-    relay: { configured: boolean; connected: boolean; machine: string | null };
+    /** mode: `store` keeps mail for a machine that is away (JetStream), `direct` does not; null until known. */
+    relay: { configured: boolean; connected: boolean; machine: string | null; mode: 'store' | 'direct' | null };
   };
   'confirmations.allow': { decided: true };
   'confirmations.deny': { decided: true };

@@ -23,6 +23,8 @@ export interface RemoteSession {
   address: string;
   refHash: string;
   session: PresenceSession;
+  /** Its machine is away since then (epoch ms): listed as it was last reachable; the relay stores mail for it. */
+  awaySince?: number;
 }
 
 /** A stock Claude Code session that discovery found (core/stock/discovery.ts). */
@@ -305,5 +307,6 @@ function remoteRow(ref: string, r: RemoteSession): AgentRow {
     inboxDepth: s.inboxDepth,
     inbound: { value: null, source: `its own hub on ${r.machine}` },
     self: false,
+    ...(r.awaySince !== undefined ? { awaySince: r.awaySince } : {}),
   };
 }

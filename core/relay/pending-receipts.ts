@@ -47,13 +47,26 @@ export class PendingReceipts {
     this.#store.added({ id, machine, receipt });
   }
 
-  /** Sends them in order while `send` says they were taken; one flush at a time (a second call joins it). */
+  /**
+   * Sends them in order while `send` says they were taken; one flush at a time. A call during a flush joins it and
+   * makes it go round once more (receipts added meanwhile were not in its pass, and would wait for the next event).
+   */
   flush(send: (machine: string, receipt: RelayReceipt) => Promise<boolean>): Promise<void> {
-    this.#flushing ??= this.#flush(send).finally(() => (this.#flushing = undefined));
+    if (this.#flushing !== undefined) {
+      this.#again = true;
+      return this.#flushing;
+    }
+    this.#flushing = (async () => {
+      do {
+        this.#again = false;
+        await this.#flush(send);
+      } while (this.#again);
+    })().finally(() => (this.#flushing = undefined));
     return this.#flushing;
   }
 
   #flushing: Promise<void> | undefined;
+  #again = false;
 
   async #flush(send: (machine: string, receipt: RelayReceipt) => Promise<boolean>): Promise<void> {
     const away = new Set<string>(); // a machine that did not take one: its later ones wait behind it, others go on

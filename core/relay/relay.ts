@@ -7,18 +7,13 @@
 // send fails at once with `unreachable`. Knows nothing about the hub: the
 // host (core/relay/remote-machines.ts) gives it ports. Any peer on the
 // broker can publish: presence-guard.ts decides which presences count and
-// how often queries are answered.
+// how often queries are answered. When the broker offers JetStream, a
+// message or receipt for a machine that no hub answers for is stored
+// (mail-store.ts) and delivered once that machine is back (store mode);
+// without it, such a send is `unreachable` as before (direct mode).
 
-import fs from 'node:fs';
-import {
-  connect,
-  credsAuthenticator,
-  errors,
-  type Msg,
-  type NatsConnection,
-  type NodeConnectionOptions,
-  type Subscription,
-} from '@nats-io/transport-node';
+import { connect, errors, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { connectionOptions } from './connection.js';
 import { HubError } from '../protocol/errors.js';
 import type { RelaySettings } from '../settings/schema.js';
 import {
@@ -30,10 +25,12 @@ import {
   RelayMessage,
   RelayReceipt,
   SUBJECTS,
+  type StoredMail,
   type PresenceSession,
 } from '../protocol/relay-wire.js';
 import { Coalescer, presenceRefusal, QUERY_ANSWER_MS } from './presence-guard.js';
 import { drop, type DropLog } from '../kit/drop.js';
+import { MailStore, type StoredAnswer } from './mail-store.js';
 
 export const SEND_TIMEOUT_MS = 5000; // a remote hub answers once the message is journaled
 const RECEIPT_ACK_MS = 2000; // a hub answers a receipt as it takes it
@@ -53,29 +50,22 @@ export interface RelayPorts {
   localSessions(): PresenceSession[];
   admit(msg: RelayMessage): Promise<RelayAnswer>;
   receipt(r: RelayReceipt): void;
+  /** Mail the store kept for this machine while it was away: resolves once it is journaled (then acknowledged). */
+  stored(item: StoredMail): Promise<void>;
   remoteChanged(): void;
   /** Connected (or reconnected): what waited for the broker can go now. */
   connected(): void;
   log(level: 'info' | 'warn', message: string, fields?: Record<string, unknown>): void;
   now(): number;
+  /** Epoch milliseconds (when stored mail expires). */
+  wallNow(): number;
 }
 
-export function connectionOptions(s: RelaySettings, machine: string): NodeConnectionOptions {
-  return {
-    servers: s.servers,
-    name: `switchboard@${machine}`,
-    ...(s.token ? { token: s.token } : {}),
-    ...(s.user ? { user: s.user, pass: s.password ?? '' } : {}),
-    ...(s.credsFile ? { authenticator: credsAuthenticator(new Uint8Array(fs.readFileSync(s.credsFile))) } : {}),
-    ...(s.tls ? { tls: { ...s.tls } } : {}),
-    reconnect: true,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 1000,
-    reconnectJitter: 500,
-    pingInterval: 10_000,
-    timeout: 5000,
-  };
-}
+/** The relay's mode: `store` keeps mail for a machine that is away (JetStream), `direct` does not; null until known. */
+export type RelayMode = 'store' | 'direct' | null;
+
+const isNoResponders = (err: unknown): boolean =>
+  err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders());
 
 export class Relay {
   readonly machine: string;
@@ -100,6 +90,8 @@ export class Relay {
   /** The session list last published: a change announcement that would repeat it is skipped. */
   #announced = '';
   #attempt = 0;
+  #store: MailStore | undefined;
+  #mode: RelayMode = null;
 
   constructor(settings: RelaySettings, machine: string, hubId: string, ports: RelayPorts) {
     this.#settings = settings;
@@ -111,6 +103,10 @@ export class Relay {
 
   get connected(): boolean {
     return this.#connected;
+  }
+
+  get mode(): RelayMode {
+    return this.#mode;
   }
 
   /** Connects in the background (the hub never waits for the broker). */
@@ -151,6 +147,7 @@ export class Relay {
       this.announce();
       nc.publish(SUBJECTS.presenceQuery, encode({ v: PROTOCOL_VERSION }));
       this.#ports.connected();
+      drop(this.#openStore(nc), 'relay: opening the mail store', this.#warn);
     } catch (err) {
       // The connection closed under us (a broker restart between connect and subscribe): NATS reconnects or the hub closes it.
       this.#ports.log('warn', 'relay: setting up the connection failed', { error: String(err) });
@@ -167,6 +164,17 @@ export class Relay {
       }),
     );
     subs.push(nc.subscribe(SUBJECTS.receipt(this.machine), { callback: (_e, m) => this.#receipt(m) }));
+  }
+
+  async #openStore(nc: NatsConnection): Promise<void> {
+    const store = await MailStore.open(nc, this.machine, {
+      deliver: (item) => this.#ports.stored(item),
+      log: (level, m, f) => this.#ports.log(level, m, f),
+    });
+    if (this.#closed) return store?.stop();
+    this.#store = store;
+    this.#mode = store === undefined ? 'direct' : 'store';
+    this.#ports.remoteChanged(); // the listing says which mode the relay runs in
   }
 
   async #watchStatus(nc: NatsConnection): Promise<void> {
@@ -272,8 +280,11 @@ export class Relay {
     if (m.reply) m.respond(encode({ v: PROTOCOL_VERSION })); // taken: the sending hub stops keeping it
   }
 
-  /** Sends to a hub on another machine; resolves with its decision, or throws unreachable/timeout. */
-  async send(machine: string, msg: RelayMessage): Promise<RelayAnswer> {
+  /**
+   * Sends to a hub on another machine; resolves with its decision, or, when no hub answers for it and the relay
+   * stores mail, with when the stored message expires; or throws unreachable/timeout.
+   */
+  async send(machine: string, msg: RelayMessage): Promise<RelayAnswer | StoredAnswer> {
     const nc = this.#nc;
     if (!this.#connected || nc === undefined)
       throw new HubError('unreachable', { detail: 'the relay is not connected' });
@@ -283,8 +294,12 @@ export class Relay {
     } catch (err) {
       if (err instanceof errors.TimeoutError)
         throw new HubError('timeout', { detail: `${machine} did not answer in ${SEND_TIMEOUT_MS} ms` }, { cause: err });
-      if (err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders()))
-        throw new HubError('unreachable', { detail: `no hub answers for machine ${machine}` }, { cause: err });
+      if (isNoResponders(err)) {
+        const store = this.#store;
+        if (store === undefined)
+          throw new HubError('unreachable', { detail: `no hub answers for machine ${machine}` }, { cause: err });
+        return store.storeMessage(machine, msg, this.#ports.wallNow());
+      }
       throw new HubError('unreachable', { detail: 'the relay failed to carry the message' }, { cause: err });
     }
     const answer = decode(RelayAnswer, reply.data);
@@ -305,14 +320,14 @@ export class Relay {
       await nc.request(SUBJECTS.receipt(machine), encode(r), { timeout: RECEIPT_ACK_MS });
       return 'taken';
     } catch (err) {
-      if (err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders()))
-        return 'nobody';
+      if (isNoResponders(err)) return (await this.#store?.storeReceipt(machine, r)) === true ? 'taken' : 'nobody';
       return err instanceof errors.TimeoutError ? 'taken' : 'offline';
     }
   }
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#store?.stop();
     for (const t of this.#timers) clearInterval(t);
     this.#queryAnswers.cancel();
     if (this.#announceSoon) clearTimeout(this.#announceSoon);

@@ -6,7 +6,9 @@
 // confirmations, which exist with or without a relay. Our sends' outstanding
 // entries and the receipts that waited for the broker are journaled and come
 // back after a restart (restore), so neither a broker outage nor a restart
-// of either hub loses a receipt.
+// of either hub loses a receipt. In store mode (JetStream), mail the relay
+// kept for us while we were away arrives through `#stored`, and machines
+// that went away stay listed as away (away.ts).
 
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -29,6 +31,7 @@ import { PendingReceipts } from './pending-receipts.js';
 import { drop } from '../kit/drop.js';
 import { Confirmations } from './confirmations.js';
 import { OutstandingSends } from './outstanding.js';
+import { AwayMachines } from './away.js';
 import {
   parsePeerAddress,
   peerAddress,
@@ -37,6 +40,7 @@ import {
   type RelayAnswer,
   type RelayMessage,
   type RelayReceipt,
+  type StoredMail,
 } from '../protocol/relay-wire.js';
 import type { Relay } from './relay.js';
 
@@ -67,6 +71,7 @@ export class RemoteMachines implements RemoteReceipts {
   #configured = 'null';
   /** What we last listed: only real changes reach the UI. */
   #listedRemote = '';
+  readonly #away = new AwayMachines();
 
   constructor(hub: RemotePorts) {
     this.#hub = hub;
@@ -113,8 +118,9 @@ export class RemoteMachines implements RemoteReceipts {
     this.#relay = undefined;
     this.#hub.table.setRemote([]);
     this.#listedRemote = '';
+    this.#away.clear();
     if (settings === null) return;
-    // Loaded only when a relay is configured: the NATS client is ~150 KB of code an idle hub need not hold.
+    // Loaded only when a relay is configured: the NATS client (with JetStream) is ~230 KB of code an idle hub need not hold.
     const { Relay } = await import('./relay.js');
     if (key !== this.#configured) return; // settings changed again meanwhile: that call builds the relay
     const hub = this.#hub;
@@ -122,10 +128,12 @@ export class RemoteMachines implements RemoteReceipts {
       localSessions: () => this.#localSessions(),
       admit: (m) => this.#admit(m),
       receipt: (r) => this.#receipt(r),
+      stored: (item) => this.#stored(item),
       remoteChanged: () => this.#remoteChanged(),
       connected: () => this.#flushReceipts(),
       log: (level, m, f) => hub.log[level](m, f),
       now: () => hub.clock.monotonic(),
+      wallNow: () => hub.clock.now(),
     });
     this.#relay.start();
   }
@@ -161,11 +169,20 @@ export class RemoteMachines implements RemoteReceipts {
   #remoteChanged(): void {
     if (this.pending.size > 0) this.#flushReceipts(); // a machine announced itself: it may take them now
     const rows: RemoteSession[] = [];
-    for (const h of this.#relay?.remote() ?? []) {
+    const present = this.#relay?.remote() ?? [];
+    for (const h of present) {
       for (const s of h.sessions) {
         const address = peerAddress(h.machine, s.sessionId);
         rows.push({ machine: h.machine, address, refHash: refHash(address), session: s });
       }
+    }
+    if (this.#relay?.mode === 'store') {
+      this.#away.update(present, this.#hub.clock.now());
+      for (const a of this.#away.list())
+        for (const s of a.sessions) {
+          const address = peerAddress(a.machine, s.sessionId);
+          rows.push({ machine: a.machine, address, refHash: refHash(address), session: s, awaySince: a.since });
+        }
     }
     const signature = JSON.stringify(rows);
     if (signature === this.#listedRemote) return;
@@ -206,6 +223,26 @@ export class RemoteMachines implements RemoteReceipts {
       ...(r.reason !== undefined ? { reason: r.reason } : {}),
       to: { name: receiver.name, sessionId: receiver.id },
     };
+  }
+
+  /**
+   * Mail the relay stored for us while we were away. A message past its time is answered `expired`; else it is
+   * admitted as if it had come directly (journaled before this resolves: only then is it acknowledged), and what a
+   * direct send would have read in its answer (refused, dropped, no such session) goes back as a receipt.
+   */
+  async #stored(item: StoredMail): Promise<void> {
+    if (item.type === 'receipt') return this.#receipt(item.receipt);
+    const m = item.message;
+    const origin = { msgId: m.msgId, fromAddress: peerAddress(m.from.machine, m.from.sessionId) };
+    const named = { id: m.to, name: this.#hub.table.live.get(m.to)?.name ?? m.to };
+    if (item.expiresAt <= this.#hub.clock.now())
+      return this.sendReceipt(origin, named, 'expired', 'it waited for this machine longer than the relay keeps mail');
+    const answer = await this.#admit(m);
+    if ('error' in answer) return this.sendReceipt(origin, named, 'dropped', `not delivered: ${answer.error}`);
+    const receiver = { id: answer.to.sessionId, name: answer.to.name };
+    if (answer.status === 'refused') this.sendReceipt(origin, receiver, 'refused', answer.reason ?? 'refused');
+    else if (answer.status === 'dropped' && answer.reason !== 'duplicate')
+      this.sendReceipt(origin, receiver, 'dropped', answer.reason ?? 'dropped');
   }
 
   /** A receipt from another machine for one of our senders. */

@@ -1,8 +1,10 @@
 // message.send to a session on another machine: with isolatePeerMachines
 // (true in any scope, bypass sessions included) the send waits for the
 // user's Allow; Deny or expiry answers confirm-denied / confirm-expired
-// and nothing leaves. Then the relay carries it and the status is what the
-// remote hub decided (queued/held/refused/dropped), or a clear error. A send
+// and nothing leaves (so nothing is ever stored unconfirmed). Then the relay carries it and the status is what the
+// remote hub decided (queued/held/refused/dropped), `stored` when that
+// machine is away and the relay keeps its mail (its receipts say the
+// rest: delivered, expired…), or a clear error. A send
 // that timed out may still arrive (a broker that paused): it is answered
 // `timeout` with its msg_id and stays outstanding, so its later receipt
 // reaches the sender and settles it; other errors mean it never left.
@@ -16,7 +18,7 @@ import { dialogExpiryMs } from '../settings/effective.js';
 import type { AdmissionPort } from '../delivery/ports.js';
 import type { EffectiveSettings } from '../settings/effective.js';
 import type { RemoteMachines } from './remote-machines.js';
-import { peerAddress, PROTOCOL_VERSION } from '../protocol/relay-wire.js';
+import { peerAddress, PROTOCOL_VERSION, STORE_MS } from '../protocol/relay-wire.js';
 
 export interface RemoteTarget {
   machine: string;
@@ -81,6 +83,16 @@ export async function sendRemote(
       hub.remote.outstanding.forget(msgId);
       throw err;
     });
+  if ('stored' in answer) {
+    const days = Math.round(STORE_MS / 86_400_000);
+    return {
+      status: 'stored',
+      msg_id: msgId,
+      to,
+      expiresAt: answer.expiresAt,
+      note: sendNote('stored', target.label, `${days} day${days === 1 ? '' : 's'}`),
+    };
+  }
   if ('error' in answer) {
     hub.remote.outstanding.forget(msgId);
     throw new HubError(answer.error === 'target_not_found' ? 'target_not_found' : 'unreachable', {

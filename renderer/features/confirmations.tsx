@@ -30,7 +30,7 @@ export function ConfirmationsSection({ stores }: { stores: Stores }): ReactNode 
       <p className="dim">
         Relay:{' '}
         {relay.configured
-          ? `${relay.connected ? 'connected' : 'not connected'} as ${relay.machine ?? '?'}`
+          ? `${relay.connected ? 'connected' : 'not connected'} as ${relay.machine ?? '?'}${modeWords(relay.mode)}`
           : 'not configured'}
         .
         {items.length === 0 &&
@@ -98,4 +98,11 @@ function Item({
       </div>
     </li>
   );
+}
+
+/** Which mode the relay runs in, in words. */
+function modeWords(mode: 'store' | 'direct' | null): string {
+  if (mode === 'store') return '; mail for a machine that is away is stored until it is back (JetStream)';
+  if (mode === 'direct') return '; a machine that is away cannot be reached (the broker has no JetStream)';
+  return '';
 }

@@ -98,7 +98,12 @@ export function createStores(bridge: Bridge): Stores {
   const connection = createStore<{ state: ConnectionState }>(() => ({ state: 'connecting' }));
   const sessions = loadable<AgentRow[]>([], async () => (await bridge.call('sessions.list')).rows);
   const held = loadable<HeldView[]>([], async () => (await bridge.call('held.list')).items);
-  const noRelay = { configured: false, connected: false, machine: null as string | null };
+  const noRelay: MethodResults['confirmations.list']['relay'] = {
+    configured: false,
+    connected: false,
+    machine: null,
+    mode: null,
+  };
   const confirmations = loadable({ items: [] as ConfirmationView[], relay: noRelay }, async () => {
     const r = await bridge.call('confirmations.list');
     return { items: r?.items ?? [], relay: r?.relay ?? noRelay };

@@ -14,6 +14,7 @@ const TONES: Record<string, StatusTone> = {
   accept: 'ok',
   subscribed: 'ok',
   held: 'wait',
+  stored: 'wait',
   hold: 'wait',
   refused: 'bad',
   refuse: 'bad',

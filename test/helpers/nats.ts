@@ -5,6 +5,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { stopProcess } from './processes.js';
 
 export function natsServerPath(): string {
@@ -30,10 +32,28 @@ export interface Nats {
   stop(): Promise<void>;
 }
 
+export interface NatsOptions {
+  /** JetStream on (`-js`), its files in this directory (the same one across restarts keeps the stored mail). */
+  jetstreamDir?: string;
+  /**
+   * How often the broker pings a silent client; after 2 unanswered pings it drops the connection (a laptop asleep).
+   * Written to a config file next to jetstreamDir (or in the temp directory).
+   */
+  pingSeconds?: number;
+}
+
 /** Starts nats-server on 127.0.0.1 (a free port unless given) and waits until it accepts connections. */
-export async function startNats(port?: number): Promise<Nats> {
+export async function startNats(port?: number, opts: NatsOptions = {}): Promise<Nats> {
   const p = port ?? (await freePort());
-  const proc = spawn(natsServerPath(), ['-a', '127.0.0.1', '-p', String(p)], { stdio: 'ignore' });
+  const args = ['-a', '127.0.0.1', '-p', String(p)];
+  if (opts.jetstreamDir !== undefined) args.push('-js', '-sd', opts.jetstreamDir);
+  if (opts.pingSeconds !== undefined) {
+    const conf = path.join(opts.jetstreamDir ?? os.tmpdir(), `nats-${p}.conf`);
+    fs.mkdirSync(path.dirname(conf), { recursive: true });
+    fs.writeFileSync(conf, `ping_interval: "${opts.pingSeconds}s"\nping_max: 2\n`);
+    args.push('-c', conf);
+  }
+  const proc = spawn(natsServerPath(), args, { stdio: 'ignore' });
   const deadline = Date.now() + 60_000; // only a hang reaches it
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {

@@ -144,6 +144,7 @@ export function createUiHandlers(hub: Hub): UiHandlers {
           configured: relay !== undefined,
           connected: relay?.connected ?? false,
           machine: relay?.machine ?? null,
+          mode: relay?.mode ?? null,
         },
       };
     },

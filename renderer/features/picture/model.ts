@@ -35,6 +35,7 @@ const TONE_OF: Record<string, Tone> = {
   dropped: 'dropped',
   failed: 'dropped',
   unknown: 'queued',
+  stored: 'queued',
 };
 /** The outcomes in the order a count names them (the contract's order). */
 const OUTCOME_ORDER = [
@@ -42,6 +43,7 @@ const OUTCOME_ORDER = [
   'delivered',
   'sent',
   'unknown',
+  'stored',
   'held',
   'approved',
   'denied',

@@ -1,0 +1,124 @@
+// Mail that waits for a machine that is away (a real nats-server with
+// JetStream, its files in one directory across broker restarts): sends to a
+// machine that is gone are answered `stored`, its session stays listed as
+// away with since when, and once it is back it gets every stored message
+// exactly once; the receipts come back the same durable way, across
+// restarts of both hubs and of the broker. Without JetStream the relay runs
+// as before: the same send is `unreachable`.
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import type { HubClient } from '../../../core/client/client.js';
+import type { InboxItem, Registration } from '../../../core/protocol/methods.js';
+import { startHub, until, type TestHub } from '../../helpers/hub.js';
+import { tempDir } from '../../helpers/temp.js';
+import { machine, startNats, type Nats } from './nats.js';
+
+const cleanup: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
+/** A session bound to this test's process: it is restored, not ended, when its hub restarts. */
+const register = (h: TestHub, c: HubClient, name: string) =>
+  c.call('session.register', { cwd: h.dirs.root, name, pid: process.pid, liveness: 'pid' });
+
+const N = 6;
+
+async function twoMachines(nats: Nats) {
+  const a = await machine('laptop', nats);
+  const b = await machine('buildbox', nats);
+  const ca = await a.client();
+  const cb = await b.client();
+  const alice = await register(a, ca, 'alice');
+  const bob = await register(b, cb, 'bob');
+  await until(async () => (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'));
+  return { a, b, ca, alice, bob };
+}
+
+/** Every item of `who`'s inbox, fetched until `enough` says so (nothing acknowledged). */
+async function inbox(c: HubClient, who: Registration, enough: (items: InboxItem[]) => boolean): Promise<InboxItem[]> {
+  let items: InboxItem[] = [];
+  await until(async () => enough((items = (await c.call('inbox.fetch', { ...auth(who), limit: 100 })).items)));
+  return items;
+}
+
+it('a machine that is away gets every stored message once when back; the receipts come back across restarts of both hubs and the broker', async () => {
+  const store = path.join(tempDir('sbjs-'), 'js');
+  let nats = await startNats(undefined, { jetstreamDir: store });
+  const port = nats.port;
+  cleanup.push(() => nats.stop());
+  const { a, b, ca, alice, bob } = await twoMachines(nats);
+  await until(() => a.hub.remote.relay?.mode === 'store' && b.hub.remote.relay?.mode === 'store');
+
+  await b.close(); // buildbox goes away
+  await until(async () =>
+    (await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob' && r.awaySince !== undefined),
+  );
+  const sent: string[] = [];
+  for (let i = 0; i < N / 2; i++) {
+    const r = await ca.call('message.send', { ...auth(alice), to: 'bob', summary: 's', message: `stored ${i}` });
+    expect(r.status).toBe('stored');
+    expect(r.note).toMatch(/stored for .*offline; expires in 3 days/i);
+    sent.push(r.msg_id);
+  }
+
+  // The broker restarts, then the sender's hub; the away machine is addressed as it was last reachable.
+  await nats.stop();
+  nats = await startNats(port, { jetstreamDir: store });
+  await a.close();
+  let a2 = await startHub({}, a.dirs);
+  await until(() => a2.hub.remote.relay?.mode === 'store');
+  let ca2 = await a2.client();
+  for (let i = N / 2; i < N; i++) {
+    const r = await ca2.call('message.send', {
+      ...auth(alice),
+      to: `peer:buildbox/${bob.sessionId}`,
+      summary: 's',
+      message: `stored ${i}`,
+    });
+    expect(r.status).toBe('stored');
+    sent.push(r.msg_id);
+  }
+  expect(a2.hub.remote.outstanding.size).toBe(N);
+  await a2.close(); // now the sender is away too: the receipts must wait for it
+
+  // buildbox is back: every stored message arrives, once.
+  const b2 = await startHub({}, b.dirs);
+  cleanup.push(() => b2.close());
+  const cb2 = await b2.client();
+  const items = await inbox(cb2, bob, (xs) => xs.length >= N);
+  const texts = items.filter((i) => i.kind === 'message').map((i) => (i.kind === 'message' ? i.text : ''));
+  for (let i = 0; i < N; i++) expect(texts.filter((t) => t.includes(`stored ${i}\n`)).length).toBe(1);
+  expect(items.length).toBe(N);
+  await cb2.call('inbox.ack', { ...auth(bob), ids: items.map((i) => i.id) });
+  await until(() => b2.hub.remote.pending.size === 0); // taken by the store: laptop is away
+
+  // The broker restarts again; the sender's hub comes back and takes every receipt, once.
+  await nats.stop();
+  nats = await startNats(port, { jetstreamDir: store });
+  a2 = await startHub({}, a.dirs);
+  cleanup.push(() => a2.close());
+  ca2 = await a2.client();
+  const receipts = await inbox(ca2, alice, (xs) => xs.filter((i) => i.kind === 'receipt').length >= N);
+  for (const id of sent)
+    expect(receipts.filter((i) => i.kind === 'receipt' && i.origMsgId === id && i.status === 'delivered').length).toBe(
+      1,
+    );
+  await until(() => a2.hub.remote.outstanding.size === 0);
+  expect((await ca2.call('inbox.fetch', { ...auth(alice), limit: 100 })).items.length).toBe(N); // nothing twice
+});
+
+it('without JetStream on the broker, a send to a machine that is away is unreachable, as before', async () => {
+  const nats = await startNats();
+  cleanup.push(() => nats.stop());
+  const { a, b, ca, alice, bob } = await twoMachines(nats);
+  cleanup.push(() => a.close());
+  await until(() => a.hub.remote.relay?.mode === 'direct');
+  await b.close();
+  await until(async () => !(await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'));
+  await expect(
+    ca.call('message.send', { ...auth(alice), to: `peer:buildbox/${bob.sessionId}`, summary: 's', message: 'hi' }),
+  ).rejects.toMatchObject({ reason: 'unreachable' });
+  expect(a.hub.remote.outstanding.size).toBe(0);
+});
