@@ -4,7 +4,8 @@
 // the same state (records only set or delete keys; a later one wins). Each
 // step is one chunk between awaits; only the last small tail, the rename and
 // the index remap run synchronously. Any failure removes the temp file and
-// leaves the journal as it was.
+// leaves the journal as it was; one a killed hub left is removed at the next
+// open (removeDeadTemps).
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -159,3 +160,23 @@ export async function compactFile(host: CompactHost): Promise<number> {
 }
 
 export { Aborted as CompactionAborted };
+
+/** Temp files of a compaction that died (the state lock says no other hub is writing beside `file`). */
+export function removeDeadTemps(file: string): void {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.tmp-`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    try {
+      fs.rmSync(path.join(dir, name), { force: true }); // a link is removed, never followed
+    } catch {
+      // not a file (a directory someone made): leave it, compaction uses fresh names
+    }
+  }
+}

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { CompactionAborted, compactFile } from './compact.js';
+import { CompactionAborted, compactFile, removeDeadTemps } from './compact.js';
 import { openJournalFile } from './journal-file.js';
 import type { LiveIndex } from './live-index.js';
 import { JOURNAL_FORMAT, type JournalRecord, type JournalState } from './records.js';
@@ -91,7 +91,7 @@ export class Journal {
   static async open(dir: string, opts: JournalOptions): Promise<{ journal: Journal; state: JournalState }> {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = path.join(dir, FILE);
-    removeStaleTemps(dir);
+    removeDeadTemps(file);
     const { fd } = openJournalFile(file, opts.uid ?? -1);
     try {
       const r = await replay(fd, file, opts.lineBytes);
@@ -304,24 +304,6 @@ export class Journal {
       fs.fdatasyncSync(this.#fd);
     } finally {
       fs.closeSync(this.#fd);
-    }
-  }
-}
-
-/** Temp files of a compaction that died (the state lock says no other hub is writing here). */
-function removeStaleTemps(dir: string): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(`${FILE}.tmp-`)) continue;
-    try {
-      fs.rmSync(path.join(dir, name), { force: true }); // a link is removed, never followed
-    } catch {
-      // not a file (a directory someone made): leave it, compaction uses fresh names
     }
   }
 }

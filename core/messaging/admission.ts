@@ -7,8 +7,8 @@
 // (hub.ts checks the UI token); nothing here is reachable with a session's
 // token. Unverified writers share one budget per receiver (policy/writers.ts).
 // Nothing here polls: a held message's countdown and a folded drop report
-// each set one timer for the earliest moment due (kit/alarm.ts); `close`
-// stops them.
+// (drop-reports.ts) each set one timer for the earliest moment due
+// (kit/alarm.ts); `close` stops them.
 
 import { randomUUID } from 'node:crypto';
 import { HubError } from '../protocol/errors.js';
@@ -23,6 +23,7 @@ import type { Envelope } from '../delivery/envelope.js';
 import type { AdmissionPort, RouteResult } from '../delivery/ports.js';
 import { dialogExpiryMs, type EffectiveSettings } from '../settings/effective.js';
 import { Throttle } from '../policy/throttle.js';
+import { DropReports } from './drop-reports.js';
 import { fromUnverifiedWriter, HELD_CAP, writersHeldFull, writerUnread } from '../policy/writers.js';
 import { Alarm } from '../kit/alarm.js';
 import { drop } from '../kit/drop.js';
@@ -61,10 +62,8 @@ export class Admission implements AdmissionPort {
   readonly #hub: AdmissionPorts;
   /** Fires at the earliest held countdown's end. */
   readonly #expiry: Alarm;
-  /** Fires when the earliest folded drop report is due. */
-  readonly #drops: Alarm;
-  /** Per receiver and sender with a folded report: when it is due at the latest (its last drop + its window). */
-  readonly #folds = new Map<string, number>();
+  /** Folded drop reports: each sender hears of its dropped messages once per window, with a count. */
+  readonly #drops: DropReports;
   #uiAttached = 0;
   #paused = false;
   /** Messages refused since the pause began (the pause banner says how many). */
@@ -78,7 +77,7 @@ export class Admission implements AdmissionPort {
     this.#expiry = new Alarm(hub.clock, monotonic, () =>
       drop(this.expireDue(), 'held countdowns', (m, f) => hub.log.error(m, f)),
     );
-    this.#drops = new Alarm(hub.clock, monotonic, () => this.flushDrops());
+    this.#drops = new DropReports(hub, this.throttle, (s) => this.effective(s), (id) => this.#receiver(id));
   }
 
   /** Stops the countdown and drop-report timers (the hub is closing). */
@@ -125,7 +124,7 @@ export class Admission implements AdmissionPort {
       writer,
     );
     if (drop !== null) {
-      const count = this.#dropped(receiver.id, senderKey, drop, eff, writer !== undefined);
+      const count = this.#drops.dropped(receiver.id, senderKey, drop, eff, writer !== undefined);
       if (count > 0) this.#hub.receipts.tell(env, receiver, 'dropped', drop, count);
       return { status: 'dropped', reason: drop };
     }
@@ -140,7 +139,7 @@ export class Admission implements AdmissionPort {
         return { status: 'refused', reason: decision.reason };
       case 'hold':
         if (writer !== undefined && writersHeldFull(this.held, receiver.id)) {
-          const count = this.#dropped(receiver.id, senderKey, 'queue-full', eff, true);
+          const count = this.#drops.dropped(receiver.id, senderKey, 'queue-full', eff, true);
           if (count > 0) this.#hub.receipts.tell(env, receiver, 'dropped', 'queue-full', count);
           return { status: 'dropped', reason: 'queue-full' };
         }
@@ -155,26 +154,6 @@ export class Admission implements AdmissionPort {
         return never;
       }
     }
-  }
-
-  /** Records a drop (throttle.dropped); a report folded into a later one sets the timer that sends it. */
-  #dropped(
-    receiverId: string,
-    senderKey: string,
-    reason: Parameters<Throttle['dropped']>[2],
-    eff: EffectiveSettings,
-    writer: boolean,
-  ): number {
-    const count = this.throttle.dropped(receiverId, senderKey, reason, eff.throttle.value, writer);
-    if (count === 0) {
-      // Its fold began at or before now, so it is due by now + its window; an earlier due time stays.
-      const key = `${receiverId}\0${senderKey}`;
-      const due = this.#hub.clock.monotonic() + eff.throttle.value.foldWindowMs;
-      const known = this.#folds.get(key);
-      if (known === undefined || due < known) this.#folds.set(key, due);
-      this.#drops.atLatest(this.#folds.get(key)!);
-    }
-    return count;
   }
 
   /** An allow rule decided at admission: delivered as approved, the sender told by which rule. */
@@ -289,7 +268,6 @@ export class Admission implements AdmissionPort {
     this.#expiry.at(first);
   }
 
-  /** Re-applies the policy to a receiver's held messages (mode or settings changed). */
   /** The policy again for the receiver's held messages; `release: false` (an unverified mode report) only refuses. */
   async reevaluate(receiver: SessionRecord, opts: { release?: boolean } = {}): Promise<void> {
     const eff = this.effective(receiver);
@@ -314,30 +292,9 @@ export class Admission implements AdmissionPort {
     for (const s of [...this.#hub.table.live.values()]) await this.reevaluate(s);
   }
 
-  /** Sends folded drop reports whose window has passed, then waits for the next one due. */
+  /** Sends folded drop reports whose window has passed (their timer calls it; tests too). */
   flushDrops(): void {
-    const hub = this.#hub;
-    const now = hub.clock.monotonic();
-    let next: number | null = null;
-    for (const [key, due] of this.#folds) {
-      if (due <= now) this.#folds.delete(key);
-      else if (next === null || due < next) next = due;
-    }
-    this.#drops.at(next);
-    const windowOf = (rid: string): number => {
-      const s = hub.table.live.get(rid);
-      return s ? this.effective(s).throttle.value.foldWindowMs : 0;
-    };
-    for (const f of this.throttle.flush(windowOf)) {
-      const receiver = this.#receiver(f.receiverId);
-      const fromSession = hub.table.live.get(f.senderKey) ?? hub.table.dormant.get(f.senderKey)?.session;
-      const env = {
-        msgId: randomUUID(),
-        fromAddress: fromSession?.address ?? f.senderKey,
-        fromSessionId: fromSession?.id ?? null,
-      };
-      this.#hub.receipts.tell(env, receiver, 'dropped', f.reason, f.count);
-    }
+    this.#drops.flush();
   }
 
   uiAttached(delta: 1 | -1): void {
