@@ -53,31 +53,17 @@ import { SocketKeeper, type ListeningSocket } from '../transport/socket-keeper.j
 import type { InboundHandler } from '../transport/session-socket.js';
 import { Waker } from '../wake/wake.js';
 import { ClaudeRoot } from './claude-root.js';
+import { ACTIVITY_KEPT, USER_NOTICES_KEPT, type HubOptions } from './hub-options.js';
 import { Connections } from './connections.js';
 import { openState } from './open-state.js';
 import { Sweeper } from './sweep.js';
 import { openRuleStore } from '../policy/rule-store.js';
 import { RuleBook } from '../policy/rules.js';
 
-export interface HubOptions {
-  endpoint?: EndpointEnv;
-  limits?: Partial<Limits>;
-  clock?: Clock;
-  logger?: Logger;
-  version?: string;
-  /** The system-wide managed settings file (default: the OS location). */
-  managedSettingsPath?: string;
-  /** Claude Code's config root when no setting names one (default $CLAUDE_CONFIG_DIR or ~/.claude). */
-  claudeHome?: string;
-  /** false turns the history store off (benchmarks); default on where node:sqlite exists. */
-  history?: boolean;
-}
+export type { HubOptions } from './hub-options.js';
 
 /** Builds the method dispatcher for a hub (host/api createApi); passed in so that hub.ts never imports the API layer above it. */
 export type ApiFactory = (hub: Hub) => Dispatch;
-
-const ACTIVITY_KEPT = 500; // the Activity view's memory
-const USER_NOTICES_KEPT = 100;
 
 export class Hub {
   readonly clock: Clock;
@@ -105,9 +91,9 @@ export class Hub {
   readonly ruleProblem: string | null;
   /** Searchable history of messages, receipts and decisions (core/history). */
   readonly history: HistoryRecorder;
-  readonly wake: Waker = new Waker(this);
+  readonly wake: Waker;
   /** Other machines: the relay (when configured) and isolatePeerMachines confirmations. */
-  readonly remote: RemoteMachines = new RemoteMachines(this);
+  readonly remote: RemoteMachines;
   /** Claude Code's teams, tasks and stock sessions, under the configured root. */
   readonly claude: ClaudeRoot;
   readonly idle: IdleWatch;
@@ -158,6 +144,9 @@ export class Hub {
       restored: ruleStore.rules,
       persist: (always) => ruleStore.save(always),
     });
+    // Built in dependency order, each after the limits, clock and log it reads (no field initialiser runs first).
+    this.wake = new Waker(this);
+    this.remote = new RemoteMachines(this);
     this.receipts = new Receipts(this);
     this.admission = new Admission(this);
     this.history = createRecorder(this, opts.history, {

@@ -1,0 +1,27 @@
+// What a hub is started with (everything from outside comes in here, never
+// from process globals inside the hub) and the few fixed sizes of its
+// in-memory views. hub.ts builds the Hub from these.
+
+import type { Clock } from '../kit/clock.js';
+import type { Logger } from '../kit/logger.js';
+import type { Limits } from '../protocol/limits.js';
+import type { EndpointEnv } from '../transport/endpoint.js';
+
+export interface HubOptions {
+  endpoint?: EndpointEnv;
+  limits?: Partial<Limits>;
+  clock?: Clock;
+  logger?: Logger;
+  version?: string;
+  /** The system-wide managed settings file (default: the OS location). */
+  managedSettingsPath?: string;
+  /** Claude Code's config root when no setting names one (default $CLAUDE_CONFIG_DIR or ~/.claude). */
+  claudeHome?: string;
+  /** false turns the history store off (benchmarks); default on where node:sqlite exists. */
+  history?: boolean;
+}
+
+/** Activity entries the Activity view keeps in memory. */
+export const ACTIVITY_KEPT = 500;
+/** Notices for the person (idle notices, waiting messages) kept in memory. */
+export const USER_NOTICES_KEPT = 100;
