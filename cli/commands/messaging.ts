@@ -63,7 +63,11 @@ export async function agents(args: string[], ctx: Ctx): Promise<number> {
   for (const r of rows) {
     lines.push([
       r.label + (r.self ? ' (you)' : ''),
-      r.machine ?? 'this machine',
+      r.machine === null
+        ? 'this machine'
+        : r.awaySince === undefined
+          ? r.machine
+          : `${r.machine} (away ${ago(now - r.awaySince)})`,
       r.agent + (r.hooks === 'never' ? ' (hooks not running)' : ''),
       r.kind,
       modeText(r),

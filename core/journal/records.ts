@@ -28,6 +28,17 @@ export interface RelayOutRecord {
   senderId: string;
   machine: string;
   untilAt: number;
+  /** Kept by the relay's store for a machine that is away: its stream sequence, its end (epoch ms), whom it is for. */
+  stored?: StoredSend;
+}
+
+/** A send the relay's store keeps (relay/mail-store.ts): `seq` in the stream until `expiresAt`; `to` as listed. */
+export interface StoredSend {
+  seq: number;
+  /** The session as its hub resolves it (remote-send.ts RemoteTarget.session). */
+  session: string;
+  expiresAt: number;
+  to: string;
 }
 
 /** A receipt for a sender on another machine, not published yet (the broker was away). */

@@ -5,6 +5,8 @@ import type { ReceiptStatus, SendStatus } from '../protocol/methods.js';
 import { PAUSED_REASON } from '../protocol/vocabulary.js';
 
 const PREFIX = '[Cross-session delivery notice]';
+/** The reason of an `expired` receipt for mail the relay stored for a machine that stayed away too long. */
+export const AWAY_EXPIRED_REASON = 'its machine stayed away longer than the relay keeps mail';
 
 export function receiptText(status: ReceiptStatus, target: string, reason: string | null, count = 1): string {
   const times = count > 1 ? ` (${count} messages)` : '';
@@ -23,6 +25,8 @@ export function receiptText(status: ReceiptStatus, target: string, reason: strin
         ? `${PREFIX} Your message to ${target}${times} was refused: inbound messages are ${PAUSED_REASON}. Not delivered; try again later.`
         : `${PREFIX} Your message to ${target}${times} was refused by its inbound policy and not delivered.${why}`;
     case 'expired':
+      if (reason === AWAY_EXPIRED_REASON)
+        return `${PREFIX} Your message to ${target}${times} expired and was not delivered: ${AWAY_EXPIRED_REASON}.`;
       return `${PREFIX} Your message to ${target}${times} expired without its user's approval and was not delivered.${why}`;
     case 'dropped':
       return `${PREFIX} Your message to ${target}${times} was dropped and not delivered.${why}`;

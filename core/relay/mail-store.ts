@@ -8,8 +8,12 @@
 // (the redelivery horizon). `msg_id` is the Nats-Msg-Id: a publish the
 // stream already has within DEDUP_MS is not stored twice. Full is full:
 // the stream refuses new mail (discard new) rather than evict old mail,
-// and mail older than STORE_MS is gone (its sender is told `expired` by
-// the hub that meets it late). Without JetStream on the server, open()
+// and a message past its time (STORE_MS) is not delivered: the hub that
+// meets it late answers `expired`, and the sender's hub, a minute after,
+// takes it out of the stream (takeBack) and, when it was still there,
+// tells its sender `expired` (nobody can take it any more). The stream
+// keeps mail a day longer than that (max age) so that check can be made.
+// Without JetStream on the server, open()
 // answers undefined and the relay runs as before (direct mode).
 
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -19,10 +23,12 @@ import {
   DiscardPolicy,
   jetstream,
   jetstreamManager,
+  JetStreamApiError,
   RetentionPolicy,
   StorageType,
   type ConsumerMessages,
   type JetStreamClient,
+  type JetStreamManager,
 } from '@nats-io/jetstream';
 import { HubError } from '../protocol/errors.js';
 import {
@@ -37,6 +43,8 @@ import {
 } from '../protocol/relay-wire.js';
 
 export const STREAM = 'SB_MAIL';
+/** The stream's own limit on age: past the messages' time, so the sender's hub can still find them there. */
+const MAX_AGE_MS = STORE_MS + 24 * 3600_000;
 /** The stream's size cap: beyond it new mail is refused, old mail kept. */
 export const STORE_BYTES = 256 * 1024 * 1024;
 /** A delivered message not acknowledged within this is delivered again… */
@@ -51,6 +59,8 @@ const NANOS = 1_000_000;
 export interface StoredAnswer {
   stored: true;
   expiresAt: number;
+  /** Its sequence in the stream (takeBack). */
+  seq: number;
 }
 
 export const storeSubject = (machine: string) => `sb.store.${machineToken(machine)}`;
@@ -63,11 +73,13 @@ export interface MailStorePorts {
 
 export class MailStore {
   readonly #js: JetStreamClient;
+  readonly #jsm: JetStreamManager;
   #messages: ConsumerMessages | undefined;
   #closed = false;
 
-  private constructor(js: JetStreamClient) {
+  private constructor(js: JetStreamClient, jsm: JetStreamManager) {
     this.#js = js;
+    this.#jsm = jsm;
   }
 
   /** The stream and this machine's consumer, created when missing; undefined when the server has no JetStream. */
@@ -87,7 +99,7 @@ export class MailStore {
       retention: RetentionPolicy.Workqueue,
       storage: StorageType.File,
       discard: DiscardPolicy.New,
-      max_age: STORE_MS * NANOS,
+      max_age: MAX_AGE_MS * NANOS,
       max_bytes: STORE_BYTES,
       duplicate_window: DEDUP_MS * NANOS,
     };
@@ -112,7 +124,7 @@ export class MailStore {
       max_deliver: MAX_DELIVER,
       max_ack_pending: 64,
     });
-    const store = new MailStore(jetstream(nc));
+    const store = new MailStore(jetstream(nc), jsm);
     await store.#consume(durable, ports);
     ports.log('info', 'relay: JetStream on; mail for a machine that is away is stored', { stream: STREAM });
     return store;
@@ -145,8 +157,8 @@ export class MailStore {
   /** Stores a message for `machine` (away); `now`: epoch ms. Throws `unreachable` when the store refuses it. */
   async storeMessage(machine: string, message: RelayMessage, now: number): Promise<StoredAnswer> {
     const expiresAt = now + STORE_MS;
-    await this.store(machine, { v: PROTOCOL_VERSION, type: 'message', message, expiresAt }, message.msgId);
-    return { stored: true, expiresAt };
+    const seq = await this.store(machine, { v: PROTOCOL_VERSION, type: 'message', message, expiresAt }, message.msgId);
+    return { stored: true, expiresAt, seq };
   }
 
   /** Stores a receipt for `machine` (away), de-duplicated per receipt; false when the store refused it (it waits). */
@@ -158,14 +170,29 @@ export class MailStore {
     );
   }
 
-  /** Stores an item for `machine`. Throws `unreachable` when the store refuses it. */
-  async store(machine: string, item: StoredMail, msgId: string): Promise<void> {
+  /**
+   * Takes a stored message out of the stream: `removed` (nobody took it, and nobody can now) or `gone` (a hub of
+   * its machine took it, or the stream no longer has it). Throws when the broker cannot say (try again later).
+   */
+  async takeBack(seq: number): Promise<'removed' | 'gone'> {
     try {
-      await this.#js.publish(storeSubject(machine), encode(item), {
+      return (await this.#jsm.streams.deleteMessage(STREAM, seq, false)) ? 'removed' : 'gone';
+    } catch (err) {
+      // 10057: the delete failed because the stream has no such message (deleted, acknowledged, or past its end).
+      if (err instanceof JetStreamApiError && err.code === 10057) return 'gone';
+      throw err;
+    }
+  }
+
+  /** Stores an item for `machine`; resolves with its stream sequence. Throws `unreachable` when the store refuses it. */
+  async store(machine: string, item: StoredMail, msgId: string): Promise<number> {
+    try {
+      const ack = await this.#js.publish(storeSubject(machine), encode(item), {
         msgID: msgId,
         expect: { streamName: STREAM },
         timeout: 5000,
       });
+      return ack.seq;
     } catch (err) {
       throw new HubError(
         'unreachable',

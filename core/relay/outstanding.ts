@@ -6,9 +6,12 @@
 // are dropped. An entry ends at the message's final receipt, after
 // OUTSTANDING_MS, or when OUTSTANDING_MAX newer ones pushed it out. Each
 // entry is journaled (`ro`, ended by `rox`), so receipts of sends made
-// before a restart still count after it.
+// before a restart still count after it. A send the relay's store keeps
+// for a machine that is away also remembers where it is in the stream and
+// when it expires (`stored`), so its hub can tell the sender `expired`
+// once it is sure nobody took it (remote-machines.ts).
 
-import type { RelayOutRecord } from '../journal/records.js';
+import type { RelayOutRecord, StoredSend } from '../journal/records.js';
 import type { RelayReceipt } from '../protocol/relay-wire.js';
 
 /** How long a receipt may come after its send (a held message may wait days for its user). */
@@ -32,6 +35,7 @@ interface Entry {
   machine: string;
   /** Monotonic end. */
   until: number;
+  stored?: StoredSend;
 }
 
 export class OutstandingSends {
@@ -57,7 +61,13 @@ export class OutstandingSends {
     const wall = this.#wallNow();
     for (const r of records) {
       if (r.untilAt <= wall) ended.push(r.msgId);
-      else this.#put(r.msgId, { senderId: r.senderId, machine: r.machine, until: this.#now() + (r.untilAt - wall) });
+      else
+        this.#put(r.msgId, {
+          senderId: r.senderId,
+          machine: r.machine,
+          until: this.#now() + (r.untilAt - wall),
+          ...(r.stored !== undefined ? { stored: r.stored } : {}),
+        });
     }
     if (ended.length > 0) this.#store.ended(ended);
   }
@@ -66,6 +76,32 @@ export class OutstandingSends {
   add(msgId: string, senderId: string, machine: string): Promise<void> {
     this.#put(msgId, { senderId, machine, until: this.#now() + OUTSTANDING_MS });
     return this.#store.added({ msgId, senderId, machine, untilAt: this.#wallNow() + OUTSTANDING_MS });
+  }
+
+  /** The store kept it (or, with undefined, no longer does: a hub took it); journaled again with that. */
+  stored(msgId: string, stored: StoredSend | undefined): Promise<void> {
+    const e = this.#sends.get(msgId);
+    if (e === undefined) return Promise.resolve();
+    if (stored === undefined) delete e.stored;
+    else e.stored = stored;
+    const untilAt = this.#wallNow() + (e.until - this.#now());
+    return this.#store.added({
+      msgId,
+      senderId: e.senderId,
+      machine: e.machine,
+      untilAt,
+      ...(e.stored ? { stored: e.stored } : {}),
+    });
+  }
+
+  /** Stored sends past their end by `graceMs` (wall clock): whether anybody took each is for the store to say. */
+  storedDue(graceMs: number): Array<{ msgId: string; senderId: string; machine: string; stored: StoredSend }> {
+    const wall = this.#wallNow() - graceMs;
+    const due = [];
+    for (const [msgId, e] of this.#sends)
+      if (e.stored !== undefined && e.stored.expiresAt <= wall)
+        due.push({ msgId, senderId: e.senderId, machine: e.machine, stored: e.stored });
+    return due;
   }
 
   /** The message never arrived (an error answer): no receipt can be for it. */

@@ -7,12 +7,11 @@
 // send fails at once with `unreachable`. Knows nothing about the hub: the
 // host (core/relay/remote-machines.ts) gives it ports. Any peer on the
 // broker can publish: presence-guard.ts decides which presences count and
-// how often queries are answered. When the broker offers JetStream, a
-// message or receipt for a machine that no hub answers for is stored
-// (mail-store.ts) and delivered once that machine is back (store mode);
-// without it, such a send is `unreachable` as before (direct mode).
+// how often queries are answered. With JetStream on the broker, mail for a
+// machine no hub answers for is stored (mail-store.ts; store mode); without
+// it, such a send is `unreachable` as before (direct mode).
 
-import { connect, errors, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { connect, errors, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { connectionOptions } from './connection.js';
 import { HubError } from '../protocol/errors.js';
 import type { RelaySettings } from '../settings/schema.js';
@@ -61,8 +60,8 @@ export interface RelayPorts {
   wallNow(): number;
 }
 
-/** The relay's mode: `store` keeps mail for a machine that is away (JetStream), `direct` does not; null until known. */
-export type RelayMode = 'store' | 'direct' | null;
+/** `store` keeps mail for a machine that is away (JetStream), `direct` does not; null until known. */
+type RelayMode = 'store' | 'direct' | null;
 
 const isNoResponders = (err: unknown): boolean =>
   err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders());
@@ -107,6 +106,11 @@ export class Relay {
 
   get mode(): RelayMode {
     return this.#mode;
+  }
+
+  /** The JetStream store (store mode) while connected. */
+  get store(): MailStore | undefined {
+    return this.#connected ? this.#store : undefined;
   }
 
   /** Connects in the background (the hub never waits for the broker). */
@@ -155,15 +159,12 @@ export class Relay {
   }
 
   #subscribe(nc: NatsConnection): void {
-    const subs: Subscription[] = [];
-    subs.push(nc.subscribe(SUBJECTS.presenceAll, { callback: (_e, m) => this.#presence(m) }));
-    subs.push(nc.subscribe(SUBJECTS.presenceQuery, { callback: () => this.#queryAnswers.call() }));
-    subs.push(
-      nc.subscribe(SUBJECTS.message(this.machine), {
-        callback: (_e, m) => drop(this.#message(m), 'relay: answering a message', this.#warn),
-      }),
-    );
-    subs.push(nc.subscribe(SUBJECTS.receipt(this.machine), { callback: (_e, m) => this.#receipt(m) }));
+    nc.subscribe(SUBJECTS.presenceAll, { callback: (_e, m) => this.#presence(m) });
+    nc.subscribe(SUBJECTS.presenceQuery, { callback: () => this.#queryAnswers.call() });
+    nc.subscribe(SUBJECTS.message(this.machine), {
+      callback: (_e, m) => drop(this.#message(m), 'relay: answering a message', this.#warn),
+    });
+    nc.subscribe(SUBJECTS.receipt(this.machine), { callback: (_e, m) => this.#receipt(m) });
   }
 
   async #openStore(nc: NatsConnection): Promise<void> {
@@ -295,10 +296,8 @@ export class Relay {
       if (err instanceof errors.TimeoutError)
         throw new HubError('timeout', { detail: `${machine} did not answer in ${SEND_TIMEOUT_MS} ms` }, { cause: err });
       if (isNoResponders(err)) {
-        const store = this.#store;
-        if (store === undefined)
-          throw new HubError('unreachable', { detail: `no hub answers for machine ${machine}` }, { cause: err });
-        return store.storeMessage(machine, msg, this.#ports.wallNow());
+        if (this.#store !== undefined) return this.#store.storeMessage(machine, msg, this.#ports.wallNow());
+        throw new HubError('unreachable', { detail: `no hub answers for machine ${machine}` }, { cause: err });
       }
       throw new HubError('unreachable', { detail: 'the relay failed to carry the message' }, { cause: err });
     }

@@ -28,6 +28,7 @@ import type { Envelope } from '../delivery/envelope.js';
 import type { Journal, JournalState } from '../journal/journal.js';
 import type { ReceiptPort, RemoteReceipts } from '../receipts/receipts.js';
 import { PendingReceipts } from './pending-receipts.js';
+import { expireStored, takeStored } from './stored-mail.js';
 import { drop } from '../kit/drop.js';
 import { Confirmations } from './confirmations.js';
 import { OutstandingSends } from './outstanding.js';
@@ -40,7 +41,6 @@ import {
   type RelayAnswer,
   type RelayMessage,
   type RelayReceipt,
-  type StoredMail,
 } from '../protocol/relay-wire.js';
 import type { Relay } from './relay.js';
 
@@ -58,6 +58,9 @@ export interface RemotePorts {
   adminSettings(): EffectiveSettings;
 }
 
+/** How often stored sends past their time are looked for. */
+const EXPIRY_SWEEP_MS = 60_000;
+
 export class RemoteMachines implements RemoteReceipts {
   readonly confirmations: Confirmations;
   /** Our sends whose receipts may come: only those are taken (outstanding.ts). */
@@ -68,6 +71,7 @@ export class RemoteMachines implements RemoteReceipts {
   readonly #hub: RemotePorts;
   readonly #hubId = randomUUID();
   #relay: Relay | undefined;
+  #expirySweep: NodeJS.Timeout | undefined;
   #configured = 'null';
   /** What we last listed: only real changes reach the UI. */
   #listedRemote = '';
@@ -128,7 +132,14 @@ export class RemoteMachines implements RemoteReceipts {
       localSessions: () => this.#localSessions(),
       admit: (m) => this.#admit(m),
       receipt: (r) => this.#receipt(r),
-      stored: (item) => this.#stored(item),
+      stored: (item) =>
+        takeStored(item, {
+          now: () => hub.clock.now(),
+          sessionName: (id) => hub.table.live.get(id)?.name,
+          admit: (m) => this.#admit(m),
+          receipt: (r) => this.#receipt(r),
+          sendReceipt: (o, to, status, reason) => this.sendReceipt(o, to, status, reason),
+        }),
       remoteChanged: () => this.#remoteChanged(),
       connected: () => this.#flushReceipts(),
       log: (level, m, f) => hub.log[level](m, f),
@@ -136,6 +147,17 @@ export class RemoteMachines implements RemoteReceipts {
       wallNow: () => hub.clock.now(),
     });
     this.#relay.start();
+    clearInterval(this.#expirySweep);
+    this.#expirySweep = setInterval(
+      () => drop(this.expireStored(), 'relay: expiring stored mail', (m, f) => hub.log.warn(m, f)),
+      EXPIRY_SWEEP_MS,
+    );
+    this.#expirySweep.unref();
+  }
+
+  /** Stored sends past their time: taken back and their senders told `expired` (stored-mail.ts). */
+  expireStored(): Promise<void> {
+    return expireStored(this.#relay?.store, this.outstanding, (r) => this.#receipt(r));
   }
 
   /** Our sessions may have changed: the relay re-announces soon, when they did (debounced). */
@@ -225,26 +247,6 @@ export class RemoteMachines implements RemoteReceipts {
     };
   }
 
-  /**
-   * Mail the relay stored for us while we were away. A message past its time is answered `expired`; else it is
-   * admitted as if it had come directly (journaled before this resolves: only then is it acknowledged), and what a
-   * direct send would have read in its answer (refused, dropped, no such session) goes back as a receipt.
-   */
-  async #stored(item: StoredMail): Promise<void> {
-    if (item.type === 'receipt') return this.#receipt(item.receipt);
-    const m = item.message;
-    const origin = { msgId: m.msgId, fromAddress: peerAddress(m.from.machine, m.from.sessionId) };
-    const named = { id: m.to, name: this.#hub.table.live.get(m.to)?.name ?? m.to };
-    if (item.expiresAt <= this.#hub.clock.now())
-      return this.sendReceipt(origin, named, 'expired', 'it waited for this machine longer than the relay keeps mail');
-    const answer = await this.#admit(m);
-    if ('error' in answer) return this.sendReceipt(origin, named, 'dropped', `not delivered: ${answer.error}`);
-    const receiver = { id: answer.to.sessionId, name: answer.to.name };
-    if (answer.status === 'refused') this.sendReceipt(origin, receiver, 'refused', answer.reason ?? 'refused');
-    else if (answer.status === 'dropped' && answer.reason !== 'duplicate')
-      this.sendReceipt(origin, receiver, 'dropped', answer.reason ?? 'dropped');
-  }
-
   /** A receipt from another machine for one of our senders. */
   #receipt(r: RelayReceipt): void {
     if (!this.outstanding.accept(r)) {
@@ -287,6 +289,7 @@ export class RemoteMachines implements RemoteReceipts {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#expirySweep);
     this.confirmations.closeAll();
     await this.#relay?.close();
     this.#relay = undefined;

@@ -84,6 +84,12 @@ export async function sendRemote(
       throw err;
     });
   if ('stored' in answer) {
+    await hub.remote.outstanding.stored(msgId, {
+      seq: answer.seq,
+      expiresAt: answer.expiresAt,
+      session: target.session,
+      to: target.label,
+    });
     const days = Math.round(STORE_MS / 86_400_000);
     return {
       status: 'stored',

@@ -123,7 +123,21 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
                       </>
                     )}
                   </td>
-                  <td>{r.machine ?? 'this machine'}</td>
+                  <td>
+                    {r.machine ?? 'this machine'}
+                    {r.awaySince !== undefined && (
+                      <>
+                        {' '}
+                        <span
+                          className="tag"
+                          data-testid="away-badge"
+                          title={`Its machine is offline since ${new Date(r.awaySince).toLocaleString()}; the relay stores messages for it until it is back (or they expire)`}
+                        >
+                          away {ago(r.awaySince, now)}
+                        </span>
+                      </>
+                    )}
+                  </td>
                   <td>
                     <span className={`pill state-${r.state}`}>{r.state}</span> {ago(r.stateSince, now)}
                     {(r.waiting ?? 0) > 0 && (

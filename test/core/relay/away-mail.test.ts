@@ -12,6 +12,8 @@ import type { InboxItem, Registration } from '../../../core/protocol/methods.js'
 import { startHub, until, type TestHub } from '../../helpers/hub.js';
 import { tempDir } from '../../helpers/temp.js';
 import { machine, startNats, type Nats } from './nats.js';
+import { STORE_MS } from '../../../core/protocol/relay-wire.js';
+import { AWAY_EXPIRED_REASON } from '../../../core/receipts/texts.js';
 
 const cleanup: Array<() => unknown> = [];
 afterEach(async () => {
@@ -121,4 +123,51 @@ it('without JetStream on the broker, a send to a machine that is away is unreach
     ca.call('message.send', { ...auth(alice), to: `peer:buildbox/${bob.sessionId}`, summary: 's', message: 'hi' }),
   ).rejects.toMatchObject({ reason: 'unreachable' });
   expect(a.hub.remote.outstanding.size).toBe(0);
+});
+
+it('stored mail past its time is expired, never delivered: taken back by the sender’s hub, or refused by the receiver’s when it meets it late', async () => {
+  const nats = await startNats(undefined, { jetstreamDir: path.join(tempDir('sbjs-'), 'js') });
+  cleanup.push(() => nats.stop());
+  let offset = 0; // the laptop's wall clock, moved instead of waiting days
+  const clock = { now: () => Date.now() + offset, monotonic: () => performance.now() };
+  const a = await machine('laptop', nats, {}, { clock });
+  const b = await machine('buildbox', nats);
+  cleanup.push(() => a.close());
+  const ca = await a.client();
+  const cb = await b.client();
+  const alice = await register(a, ca, 'alice');
+  const bob = await register(b, cb, 'bob');
+  await until(() => a.hub.remote.relay?.mode === 'store' && b.hub.remote.relay?.mode === 'store');
+  await b.close();
+  const send = async (message: string) => {
+    const r = await ca.call('message.send', {
+      ...auth(alice),
+      to: `peer:buildbox/${bob.sessionId}`,
+      summary: 's',
+      message,
+    });
+    expect(r.status).toBe('stored');
+    return r.msg_id;
+  };
+  const expired = async (msgId: string) =>
+    (await inbox(ca, alice, (xs) => xs.some((i) => i.kind === 'receipt' && i.origMsgId === msgId))).find(
+      (i) => i.kind === 'receipt' && i.origMsgId === msgId,
+    );
+
+  const late = await send('too late for the laptop');
+  offset = STORE_MS + 2 * 60_000;
+  await a.hub.remote.expireStored();
+  expect(await expired(late)).toMatchObject({ status: 'expired', reason: AWAY_EXPIRED_REASON });
+
+  offset = -(STORE_MS + 60_000); // sent "3 days ago": already past its time when buildbox meets it
+  const old = await send('too late for buildbox');
+  offset = 0;
+  await send('on time');
+  const b2 = await startHub({}, b.dirs);
+  cleanup.push(() => b2.close());
+  const cb2 = await b2.client();
+  const items = await inbox(cb2, bob, (xs) => xs.some((i) => i.kind === 'message' && i.text.includes('on time\n')));
+  expect(items.map((i) => (i.kind === 'message' ? i.text : '')).filter((t) => t.includes('too late'))).toEqual([]);
+  expect(await expired(old)).toMatchObject({ status: 'expired', reason: AWAY_EXPIRED_REASON });
+  await until(() => a.hub.remote.outstanding.size === 1); // only "on time" is still waiting for its receipt
 });

@@ -7,12 +7,17 @@ import type { Nats } from '../../helpers/nats.js';
 export { startNats, type Nats } from '../../helpers/nats.js';
 
 /** A hub acting as one machine: its own runtime and state directories, the relay pointed at `nats`. */
-export async function machine(name: string, nats: Nats, extra: Record<string, unknown> = {}): Promise<TestHub> {
+export async function machine(
+  name: string,
+  nats: Nats,
+  extra: Record<string, unknown> = {},
+  opts: Parameters<typeof startHub>[0] = {},
+): Promise<TestHub> {
   const dirs = tempDirs();
   fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
   fs.writeFileSync(
     path.join(dirs.home, 'settings.json'),
     JSON.stringify({ relay: { servers: [nats.url], machine: name, presenceSeconds: 3 }, ...extra }),
   );
-  return startHub({}, dirs);
+  return startHub(opts, dirs);
 }

@@ -1,9 +1,11 @@
 // Which relay receipts count (core/relay/outstanding.ts): only for a message
 // we sent, from its sender, from the machine it went to; a final one ends
-// the entry; entries end after OUTSTANDING_MS and past OUTSTANDING_MAX.
+// the entry; entries end after OUTSTANDING_MS and past OUTSTANDING_MAX. A
+// send the relay's store keeps is journaled with where, and is due after its time.
 import { describe, expect, it } from 'vitest';
 import { OUTSTANDING_MAX, OUTSTANDING_MS, OutstandingSends } from '../../../core/relay/outstanding.js';
 import type { RelayReceipt } from '../../../core/protocol/relay-wire.js';
+import type { RelayOutRecord } from '../../../core/journal/records.js';
 
 const receipt = (over: Partial<RelayReceipt> = {}): RelayReceipt => ({
   v: 1,
@@ -41,5 +43,32 @@ describe('OutstandingSends', () => {
     expect(o.size).toBe(OUTSTANDING_MAX);
     expect(o.accept(receipt({ origMsgId: 'n0' }))).toBe(false);
     expect(o.accept(receipt({ origMsgId: `n${OUTSTANDING_MAX}` }))).toBe(true);
+  });
+});
+
+describe('stored sends', () => {
+  it('are journaled with where the store keeps them, come back after a restart, and are due after their time', async () => {
+    const wall = { t: 1_000 };
+    const journal: RelayOutRecord[] = [];
+    const store = { added: (r: RelayOutRecord) => (journal.push(r), Promise.resolve()), ended: () => undefined };
+    const o = new OutstandingSends(
+      () => 0,
+      () => wall.t,
+      store,
+    );
+    await o.add('m1', 'alice', 'buildbox');
+    await o.stored('m1', { seq: 7, expiresAt: 5_000, session: 'bob-id', to: 'bob on buildbox' });
+    const again = new OutstandingSends(
+      () => 0,
+      () => wall.t,
+      store,
+    );
+    again.restore([journal.at(-1)!]);
+    expect(again.storedDue(100)).toEqual([]);
+    wall.t = 5_100;
+    expect(again.storedDue(100).map((d) => [d.msgId, d.stored.seq])).toEqual([['m1', 7]]);
+    await again.stored('m1', undefined); // a hub took it: its receipt will come
+    expect(again.storedDue(100)).toEqual([]);
+    expect(again.accept(receipt({ status: 'delivered' }))).toBe(true);
   });
 });
