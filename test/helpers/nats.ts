@@ -28,6 +28,8 @@ export async function freePort(): Promise<number> {
 export interface Nats {
   port: number;
   url: string;
+  /** http://127.0.0.1:port of the monitoring endpoint, when asked for. */
+  monitorUrl?: string;
   proc: ChildProcess;
   stop(): Promise<void>;
 }
@@ -40,6 +42,8 @@ export interface NatsOptions {
    * Written to a config file next to jetstreamDir (or in the temp directory).
    */
   pingSeconds?: number;
+  /** The monitoring endpoint on (`-m`, a free port): `monitorUrl` answers /connz. */
+  monitor?: boolean;
 }
 
 /** Starts nats-server on 127.0.0.1 (a free port unless given) and waits until it accepts connections. */
@@ -53,6 +57,8 @@ export async function startNats(port?: number, opts: NatsOptions = {}): Promise<
     fs.writeFileSync(conf, `ping_interval: "${opts.pingSeconds}s"\nping_max: 2\n`);
     args.push('-c', conf);
   }
+  const monitorPort = opts.monitor === true ? await freePort() : undefined;
+  if (monitorPort !== undefined) args.push('-m', String(monitorPort));
   const proc = spawn(natsServerPath(), args, { stdio: 'ignore' });
   const deadline = Date.now() + 60_000; // only a hang reaches it
   for (;;) {
@@ -68,9 +74,17 @@ export async function startNats(port?: number, opts: NatsOptions = {}): Promise<
   return {
     port: p,
     url: `nats://127.0.0.1:${p}`,
+    ...(monitorPort !== undefined ? { monitorUrl: `http://127.0.0.1:${monitorPort}` } : {}),
     proc,
     stop: async () => {
       await stopProcess(proc, 'SIGKILL');
     },
   };
+}
+
+/** The names of the clients connected to the broker now (its monitoring endpoint). */
+export async function connectedNames(nats: Nats): Promise<string[]> {
+  if (nats.monitorUrl === undefined) throw new Error('start the broker with { monitor: true }');
+  const r = (await (await fetch(`${nats.monitorUrl}/connz`)).json()) as { connections?: Array<{ name?: string }> };
+  return (r.connections ?? []).map((c) => c.name ?? '');
 }
