@@ -20,6 +20,8 @@ const all = [
 // (`npm run bench -- faults`: a truth table, minutes of broker pauses and restarts, not a speed); the idle cost
 // (`npm run bench -- idle`: eight minutes of doing nothing, measured; BENCH_BASE_HUB for a before/after).
 const optional = ['wake', 'sendpath', 'faults', 'idle'];
+// Mail for a machine that is away (`npm run bench -- away`: a truth table across broker and hub restarts).
+optional.push('away');
 const chosen = process.argv.slice(2).filter((a) => all.includes(a) || optional.includes(a));
 const names = chosen.length > 0 ? chosen : all;
 await build({
