@@ -18,8 +18,9 @@ const all = [
 // Only when named: real agents (needs unshare, tmux, the pinned Claude Code; `npm run bench -- wake`);
 // the in-process send path (`npm run bench -- sendpath`, an A/B tool with BENCH_BASE); the relay under faults
 // (`npm run bench -- faults`: a truth table, minutes of broker pauses and restarts, not a speed); the idle cost
-// (`npm run bench -- idle`: eight minutes of doing nothing, measured; BENCH_BASE_HUB for a before/after).
-const optional = ['wake', 'sendpath', 'faults', 'idle'];
+// (`npm run bench -- idle`: eight minutes of doing nothing, measured; BENCH_BASE_HUB for a before/after); a full disk
+// during a burst (`npm run bench -- full-disk`: a truth table; needs root to mount a tmpfs).
+const optional = ['wake', 'sendpath', 'faults', 'idle', 'full-disk'];
 // Mail for a machine that is away (`npm run bench -- away`: a truth table across broker and hub restarts).
 optional.push('away');
 const chosen = process.argv.slice(2).filter((a) => all.includes(a) || optional.includes(a));
