@@ -119,7 +119,8 @@ export async function sendMessage(hub: SendPorts, sender: SessionRecord, params:
         msgId,
       ),
     );
-    if (resolved.byName && (result.status === 'queued' || result.status === 'held')) hub.pins.pin(sender.id, row);
+    const reached = result.status === 'queued' || result.status === 'held' || result.status === 'stored';
+    if (resolved.byName && reached) hub.pins.pin(sender.id, row);
     return result;
   }
   if (row.stock !== undefined) {

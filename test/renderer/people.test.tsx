@@ -81,6 +81,18 @@ describe('Sessions: permission mode, class and inbound meaning', () => {
     expect(screen.queryByText('mode parity')).toBeNull();
   });
 
+  it('marks a session whose machine is away, with for how long', async () => {
+    const rows = [
+      row('bob', { machine: 'buildbox', address: 'peer:buildbox/b1', awaySince: Date.now() - 5 * 60_000 }),
+      row('carol', { machine: 'buildbox', address: 'peer:buildbox/c1' }),
+    ];
+    const stores = createStores(fakeBridge({ 'sessions.list': { rows } }).bridge);
+    render(<SessionsView stores={stores} />);
+    await act(() => stores.sessions.getState().load());
+    expect(within(screen.getByTestId('session-bob')).getByTestId('away-badge').textContent).toBe('away 5m');
+    expect(within(screen.getByTestId('session-carol')).queryByTestId('away-badge')).toBeNull();
+  });
+
   it('says when the filter matches nothing, and Escape closes a session detail back to its row', async () => {
     const stores = createStores(
       fakeBridge({

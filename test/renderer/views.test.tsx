@@ -202,7 +202,10 @@ describe('cross-machine confirmations', () => {
     };
     const f = fakeBridge({
       'held.list': { items: [] },
-      'confirmations.list': { items: [item], relay: { configured: true, connected: true, machine: 'laptop' } },
+      'confirmations.list': {
+        items: [item],
+        relay: { configured: true, connected: true, machine: 'laptop', mode: 'store' },
+      },
       'confirmations.deny': { decided: true },
     });
     const stores = createStores(f.bridge);
@@ -210,6 +213,7 @@ describe('cross-machine confirmations', () => {
     await act(() => stores.confirmations.getState().load());
     const section = screen.getByTestId('confirmations');
     expect(section.textContent).toContain('connected as laptop');
+    expect(section.textContent).toContain('mail for a machine that is away is stored until it is back');
     expect(screen.getByTestId('confirmation-item').textContent).toContain('deploy now');
     expect(screen.getByTestId('confirmation-item').textContent).toMatch(/1:(29|30) left/);
     const deny = screen.getByRole('button', { name: 'Deny' });
