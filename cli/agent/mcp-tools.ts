@@ -99,7 +99,7 @@ export function registerTools(server: McpServer, deps: Deps): void {
     {
       description:
         "Send a text message to another agent session through Switchboard (not Claude Code's SendMessage). `to` is a name from switchboard_list_peers, `name [ref]`, or the `from` address of a message you received — to reply, copy that `from` into `to`. " +
-        "The result is a transport status (queued, held for the receiver's user, refused, dropped, sent; confirm-denied or confirm-expired when a send to another machine was not allowed by your user), not a reply; receipts and replies arrive later with your tool results. " +
+        "The result is a transport status (queued, held for the receiver's user, refused, dropped, sent; confirm-denied or confirm-expired when a send to another machine was not allowed by your user; stored when the other machine is offline and the relay keeps it until it is back), not a reply; receipts and replies arrive later with your tool results. " +
         'notify_when_idle: true asks for one idle notice when that session next goes idle; without `message` it does not disturb it. ' +
         RULES,
       inputSchema: {

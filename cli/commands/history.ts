@@ -24,7 +24,8 @@ export const HISTORY_HELP = `switchboard history [--with NAME] [--search TEXT] [
   WHEN: an ISO date or time, or an age such as 30m, 2h, 7d. O: queued, delivered,
   held, approved, denied, expired, refused, dropped, failed (not stored: a full
   disk), unknown (timed out; a receipt settles it), sent (left this hub),
-  confirm-denied or confirm-expired. With the UI token (or
+  confirm-denied, confirm-expired, stored (kept by the relay for a machine that is
+  away; a receipt settles it). With the UI token (or
   SWITCHBOARD_UI_TOKEN) every session's messages; with a session only its own.`;
 
 const OPTIONS = {
