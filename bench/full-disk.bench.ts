@@ -23,7 +23,7 @@ const SENDERS = 8;
 const RECEIVERS = 4;
 const BURST = 24;
 const BODY_BYTES = 4 * 1024;
-const DISK_KIB = 16 * 1024;
+const DISK_KIB = 64 * 1024;
 
 /** The send's number, wherever its text is framed: `#17 xxx…` → `17`. */
 function numberOf(text: string): string {
