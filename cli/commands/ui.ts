@@ -147,6 +147,17 @@ export async function subscriptions(args: string[], ctx: Ctx): Promise<number> {
   throw new UsageError(`unknown subscriptions command ${JSON.stringify(sub)}; use list or cancel ID`);
 }
 
+/** The relay's state in words: connected or not, and whether mail for a machine that is away is stored. */
+function relayLine(relay: { connected: boolean; machine: string | null; mode: 'store' | 'direct' | null }): string {
+  const mode =
+    relay.mode === 'store'
+      ? '; store mode: mail for a machine that is away is kept until it is back (JetStream)'
+      : relay.mode === 'direct'
+        ? '; direct mode: a machine that is away cannot be reached (the broker has no JetStream)'
+        : '';
+  return `Relay: ${relay.connected ? 'connected' : 'not connected'} as ${relay.machine ?? '?'}${mode}.`;
+}
+
 export async function confirmations(args: string[], ctx: Ctx): Promise<number> {
   const { values, positionals } = parse(args, UI_OPTIONS, true, 'confirmations');
   atMost(positionals, 2, 'switchboard confirmations [list] | allow ID | deny ID');
@@ -173,6 +184,7 @@ export async function confirmations(args: string[], ctx: Ctx): Promise<number> {
           ]),
         ]),
       );
+    if (!ctx.json && r.relay.configured) ctx.out(relayLine(r.relay));
     return 0;
   }
   if (sub === 'allow' || sub === 'deny') {

@@ -60,6 +60,12 @@ describe('switchboard confirmations', () => {
     expect((await runCli(['confirmations'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout).toContain(
       'No sends wait for your confirmation',
     );
+    // The relay's mode is said too: this broker runs without JetStream.
+    await until(async () =>
+      (await runCli(['confirmations'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout.includes(
+        'Relay: connected as laptop; direct mode: a machine that is away cannot be reached',
+      ),
+    );
 
     const sending = runCli(['send', '--to', 'bob', '--summary', 's', '--message', 'ship it'], alice);
     let id = '';
