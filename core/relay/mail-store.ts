@@ -82,7 +82,10 @@ export class MailStore {
     this.#jsm = jsm;
   }
 
-  /** The stream and this machine's consumer, created when missing; undefined when the server has no JetStream. */
+  /**
+   * The stream and this machine's consumer, created when missing; undefined (logged) when the server has no
+   * JetStream or they cannot be set up (this account may not use it, a stream of that name is not ours).
+   */
   static async open(nc: NatsConnection, machine: string, ports: MailStorePorts): Promise<MailStore | undefined> {
     let jsm;
     try {
@@ -93,6 +96,22 @@ export class MailStore {
       });
       return undefined;
     }
+    try {
+      return await MailStore.#setUp(nc, jsm, machine, ports);
+    } catch (err) {
+      ports.log('warn', 'relay: JetStream is there but the mail store could not be set up; mail is not kept', {
+        error: String(err),
+      });
+      return undefined;
+    }
+  }
+
+  static async #setUp(
+    nc: NatsConnection,
+    jsm: JetStreamManager,
+    machine: string,
+    ports: MailStorePorts,
+  ): Promise<MailStore> {
     const config = {
       name: STREAM,
       subjects: ['sb.store.>'],

@@ -172,7 +172,7 @@ export class Relay {
       deliver: (item) => this.#ports.stored(item),
       log: (level, m, f) => this.#ports.log(level, m, f),
     });
-    if (this.#closed) return store?.stop();
+    if (this.#closed || this.#store !== undefined) return store?.stop(); // closed, or opened meanwhile
     this.#store = store;
     this.#mode = store === undefined ? 'direct' : 'store';
     this.#ports.remoteChanged(); // the listing says which mode the relay runs in
@@ -186,6 +186,7 @@ export class Relay {
       } else if (s.type === 'reconnect') {
         this.#connected = true;
         this.#ports.log('info', 'relay: reconnected');
+        if (this.#store === undefined) drop(this.#openStore(nc), 'relay: opening the mail store', this.#warn); // restarted with -js?
         this.announce();
         nc.publish(SUBJECTS.presenceQuery, encode({ v: PROTOCOL_VERSION }));
         this.#ports.connected();

@@ -116,8 +116,8 @@ it('a machine that is away gets every stored message once when back; the receipt
   expect((await ca2.call('inbox.fetch', { ...auth(alice), limit: 100 })).items.length).toBe(N); // nothing twice
 });
 
-it('without JetStream on the broker, a send to a machine that is away is unreachable, as before', async () => {
-  const nats = await startNats();
+it('without JetStream on the broker, a send to a machine that is away is unreachable, as before; a broker restarted with it turns store mode on', async () => {
+  let nats = await startNats();
   cleanup.push(() => nats.stop());
   const { a, b, ca, alice, bob } = await twoMachines(nats);
   cleanup.push(() => a.close());
@@ -128,6 +128,18 @@ it('without JetStream on the broker, a send to a machine that is away is unreach
     ca.call('message.send', { ...auth(alice), to: `peer:buildbox/${bob.sessionId}`, summary: 's', message: 'hi' }),
   ).rejects.toMatchObject({ reason: 'unreachable' });
   expect(a.hub.remote.outstanding.size).toBe(0);
+  expect(a.hub.remote.relay?.store).toBeUndefined();
+
+  await nats.stop();
+  nats = await startNats(nats.port, { jetstreamDir: path.join(tempDir('sbjs-'), 'js') });
+  await until(() => a.hub.remote.relay?.mode === 'store');
+  const r = await ca.call('message.send', {
+    ...auth(alice),
+    to: `peer:buildbox/${bob.sessionId}`,
+    summary: 's',
+    message: 'hi',
+  });
+  expect(r.status).toBe('stored');
 });
 
 it('stored mail past its time is expired, never delivered: taken back by the sender’s hub, or refused by the receiver’s when it meets it late', async () => {
