@@ -39,7 +39,7 @@ import type { ReceiptPort, ReceiptReceiver } from '../receipts/receipts.js';
 
 /** What admission needs from the hub. */
 export interface AdmissionPorts extends AdmitRecordPorts {
-  readonly table: SessionTable;
+  readonly table: Pick<SessionTable, 'live' | 'dormant'>;
   readonly mailboxes: Mailboxes;
   readonly journal: Pick<Journal, 'append'>;
   readonly settings: Pick<SettingsStore, 'effective'>;

@@ -28,7 +28,7 @@ export interface RecorderPorts {
 /** What recording an admission needs. */
 export interface AdmitRecordPorts {
   readonly history: Pick<HistoryRecorder, 'enabled' | 'message' | 'outcome'>;
-  readonly table: SessionTable;
+  readonly table: Pick<SessionTable, 'live'>;
 }
 
 const DAY_MS = 86_400_000;

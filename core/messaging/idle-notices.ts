@@ -17,7 +17,7 @@ import type { SessionTable } from '../registry/table.js';
 
 /** What routing an idle notice needs from the hub. */
 export interface IdleNoticePorts {
-  readonly table: SessionTable;
+  readonly table: Pick<SessionTable, 'live' | 'dormant'>;
   readonly admission: Pick<AdmissionPort, 'effective'>;
   readonly mailboxes: Pick<Mailboxes, 'put'>;
   readonly userNotices: { push(notice: UserNotice): void };

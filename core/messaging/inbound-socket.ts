@@ -26,7 +26,7 @@ import type { InboundHandler } from '../transport/session-socket.js';
 export interface InboundPorts {
   readonly admission: Pick<AdmissionPort, 'route'>;
   readonly receipts: Pick<ReceiptPort, 'answerWriter'>;
-  readonly table: SessionTable;
+  readonly table: Pick<SessionTable, 'live' | 'hosts' | 'rename' | 'listed' | 'named' | 'byAddress'>;
   readonly events: EventSink;
   readonly clock: Clock;
   readonly log: Logger;

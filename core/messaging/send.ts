@@ -32,7 +32,7 @@ import { recordOutbound, type OutboundHistory, type OutboundMessage } from '../h
 export interface SendPorts extends StockSendPorts, RemoteSendPorts {
   /** Where messages that leave this hub are recorded (core/history/outbound.ts). */
   readonly history: OutboundHistory;
-  readonly table: SessionTable;
+  readonly table: Pick<SessionTable, 'byAddress' | 'listed' | 'named'>;
   readonly pins: Pins;
   readonly idle: Pick<IdleWatch, 'subscribe'>;
   readonly admission: AdmissionPort;

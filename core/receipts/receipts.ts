@@ -47,7 +47,7 @@ export interface RemoteReceipts {
 
 /** What building and routing receipts needs from the hub. */
 export interface ReceiptPorts extends ActivitySink {
-  readonly table: SessionTable;
+  readonly table: Pick<SessionTable, 'live' | 'dormant' | 'refOf'>;
   readonly mailboxes: Pick<Mailboxes, 'put'>;
   readonly clock: Clock;
   readonly log: Logger;

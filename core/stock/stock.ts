@@ -36,7 +36,7 @@ function inDir(file: string, dir: string): boolean {
 }
 
 export interface StockPorts extends ReplyPorts {
-  readonly table: SessionTable;
+  readonly table: Pick<SessionTable, 'live' | 'setStock' | 'stock'>;
   readonly idle: Pick<IdleWatch, 'subscribe' | 'targetIdle' | 'targetExited'>;
   readonly events: EventSink;
   readonly clock: Clock;
