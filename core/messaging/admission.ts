@@ -77,7 +77,12 @@ export class Admission implements AdmissionPort {
     this.#expiry = new Alarm(hub.clock, monotonic, () =>
       drop(this.expireDue(), 'held countdowns', (m, f) => hub.log.error(m, f)),
     );
-    this.#drops = new DropReports(hub, this.throttle, (s) => this.effective(s), (id) => this.#receiver(id));
+    this.#drops = new DropReports(
+      hub,
+      this.throttle,
+      (s) => this.effective(s),
+      (id) => this.#receiver(id),
+    );
   }
 
   /** Stops the countdown and drop-report timers (the hub is closing). */

@@ -40,7 +40,11 @@ export class DropReports {
     this.#throttle = throttle;
     this.#effective = effective;
     this.#receiver = receiver;
-    this.#alarm = new Alarm(hub.clock, () => hub.clock.monotonic(), () => this.flush());
+    this.#alarm = new Alarm(
+      hub.clock,
+      () => hub.clock.monotonic(),
+      () => this.flush(),
+    );
   }
 
   close(): void {
