@@ -213,11 +213,11 @@ export class MailStore {
       });
       return ack.seq;
     } catch (err) {
-      throw new HubError(
-        'unreachable',
-        { detail: `${machine} is away and the relay could not store the message (${String(err)})` },
-        { cause: err },
-      );
+      const full = /maximum (bytes|messages)/i.test(String(err)); // discard new: the stream refuses rather than evicts
+      const why = full
+        ? "the relay's store is full (nothing stored was dropped to make room); try again later"
+        : `the relay could not store it (${String(err)})`;
+      throw new HubError('unreachable', { detail: `${machine} is away and ${why}` }, { cause: err });
     }
   }
 

@@ -15,7 +15,7 @@ import { startHub, until, type TestHub } from '../../helpers/hub.js';
 import { tempDir } from '../../helpers/temp.js';
 import { machine, startNats, type Nats } from './nats.js';
 import { connect } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { STORE_MS } from '../../../core/protocol/relay-wire.js';
 import { STREAM, storeSubject } from '../../../core/relay/mail-store.js';
 import { AWAY_EXPIRED_REASON } from '../../../core/receipts/texts.js';
@@ -265,3 +265,48 @@ async function storedCount(nats: Nats): Promise<number> {
     await nc.close();
   }
 }
+
+it('a full store refuses new mail and keeps what it has', async () => {
+  const nats = await startNats(undefined, { jetstreamDir: path.join(tempDir('sbjs-'), 'js') });
+  cleanup.push(() => nats.stop());
+  // An operator's stream of that name is used as it is: here one with a tiny size cap (ours has 256 MiB).
+  const nc = await connect({ servers: nats.url });
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.add({
+    name: STREAM,
+    subjects: ['sb.store.>'],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    discard: DiscardPolicy.New,
+    max_bytes: 4096,
+  });
+  await nc.close();
+  const { a, b, ca, alice, bob } = await twoMachines(nats);
+  cleanup.push(() => a.close());
+  await until(() => a.hub.remote.relay?.mode === 'store' && b.hub.remote.relay?.mode === 'store');
+  await b.close();
+  const to = `peer:buildbox/${bob.sessionId}`;
+  const kept: number[] = [];
+  let refused: unknown;
+  for (let i = 0; refused === undefined; i++) {
+    try {
+      const r = await ca.call('message.send', {
+        ...auth(alice),
+        to,
+        summary: 's',
+        message: `kept ${i} ${'x'.repeat(500)}`,
+      });
+      expect(r.status).toBe('stored');
+      kept.push(i);
+    } catch (err) {
+      refused = err;
+    }
+  }
+  expect(refused).toMatchObject({ reason: 'unreachable' });
+  expect(JSON.stringify(refused)).toContain("the relay's store is full");
+  expect(kept.length).toBeGreaterThan(0);
+  const b2 = await startHub({}, b.dirs);
+  cleanup.push(() => b2.close());
+  const items = await inbox(await b2.client(), bob, (xs) => xs.length >= kept.length);
+  for (const i of kept) expect(items.some((x) => x.kind === 'message' && x.text.includes(`kept ${i} `))).toBe(true);
+});
