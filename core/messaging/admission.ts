@@ -23,7 +23,7 @@ import type { Envelope } from '../delivery/envelope.js';
 import type { AdmissionPort, RouteResult } from '../delivery/ports.js';
 import { dialogExpiryMs, type EffectiveSettings } from '../settings/effective.js';
 import { Throttle } from '../policy/throttle.js';
-import { DropReports } from './drop-reports.js';
+import { DropReports, receiverOf } from './drop-reports.js';
 import { fromUnverifiedWriter, HELD_CAP, writersHeldFull, writerUnread } from '../policy/writers.js';
 import { Alarm } from '../kit/alarm.js';
 import { drop } from '../kit/drop.js';
@@ -77,12 +77,7 @@ export class Admission implements AdmissionPort {
     this.#expiry = new Alarm(hub.clock, monotonic, () =>
       drop(this.expireDue(), 'held countdowns', (m, f) => hub.log.error(m, f)),
     );
-    this.#drops = new DropReports(
-      hub,
-      this.throttle,
-      (s) => this.effective(s),
-      (id) => this.#receiver(id),
-    );
+    this.#drops = new DropReports(hub, this.throttle, (s) => this.effective(s));
   }
 
   /** Stops the countdown and drop-report timers (the hub is closing). */
@@ -312,8 +307,7 @@ export class Admission implements AdmissionPort {
   }
 
   #receiver(id: string): ReceiptReceiver {
-    const s = this.#hub.table.live.get(id) ?? this.#hub.table.dormant.get(id)?.session;
-    return s ?? { id, name: 'a session that has ended', address: '', socketPath: '' };
+    return receiverOf(this.#hub.table, id);
   }
 
   #changed(): void {

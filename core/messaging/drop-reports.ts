@@ -24,22 +24,15 @@ export class DropReports {
   readonly #hub: DropReportPorts;
   readonly #throttle: Throttle;
   readonly #effective: (s: SessionRecord) => EffectiveSettings;
-  readonly #receiver: (id: string) => ReceiptReceiver;
   /** Fires when the earliest folded report is due. */
   readonly #alarm: Alarm;
   /** Per receiver and sender with a folded report: when it is due at the latest (its last drop + its window). */
   readonly #folds = new Map<string, number>();
 
-  constructor(
-    hub: DropReportPorts,
-    throttle: Throttle,
-    effective: (s: SessionRecord) => EffectiveSettings,
-    receiver: (id: string) => ReceiptReceiver,
-  ) {
+  constructor(hub: DropReportPorts, throttle: Throttle, effective: (s: SessionRecord) => EffectiveSettings) {
     this.#hub = hub;
     this.#throttle = throttle;
     this.#effective = effective;
-    this.#receiver = receiver;
     this.#alarm = new Alarm(
       hub.clock,
       () => hub.clock.monotonic(),
@@ -89,7 +82,7 @@ export class DropReports {
       return s ? this.#effective(s).throttle.value.foldWindowMs : 0;
     };
     for (const f of this.#throttle.flush(windowOf)) {
-      const receiver = this.#receiver(f.receiverId);
+      const receiver = receiverOf(hub.table, f.receiverId);
       const fromSession = hub.table.live.get(f.senderKey) ?? hub.table.dormant.get(f.senderKey)?.session;
       const env = {
         msgId: randomUUID(),
@@ -99,4 +92,10 @@ export class DropReports {
       hub.receipts.tell(env, receiver, 'dropped', f.reason, f.count);
     }
   }
+}
+
+/** Whom a receipt names: the session while the hub knows it (live or dormant), else one that has ended. */
+export function receiverOf(table: Pick<SessionTable, 'live' | 'dormant'>, id: string): ReceiptReceiver {
+  const s = table.live.get(id) ?? table.dormant.get(id)?.session;
+  return s ?? { id, name: 'a session that has ended', address: '', socketPath: '' };
 }
