@@ -3,10 +3,11 @@
 
 import type { ReceiptStatus, SendStatus } from '../protocol/methods.js';
 import { PAUSED_REASON } from '../protocol/vocabulary.js';
+import { STORE_MS } from '../protocol/relay-wire.js';
 
 const PREFIX = '[Cross-session delivery notice]';
 /** The reason of an `expired` receipt for mail the relay stored for a machine that stayed away too long. */
-export const AWAY_EXPIRED_REASON = 'its machine stayed away longer than the relay keeps mail';
+export const AWAY_EXPIRED_REASON = `its machine did not take it within the ${STORE_MS / 86_400_000} days the relay keeps mail`;
 
 export function receiptText(status: ReceiptStatus, target: string, reason: string | null, count = 1): string {
   const times = count > 1 ? ` (${count} messages)` : '';
