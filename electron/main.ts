@@ -219,7 +219,7 @@ async function start(): Promise<void> {
       notifier.event(params);
     },
   };
-  hub.attachUi(ui);
+  hub.connections.attachUi(ui);
   refreshTray();
   // Started from a terminal or a test with --show: open the main window at once (login starts stay in the tray).
   if (process.argv.includes('--show')) await focus('sessions');
@@ -232,7 +232,7 @@ async function start(): Promise<void> {
     quitting = true;
     e.preventDefault();
     refreshTray.cancel();
-    hub.detachUi(ui);
+    hub.connections.detachUi(ui);
     const closed = hub.close().finally(() => {
       tray.destroy();
       app.exit(0);

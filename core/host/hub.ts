@@ -71,6 +71,8 @@ export class Hub {
   readonly limits: Limits;
   readonly version: string;
   readonly startedAt: number;
+  /** The user's home directory as the hub was given it (EndpointEnv), never read from the process. */
+  readonly home: string;
   /** Grants user-interface decisions (approve, deny); printed at start, never written to disk. */
   readonly uiToken = randomBytes(24).toString('hex');
   /** The loopback port of the web UI while one serves this hub (set by web.ts); hub.info shows it, never the token. */
@@ -129,6 +131,7 @@ export class Hub {
     this.log = opts.logger ?? silentLogger;
     this.version = opts.version ?? '0.0.0';
     this.startedAt = this.clock.now();
+    this.home = env.home;
     this.events = new Emitter<HubEvent>(this.log);
     this.settings = new SettingsStore({
       managedPath: opts.managedSettingsPath ?? defaultManagedPath(env.platform, env.env),
@@ -160,7 +163,7 @@ export class Hub {
     });
     const claudeHome = env.env.CLAUDE_CONFIG_DIR
       ? path.resolve(env.env.CLAUDE_CONFIG_DIR)
-      : path.join(env.home, '.claude');
+      : path.join(this.home, '.claude');
     this.claude = new ClaudeRoot(this, opts.claudeHome ?? claudeHome, () => this.#restored);
     this.reclaimer = new Reclaimer({ now: () => this.clock.monotonic() });
     this.idle = new IdleWatch({
@@ -306,18 +309,6 @@ export class Hub {
 
   async persist(s: Parameters<typeof persisted>[0]): Promise<void> {
     await this.journal.append({ t: 's', s: persisted(s) });
-  }
-
-  subscribe(sessionId: string, conn: RpcConnection): void {
-    this.connections.subscribe(sessionId, conn);
-  }
-
-  attachUi(conn: RpcConnection): void {
-    this.connections.attachUi(conn);
-  }
-
-  detachUi(conn: RpcConnection): void {
-    this.connections.detachUi(conn);
   }
 
   /** Picks up changed settings files now: teams root, held messages, UI event. */

@@ -195,10 +195,11 @@ describe('web bridge security', () => {
       error: (m: string, f?: Record<string, unknown>) => void lines.push([m, f]),
     };
     const { port, auth } = await setup('/nonexistent', { logger });
-    const hub = th!.hub as { dispatch: unknown; attachUi: unknown };
-    const { dispatch, attachUi } = hub;
+    const hub = th!.hub as unknown as { dispatch: unknown; connections: { attachUi: unknown } };
+    const { dispatch } = hub;
+    const { attachUi } = hub.connections;
     hub.dispatch = async () => ({ notJson: 1n }); // JSON.stringify throws after the operation's await
-    hub.attachUi = () => {
+    hub.connections.attachUi = () => {
       throw new Error('attach failed');
     };
     const op = await request(port, {
@@ -216,7 +217,7 @@ describe('web bridge security', () => {
       ['web UI request failed', 'Error: attach failed'],
     ]);
     hub.dispatch = dispatch;
-    hub.attachUi = attachUi;
+    hub.connections.attachUi = attachUi;
     expect(
       (
         await request(port, {

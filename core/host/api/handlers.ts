@@ -150,7 +150,7 @@ export function createHandlers(hub: Hub): Handlers {
     },
 
     'inbox.subscribe': (_params, { session, conn }) => {
-      hub.subscribe(session.id, conn);
+      hub.connections.subscribe(session.id, conn);
       return { subscribed: true };
     },
 

@@ -6,7 +6,6 @@
 // never written); a lock timeout is an error, never a silent drop.
 
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import { recordOutbound } from '../../history/outbound.js';
 import { UnreadableFileError } from '../../storage/unreadable.js';
 import { OutOfResourcesError } from '../../storage/bounded-read.js';
@@ -73,7 +72,7 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
       const config = await hub.teams.roster(p.team).create({
         name: p.team,
         leadSessionId: s?.id ?? '',
-        cwd: p.cwd ?? s?.cwd ?? os.homedir(),
+        cwd: p.cwd ?? s?.cwd ?? hub.home,
         now: hub.clock.now(),
       });
       return { config };

@@ -47,7 +47,7 @@ export function createUiHandlers(hub: Hub): UiHandlers {
 
   return {
     'ui.attach': (_p, { conn }) => {
-      hub.attachUi(conn);
+      hub.connections.attachUi(conn);
       return { attached: true, held: hub.admission.held.size };
     },
 

@@ -179,14 +179,14 @@ export async function startWebServer(hub: Hub, opts: WebServerOptions): Promise<
         return closed;
       },
     };
-    hub.attachUi(conn); // before anything is sent: if it throws, the client still gets a 500
+    hub.connections.attachUi(conn); // before anything is sent: if it throws, the client still gets a 500
     streams++;
     const ping = setInterval(() => res.writableLength === 0 && write(': ping\n\n'), limits.pingMs);
     res.once('close', () => {
       closed = true;
       streams--;
       clearInterval(ping);
-      hub.detachUi(conn);
+      hub.connections.detachUi(conn);
     });
     res.writeHead(200, { ...baseHeaders(), 'Content-Type': 'text/event-stream', Connection: 'keep-alive' });
     open = true;
