@@ -86,3 +86,23 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+
+// The OpenCode plugin (cli/opencode/plugin.ts): one ES module OpenCode
+// imports into its own process (Bun). Self-contained; its only export is
+// the plugin (OpenCode takes every export as one).
+await build({
+  entryPoints: ['cli/opencode/plugin.ts'],
+  outfile: 'dist/cli/switchboard-opencode.mjs', // core/setup/opencode.ts OPENCODE_PLUGIN
+  bundle: true,
+  platform: 'node',
+  mainFields: ['module', 'main'],
+  format: 'esm',
+  target: 'node22',
+  minify: true,
+  banner: {
+    js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);",
+  },
+  define: { SWITCHBOARD_VERSION: JSON.stringify(pkg.version) },
+  legalComments: 'none',
+  logLevel: 'warning',
+});

@@ -8,7 +8,13 @@
 import { PassThrough, type Readable } from 'node:stream';
 
 /** `input`'s lines, at most `maxBytes` each (newline excluded); longer ones are dropped. */
-export function boundedLines(input: Readable, maxBytes: number, onDrop: (bytes: number) => void): PassThrough {
+export function boundedLines(
+  input: Readable,
+  maxBytes: number,
+  onDrop: (bytes: number) => void,
+  /** Rewrites each whole line (newline included) before it is passed on. */
+  map: (line: Buffer) => Buffer = (l) => l,
+): PassThrough {
   const out = new PassThrough();
   let partial = 0; // bytes of the current line passed on so far
   let held: Buffer[] = []; // the current line's bytes, held until it ends or overflows
@@ -29,7 +35,7 @@ export function boundedLines(input: Readable, maxBytes: number, onDrop: (bytes: 
       }
       if (nl === -1) break;
       if (dropping > 0) onDrop(dropping);
-      else out.write(Buffer.concat([...held, Buffer.from('\n')]));
+      else out.write(map(Buffer.concat([...held, Buffer.from('\n')])));
       dropping = 0;
       partial = 0;
       held = [];

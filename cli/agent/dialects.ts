@@ -30,6 +30,8 @@ export const HOOK_TEXT_BUDGET: Record<AgentKind, number> = {
   claude: 9000,
   codex: 9000,
   gemini: 64 * 1024,
+  // OpenCode keeps a tool's whole output up to 50 KiB / 2000 lines (its Truncate); our plugin appends after that cut.
+  opencode: 9000,
   other: 9000,
 };
 

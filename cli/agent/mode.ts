@@ -75,6 +75,7 @@ export function modeFromArgv(agent: AgentKind, argv: readonly string[]): Permiss
       if (has(argv, '--yolo', '-y')) return 'bypassPermissions';
       return flagValue(argv, ['--approval-mode']) === 'yolo' ? 'bypassPermissions' : undefined;
     }
+    case 'opencode': // no flag fixes it; its plugin reports the mode from OpenCode's own configuration
     case 'other':
       return undefined;
     default: {

@@ -22,6 +22,7 @@ export const TOOL_TEXT_BUDGET: Record<AgentKind, number> = {
   claude: 40 * 1024,
   codex: 9000,
   gemini: 64 * 1024,
+  opencode: 9000,
   other: 9000,
 };
 

@@ -5,6 +5,8 @@
 // result, acknowledging them only after the result was handed back. It exits
 // on the first SIGINT or SIGTERM (or when stdin ends), after unregistering.
 // A message from the agent over MAX_FRAME_BYTES is dropped (bounded-stdin.ts).
+// For OpenCode it registers nothing itself: each call acts as the OpenCode
+// session its plugin names (opencode/mcp-session.ts).
 // stderr carries only what is wrong (agents log it as errors); stdout is the protocol.
 
 import { spawn } from 'node:child_process';
@@ -23,6 +25,7 @@ import {
 } from '../agent/identity.js';
 import { boundedLines } from '../agent/bounded-stdin.js';
 import { registerTools } from '../agent/mcp-tools.js';
+import { moveSessionArg, opencodeCredsFor } from '../opencode/mcp-session.js';
 import { VERSION } from '../version.js';
 
 const HUB_START_WAIT_MS = 5000;
@@ -67,14 +70,19 @@ export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
   process.stdin.once('end', () => stop());
   const client = await connectOrStartHub();
   const pid = agentPid();
-  const creds: Credentials = await ensureSession({
-    client,
-    pid,
-    cwd: process.cwd(),
-    agent,
-    ...(values.name ? { name: values.name } : {}),
-    ...(values.mode ? { permissionMode: values.mode } : {}),
-  });
+  let own: Credentials | undefined;
+  const ownSession = async (): Promise<Credentials> =>
+    (own ??= await ensureSession({
+      client,
+      pid,
+      cwd: process.cwd(),
+      agent,
+      ...(values.name ? { name: values.name } : {}),
+      ...(values.mode ? { permissionMode: values.mode } : {}),
+    }));
+  // OpenCode: one MCP process serves every session of a directory; each call names its session (its plugin's).
+  const opencode = agent === 'opencode';
+  const creds = opencode ? opencodeCredsFor(pid, ownSession) : await ownSession();
   const server = new McpServer({ name: 'switchboard', version: VERSION });
   // Where this hub keeps its quiet marks (a post-tool switchboard_hook call with nothing pending then calls no hub).
   const { runtimeDir } = await client.call('hub.info', {});
@@ -86,23 +94,29 @@ export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
     runtimeDir,
   });
   // A line the SDK cannot take is dropped and said on stderr; it used to close the transport and end the session.
-  const stdin = boundedLines(process.stdin, MAX_FRAME_BYTES, (bytes) =>
-    process.stderr.write(
-      `switchboard mcp: dropped a message of ${bytes} bytes from the agent (the limit is ${MAX_FRAME_BYTES})\n`,
-    ),
+  const stdin = boundedLines(
+    process.stdin,
+    MAX_FRAME_BYTES,
+    (bytes) =>
+      process.stderr.write(
+        `switchboard mcp: dropped a message of ${bytes} bytes from the agent (the limit is ${MAX_FRAME_BYTES})\n`,
+      ),
+    opencode ? moveSessionArg : undefined,
   );
   const transport = new StdioServerTransport(stdin, process.stdout);
   transport.onclose = () => stop();
   await server.connect(transport);
   // Nothing on stderr when all is well: agents log every stderr line as an error.
   if (process.env.SWITCHBOARD_DEBUG)
-    process.stderr.write(`switchboard mcp: session ${creds.sessionId} for agent pid ${pid}\n`);
+    process.stderr.write(`switchboard mcp: session ${own?.sessionId ?? '(per call)'} for agent pid ${pid}\n`);
 
   await stopped;
-  await client.call('session.unregister', creds, { timeoutMs: UNREGISTER_WAIT_MS }).catch((err: unknown) => {
-    if (!(err instanceof RpcError)) process.stderr.write(`switchboard mcp: unregister failed: ${String(err)}\n`);
-  });
-  forgetCredentials(credentialsFile(pid));
+  if (own !== undefined) {
+    await client.call('session.unregister', own, { timeoutMs: UNREGISTER_WAIT_MS }).catch((err: unknown) => {
+      if (!(err instanceof RpcError)) process.stderr.write(`switchboard mcp: unregister failed: ${String(err)}\n`);
+    });
+    forgetCredentials(credentialsFile(pid));
+  }
   client.close();
   transport.onclose = undefined;
   await server.close().catch(() => undefined);

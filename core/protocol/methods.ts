@@ -304,7 +304,7 @@ export const METHODS = {
     'ui',
     z.strictObject({
       uiToken: z.string().min(1).max(128),
-      agent: z.enum(['claude-code', 'codex', 'gemini']),
+      agent: z.enum(['claude-code', 'codex', 'gemini', 'opencode']),
       uninstall: z.boolean().optional(),
     }),
   ),
@@ -312,7 +312,7 @@ export const METHODS = {
     'ui',
     z.strictObject({
       uiToken: z.string().min(1).max(128),
-      agent: z.enum(['claude-code', 'codex', 'gemini']),
+      agent: z.enum(['claude-code', 'codex', 'gemini', 'opencode']),
       uninstall: z.boolean().optional(),
     }),
   ),

@@ -10,7 +10,8 @@
 // mode of a session started without a flag (the model can call the MCP tool
 // too, so what that tool reports is a claim), at one process per prompt.
 // 2.1.332+ gets no PostToolUse hook at all (the hub hands a busy turn its
-// messages through Claude Code's own socket) unless asked for one.
+// messages through Claude Code's own socket) unless asked for one. OpenCode
+// gets an in-process plugin instead of hooks (opencode.ts).
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,8 +31,9 @@ import {
 } from './edit.js';
 import { versionAtLeast } from '../kit/version.js';
 import { CLAUDE_MID_TURN_SINCE } from '../protocol/cc-wire.js';
+import { editOpencodeConfig, opencodeConfigFile } from './opencode.js';
 
-export const SETUP_AGENTS = ['claude-code', 'codex', 'gemini'] as const;
+export const SETUP_AGENTS = ['claude-code', 'codex', 'gemini', 'opencode'] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
 
 export interface SetupEnv {
@@ -109,9 +111,15 @@ const HOOKS: Record<SetupAgent, HookSpec[]> = {
     { event: 'AfterAgent', ours: 'stop' },
     { event: 'SessionEnd', ours: 'session-end' },
   ],
+  opencode: [], // an in-process plugin instead (opencode.ts)
 };
 
-const AGENT_FLAG: Record<SetupAgent, string> = { 'claude-code': 'claude', codex: 'codex', gemini: 'gemini' };
+const AGENT_FLAG: Record<SetupAgent, string> = {
+  'claude-code': 'claude',
+  codex: 'codex',
+  gemini: 'gemini',
+  opencode: 'opencode',
+};
 
 function isOurHook(h: unknown): boolean {
   if (h === null || typeof h !== 'object') return false;
@@ -259,6 +267,10 @@ const NOTES: Record<SetupAgent, string[]> = {
     'Gemini CLI runs MCP servers and hooks only in trusted folders: in an untrusted folder `/mcp` shows switchboard as Disabled, every hook is skipped, and headless `gemini -p` refuses to run.',
     'Trust each project folder when Gemini asks, or with `/permissions` (headless runs: `--skip-trust` or GEMINI_CLI_TRUST_WORKSPACE=true).',
   ],
+  opencode: [
+    'Restart OpenCode; `opencode mcp list` shows switchboard. The plugin runs inside OpenCode (no hooks to trust).',
+    'With any plugin configured, OpenCode first installs @opencode-ai/plugin into ~/.config/opencode with npm and waits for it: offline that delays each start by about a minute until one install succeeded (the plugin itself needs nothing from npm).',
+  ],
 };
 
 export function setupNotes(agent: SetupAgent): readonly string[] {
@@ -338,6 +350,11 @@ export function plan(agent: SetupAgent, e: SetupEnv, uninstall: boolean): Plan {
       changes.push({ file: tomlFile, before, after: before === null && after === '' ? null : after });
       const hooksFile = path.join(dir, 'hooks.json');
       json(hooksFile, (t) => (uninstall ? removeHooks(t, HOOKS[agent]) : addHooks(t, HOOKS[agent], e, agent)));
+      break;
+    }
+    case 'opencode': {
+      const file = opencodeConfigFile(e.home, e.env);
+      json(file, (t) => editOpencodeConfig(t, file, uninstall ? undefined : { node: e.node, script: e.script }));
       break;
     }
     default: {

@@ -9,7 +9,12 @@ import { plan, SETUP_AGENTS, type SetupAgent, type SetupEnv } from './agents.js'
 import { SetupError } from './edit.js';
 
 /** The command each agent installs on PATH. */
-export const AGENT_COMMANDS: Record<SetupAgent, string> = { 'claude-code': 'claude', codex: 'codex', gemini: 'gemini' };
+export const AGENT_COMMANDS: Record<SetupAgent, string> = {
+  'claude-code': 'claude',
+  codex: 'codex',
+  gemini: 'gemini',
+  opencode: 'opencode',
+};
 
 /** PATH entries looked at; a longer PATH is cut here (a real one has a few dozen). */
 const MAX_PATH_ENTRIES = 256;

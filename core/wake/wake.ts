@@ -6,8 +6,9 @@
 // 2.1.332+ interactive: it joins the turn's next model request), or an idle
 // interactive Codex thread's app-server daemon (codex.ts: the claimed
 // messages start a turn there and are `delivered` when the daemon started
-// it; if it cannot, they go back to the inbox and the user is told). With no
-// way in, the user is told once per message (a user notice, the row's
+// it; if it cannot, they go back to the inbox and the user is told), or an
+// idle OpenCode session's own plugin (it takes the hub's `inbox.item` push
+// and starts the turn inside OpenCode). With no way in, the user is told once per message (a user notice, the row's
 // `waiting` count) and the sender gets a `waiting` receipt. Keystrokes are
 // never injected.
 
@@ -26,6 +27,8 @@ import { versionAtLeast } from '../kit/version.js';
 export type WakeRoute =
   | { kind: 'claude-socket'; socketPath: string; entryPid: number }
   | { kind: 'codex-app-server'; socketPath: string; threadId: string }
+  /** OpenCode: our plugin inside its process takes the `inbox.item` push and starts the turn itself. */
+  | { kind: 'plugin'; why: string }
   | { kind: 'none'; why: string }
   | { kind: 'not-yet'; why: string };
 
@@ -84,6 +87,7 @@ export class Waker {
 
   routeFor(s: SessionRecord): WakeRoute {
     if (s.agent === 'codex') return codexRoute(s, this.#codexPorts());
+    if (s.agent === 'opencode') return { kind: 'plugin', why: 'its Switchboard plugin starts a turn inside OpenCode' };
     if (s.agent !== 'claude')
       return {
         kind: 'none',
@@ -146,7 +150,7 @@ export class Waker {
     if (s.state !== 'idle') return this.#midTurn(s);
     const route = this.routeFor(s);
     // Our hooks say idle but Claude Code not yet (e.g. a headless run between its hooks): its registry change pokes again.
-    if (route.kind === 'not-yet') return;
+    if (route.kind === 'not-yet' || route.kind === 'plugin') return;
     if (route.kind === 'codex-app-server') {
       const items = this.#socket.unwritten(s, hub.limits.wakeBatch);
       return items.length === 0 ? undefined : this.#wakeCodex(s, items, route);

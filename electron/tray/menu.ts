@@ -74,6 +74,7 @@ const AGENT_NAMES: Record<AgentRow['agent'], string> = {
   claude: 'Claude Code',
   codex: 'Codex',
   gemini: 'Gemini CLI',
+  opencode: 'OpenCode',
   other: 'agent',
 };
 

@@ -5,12 +5,13 @@
 import { useState, type ReactNode } from 'react';
 import type { Stores } from '../stores/stores.js';
 
-export type SetupAgentId = 'claude-code' | 'codex' | 'gemini';
+export type SetupAgentId = 'claude-code' | 'codex' | 'gemini' | 'opencode';
 
 export const AGENT_NAMES: Record<SetupAgentId, string> = {
   'claude-code': 'Claude Code',
   codex: 'Codex CLI',
   gemini: 'Gemini CLI',
+  opencode: 'OpenCode',
 };
 const ALL_AGENTS = Object.keys(AGENT_NAMES) as SetupAgentId[];
 

@@ -1,5 +1,5 @@
 // The start page while no session exists: which agents the hub finds on its
-// PATH (claude, codex, gemini; Claude Code with the version its setup is
+// PATH (claude, codex, gemini, opencode; Claude Code with the version its setup is
 // planned for), setup for those not yet set up (a dry-run preview first,
 // then Apply), then "waiting for your first session". With no agent found
 // it says what to install, and offers setup anyway for an agent installed
@@ -17,6 +17,7 @@ const INSTALL: Record<SetupAgentId, string> = {
   'claude-code': 'npm install -g @anthropic-ai/claude-code',
   codex: 'npm install -g @openai/codex',
   gemini: 'npm install -g @google/gemini-cli',
+  opencode: 'npm install -g opencode-ai',
 };
 
 export function FirstRun({ stores }: { stores: Stores }): ReactNode {

@@ -14,7 +14,7 @@ export type AgentName = keyof typeof PINNED;
 const CACHE = process.env.SWITCHBOARD_INTEROP_CACHE ?? path.join(os.homedir(), '.cache', 'switchboard-interop');
 const NPM_TIMEOUT_MS = 600_000;
 
-interface Package {
+export interface Package {
   spec: string;
   dir: string;
   /** The executable inside the unpacked `package/`. */
@@ -44,7 +44,8 @@ const PACKAGES: Record<AgentName, Package> = {
   },
 };
 
-function unpacked(p: Package): string {
+/** The package's executable in the cache, fetched with `npm pack` first when missing. */
+export function unpacked(p: Package): string {
   const dir = path.join(CACHE, p.dir);
   const file = path.join(dir, 'package', p.file);
   if (fs.existsSync(file)) return file;

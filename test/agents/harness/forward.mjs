@@ -6,10 +6,13 @@
 import fs from 'node:fs';
 import net from 'node:net';
 
-const [port, target, pidfile] = process.argv.slice(2);
+// With --reverse: listens on <unix-socket> (outside reaches it) and pipes to 127.0.0.1:<port> inside.
+//   node forward.mjs --reverse <port> <unix-socket> <pidfile>
+const reverse = process.argv[2] === '--reverse';
+const [port, target, pidfile] = process.argv.slice(reverse ? 3 : 2);
 const parent = process.ppid;
 const server = net.createServer((client) => {
-  const upstream = net.connect(target);
+  const upstream = reverse ? net.connect(Number(port), '127.0.0.1') : net.connect(target);
   client.pipe(upstream).pipe(client);
   const close = () => {
     client.destroy();
@@ -18,7 +21,10 @@ const server = net.createServer((client) => {
   client.on('error', close);
   upstream.on('error', close);
 });
-server.listen(Number(port), '127.0.0.1', () => fs.writeFileSync(pidfile, String(process.pid)));
+if (reverse) fs.rmSync(target, { force: true });
+const ready = () => fs.writeFileSync(pidfile, String(process.pid));
+if (reverse) server.listen(target, ready);
+else server.listen(Number(port), '127.0.0.1', ready);
 setInterval(() => {
   if (process.ppid !== parent) process.exit(0);
 }, 200).unref();

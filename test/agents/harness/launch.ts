@@ -44,6 +44,8 @@ export interface LaunchOptions {
   modelSocket: string;
   /** Keep the agent's stdin open for `input()` (e.g. Claude Code's stream-json turns); else it is /dev/null. */
   stdin?: boolean;
+  /** A TCP port the agent listens on inside, reachable from outside through this Unix socket (e.g. `opencode serve`). */
+  expose?: { port: number; socket: string };
 }
 
 export interface AgentProcess {
@@ -116,6 +118,11 @@ export function launch(o: LaunchOptions): AgentProcess {
     'ip link set lo up || exit 96',
     `${q(process.execPath)} ${q(FORWARDER)} ${MODEL_PORT} ${q(o.modelSocket)} ${q(pidfile)} &`,
     `i=0; while [ ! -s ${q(pidfile)} ]; do i=$((i+1)); [ $i -gt 200 ] && exit 95; sleep 0.05; done`,
+    ...(o.expose
+      ? [
+          `${q(process.execPath)} ${q(FORWARDER)} --reverse ${o.expose.port} ${q(o.expose.socket)} ${q(pidfile + '.r')} &`,
+        ]
+      : []),
     `cd ${q(o.cwd)} || exit 97`,
     `exec env -i ${Object.entries(env)
       .map(([k, v]) => q(`${k}=${v}`))
@@ -171,6 +178,8 @@ export function launch(o: LaunchOptions): AgentProcess {
       await stopProcess(child, 'SIGTERM', STOP_GRACE_MS);
       const forwarder = Number(fs.existsSync(pidfile) ? fs.readFileSync(pidfile, 'utf8') : NaN);
       if (Number.isInteger(forwarder) && forwarder > 0) await stopPid(forwarder);
+      const reverse = Number(fs.existsSync(pidfile + '.r') ? fs.readFileSync(pidfile + '.r', 'utf8') : NaN);
+      if (Number.isInteger(reverse) && reverse > 0) await stopPid(reverse);
     },
   };
   return proc;

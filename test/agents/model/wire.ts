@@ -1,14 +1,16 @@
 // The three vendors' wire formats, just enough of each for a scripted turn:
 // Anthropic Messages (`POST /v1/messages`, SSE), OpenAI Responses
 // (`POST /v1/responses`, SSE) and Gemini (`…:streamGenerateContent?alt=sse`,
-// and `:generateContent` for its side requests). Each answers one turn — a
+// and `:generateContent` for its side requests), and OpenAI Chat Completions
+// (wire-chat.ts). Each answers one turn — a
 // text or one tool call — in the events its own client parses. Pure output:
 // the script lives in server.ts.
 
 import type http from 'node:http';
 import type { ModelRequest, Turn } from './server.js';
+import { openaiChat } from './wire-chat.js';
 
-export type Vendor = 'anthropic' | 'openai' | 'gemini';
+export type Vendor = 'anthropic' | 'openai' | 'openai-chat' | 'gemini';
 
 export interface VendorWire {
   /** `model` for a model turn, `aux` for a side endpoint answered by `aux`, `other` for 404. */
@@ -215,4 +217,4 @@ const gemini: VendorWire = {
   },
 };
 
-export const WIRES: Record<Vendor, VendorWire> = { anthropic, openai, gemini };
+export const WIRES: Record<Vendor, VendorWire> = { anthropic, openai, 'openai-chat': openaiChat, gemini };

@@ -39,6 +39,7 @@ describe('detectAgents', () => {
       ['claude-code', 'claude', path.join(bin, 'claude')],
       ['codex', 'codex', null],
       ['gemini', 'gemini', null],
+      ['opencode', 'opencode', null],
     ]);
     expect(found.every((a) => !a.configured && a.problem === null)).toBe(true);
     expect(which('claude', undefined)).toBeNull();
