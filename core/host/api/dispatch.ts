@@ -6,6 +6,7 @@
 // is a compile error.
 
 import { HubError } from '../../protocol/errors.js';
+import { wired } from './wire-errors.js';
 import {
   METHODS,
   type AuthKind,
@@ -84,6 +85,6 @@ export function createDispatch(ports: DispatchPorts, handlers: Handlers): Dispat
   };
   return (method, params, conn) => {
     const caller = callerFor(METHODS[method].auth, (params ?? {}) satisfies Credentials, conn);
-    return (handlers[method] as (p: unknown, c: Caller) => unknown)(params, caller);
+    return wired(() => (handlers[method] as (p: unknown, c: Caller) => unknown)(params, caller));
   };
 }

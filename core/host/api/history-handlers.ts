@@ -5,7 +5,6 @@
 
 import { HubError } from '../../protocol/errors.js';
 import type { HistoryPage, MethodParams } from '../../protocol/methods.js';
-import { HistoryOffError } from '../../history/recorder.js';
 import type { HistoryMessage, HistoryQuery } from '../../protocol/history.js';
 import type { Hub } from '../hub.js';
 import type { Caller, Handler } from './dispatch.js';
@@ -20,17 +19,9 @@ export function createHistoryHandlers(hub: Hub): HistoryHandlers {
     if (caller.session === undefined) throw new HubError('unauthorized');
     return caller.session.id;
   };
-  const run = <T>(fn: () => T): T => {
-    try {
-      return fn();
-    } catch (err) {
-      if (err instanceof HistoryOffError) throw new HubError('history_off', { reason: err.message }, { cause: err });
-      throw err;
-    }
-  };
   const page = (q: HistoryQuery): HistoryPage => {
     const limit = Math.min(q.limit, hub.limits.historyQueryRows);
-    const messages: HistoryMessage[] = run(() => hub.history.query({ ...q, limit }));
+    const messages: HistoryMessage[] = hub.history.query({ ...q, limit });
     return { messages, next: messages.length === limit ? messages[messages.length - 1]!.seq : null };
   };
   const filters = (
@@ -69,12 +60,12 @@ export function createHistoryHandlers(hub: Hub): HistoryHandlers {
     },
 
     'history.delete': (p) => {
-      return run(() => hub.history.delete('all' in p ? { all: true } : { between: p.between }));
+      return hub.history.delete('all' in p ? { all: true } : { between: p.between });
     },
 
     'history.edges': (p) => {
       const since = hub.clock.now() - p.windowMs;
-      const { rows, cursor } = run(() => hub.history.edges(since, hub.limits.historyEdgeRows));
+      const { rows, cursor } = hub.history.edges(since, hub.limits.historyEdgeRows);
       return {
         since,
         edges: rows.map((e) => ({ ...e, to: { ...e.to, address: hub.addressOf(e.to.sessionId) } })),

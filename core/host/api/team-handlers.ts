@@ -7,14 +7,8 @@
 
 import { randomUUID } from 'node:crypto';
 import { recordOutbound } from '../../history/outbound.js';
-import { UnreadableFileError } from '../../storage/unreadable.js';
-import { OutOfResourcesError } from '../../storage/bounded-read.js';
-import { HubError, type ErrorReason } from '../../protocol/errors.js';
+import { HubError } from '../../protocol/errors.js';
 import type { MethodName } from '../../protocol/methods.js';
-import { TaskError } from '../../tasks/task-list.js';
-import { LockTimeoutError } from '../../teams/lock.js';
-import { RosterError } from '../../teams/roster.js';
-import { TeamSendError } from '../../teams/teams.js';
 import type { Hub } from '../hub.js';
 import type { SessionRecord } from '../../registry/session.js';
 import type { Caller } from './dispatch.js';
@@ -23,51 +17,19 @@ import type { Handler } from './dispatch.js';
 type TeamMethod = Extract<MethodName, `teams.${string}` | `tasks.${string}`>;
 export type TeamHandlers = { [M in TeamMethod]: Handler<M> };
 
-function mapped(err: unknown): never {
-  if (err instanceof UnreadableFileError)
-    throw new HubError(err.code, { file: err.file, problem: err.problem }, { cause: err });
-  if (err instanceof TaskError)
-    throw new HubError(err.code === 'not_found' ? 'task_not_found' : err.code, undefined, { cause: err });
-  if (err instanceof OutOfResourcesError)
-    throw new HubError('overloaded', { file: err.file, detail: err.message }, { cause: err });
-  if (err instanceof LockTimeoutError) throw new HubError('lock_timeout', { file: err.file }, { cause: err });
-  if (err instanceof RosterError) {
-    const reason: ErrorReason =
-      err.code === 'team_exists' ? 'team_exists' : err.code === 'reserved_name' ? 'name_invalid' : 'team_not_found';
-    throw new HubError(reason, undefined, { cause: err });
-  }
-  if (err instanceof TeamSendError) {
-    const reasons: Record<TeamSendError['code'], ErrorReason> = {
-      no_team: 'team_not_found',
-      no_member: 'member_not_found',
-      frame_not_allowed: 'frame_not_allowed',
-      role: 'frame_role',
-      not_a_member: 'not_a_member',
-      not_lead: 'not_lead',
-    };
-    throw new HubError(reasons[err.code], undefined, { cause: err });
-  }
-  throw err;
-}
-
 export function createTeamHandlers(hub: Hub): TeamHandlers {
   /** The actor of a change: the calling session's member name, else its name, else the user. */
   const actor = (s: SessionRecord | undefined): string => (s === undefined ? 'user' : (s.member ?? s.name));
-  const guard =
-    <P, C, R>(fn: (p: P, caller: C) => Promise<R>) =>
-    (p: P, caller: C): Promise<R> =>
-      fn(p, caller).catch(mapped);
-
   return {
-    'teams.list': guard(async () => ({ root: hub.teams.root, teams: await hub.teams.list() })),
+    'teams.list': async () => ({ root: hub.teams.root, teams: await hub.teams.list() }),
 
-    'teams.show': guard(async (p) => {
+    'teams.show': async (p) => {
       const view = await hub.teams.show(p.team);
       if (view === undefined) throw new HubError('team_not_found');
       return view;
-    }),
+    },
 
-    'teams.create': guard(async (p, { session: s }: Caller<'actor'>) => {
+    'teams.create': async (p, { session: s }: Caller<'actor'>) => {
       if (!/[a-z0-9]/i.test(p.team)) throw new HubError('name_invalid'); // its directory would be only dashes
       const config = await hub.teams.roster(p.team).create({
         name: p.team,
@@ -76,9 +38,9 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
         now: hub.clock.now(),
       });
       return { config };
-    }),
+    },
 
-    'teams.send': guard(async (p, { session: s }: Caller<'session'>) => {
+    'teams.send': async (p, { session: s }: Caller<'session'>) => {
       if (s.member === null || s.team === null || s.team !== p.team) throw new HubError('not_a_member');
       const member = s.member;
       const leaving = {
@@ -100,19 +62,19 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
         return { status: 'sent', reason: `in ${p.to}'s mailbox of team ${p.team}` };
       });
       return { delivered: 'inbox' as const };
+    },
+
+    'tasks.list': async (p) => ({
+      tasks: await hub.teams.tasks(p.list).list({ includeInternal: p.includeInternal === true }),
     }),
 
-    'tasks.list': guard(async (p) => ({
-      tasks: await hub.teams.tasks(p.list).list({ includeInternal: p.includeInternal === true }),
-    })),
-
-    'tasks.get': guard(async (p) => {
+    'tasks.get': async (p) => {
       const task = await hub.teams.tasks(p.list).get(p.id);
       if (task === undefined) throw new HubError('task_not_found');
       return { task };
-    }),
+    },
 
-    'tasks.create': guard(async (p) => {
+    'tasks.create': async (p) => {
       const task = await hub.teams.tasks(p.list).create({
         subject: p.subject,
         description: p.description,
@@ -121,9 +83,9 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
         ...(p.metadata !== undefined ? { metadata: p.metadata } : {}),
       });
       return { task };
-    }),
+    },
 
-    'tasks.update': guard(async (p) => {
+    'tasks.update': async (p) => {
       const { list, id, sessionId: _s, token: _t, addBlocks, addBlockedBy, ...patch } = p;
       const tasks = hub.teams.tasks(list);
       // Edges first: they are the part that can be refused (missing task, self-block, cycle).
@@ -136,13 +98,13 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
           : undefined;
       if (linked !== undefined && Object.keys(patch).length === 0) return { task: linked };
       return { task: await tasks.update(id, patch) };
+    },
+
+    'tasks.claim': async (p, { session }: Caller<'actor'>) => ({
+      task: await hub.teams.tasks(p.list).claim(p.id, p.owner ?? actor(session), { busyCheck: p.busyCheck === true }),
     }),
 
-    'tasks.claim': guard(async (p, { session }: Caller<'actor'>) => ({
-      task: await hub.teams.tasks(p.list).claim(p.id, p.owner ?? actor(session), { busyCheck: p.busyCheck === true }),
-    })),
-
-    'tasks.assign': guard(async (p, { session: s }: Caller<'actor'>) => {
+    'tasks.assign': async (p, { session: s }: Caller<'actor'>) => {
       // The frame's author: a member of this team (checked against the roster), else the session's name or "user".
       const by =
         s === undefined
@@ -151,14 +113,14 @@ export function createTeamHandlers(hub: Hub): TeamHandlers {
             ? { sessionId: s.id, member: s.member }
             : s.name;
       return { task: await hub.teams.assign(p.team, p.id, p.owner, by) };
-    }),
+    },
 
-    'tasks.delete': guard(async (p) => {
+    'tasks.delete': async (p) => {
       return { deleted: await hub.teams.tasks(p.list).delete(p.id) };
-    }),
+    },
 
-    'tasks.release': guard(async (p) => {
+    'tasks.release': async (p) => {
       return { released: await hub.teams.tasks(p.list).release(p.owner) };
-    }),
+    },
   };
 }

@@ -8,7 +8,7 @@ import type { HeldView, MethodName } from '../../protocol/methods.js';
 import { label } from '../../registry/names.js';
 import { parsePeerAddress } from '../../protocol/relay-wire.js';
 import { USER_SUBSCRIBER } from '../../idle/idle.js';
-import { setUserSetting, UserSettingsError } from '../../settings/user-file.js';
+import { setUserSetting } from '../../settings/user-file.js';
 import type { Hub } from '../hub.js';
 import type { Handler } from './dispatch.js';
 
@@ -126,12 +126,7 @@ export function createUiHandlers(hub: Hub): UiHandlers {
     'activity.list': () => ({ entries: hub.activity.list(), notices: hub.userNotices.list() }),
 
     'settings.set': async (p) => {
-      try {
-        setUserSetting(hub.settings.userPath, p.key, p.value ?? null);
-      } catch (err) {
-        if (err instanceof UserSettingsError) throw new HubError('invalid_params', { issues: [err.message] });
-        throw err;
-      }
+      setUserSetting(hub.settings.userPath, p.key, p.value ?? null); // a refused value: invalid_params (wire-errors.ts)
       await hub.settingsChanged();
       return { effective: hub.adminSettings() };
     },
