@@ -4,11 +4,12 @@
 // history is off.
 
 import fs from 'node:fs';
+import { CodedError } from '../protocol/coded-error.js';
 
-export class HistoryOffError extends Error {
+export class HistoryOffError extends CodedError<'history_off'> {
+  override readonly name = 'HistoryOffError';
   constructor(reason: string) {
-    super(reason);
-    this.name = 'HistoryOffError';
+    super('history_off', reason);
   }
 }
 

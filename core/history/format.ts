@@ -6,11 +6,12 @@
 // 0), is stamped with ours.
 
 import type { DatabaseSync } from 'node:sqlite';
+import { CodedError } from '../protocol/coded-error.js';
 
 /** The history format this hub writes and reads; a change older hubs would misread raises it. */
 export const HISTORY_FORMAT = 1;
 
-export class NewerHistoryError extends Error {
+export class NewerHistoryError extends CodedError<'newer_format'> {
   override readonly name = 'NewerHistoryError';
 }
 
@@ -26,6 +27,7 @@ export function checkHistoryFormat(db: DatabaseSync, file: string): void {
     // no meta table: the writer stays unknown
   }
   throw new NewerHistoryError(
+    'newer_format',
     `${file} is history format ${format}, written by ${by}; this hub reads format ${HISTORY_FORMAT} (left as it is: run that version or a newer one)`,
   );
 }

@@ -6,12 +6,13 @@
 
 import fs from 'node:fs';
 import type { InboxItem } from '../protocol/results.js';
+import { CodedError } from '../protocol/coded-error.js';
 import { isRecord } from './records.js';
 
-export class JournalReadError extends Error {
+export class JournalReadError extends CodedError<'journal_read_back'> {
+  override readonly name = 'JournalReadError';
   constructor(file: string, what: string, detail: string, options?: { cause?: unknown }) {
-    super(`journal ${file}: ${what} cannot be read back (${detail})`, options);
-    this.name = 'JournalReadError';
+    super('journal_read_back', `journal ${file}: ${what} cannot be read back (${detail})`, options);
   }
 }
 

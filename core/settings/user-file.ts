@@ -7,14 +7,15 @@
 import { replaceFileSync } from '../storage/atomic-write.js';
 import fs from 'node:fs';
 import path from 'node:path';
+import { CodedError } from '../protocol/coded-error.js';
 import { readBoundedSync } from '../storage/bounded-read.js';
 import { SETTING_SCHEMAS, type SettingKey } from './schema.js';
 import { MAX_SETTINGS_BYTES } from './store.js';
 
-export class UserSettingsError extends Error {
+export class UserSettingsError extends CodedError<'setting_refused'> {
+  override readonly name = 'UserSettingsError';
   constructor(message: string) {
-    super(message);
-    this.name = 'UserSettingsError';
+    super('setting_refused', message);
   }
 }
 

@@ -6,12 +6,13 @@
 // path first, so they never contend through the file system.
 
 import lockfile from 'proper-lockfile';
+import { CodedError } from '../protocol/coded-error.js';
 
-export class LockTimeoutError extends Error {
+export class LockTimeoutError extends CodedError<'lock_timeout'> {
+  override readonly name = 'LockTimeoutError';
   readonly file: string;
   constructor(file: string, ms: number, options?: { cause?: unknown }) {
-    super(`Could not lock ${file} within ${ms} ms`, options);
-    this.name = 'LockTimeoutError';
+    super('lock_timeout', `Could not lock ${file} within ${ms} ms`, options);
     this.file = file;
   }
 }
