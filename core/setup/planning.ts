@@ -56,15 +56,26 @@ export async function planSetup(
   return { plan: p, agentVersion: version };
 }
 
-/** `detectAgents`' answer with each found agent's version where it decides the setup (Claude Code). */
-export async function withVersions<T extends { agent: SetupAgent; path: string | null }>(
+/**
+ * `detectAgents`' answer with each found agent's version where it decides the setup (Claude Code), and for it
+ * "configured" judged against the plan for that version: the plan Apply writes. Judged against the plan for no
+ * version, an agent just set up for 2.1.332 (mcp_tool hooks) read as not set up.
+ */
+export async function withVersions<T extends { agent: SetupAgent; path: string | null; configured: boolean }>(
   found: T[],
   e: SetupEnv,
 ): Promise<Array<T & { version: string | null }>> {
   return Promise.all(
-    found.map(async (a) => ({
-      ...a,
-      version: a.agent === 'claude-code' && a.path !== null ? await versionOf(a.path, e.env) : null,
-    })),
+    found.map(async (a) => {
+      const version = a.agent === 'claude-code' && a.path !== null ? await versionOf(a.path, e.env) : null;
+      if (version === null) return { ...a, version };
+      let configured = a.configured;
+      try {
+        configured = plan(a.agent, { ...e, agentVersion: version }, false).changes.length === 0;
+      } catch {
+        // detectAgents already said what is wrong with its files
+      }
+      return { ...a, version, configured };
+    }),
   );
 }

@@ -67,8 +67,10 @@ test('UI setup of Claude Code 2.1.332 writes the plan switchboard setup makes, a
   await expect(preview).toContainText('"mcp_tool"');
   await expect(preview).not.toContainText('PostToolUse');
   await shoot(page, 'first-run-setup-version');
+  await expect(found.getByText('not set up', { exact: true })).toBeVisible();
   await preview.getByRole('button', { name: 'Apply' }).click();
-  await expect(found).toContainText('set up');
+  // "set up" alone: "not set up" contains it, so a substring check passed before Apply had written anything.
+  await expect(found.getByText('set up', { exact: true })).toBeVisible();
 
   const settings = fs.readFileSync(path.join(root, '.claude', 'settings.json'), 'utf8');
   expect(settings).toContain('"mcp_tool"');

@@ -1,11 +1,13 @@
 // Agent detection for the first-run page, on real files: a temp HOME and a
 // PATH of fake executables. Only executables count; setup already applied
-// reads as configured; a configuration that does not parse is a problem.
+// reads as configured (for Claude Code, against the plan for the version it
+// says); a configuration that does not parse is a problem.
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { plan, type SetupEnv } from '../../../core/setup/agents.js';
 import { detectAgents, which } from '../../../core/setup/detect.js';
+import { planSetup, withVersions } from '../../../core/setup/planning.js';
 import { applyChanges } from '../../../core/setup/edit.js';
 import { tempDirs } from '../../helpers/hub.js';
 
@@ -57,5 +59,15 @@ describe('detectAgents', () => {
     expect(found.gemini!.configured).toBe(false);
     expect(found.gemini!.problem).toMatch(/settings\.json does not parse/);
     expect(fs.readFileSync(path.join(root, '.gemini', 'settings.json'), 'utf8')).toBe('{ "theme": ');
+  });
+
+  it('reads Claude Code set up for its version as configured: the plan Apply wrote for 2.1.332', async () => {
+    const { bin, env } = world();
+    fs.writeFileSync(path.join(bin, 'claude'), '#!/bin/sh\necho "2.1.332 (Claude Code)"\n', { mode: 0o755 });
+    const { plan: written, agentVersion } = await planSetup('claude-code', env, {});
+    expect(agentVersion).toBe('2.1.332');
+    applyChanges(written.changes, new Date(0));
+    const claude = (await withVersions(detectAgents(env), env)).find((a) => a.agent === 'claude-code')!;
+    expect(claude).toMatchObject({ version: '2.1.332', configured: true });
   });
 });
