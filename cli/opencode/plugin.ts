@@ -43,6 +43,8 @@ export const SwitchboardPlugin = async (input: unknown): Promise<Rec> => {
   let config: unknown;
   const state = new Map<string, 'busy' | 'idle'>();
   const waking = new Set<string>();
+  /** Sessions poked while a wake of theirs ran: it looks again when done (the new message may have come after its fetch). */
+  const again = new Set<string>();
   const sessions = new OpencodeSessions({
     cwd: str(ctx.directory) ?? process.cwd(),
     pid: process.pid,
@@ -74,7 +76,11 @@ export const SwitchboardPlugin = async (input: unknown): Promise<Rec> => {
 
   /** An idle session with a message waiting: a prompt with what fits starts its turn. */
   async function wake(ses: string): Promise<void> {
-    if (state.get(ses) !== 'idle' || waking.has(ses) || client === undefined) return;
+    if (state.get(ses) !== 'idle' || client === undefined) return;
+    if (waking.has(ses)) {
+      again.add(ses);
+      return;
+    }
     waking.add(ses);
     try {
       const f = await take(ses, 'prompt', HOOK_TEXT_BUDGET.opencode);
@@ -93,6 +99,7 @@ export const SwitchboardPlugin = async (input: unknown): Promise<Rec> => {
       debug('wake', err);
     } finally {
       waking.delete(ses);
+      if (again.delete(ses)) await wake(ses);
     }
   }
 
@@ -104,7 +111,7 @@ export const SwitchboardPlugin = async (input: unknown): Promise<Rec> => {
         const info = isRec(p.info) ? p.info : {};
         if (!isSessionId(info.id)) return;
         if (typeof info.parentID === 'string') sessions.children.add(info.id);
-        else await sessions.ensure(info.id);
+        else if (!state.has(info.id)) await setState(info.id, 'idle'); // a new session waits for its first prompt
         return;
       }
       case 'session.status': {

@@ -1,14 +1,16 @@
 // The real OpenCode (pinned `opencode-ai`, its Linux binary from npm) with
 // Switchboard set up by `switchboard setup opencode`, offline in a private
 // network namespace against a scripted OpenAI-compatible (Chat Completions)
-// server, as `opencode serve` driven through its own HTTP API. One run, in
-// order: the plugin lists the OpenCode session as one row with its mode;
-// the MCP tools act as that session; a message waiting during a turn
-// reaches the model appended to a built-in tool's result (`delivered`); an
-// idle session is woken by a message (latency measured from the send to
-// the model request); a held message never reaches the model; a send from
-// OpenCode reaches its peer; when OpenCode exits its session leaves and the
-// held message's sender is told `undelivered`.
+// server, as `opencode serve` driven through its own HTTP API. First, one run
+// in order: the plugin lists the OpenCode session as one row with its mode;
+// the MCP tools act as that session; a message waiting during a turn reaches
+// the model appended to a built-in tool's result (`delivered`); an idle
+// session is woken by a message (latency logged from the send to the model
+// request); a held message never reaches the model; no Switchboard process
+// runs per tool call; when OpenCode exits its session leaves and the held
+// message's sender is told `undelivered`. Then a real Codex and OpenCode
+// message each other (the reply to the `from` OpenCode's model read), and an
+// OpenCode whose edits and commands ask is listed as prompting.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,17 +20,11 @@ import type { AgentRow, InboxItem, Registration } from '../../core/protocol/meth
 import { until } from '../helpers/hub.js';
 import { inbox, waitInbox } from './harness/observe.js';
 import { OPTED_OUT } from './harness/opt-out.js';
-import { AGENT_HANG_MS, launch, markedPids, type AgentProcess } from './harness/launch.js';
-import {
-  OPENCODE_ENV,
-  OPENCODE_PORT,
-  opencodeCommand,
-  opencodeConfigDir,
-  seedOpencode,
-  serverCall,
-} from './harness/opencode.js';
+import { AGENT_HANG_MS, markedPids } from './harness/launch.js';
+import { opencodeConfigDir, seedOpencode, startOpencode, type RunningOpencode } from './harness/opencode.js';
 import { startWorld, type World } from './harness/world.js';
-import { startModelServer, type ModelRequest, type ModelServer } from './model/server.js';
+import type { ModelRequest, ModelServer } from './model/server.js';
+import { lastFrom } from './harness/observe.js';
 
 const HANG_MS = AGENT_HANG_MS;
 const BOUNDARY_TEXT = 'boundary-note-from-alice';
@@ -40,8 +36,7 @@ const REPLY_TEXT = 'reply-from-opencode';
 describe.skipIf(OPTED_OUT)('OpenCode', () => {
   let w: World;
   let model: ModelServer;
-  let oc: AgentProcess;
-  let api: string;
+  let oc: RunningOpencode;
   let alice: Registration;
   let bob: Registration;
   let ses = '';
@@ -91,7 +86,7 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
     configText = fs.readFileSync(path.join(opencodeConfigDir(w.home), 'opencode.json'), 'utf8');
     alice = await w.register('alice', true);
     bob = await w.register('bob'); // prompting: a bypass receiver's user must approve what it sends
-    model = await startModelServer('openai-chat', path.join(w.root, 'm-oc.sock'), [
+    oc = await startOpencode(w, 'oc', [
       async () => {
         busyRows = await ours();
         return { tool: 'switchboard_list_peers', input: {} };
@@ -121,34 +116,10 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
         return { text: 'Second wake done.' };
       },
     ]);
-    const cwd = path.join(w.root, 'w-oc');
-    api = path.join(w.root, 'oc-api.sock');
-    oc = launch({
-      name: 'oc',
-      root: w.root,
-      cwd,
-      argv: [
-        ...opencodeCommand(),
-        'serve',
-        ...(process.env.SWITCHBOARD_AGENTS_LOG === '1' ? ['--print-logs'] : []),
-        '--hostname',
-        '127.0.0.1',
-        '--port',
-        String(OPENCODE_PORT),
-      ],
-      env: { ...w.env, ...OPENCODE_ENV },
-      modelSocket: model.socketPath,
-      expose: { port: OPENCODE_PORT, socket: api },
-    });
-    // The server answers once it listens.
-    await until(() => oc.output().includes('opencode server listening'), HANG_MS);
-    await until(async () => (await serverCall(api, 'GET', '/session').catch(() => undefined)) !== undefined, HANG_MS);
+    model = oc.model;
     step('server up');
-    const created = (await serverCall(api, 'POST', '/session', {})) as { id: string };
-    ses = created.id;
-    await serverCall(api, 'POST', `/session/${ses}/prompt_async`, {
-      parts: [{ type: 'text', text: 'List your peers, then run one command.' }],
-    });
+    ses = await oc.newSession();
+    await oc.prompt(ses, 'List your peers, then run one command.');
     step(`session ${ses} prompted`);
     await request((q) => q === boundaryReq);
     step('boundary request seen');
@@ -171,7 +142,7 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
     await until(async () => (await ours())[0]?.state === 'idle', HANG_MS);
     aliceItems.push(...(await inbox(w.client, alice)));
     step('stopping OpenCode');
-    await oc.stop();
+    await oc.proc.stop();
     // Its session ends with its process (the hub's liveness sweep): the held message's sender is told.
     await waitInbox(w.client, bob, (i) => i.kind === 'receipt' && i.status === 'undelivered', HANG_MS);
     bobItems = await inbox(w.client, bob).catch(() => []);
@@ -179,14 +150,13 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
   }, HANG_MS * 3);
 
   afterAll(async () => {
-    if (process.env.SWITCHBOARD_AGENTS_LOG === '1') console.log(oc?.output().slice(-6000), model?.errors);
+    if (process.env.SWITCHBOARD_AGENTS_LOG === '1') console.log(oc?.proc.output().slice(-6000), model?.errors);
     if (process.env.SWITCHBOARD_AGENTS_KEEP === '1' && model)
       fs.writeFileSync(
         path.join(w.root, 'dump-oc.json'),
-        JSON.stringify({ output: oc?.output(), requests: model.requests }, null, 1),
+        JSON.stringify({ output: oc?.proc.output(), requests: model.requests }, null, 1),
       );
     await oc?.stop();
-    await model?.close();
     await w?.close();
   });
 
@@ -246,5 +216,93 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
     expect(heldStatus).toBe('held');
     expect(secondReq?.context).toContain(SECOND_TEXT);
     for (const q of model.requests) expect(q.context).not.toContain(HELD_TEXT);
+  });
+});
+
+describe.skipIf(OPTED_OUT)('OpenCode and a real Codex', () => {
+  let w: World;
+  let oc: RunningOpencode;
+  let ocWake: ModelRequest | undefined;
+  let codexSaw: ModelRequest | undefined;
+  let replied = false;
+  const FROM_CODEX = 'hello-opencode-from-codex';
+  const FROM_OPENCODE = 'hello-codex-from-opencode';
+
+  beforeAll(async () => {
+    w = await startWorld();
+    seedOpencode(w.home);
+    const r = await w.cli(['setup', 'opencode']);
+    if (r.code !== 0) throw new Error(`switchboard setup opencode failed: ${r.stdout}${r.stderr}`);
+    await w.setup('codex');
+    oc = await startOpencode(w, 'oc', [
+      (req) => {
+        ocWake = req;
+        // Reply to the `from` the model read, as an agent does.
+        return {
+          tool: 'switchboard_send',
+          input: { to: lastFrom(req.context) ?? 'nobody', summary: 'reply', message: FROM_OPENCODE },
+        };
+      },
+      () => {
+        replied = true;
+        return { text: 'Replied to Codex.' };
+      },
+    ]);
+    await oc.newSession(); // idle until a message wakes it
+    await until(async () => (await w.rows()).some((row) => row.agent === 'opencode'), HANG_MS);
+    const codex = await w.start('codex', {
+      prompt: 'Say hello to the OpenCode session and read its answer.',
+      mode: 'bypass',
+      steps: [
+        async () => {
+          const row = (await w.rows()).find((x) => x.agent === 'opencode')!;
+          return { tool: 'switchboard_send', input: { to: row.label, summary: 'hello', message: FROM_CODEX } };
+        },
+        async () => {
+          await until(() => replied, HANG_MS); // OpenCode was woken and answered
+          return { tool: 'switchboard_check_inbox', input: {} };
+        },
+        (req) => {
+          codexSaw = req;
+          return { text: 'Got it.' };
+        },
+      ],
+    });
+    await codex.waitExit(HANG_MS);
+  }, HANG_MS * 3);
+
+  afterAll(async () => {
+    await oc?.stop();
+    await w?.close();
+  });
+
+  it('Codex’s message wakes the idle OpenCode session, whose reply reaches Codex’s model', () => {
+    expect(ocWake?.context).toContain(FROM_CODEX);
+    expect(codexSaw?.context).toContain(FROM_OPENCODE);
+  });
+});
+
+describe.skipIf(OPTED_OUT)('OpenCode whose edits and commands ask', () => {
+  let w: World;
+  let oc: RunningOpencode;
+  let row: AgentRow | undefined;
+
+  beforeAll(async () => {
+    w = await startWorld();
+    seedOpencode(w.home, { permission: { edit: 'ask', bash: 'ask' } });
+    const r = await w.cli(['setup', 'opencode']);
+    if (r.code !== 0) throw new Error(`switchboard setup opencode failed: ${r.stdout}${r.stderr}`);
+    oc = await startOpencode(w, 'oc', []);
+    await oc.newSession();
+    await until(async () => (row = (await w.rows()).find((x) => x.agent === 'opencode')) !== undefined, HANG_MS);
+  }, HANG_MS * 2);
+
+  afterAll(async () => {
+    await oc?.stop();
+    await w?.close();
+  });
+
+  it('is listed as prompting, read from its configuration', () => {
+    expect(row).toMatchObject({ mode: 'default', modeClass: 'prompting', modeSource: 'hook' });
   });
 });

@@ -13,8 +13,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { until } from '../../helpers/hub.js';
+import { startModelServer, type ModelServer, type Step } from '../model/server.js';
 import { unpacked } from './binaries.js';
-import { MODEL_PORT } from './launch.js';
+import { AGENT_HANG_MS, launch, MODEL_PORT, type AgentProcess } from './launch.js';
+import type { World } from './world.js';
 
 /** `opencode-ai`'s version; its optional dependency `opencode-linux-x64` has the same. */
 export const OPENCODE_PIN = '1.18.33';
@@ -58,10 +61,11 @@ export function opencodeConfigDir(home: string): string {
 }
 
 /** A fresh HOME's OpenCode: the scripted provider as its model, no sharing or updates, the plugin package in place. */
-export function seedOpencode(home: string): void {
+export function seedOpencode(home: string, extra: Record<string, unknown> = {}): void {
   const dir = opencodeConfigDir(home);
   fs.mkdirSync(dir, { recursive: true });
   const config = {
+    ...extra,
     $schema: 'https://opencode.ai/config.json',
     model: `${MODEL.provider}/${MODEL.model}`,
     small_model: `${MODEL.provider}/${MODEL.model}`,
@@ -120,4 +124,69 @@ export function serverCall(socket: string, method: string, url: string, body?: u
     req.on('error', reject);
     req.end(data);
   });
+}
+
+export interface RunningOpencode {
+  proc: AgentProcess;
+  model: ModelServer;
+  /** The Unix socket that reaches its HTTP API. */
+  api: string;
+  cwd: string;
+  /** A new OpenCode session (idle until prompted); its id. */
+  newSession(): Promise<string>;
+  prompt(ses: string, text: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `opencode serve` in its own namespace, its model following `steps`, answering once its API does. */
+export async function startOpencode(w: World, name: string, steps: Step[]): Promise<RunningOpencode> {
+  const model = await startModelServer('openai-chat', path.join(w.root, `m-${name}.sock`), steps);
+  const cwd = path.join(w.root, `w-${name}`);
+  const api = path.join(w.root, `${name}-api.sock`);
+  const proc = launch({
+    name,
+    root: w.root,
+    cwd,
+    argv: [
+      ...opencodeCommand(),
+      'serve',
+      ...(process.env.SWITCHBOARD_AGENTS_LOG === '1' ? ['--print-logs'] : []),
+      '--hostname',
+      '127.0.0.1',
+      '--port',
+      String(OPENCODE_PORT),
+    ],
+    env: {
+      ...w.env,
+      ...OPENCODE_ENV,
+      ...(process.env.SWITCHBOARD_AGENTS_LOG === '1' ? { SWITCHBOARD_DEBUG: '1' } : {}),
+    },
+    modelSocket: model.socketPath,
+    expose: { port: OPENCODE_PORT, socket: api },
+  });
+  const stop = async (): Promise<void> => {
+    await proc.stop();
+    await model.close();
+  };
+  try {
+    await until(() => proc.output().includes('opencode server listening'), AGENT_HANG_MS);
+    await until(
+      async () => (await serverCall(api, 'GET', '/session').catch(() => undefined)) !== undefined,
+      AGENT_HANG_MS,
+    );
+  } catch (err) {
+    await stop();
+    throw new Error(`opencode serve did not answer:\n${proc.output().slice(-4000)}`, { cause: err });
+  }
+  return {
+    proc,
+    model,
+    api,
+    cwd,
+    newSession: async () => ((await serverCall(api, 'POST', '/session', {})) as { id: string }).id,
+    prompt: async (ses, text) => {
+      await serverCall(api, 'POST', `/session/${ses}/prompt_async`, { parts: [{ type: 'text', text }] });
+    },
+    stop,
+  };
 }
