@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HubClient, RpcError } from '../../core/client/client.js';
+import type { NameChange } from '../../core/protocol/results.js';
 import { asPermissionMode } from '../../core/protocol/vocabulary.js';
 import { argvOf, bypassAvailableFromArgv, modeFromArgv } from './mode.js';
 import {
@@ -40,6 +41,8 @@ export interface EnsureArgs {
   file?: string;
   /** The agent's own session id from the hook input, recorded as the claim. */
   agentSessionId?: string;
+  /** Told when the hub registered this session under another name than `name` (taken, or rewritten). */
+  onNameChange?: (change: NameChange) => void;
 }
 
 /** How long a process waits for another process of the same agent that is registering its session. */
@@ -137,6 +140,7 @@ async function register(a: EnsureArgs, file: string): Promise<Credentials> {
     ...(a.hook ? { hook: true } : {}),
   });
   const creds = { sessionId: reg.sessionId, token: reg.token };
+  if (reg.nameChange !== undefined) a.onNameChange?.(reg.nameChange);
   writeCredentials(file, { ...creds, ...(a.agentSessionId !== undefined ? { agentSessionId: a.agentSessionId } : {}) });
   return creds;
 }

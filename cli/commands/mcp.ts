@@ -71,6 +71,9 @@ export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
   const client = await connectOrStartHub();
   const pid = agentPid();
   let own: Credentials | undefined;
+  // A --name another live session holds (or one rewritten): the agent is told at initialize, in the server's
+  // instructions, which name peers reach it by — else it would sign messages as a name that is someone else's.
+  let renamed: string | undefined;
   const ownSession = async (): Promise<Credentials> =>
     (own ??= await ensureSession({
       client,
@@ -79,11 +82,15 @@ export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
       agent,
       ...(values.name ? { name: values.name } : {}),
       ...(values.mode ? { permissionMode: values.mode } : {}),
+      onNameChange: (change) => (renamed = `Your Switchboard session name is not the one asked for. ${change.note}`),
     }));
   // OpenCode: one MCP process serves every session of a directory; each call names its session (its plugin's).
   const opencode = agent === 'opencode';
   const creds = opencode ? opencodeCredsFor(pid, ownSession) : await ownSession();
-  const server = new McpServer({ name: 'switchboard', version: VERSION });
+  const server = new McpServer(
+    { name: 'switchboard', version: VERSION },
+    renamed !== undefined ? { instructions: renamed } : undefined,
+  );
   // Where this hub keeps its quiet marks (a post-tool switchboard_hook call with nothing pending then calls no hub).
   const { runtimeDir } = await client.call('hub.info', {});
   registerTools(server, {

@@ -45,6 +45,18 @@ type Result = { content: Array<{ type: string; text: string }>; isError?: boolea
 const text = (r: unknown): string => (r as Result).content.map((c) => c.text).join('\n');
 
 describe('switchboard mcp', () => {
+  it('an agent whose --name a live session holds is told, at initialize, the name it got', async () => {
+    th = await startHub();
+    const first = await agent(th, 'api');
+    const second = await agent(th, 'api');
+    expect(first.getInstructions()).toBeUndefined();
+    expect(second.getInstructions()).toMatch(
+      /^Your Switchboard session name is not the one asked for\. The name "api" is held by the live session api \[[0-9a-f]{6}\], so this session is "api-2"\.$/,
+    );
+    const peers = text(await second.callTool({ name: 'switchboard_list_peers', arguments: {} }));
+    expect(peers).toMatch(/^api \[[0-9a-f]{6}\] — /m);
+  });
+
   it('offers switchboard_* tools that two agents use to find and message each other', async () => {
     th = await startHub();
     const alice = await agent(th, 'alice');
