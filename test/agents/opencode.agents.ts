@@ -8,9 +8,10 @@
 // session is woken by a message (latency logged from the send to the model
 // request); a held message never reaches the model; no Switchboard process
 // runs per tool call; when OpenCode exits its session leaves and the held
-// message's sender is told `undelivered`. Then a real Codex and OpenCode
-// message each other (the reply to the `from` OpenCode's model read), and an
-// OpenCode whose edits and commands ask is listed as prompting.
+// message's sender is told `undelivered`. Then a real Codex, and a real
+// Claude Code, and OpenCode message each other (the reply to the `from`
+// OpenCode's model read), and an OpenCode whose edits and commands ask is
+// listed as prompting.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -219,68 +220,75 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
   });
 });
 
-describe.skipIf(OPTED_OUT)('OpenCode and a real Codex', () => {
-  let w: World;
-  let oc: RunningOpencode;
-  let ocWake: ModelRequest | undefined;
-  let codexSaw: ModelRequest | undefined;
-  let replied = false;
-  const FROM_CODEX = 'hello-opencode-from-codex';
-  const FROM_OPENCODE = 'hello-codex-from-opencode';
+const PEER_NAMES: Record<'codex' | 'claude', string> = { codex: 'Codex', claude: 'Claude Code' };
 
-  beforeAll(async () => {
-    w = await startWorld();
-    seedOpencode(w.home);
-    const r = await w.cli(['setup', 'opencode']);
-    if (r.code !== 0) throw new Error(`switchboard setup opencode failed: ${r.stdout}${r.stderr}`);
-    await w.setup('codex');
-    oc = await startOpencode(w, 'oc', [
-      (req) => {
-        ocWake = req;
-        // Reply to the `from` the model read, as an agent does.
-        return {
-          tool: 'switchboard_send',
-          input: { to: lastFrom(req.context) ?? 'nobody', summary: 'reply', message: FROM_OPENCODE },
-        };
-      },
-      () => {
-        replied = true;
-        return { text: 'Replied to Codex.' };
-      },
-    ]);
-    await oc.newSession(); // idle until a message wakes it
-    await until(async () => (await w.rows()).some((row) => row.agent === 'opencode'), HANG_MS);
-    const codex = await w.start('codex', {
-      prompt: 'Say hello to the OpenCode session and read its answer.',
-      mode: 'bypass',
-      steps: [
-        async () => {
-          const row = (await w.rows()).find((x) => x.agent === 'opencode')!;
-          return { tool: 'switchboard_send', input: { to: row.label, summary: 'hello', message: FROM_CODEX } };
-        },
-        async () => {
-          await until(() => replied, HANG_MS); // OpenCode was woken and answered
-          return { tool: 'switchboard_check_inbox', input: {} };
-        },
+/** A real peer agent (headless, bypass: OpenCode's class with no rules) and OpenCode message each other. */
+function pairWith(peer: 'codex' | 'claude'): void {
+  describe.skipIf(OPTED_OUT)(`OpenCode and a real ${PEER_NAMES[peer]}`, () => {
+    let w: World;
+    let oc: RunningOpencode;
+    let ocWake: ModelRequest | undefined;
+    let peerSaw: ModelRequest | undefined;
+    let replied = false;
+    const FROM_PEER = `hello-opencode-from-${peer}`;
+    const FROM_OPENCODE = `hello-${peer}-from-opencode`;
+
+    beforeAll(async () => {
+      w = await startWorld();
+      seedOpencode(w.home);
+      const r = await w.cli(['setup', 'opencode']);
+      if (r.code !== 0) throw new Error(`switchboard setup opencode failed: ${r.stdout}${r.stderr}`);
+      await w.setup(peer);
+      oc = await startOpencode(w, 'oc', [
         (req) => {
-          codexSaw = req;
-          return { text: 'Got it.' };
+          ocWake = req;
+          // Reply to the `from` the model read, as an agent does.
+          return {
+            tool: 'switchboard_send',
+            input: { to: lastFrom(req.context) ?? 'nobody', summary: 'reply', message: FROM_OPENCODE },
+          };
         },
-      ],
+        () => {
+          replied = true;
+          return { text: 'Replied.' };
+        },
+      ]);
+      await oc.newSession(); // idle until a message wakes it
+      await until(async () => (await w.rows()).some((row) => row.agent === 'opencode'), HANG_MS);
+      const agent = await w.start(peer, {
+        prompt: 'Say hello to the OpenCode session and read its answer.',
+        mode: 'bypass',
+        steps: [
+          async () => {
+            const row = (await w.rows()).find((x) => x.agent === 'opencode')!;
+            return { tool: 'switchboard_send', input: { to: row.label, summary: 'hello', message: FROM_PEER } };
+          },
+          async () => {
+            await until(() => replied, HANG_MS); // OpenCode was woken and answered
+            return { tool: 'switchboard_check_inbox', input: {} };
+          },
+          (req) => {
+            peerSaw = req;
+            return { text: 'Got it.' };
+          },
+        ],
+      });
+      await agent.waitExit(HANG_MS);
+    }, HANG_MS * 3);
+
+    afterAll(async () => {
+      await oc?.stop();
+      await w?.close();
     });
-    await codex.waitExit(HANG_MS);
-  }, HANG_MS * 3);
 
-  afterAll(async () => {
-    await oc?.stop();
-    await w?.close();
+    it(`${PEER_NAMES[peer]}’s message wakes the idle OpenCode session, whose reply reaches ${PEER_NAMES[peer]}’s model`, () => {
+      expect(ocWake?.context).toContain(FROM_PEER);
+      expect(peerSaw?.context).toContain(FROM_OPENCODE);
+    });
   });
-
-  it('Codex’s message wakes the idle OpenCode session, whose reply reaches Codex’s model', () => {
-    expect(ocWake?.context).toContain(FROM_CODEX);
-    expect(codexSaw?.context).toContain(FROM_OPENCODE);
-  });
-});
+}
+pairWith('codex');
+pairWith('claude');
 
 describe.skipIf(OPTED_OUT)('OpenCode whose edits and commands ask', () => {
   let w: World;
