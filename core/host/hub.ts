@@ -71,8 +71,9 @@ export class Hub {
   readonly limits: Limits;
   readonly version: string;
   readonly startedAt: number;
-  /** The user's home directory as the hub was given it (EndpointEnv), never read from the process. */
+  /** The user's home, and Codex's (CODEX_HOME, else ~/.codex), from the EndpointEnv the hub was given. */
   readonly home: string;
+  readonly codexHome: string;
   /** Grants user-interface decisions (approve, deny); printed at start, never written to disk. */
   readonly uiToken = randomBytes(24).toString('hex');
   /** The loopback port of the web UI while one serves this hub (set by web.ts); hub.info shows it, never the token. */
@@ -132,6 +133,7 @@ export class Hub {
     this.version = opts.version ?? '0.0.0';
     this.startedAt = this.clock.now();
     this.home = env.home;
+    this.codexHome = env.env.CODEX_HOME ? path.resolve(env.env.CODEX_HOME) : path.join(env.home, '.codex');
     this.events = new Emitter<HubEvent>(this.log);
     this.settings = new SettingsStore({
       managedPath: opts.managedSettingsPath ?? defaultManagedPath(env.platform, env.env),
@@ -163,7 +165,7 @@ export class Hub {
     });
     const claudeHome = env.env.CLAUDE_CONFIG_DIR
       ? path.resolve(env.env.CLAUDE_CONFIG_DIR)
-      : path.join(this.home, '.claude');
+      : path.join(env.home, '.claude');
     this.claude = new ClaudeRoot(this, opts.claudeHome ?? claudeHome, () => this.#restored);
     this.reclaimer = new Reclaimer({ now: () => this.clock.monotonic() });
     this.idle = new IdleWatch({

@@ -17,8 +17,6 @@ import type { InboxItem } from '../protocol/methods.js';
 import type { SessionRecord } from '../registry/session.js';
 import type { UserNotice } from '../protocol/events.js';
 import { WaitingTold } from './told.js';
-import os from 'node:os';
-import path from 'node:path';
 import { CodexThreadBusy, codexRoute, fitTurn, startCodexTurn, type CodexWakePorts } from './codex.js';
 import { ClaudeSocketHandover, type ClaudeSocketPorts } from './claude-socket.js';
 import { versionAtLeast } from '../kit/version.js';
@@ -50,6 +48,8 @@ function headlessWhy(entry: { kind?: string | undefined; entrypoint?: string | u
 /** What waking needs from the hub. */
 export interface WakePorts extends ClaudeSocketPorts {
   readonly version: string;
+  /** Codex's home (CODEX_HOME, else ~/.codex) as the hub was given its environment. */
+  readonly codexHome: string;
   readonly userNotices: { push(notice: UserNotice): void };
 }
 
@@ -64,6 +64,8 @@ export class Waker {
   readonly #again = new Set<string>();
   /** Idle sessions the throttle kept messages back from: one look again each. */
   readonly #retry = new Map<string, NodeJS.Timeout>();
+  /** Callers of settled() waiting for the running wakes to end. */
+  readonly #settledWaiters: Array<() => void> = [];
 
   constructor(hub: WakePorts) {
     this.#hub = hub;
@@ -71,10 +73,10 @@ export class Waker {
     this.#socket = new ClaudeSocketHandover(hub);
   }
 
-  /** What codex.ts needs of the hub (read when used: the hub's limits are set after this object). */
+  /** What codex.ts needs of the hub. */
   #codexPorts(): CodexWakePorts {
     const l = this.#hub.limits;
-    const home = process.env.CODEX_HOME ? path.resolve(process.env.CODEX_HOME) : path.join(os.homedir(), '.codex');
+    const home = this.#hub.codexHome;
     return {
       timeoutMs: l.codexWakeTimeoutMs,
       idleWaitMs: l.codexIdleWaitMs,
@@ -137,7 +139,17 @@ export class Waker {
       .finally(() => {
         this.#running.delete(receiverId);
         if (this.#again.delete(receiverId)) this.poke(receiverId);
+        if (this.#running.size === 0) for (const resolve of this.#settledWaiters.splice(0)) resolve();
       });
+  }
+
+  /**
+   * Resolves once no wake runs (none started by what happened so far is still writing): the event a test waits
+   * on to say "nothing was woken", instead of a span of time.
+   */
+  settled(): Promise<void> {
+    if (this.#running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#settledWaiters.push(resolve));
   }
 
   async #wake(receiverId: string): Promise<void> {

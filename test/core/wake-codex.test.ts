@@ -14,7 +14,7 @@ import type { HubClient } from '../../core/client/client.js';
 import type { InboxItem, Registration } from '../../core/protocol/methods.js';
 import { codexRoute, codexTurnInput, fitTurn, type CodexWakePorts } from '../../core/wake/codex.js';
 import { fakeAppServer, threadAnswers, type Answer, type FakeAppServer } from '../helpers/codex-app-server.js';
-import { sleep, startHub, until, type TestHub } from '../helpers/hub.js';
+import { startHub, until, wakesSettled, type TestHub } from '../helpers/hub.js';
 import { authOf, fetchInbox, receiptsIn } from '../helpers/inbox.js';
 import { stopAll } from '../helpers/processes.js';
 
@@ -132,7 +132,7 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
     const mallory = await t!.register(c, { name: 'mallory', permissionMode: 'bypassPermissions' });
     const r = await c.call('message.send', { ...authOf(mallory), to: 'web', summary: 's', message: 'held by parity' });
     expect(r.status).toBe('held');
-    await sleep(200);
+    await wakesSettled(t!.hub);
     expect(fake!.connections, 'nobody talked to the daemon').toBe(0);
     const [held] = (await c.call('held.list', { uiToken: t!.hub.uiToken })).items;
     await c.call('held.approve', { uiToken: t!.hub.uiToken, id: held!.id });
@@ -157,7 +157,7 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
     const { alice, web } = await world({ status: () => 'active', limits: { codexIdleWaitMs: 150 } });
     const r = await c.call('message.send', { ...authOf(alice), to: 'web', summary: 's', message: 'busy thread' });
     await until(() => fake!.requests.filter((q) => q.method === 'thread/read').length >= 2);
-    await sleep(300);
+    await wakesSettled(t!.hub);
     expect(fake!.requests.some((q) => q.method === 'turn/start')).toBe(false);
     expect(await receipts(alice, r.msg_id)).toEqual([]);
     expect(

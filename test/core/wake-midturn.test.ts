@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../core/client/client.js';
 import type { InboxItem, Registration } from '../../core/protocol/methods.js';
 import type { Limits } from '../../core/protocol/limits.js';
-import { sleep, startHub, until, type TestHub } from '../helpers/hub.js';
+import { startHub, until, wakesSettled, type TestHub } from '../helpers/hub.js';
 import { authOf, fetchInbox, receiptsIn } from '../helpers/inbox.js';
 import { stockPeer, type StockPeer } from './stock/helpers.js';
 
@@ -80,7 +80,7 @@ describe('a busy Claude Code turn takes messages through its own socket', () => 
     const [receipt] = await receipts(alice, r.msg_id);
     expect(receipt).toMatchObject({ status: 'delivered' });
     expect(receipt?.kind === 'receipt' ? receipt.reason : '').toMatch(/busy Claude Code session.*next model request/);
-    await sleep(100);
+    await wakesSettled(t.hub);
     expect(written(), 'never written twice (not by the wake after its Stop either)').toHaveLength(1);
     expect(t.hub.mailboxes.depth(bob.sessionId)).toBe(0);
   });
@@ -89,7 +89,7 @@ describe('a busy Claude Code turn takes messages through its own socket', () => 
     for (const entry of [{ version: '2.1.331' }, { kind: 'bg' }, { entrypoint: 'sdk-cli' }, { status: 'waiting' }]) {
       const { bob } = await busyClaude(entry);
       const r = await send(`not mid-turn ${JSON.stringify(entry)}`);
-      await sleep(200);
+      await wakesSettled(t.hub);
       expect(written(), JSON.stringify(entry)).toHaveLength(0);
       expect((await fetch(bob)).map((i) => i.id)).toEqual([r.msg_id]);
       await peer!.stop();
@@ -102,7 +102,7 @@ describe('a busy Claude Code turn takes messages through its own socket', () => 
   it('a message waiting for its Claude Code to say busy goes when it does', async () => {
     const { setStatus } = await busyClaude({ status: 'idle' });
     const r = await send('soon');
-    await sleep(200);
+    await wakesSettled(t.hub);
     expect(written()).toHaveLength(0);
     await setStatus('busy');
     await until(() => written().some((l) => l.msg_id === r.msg_id));
@@ -113,7 +113,7 @@ describe('a busy Claude Code turn takes messages through its own socket', () => 
     const mallory = await t.register(c, { name: 'mallory', permissionMode: 'bypassPermissions' });
     const r = await send('held by parity', mallory);
     expect(r.status).toBe('held');
-    await sleep(200);
+    await wakesSettled(t.hub);
     expect(written()).toHaveLength(0);
     const [held] = (await c.call('held.list', { uiToken: t.hub.uiToken })).items;
     await c.call('held.approve', { uiToken: t.hub.uiToken, id: held!.id });
@@ -140,7 +140,7 @@ describe('a busy Claude Code turn takes messages through its own socket', () => 
     await until(async () => (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'held'));
     expect(t.hub.table.live.get(bob.sessionId)!.state, 'its turn goes on').toBe('busy');
     await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true });
-    await sleep(100);
+    await wakesSettled(t.hub);
     expect((await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered')).toBe(false);
     await status('denied');
     await until(async () =>
@@ -153,7 +153,7 @@ describe('a busy Claude Code turn takes messages through its own socket', () => 
     const sent = [];
     for (const text of ['one', 'two', 'one', 'three', 'four', 'five']) sent.push(await send(text));
     await until(() => written().length === 3);
-    await sleep(200);
+    await wakesSettled(t.hub);
     const ids = written().map((l) => l.msg_id);
     expect(ids).toEqual([sent[0]!.msg_id, sent[1]!.msg_id, sent[3]!.msg_id]);
     expect(
@@ -185,7 +185,7 @@ describe('a headless Claude Code run is never woken', () => {
       why: expect.stringMatching(/headless Claude Code run \(sdk-cli/) as unknown,
     });
     const r = await send('not a wake');
-    await sleep(200);
+    await wakesSettled(t.hub);
     expect(written()).toHaveLength(0);
     expect((await fetch(bob)).map((i) => i.id)).toEqual([r.msg_id]);
   });

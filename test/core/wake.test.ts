@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../core/client/client.js';
 import type { HubEvent } from '../../core/protocol/events.js';
 import type { InboxItem, Registration } from '../../core/protocol/methods.js';
-import { sleep, startHub, until, type TestHub } from '../helpers/hub.js';
+import { startHub, until, wakesSettled, type TestHub } from '../helpers/hub.js';
 import { authOf, fetchInbox, receiptsIn } from '../helpers/inbox.js';
 import { stockPeer, type StockPeer } from './stock/helpers.js';
 
@@ -69,7 +69,7 @@ describe('waking an idle Claude Code session through its own socket', () => {
     await until(async () => (await receipts(alice, r.msg_id)).length === 1);
     expect((await receipts(alice, r.msg_id))[0]).toMatchObject({ status: 'delivered' });
     expect(t.hub.mailboxes.depth(bob.sessionId)).toBe(0);
-    await sleep(100);
+    await wakesSettled(t.hub);
     expect(
       peer!.peer.lines.filter((l) => l.type === 'user'),
       'written once',
@@ -95,7 +95,7 @@ describe('waking an idle Claude Code session through its own socket', () => {
     expect(t.hub.table.live.get(bob.sessionId)!.state, 'no turn started').toBe('idle');
     await c.call('session.state', { ...authOf(bob), state: 'busy', hook: true });
     await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true });
-    await sleep(100);
+    await wakesSettled(t.hub);
     expect((await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered')).toBe(false);
     expect(await fetch(bob), "still Claude Code's to decide").toEqual([]);
     await peer!.send(reply, {
@@ -117,7 +117,7 @@ describe('waking an idle Claude Code session through its own socket', () => {
     const mallory = await t.register(c, { name: 'mallory', permissionMode: 'bypassPermissions' });
     const r = await c.call('message.send', { ...authOf(mallory), to: 'bob', summary: 's', message: 'held by parity' });
     expect(r.status).toBe('held');
-    await sleep(200);
+    await wakesSettled(t.hub);
     expect(peer!.peer.lines.filter((l) => l.type === 'user')).toHaveLength(0);
     const [held] = (await c.call('held.list', { uiToken: t.hub.uiToken })).items;
     await c.call('held.approve', { uiToken: t.hub.uiToken, id: held!.id });
@@ -130,7 +130,7 @@ describe('waking an idle Claude Code session through its own socket', () => {
     fs.writeFileSync(peer!.registry, JSON.stringify({ ...entry, status: 'busy', updatedAt: Date.now() }));
     await until(() => t.hub.table.stock[0]?.status === 'busy');
     const r = await c.call('message.send', { ...authOf(alice), to: 'bob', summary: 's', message: 'not yet' });
-    await sleep(200);
+    await wakesSettled(t.hub);
     expect(peer!.peer.lines.filter((l) => l.type === 'user')).toHaveLength(0);
     fs.writeFileSync(peer!.registry, JSON.stringify({ ...entry, status: 'idle', updatedAt: Date.now() + 1 }));
     await until(() => peer!.peer.lines.some((l) => l.type === 'user' && l.msg_id === r.msg_id));
@@ -140,7 +140,7 @@ describe('waking an idle Claude Code session through its own socket', () => {
     const bob = await idleClaude();
     await c.call('session.state', { ...authOf(bob), state: 'busy', hook: true });
     const r = await c.call('message.send', { ...authOf(alice), to: 'bob', summary: 's', message: 'while busy' });
-    await sleep(200);
+    await wakesSettled(t.hub);
     expect(peer!.peer.lines.filter((l) => l.type === 'user')).toHaveLength(0);
     expect((await fetch(bob)).map((i) => i.id)).toEqual([r.msg_id]);
   });
@@ -170,7 +170,7 @@ describe('no way in', () => {
     expect((await c.call('agents.list', {})).rows.find((x) => x.name === 'web')!.waiting).toBe(0);
     await c.call('inbox.ack', { ...authOf(codex), ids: [r1.msg_id, r2.msg_id] });
     await c.call('session.state', { ...authOf(codex), state: 'idle', hook: true });
-    await sleep(100);
+    await wakesSettled(t.hub);
     expect(
       (await receipts(alice, r1.msg_id)).filter((i) => i.kind === 'receipt' && i.status === 'waiting'),
     ).toHaveLength(1);
@@ -179,7 +179,7 @@ describe('no way in', () => {
   it('a session without hooks (MCP only) tells nobody: its idle means nothing', async () => {
     const other = await t.register(c, { name: 'plain' });
     const r = await c.call('message.send', { ...authOf(alice), to: 'plain', summary: 's', message: 'x' });
-    await sleep(100);
+    await wakesSettled(t.hub);
     expect(await receipts(alice, r.msg_id)).toEqual([]);
     expect((await fetch(other)).length).toBe(1);
   });

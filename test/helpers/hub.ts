@@ -75,6 +75,16 @@ export async function until(check: () => boolean | Promise<boolean>, hangMs = UN
   }
 }
 
+/**
+ * Every wake that what happened so far started has ended (core/wake: Waker.settled), and two turns of the event
+ * loop have passed, so what it wrote to a socket in this process has been read there. The event a test waits on
+ * to say "nothing was woken" or "written once", instead of a span of time.
+ */
+export async function wakesSettled(hub: Hub): Promise<void> {
+  await hub.wake.settled();
+  for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
+}
+
 /** How long until() waits before it calls a wait a hang. */
 export const UNTIL_HANG_MS = 30_000;
 
