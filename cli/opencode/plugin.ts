@@ -48,7 +48,8 @@ export const SwitchboardPlugin = async (input: unknown): Promise<Rec> => {
   const sessions = new OpencodeSessions({
     cwd: str(ctx.directory) ?? process.cwd(),
     pid: process.pid,
-    mode: () => opencodeMode(config, process.argv, process.env),
+    // Unknown (the hub fails closed) until OpenCode's `config` hook gave its configuration.
+    mode: () => (config === undefined ? undefined : opencodeMode(config, process.argv, process.env)),
     onItem: (ses) => void wake(ses),
   });
   const peer = (ses: unknown): ses is string => isSessionId(ses) && !sessions.children.has(ses);
