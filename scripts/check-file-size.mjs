@@ -14,8 +14,8 @@ export const SOURCE_DIRS = ['core', 'cli', 'electron', 'preload', 'renderer', 's
 const SOURCE = /\.(ts|tsx|mjs|cjs|js)$/;
 
 /**
- * Longer than MAX_LINES when the check came in, with the length then; split when the work around them
- * settles (their features were being changed by others at the time).
+ * Longer than MAX_LINES when the check came in, with the length then: the hub's composition root, the setup
+ * plans of four agents, the relay, and the protocol's method and result tables. Each may only shrink.
  */
 export const OVER = {
   'core/host/hub.ts': 366,
