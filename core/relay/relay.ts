@@ -1,5 +1,5 @@
 // The relay's connection to NATS: presence (each hub publishes its live
-// sessions with a time to live; rows of a silent hub expire), messages as
+// sessions with a time to live; rows of a silent hub expire: presences.ts), messages as
 // request/reply (the answer is the remote hub's decision, sent only after
 // it journaled the message: an acknowledged message survives a broker
 // outage), and receipts back to the sending machine. It connects in the
@@ -30,6 +30,9 @@ import {
 import { Coalescer, presenceRefusal, QUERY_ANSWER_MS } from './presence-guard.js';
 import { drop, type DropLog } from '../kit/drop.js';
 import { MailStore, type StoredAnswer } from './mail-store.js';
+import { Presences, type RemoteHub } from './presences.js';
+
+export type { RemoteHub } from './presences.js';
 
 export const SEND_TIMEOUT_MS = 5000; // a remote hub answers once the message is journaled
 const RECEIPT_ACK_MS = 2000; // a hub answers a receipt as it takes it
@@ -37,13 +40,6 @@ const DEFAULT_PRESENCE_S = 15;
 const CLOSE_WAIT_MS = 2000; // at most this long to drain on close
 /** A refused presence is logged at most this often. */
 const REFUSED_LOG_MS = 60_000;
-
-export interface RemoteHub {
-  machine: string;
-  hubId: string;
-  sessions: PresenceSession[];
-  expiresAt: number;
-}
 
 export interface RelayPorts {
   localSessions(): PresenceSession[];
@@ -72,7 +68,7 @@ export class Relay {
   readonly ttlMs: number;
   readonly #settings: RelaySettings;
   readonly #ports: RelayPorts;
-  readonly #remote = new Map<string, RemoteHub>();
+  readonly #remote: Presences;
   #nc: NatsConnection | undefined;
   #connected = false;
   readonly #warn: DropLog = (message, fields) => this.#ports.log('warn', message, fields);
@@ -98,6 +94,10 @@ export class Relay {
     this.hubId = hubId;
     this.ttlMs = (settings.presenceSeconds ?? DEFAULT_PRESENCE_S) * 1000;
     this.#ports = ports;
+    this.#remote = new Presences(
+      () => ports.now(),
+      () => ports.remoteChanged(),
+    );
   }
 
   get connected(): boolean {
@@ -116,11 +116,9 @@ export class Relay {
   /** Connects in the background (the hub never waits for the broker). */
   start(): void {
     drop(this.#connect(), 'relay: connecting', this.#warn);
-    const sweep = setInterval(() => this.#expire(), 1000);
     const beat = setInterval(() => this.announce(), Math.max(1000, Math.floor(this.ttlMs / 3)));
-    sweep.unref();
     beat.unref();
-    this.#timers.push(sweep, beat);
+    this.#timers.push(beat);
   }
 
   /** First connection: retried with backoff (1 s doubling to 30 s) until it works or the hub closes; then NATS reconnects by itself. */
@@ -222,14 +220,13 @@ export class Relay {
   }
 
   remote(): RemoteHub[] {
-    const now = this.#ports.now();
-    return [...this.#remote.values()].filter((h) => h.expiresAt > now);
+    return this.#remote.live();
   }
 
   #presence(m: Msg): void {
     const p = decode(Presence, m.data);
     if (p === undefined || p.hubId === this.hubId) return;
-    const refusal = presenceRefusal(p, m.subject, this.#remote);
+    const refusal = presenceRefusal(p, m.subject, this.#remote.map);
     if (refusal !== undefined) return this.#refused(refusal, p.machine);
     if (p.machine === this.machine) {
       this.#ports.log('warn', 'relay: another hub uses this machine name; set relay.machine to tell them apart', {
@@ -237,13 +234,7 @@ export class Relay {
       });
       return;
     }
-    this.#remote.set(p.machine, {
-      machine: p.machine,
-      hubId: p.hubId,
-      sessions: p.sessions,
-      expiresAt: this.#ports.now() + p.ttlMs,
-    });
-    this.#ports.remoteChanged();
+    this.#remote.set({ machine: p.machine, hubId: p.hubId, sessions: p.sessions }, p.ttlMs);
   }
 
   #lastRefusedLog = -Infinity;
@@ -253,18 +244,6 @@ export class Relay {
     if (now - this.#lastRefusedLog < REFUSED_LOG_MS) return;
     this.#lastRefusedLog = now;
     this.#ports.log('warn', `relay: presence ignored (${why})`, { machine });
-  }
-
-  #expire(): void {
-    const now = this.#ports.now();
-    let changed = false;
-    for (const [k, h] of this.#remote) {
-      if (h.expiresAt <= now) {
-        this.#remote.delete(k);
-        changed = true;
-      }
-    }
-    if (changed) this.#ports.remoteChanged();
   }
 
   async #message(m: Msg): Promise<void> {
@@ -329,6 +308,7 @@ export class Relay {
     this.#closed = true;
     this.#store?.stop();
     for (const t of this.#timers) clearInterval(t);
+    this.#remote.close();
     this.#queryAnswers.cancel();
     if (this.#announceSoon) clearTimeout(this.#announceSoon);
     if (this.#retry) clearTimeout(this.#retry);
