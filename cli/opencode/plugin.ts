@@ -45,7 +45,10 @@ export const SwitchboardPlugin = async (input: unknown): Promise<Rec> => {
   const waking = new Set<string>();
   /** Sessions poked while a wake of theirs ran: it looks again when done (the new message may have come after its fetch). */
   const again = new Set<string>();
+  // `opencode run <prompt>` exits after its prompt: a prompt it took at the end might never reach the model.
+  const oneShot = process.argv[2] === 'run';
   const sessions = new OpencodeSessions({
+    oneShot,
     cwd: str(ctx.directory) ?? process.cwd(),
     pid: process.pid,
     // Unknown (the hub fails closed) until OpenCode's `config` hook gave its configuration.
@@ -77,7 +80,7 @@ export const SwitchboardPlugin = async (input: unknown): Promise<Rec> => {
 
   /** An idle session with a message waiting: a prompt with what fits starts its turn. */
   async function wake(ses: string): Promise<void> {
-    if (state.get(ses) !== 'idle' || client === undefined) return;
+    if (state.get(ses) !== 'idle' || client === undefined || oneShot) return;
     if (waking.has(ses)) {
       again.add(ses);
       return;

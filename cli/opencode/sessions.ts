@@ -47,6 +47,8 @@ export function opencodeCredentials(ses: string, pid: number): Credentials | und
 export interface SessionsOptions {
   cwd: string;
   pid: number;
+  /** `opencode run`: one prompt, then it exits (the hub wakes nothing there; its messages wait for its tool calls). */
+  oneShot: boolean;
   /** The mode OpenCode's configuration gives (mode.ts), undefined when unknown. */
   mode: () => PermissionModeName | undefined;
   /** A hub push for one of our sessions (an admitted message or receipt waits). */
@@ -120,6 +122,7 @@ export class OpencodeSessions {
       liveness: 'pid',
       agent: 'opencode',
       hook: true,
+      ...(this.#o.oneShot ? { interactive: false } : {}),
       ...(mode !== undefined ? { permissionMode: mode, modeSource: 'hook' as const } : { modeKnown: false }),
     });
     const creds = { sessionId: reg.sessionId, token: reg.token };

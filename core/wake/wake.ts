@@ -89,7 +89,10 @@ export class Waker {
 
   routeFor(s: SessionRecord): WakeRoute {
     if (s.agent === 'codex') return codexRoute(s, this.#codexPorts());
-    if (s.agent === 'opencode') return { kind: 'plugin', why: 'its Switchboard plugin starts a turn inside OpenCode' };
+    if (s.agent === 'opencode')
+      return s.interactive
+        ? { kind: 'plugin', why: 'its Switchboard plugin starts a turn inside OpenCode' }
+        : { kind: 'none', why: 'a one-shot `opencode run`, which ends after its prompt' };
     if (s.agent !== 'claude')
       return {
         kind: 'none',

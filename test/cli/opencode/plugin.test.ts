@@ -3,7 +3,8 @@
 // session is one row, idle from its creation; a message for an idle session
 // becomes a prompt and `delivered`; one for a busy session is appended to
 // the next built-in tool's result, or another MCP tool's, and acknowledged;
-// our own tools get the calling session's id; a subagent session is no row;
+// our own tools get the calling session's id; a one-shot `opencode run` is
+// never woken (its sender hears `waiting`); a subagent session is no row;
 // with no hub every hook still resolves and leaves the tool's result alone.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../../core/client/client.js';
@@ -91,6 +92,23 @@ describe('the OpenCode plugin', () => {
     await hooks['tool.execute.before']!({ tool: 'switchboard_switchboard_send', sessionID: 'ses_two' }, { args });
     expect(args[SESSION_ARG]).toBe('ses_two');
     expect(prompts).toEqual([]); // busy: no prompt
+  });
+
+  it('in a one-shot `opencode run` wakes nothing: the sender is told its message waits', async () => {
+    const argv = process.argv;
+    process.argv = ['bun', '/$bunfs/root/src/index.js', 'run', 'do something'];
+    try {
+      hooks = (await SwitchboardPlugin({ client: fakeClient, directory: hub.dirs.root })) as Record<string, Hook>;
+    } finally {
+      process.argv = argv;
+    }
+    await hooks.config!({});
+    await event('session.created', { info: { id: 'ses_run' } });
+    await until(async () => (await row())?.state === 'idle');
+    const alice = await hub.register(client, { name: 'alice', pid: process.pid, permissionMode: 'bypassPermissions' });
+    expect(await send(alice, 'for-a-one-shot-run')).toBe('queued');
+    await until(async () => (await items(alice)).some((i) => i.kind === 'receipt' && i.status === 'waiting'));
+    expect(prompts).toEqual([]);
   });
 
   it('does not list a subagent session', async () => {
