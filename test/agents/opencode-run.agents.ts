@@ -1,0 +1,97 @@
+// The real OpenCode as a one-shot `opencode run <prompt>` (pinned binary,
+// offline, scripted Chat Completions server): its session is a row while it
+// runs, a message sent during its turn reaches the model appended to a tool
+// result and is `delivered`, and a message that comes after its turn is not
+// pushed into a prompt as it exits (it would be reported delivered unread):
+// its sender hears `undelivered` once the run has ended.
+
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentRow, InboxItem, Registration } from '../../core/protocol/methods.js';
+import { until } from '../helpers/hub.js';
+import { inbox, waitInbox } from './harness/observe.js';
+import { OPTED_OUT } from './harness/opt-out.js';
+import { AGENT_HANG_MS, launch, type AgentProcess } from './harness/launch.js';
+import { OPENCODE_ENV, opencodeCommand, seedOpencode } from './harness/opencode.js';
+import { startWorld, type World } from './harness/world.js';
+import { startModelServer, type ModelRequest, type ModelServer } from './model/server.js';
+
+const DURING = 'note-during-the-run';
+const AFTER = 'note-after-the-turn';
+
+describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
+  let w: World;
+  let model: ModelServer;
+  let run: AgentProcess;
+  let alice: Registration;
+  let row: AgentRow | undefined;
+  let seen: ModelRequest | undefined;
+  let items: InboxItem[] = [];
+  let exitCode: number | null = null;
+
+  const send = async (text: string): Promise<string> =>
+    (
+      await w.client.call('message.send', {
+        sessionId: alice.sessionId,
+        token: alice.token,
+        to: row!.address,
+        summary: text,
+        message: text,
+      })
+    ).status;
+
+  beforeAll(async () => {
+    w = await startWorld();
+    seedOpencode(w.home);
+    const r = await w.cli(['setup', 'opencode']);
+    if (r.code !== 0) throw new Error(`switchboard setup opencode failed: ${r.stdout}${r.stderr}`);
+    alice = await w.register('alice', true);
+    model = await startModelServer('openai-chat', path.join(w.root, 'm-run.sock'), [
+      async () => {
+        await until(async () => (row = (await w.rows()).find((x) => x.agent === 'opencode')) !== undefined);
+        expect(await send(DURING)).toBe('queued');
+        return { tool: 'bash', input: { command: 'echo ran', description: 'Echo a word' } };
+      },
+      async (req) => {
+        seen = req;
+        // After this answer the turn ends and the run exits: this one has no tool call to ride on.
+        expect(await send(AFTER)).toBe('queued');
+        return { text: 'Done.' };
+      },
+    ]);
+    run = launch({
+      name: 'run',
+      root: w.root,
+      cwd: path.join(w.root, 'w-run'),
+      argv: [...opencodeCommand(), 'run', 'Run one command.'],
+      env: { ...w.env, ...OPENCODE_ENV },
+      modelSocket: model.socketPath,
+    });
+    exitCode = await run.waitExit(AGENT_HANG_MS);
+    // Its session ends with its process (the hub's liveness sweep): what it never read is undelivered.
+    await waitInbox(w.client, alice, (i) => i.kind === 'receipt' && i.status === 'undelivered', AGENT_HANG_MS);
+    items = await inbox(w.client, alice);
+  }, AGENT_HANG_MS * 3);
+
+  afterAll(async () => {
+    await run?.stop();
+    await model?.close();
+    await w?.close();
+  });
+
+  it('runs to the end and is listed while it runs', () => {
+    expect(exitCode).toBe(0);
+    expect(row).toMatchObject({ agent: 'opencode', mode: 'bypassPermissions' });
+  });
+
+  it('a message sent during its turn reaches the model after the tool call, `delivered`', () => {
+    expect(seen?.context).toContain(DURING);
+    expect(items.filter((i) => i.kind === 'receipt' && i.status === 'delivered')).toHaveLength(1);
+  });
+
+  it('a message after its turn is never prompted: its sender hears `undelivered`', () => {
+    for (const q of model.requests) expect(q.context).not.toContain(AFTER);
+    const statuses = items.filter((i) => i.kind === 'receipt').map((i) => (i.kind === 'receipt' ? i.status : ''));
+    expect(statuses).toContain('undelivered');
+  });
+});
