@@ -10,53 +10,20 @@
 // JetStream is the baseline (direct mode: `unreachable`).
 // `npm run bench -- away` (only when named; needs nats-server).
 
-import fs from 'node:fs';
 import path from 'node:path';
-import { HubClient, RpcError } from '../core/client/client.js';
-import { currentEndpointEnv } from '../core/transport/endpoint.js';
-import { startHub, type Hub } from '../core/index.js';
+import { RpcError } from '../core/client/client.js';
 import type { Registration } from '../core/protocol/methods.js';
 import { startNats, type Nats } from '../test/helpers/nats.js';
+import { inProcessHub, sleep, until, stopInProcess, type InProcessHub } from './in-process.js';
 import { tempDir } from './lib.js';
 
 const N = Number(process.env.BENCH_N ?? 100);
 
-interface Machine {
-  root: string;
-  hub: Hub;
-  client: HubClient;
-}
+type Machine = InProcessHub;
 
-async function machine(root: string, url: string, name: string): Promise<Machine> {
-  const home = path.join(root, 'home');
-  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
-  const throttle = { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 };
-  fs.writeFileSync(
-    path.join(home, 'settings.json'),
-    JSON.stringify({ relay: { servers: [url], machine: name, presenceSeconds: 3 }, throttle }),
-  );
-  const base = currentEndpointEnv();
-  const hub = await startHub({
-    endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: home } },
-    managedSettingsPath: path.join(root, 'managed.json'),
-    claudeHome: path.join(root, 'claude'),
-  });
-  return { root, hub, client: await HubClient.connect(hub.paths.hubSocket) };
-}
-
-async function stop(m: Machine): Promise<void> {
-  m.client.close();
-  await m.hub.close();
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, f: () => Promise<boolean> | boolean, boundMs = 120_000): Promise<void> {
-  const end = Date.now() + boundMs;
-  while (!(await f())) {
-    if (Date.now() > end) throw new Error(`away bench: ${what} did not happen within ${boundMs} ms`);
-    await sleep(20);
-  }
-}
+const machine = (root: string, url: string, name: string): Promise<Machine> =>
+  inProcessHub(root, { relay: { servers: [url], machine: name, presenceSeconds: 3 } });
+const stop = stopInProcess;
 
 const reg = (m: Machine, name: string) =>
   m.client.call('session.register', { cwd: m.root, name, pid: process.pid, liveness: 'pid' });

@@ -6,55 +6,25 @@
 // `delivered` receipt for them; "lost" counts sends answered `queued` that
 // never arrived. Both must be 0. `npm run bench -- faults` (BENCH_N per phase).
 
-import fs from 'node:fs';
-import path from 'node:path';
-import { HubClient, RpcError } from '../core/client/client.js';
-import { currentEndpointEnv } from '../core/transport/endpoint.js';
-import { startHub, type Hub } from '../core/index.js';
+import { RpcError } from '../core/client/client.js';
 import type { Registration } from '../core/protocol/methods.js';
 import { startNats, type Nats } from '../test/helpers/nats.js';
+import { inProcessHub, sleep, until, type InProcessHub } from './in-process.js';
 import { tempDir } from './lib.js';
 
 const N = Number(process.env.BENCH_N ?? 40);
 const PAUSE_MS = 10_000;
 
-interface Machine {
-  root: string;
-  hub: Hub;
-  client: HubClient;
-}
+type Machine = InProcessHub;
 
-async function machine(root: string, url: string, name: string): Promise<Machine> {
-  const home = path.join(root, 'home');
-  fs.mkdirSync(home, { recursive: true, mode: 0o700 });
-  // The relay is measured, not loop damping: the throttle is lifted (a user setting), as in relay.bench.ts.
-  const throttle = { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 };
-  fs.writeFileSync(
-    path.join(home, 'settings.json'),
-    JSON.stringify({ relay: { servers: [url], machine: name }, throttle }),
-  );
-  const base = currentEndpointEnv();
-  const hub = await startHub({
-    endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: home } },
-    managedSettingsPath: path.join(root, 'managed.json'),
-    claudeHome: path.join(root, 'claude'),
-  });
-  return { root, hub, client: await HubClient.connect(hub.paths.hubSocket) };
-}
+// The relay is measured, not loop damping: the throttle is lifted (in-process.ts), as in relay.bench.ts.
+const machine = (root: string, url: string, name: string): Promise<Machine> =>
+  inProcessHub(root, { relay: { servers: [url], machine: name } });
 
 async function restart(m: Machine, url: string, name: string): Promise<Machine> {
   m.client.close();
   await m.hub.close();
   return machine(m.root, url, name);
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, f: () => Promise<boolean> | boolean, boundMs = 120_000): Promise<void> {
-  const end = Date.now() + boundMs;
-  while (!(await f())) {
-    if (Date.now() > end) throw new Error(`faults bench: ${what} did not happen within ${boundMs} ms`);
-    await sleep(50);
-  }
 }
 
 interface Sent {

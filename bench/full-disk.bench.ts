@@ -12,10 +12,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { HubClient, RpcError } from '../core/client/client.js';
-import { startHub } from '../core/index.js';
+import { RpcError } from '../core/client/client.js';
 import type { Registration } from '../core/protocol/methods.js';
-import { currentEndpointEnv } from '../core/transport/endpoint.js';
+import { inProcessHub } from './in-process.js';
 import { tempDir } from './lib.js';
 
 const N = Number(process.env.BENCH_N ?? 2400);
@@ -50,18 +49,14 @@ export async function run(): Promise<void> {
     return;
   }
   try {
-    // The throttle is lifted: the disk is measured, not loop damping. History keeps a 2 MiB reserve (the default 64 MiB is more than this disk): below it it writes nothing and
-    // counts a gap, and must still agree with the answers.
-    const throttle = { bucketSize: 10_000, refillPerSecond: 10_000, queueFullAt: 100_000, duplicateWindowMs: 0 };
-    fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ throttle }));
-    const base = currentEndpointEnv();
-    const hub = await startHub({
-      endpoint: { ...base, env: { SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'), SWITCHBOARD_HOME: home } },
-      managedSettingsPath: path.join(root, 'managed.json'),
-      claudeHome: path.join(root, 'claude'),
-      limits: { historyReserveBytes: 2 * 1024 * 1024, inboxItems: 100_000 },
-    });
-    const c = await HubClient.connect(hub.paths.hubSocket);
+    // The throttle is lifted (in-process.ts): the disk is measured, not loop damping. History keeps a 2 MiB reserve
+    // (the default 64 MiB is more than this disk): below it it writes nothing and counts a gap, and must still agree
+    // with the answers.
+    const { hub, client: c } = await inProcessHub(
+      root,
+      {},
+      { historyReserveBytes: 2 * 1024 * 1024, inboxItems: 100_000 },
+    );
     const reg = (name: string): Promise<Registration> =>
       c.call('session.register', { cwd: root, name, pid: process.pid, liveness: 'pid' });
     const senders = await Promise.all(Array.from({ length: SENDERS }, (_, i) => reg(`s${i}`)));
