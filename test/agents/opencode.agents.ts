@@ -89,6 +89,8 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
     bob = await w.register('bob'); // prompting: a bypass receiver's user must approve what it sends
     oc = await startOpencode(w, 'oc', [
       async () => {
+        // The plugin reports busy as the turn starts; its report and this request race, so wait for it.
+        await until(async () => (await ours())[0]?.state === 'busy', HANG_MS);
         busyRows = await ours();
         return { tool: 'switchboard_list_peers', input: {} };
       },
