@@ -8,7 +8,7 @@
 import { RpcError } from '../../core/client/client.js';
 import { atMost, CliFailure, parse, withHub, type Ctx } from '../common.js';
 
-export const UI_ADDRESS_HELP = `switchboard ui [--token]
+export const UI_ADDRESS_HELP = `switchboard ui [--print-token]
   Prints the running hub's user-interface URL with its token (after "#"): open it in a
   browser on this machine, or paste it into the page's sign-in screen. Only this OS user
   can ask (the hub's socket is private); the token is printed here, never stored.

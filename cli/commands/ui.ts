@@ -71,17 +71,27 @@ async function decideFrom(sub: 'approve' | 'deny', from: string, token: string, 
       `No message is held from ${JSON.stringify(from)}` +
         (items.length === 0 ? '; nothing is held.' : `; held from: ${[...new Set(items.map(senderLabel))].join(', ')}`),
     );
-  const results = [];
-  for (const h of chosen) {
-    const r = await withHub((c) =>
-      c.call(sub === 'approve' ? 'held.approve' : 'held.deny', { uiToken: token, id: h.id }),
+  // One request for all of them (at most 100 at a time); one decided meanwhile elsewhere is `gone`, not an error.
+  const results: Array<{ id: string; status: 'queued' | 'dropped' | 'denied' | 'gone' }> = [];
+  for (let i = 0; i < chosen.length; i += 100) {
+    const ids = chosen.slice(i, i + 100).map((h) => h.id);
+    results.push(
+      ...(await withHub((c) => c.call('held.decide', { uiToken: token, ids, approve: sub === 'approve' }))).results,
     );
-    results.push({ id: h.id, ...r });
-    if (!ctx.json)
-      ctx.out(
-        `${sub === 'approve' ? 'approved' : 'denied'} ${senderLabel(h)} → ${h.receiver.label}: ${oneLine(h.preview)}`,
-      );
   }
+  if (!ctx.json)
+    for (const [k, h] of chosen.entries()) {
+      const status = results[k]?.status;
+      const what =
+        status === 'gone'
+          ? 'already decided or expired'
+          : status === 'dropped'
+            ? 'approved, but dropped (not queued; its sender was told)'
+            : sub === 'approve'
+              ? 'approved'
+              : 'denied';
+      ctx.out(`${what} ${senderLabel(h)} → ${h.receiver.label}: ${oneLine(h.preview)}`);
+    }
   if (ctx.json) ctx.out(JSON.stringify({ decided: results }));
   return 0;
 }
