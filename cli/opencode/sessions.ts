@@ -66,6 +66,10 @@ export class OpencodeSessions {
 
   constructor(o: SessionsOptions) {
     this.#o = o;
+    // The credentials files die with OpenCode (their sessions end with its pid): leave none behind.
+    process.once('exit', () => {
+      for (const ses of this.#creds.keys()) fs.rmSync(opencodeCredentialsFile(ses), { force: true });
+    });
   }
 
   async client(): Promise<HubClient> {

@@ -5,6 +5,7 @@
 // pushed into a prompt as it exits (it would be reported delivered unread):
 // its sender hears `undelivered` once the run has ended.
 
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRow, InboxItem, Registration } from '../../core/protocol/methods.js';
@@ -28,6 +29,7 @@ describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
   let seen: ModelRequest | undefined;
   let items: InboxItem[] = [];
   let exitCode: number | null = null;
+  let leftFiles: string[] = [];
 
   const send = async (text: string): Promise<string> =>
     (
@@ -68,6 +70,8 @@ describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
       modelSocket: model.socketPath,
     });
     exitCode = await run.waitExit(AGENT_HANG_MS);
+    const agentsDir = path.join(w.home, '.switchboard', 'agents');
+    leftFiles = fs.existsSync(agentsDir) ? fs.readdirSync(agentsDir).filter((f) => f.startsWith('opencode-')) : [];
     // Its session ends with its process (the hub's liveness sweep): what it never read is undelivered.
     await waitInbox(w.client, alice, (i) => i.kind === 'receipt' && i.status === 'undelivered', AGENT_HANG_MS);
     items = await inbox(w.client, alice);
@@ -79,8 +83,9 @@ describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
     await w?.close();
   });
 
-  it('runs to the end and is listed while it runs', () => {
+  it('runs to the end, is listed while it runs, and leaves no credentials file', () => {
     expect(exitCode).toBe(0);
+    expect(leftFiles).toEqual([]);
     expect(row).toMatchObject({ agent: 'opencode', mode: 'bypassPermissions' });
   });
 
