@@ -204,7 +204,9 @@ export class Admission implements AdmissionPort {
     const e = this.#take(id);
     await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
     const r = await enqueue(this.#hub.mailboxes, e.receiverId, e.env, true);
-    if (r.status === 'queued') this.#hub.receipts.tell(e.env, this.#receiver(e.receiverId), 'approved', reason);
+    // Approved but not queued (a duplicate, an inbox at its cap): the sender, told `held` before, hears `dropped`.
+    if (r.status === 'dropped') this.#hub.receipts.tell(e.env, this.#receiver(e.receiverId), 'dropped', r.reason);
+    else this.#hub.receipts.tell(e.env, this.#receiver(e.receiverId), 'approved', reason);
     if (r.status === 'queued') this.#hub.wake.poke(e.receiverId);
     this.#changed();
     return { status: r.status };

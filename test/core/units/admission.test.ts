@@ -1,6 +1,7 @@
 // Admission built on fake ports (no hub): throttle, policy, pause, the held
 // queue and its decisions, and the shared budget of unverified writers.
 import { describe, expect, it } from 'vitest';
+import { enqueue } from '../../../core/delivery/enqueue.js';
 import type { Envelope } from '../../../core/delivery/envelope.js';
 import { WRITER_HELD_CAP } from '../../../core/policy/writers.js';
 import type { InboxItem, InboxReceipt } from '../../../core/protocol/methods.js';
@@ -110,6 +111,19 @@ describe('admission: held messages', () => {
     expect(h.pokes).toEqual([receiver.id]);
     expect(h.events.at(-1)).toEqual({ type: 'held.changed', count: 0 });
     await expect(h.admission.approve('m1')).rejects.toMatchObject({ name: 'HubError', reason: 'item_not_found' });
+  });
+
+  it('an approved message that cannot be queued (its id already in the inbox) earns "dropped", not silence', async () => {
+    const { h, sender, receiver } = pair('default', { inbound: 'hold' });
+    const held = fromSession(sender, 'please', 'm1');
+    await h.admission.route(held, receiver);
+    await enqueue(h.mailboxes, receiver.id, held); // the same msg_id reached the inbox another way meanwhile
+    expect(await h.admission.approve('m1')).toEqual({ status: 'dropped' });
+    expect(receipts(h, sender).map((x) => [x.status, x.reason])).toEqual([
+      ['held', 'crossSessionInbound is "hold" in user settings'],
+      ['dropped', 'duplicate'],
+    ]);
+    expect(h.pokes).toEqual([]);
   });
 
   it('deny journals hx and sends "denied"; nothing reaches the receiver', async () => {
