@@ -283,8 +283,9 @@ export class Admission implements AdmissionPort {
       } else {
         this.held.take(e.id);
         await this.#hub.journal.append({ t: 'hx', id: e.receiverId, ids: [e.id] });
-        await enqueue(this.#hub.mailboxes, receiver.id, e.env);
-        this.#hub.wake.poke(receiver.id);
+        const r = await enqueue(this.#hub.mailboxes, receiver.id, e.env);
+        if (r.status === 'dropped') this.#hub.receipts.tell(e.env, receiver, 'dropped', r.reason);
+        else this.#hub.wake.poke(receiver.id);
       }
     }
     if (changed) this.#changed();

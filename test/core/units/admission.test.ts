@@ -126,6 +126,17 @@ describe('admission: held messages', () => {
     expect(h.pokes).toEqual([]);
   });
 
+  it('a held message the policy releases but cannot queue earns "dropped" too', async () => {
+    const { h, sender, receiver } = pair('default', { inbound: 'hold' });
+    const held = fromSession(sender, 'please', 'm1');
+    await h.admission.route(held, receiver);
+    await enqueue(h.mailboxes, receiver.id, held);
+    h.settings.eff = effectiveWith('accept');
+    await h.admission.reevaluate(receiver);
+    expect(receipts(h, sender).map((x) => x.status)).toEqual(['held', 'dropped']);
+    expect(h.admission.held.size).toBe(0);
+  });
+
   it('deny journals hx and sends "denied"; nothing reaches the receiver', async () => {
     const { h, sender, receiver } = pair('default', { inbound: 'hold' });
     await h.admission.route(fromSession(sender, 'no', 'm2'), receiver);
