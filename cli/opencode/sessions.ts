@@ -17,6 +17,8 @@ import { writeCredentials, type Credentials } from '../agent/credentials.js';
 /** OpenCode's session ids as the hub takes them (and as file names stay safe). */
 const SES_ID = /^ses_[0-9A-Za-z]{1,120}$/;
 const CONNECT_TIMEOUT_MS = 2000;
+/** A call's bound: generous, a loaded machine's hub answers late (the first run of a fresh machine took over 2 s). */
+const CALL_TIMEOUT_MS = 30_000;
 /** The argument our MCP tools get with the calling session's id (the plugin adds it, `switchboard mcp` takes it out). */
 export const SESSION_ARG = '_switchboard_opencode_session';
 
@@ -76,6 +78,7 @@ export class OpencodeSessions {
     if (this.#client !== undefined) return this.#client;
     this.#connecting ??= HubClient.connect(resolveEndpoint(currentEndpointEnv()).hubSocket, {
       timeoutMs: CONNECT_TIMEOUT_MS,
+      callTimeoutMs: CALL_TIMEOUT_MS,
     }).then(
       (c) => {
         this.#client = c;
@@ -130,8 +133,14 @@ export class OpencodeSessions {
       ...(mode !== undefined ? { permissionMode: mode, modeSource: 'hook' as const } : { modeKnown: false }),
     });
     const creds = { sessionId: reg.sessionId, token: reg.token };
-    await client.call('inbox.subscribe', creds);
+    // Known before subscribing: a push that races the answer, or a subscribe that fails, never orphans the session.
     this.#creds.set(ses, creds);
+    await client.call('inbox.subscribe', creds).catch(() => {
+      // The next connection subscribes every known session again (client()): connect it now, an idle session
+      // makes no call that would.
+      this.dropClient();
+      void this.client().catch(() => undefined);
+    });
     writeCredentials(opencodeCredentialsFile(ses), { ...creds, agentSessionId: ses, pid: this.#o.pid } as Credentials);
     return creds;
   }

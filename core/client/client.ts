@@ -8,6 +8,9 @@ import { LIMITS } from '../protocol/limits.js';
 import type { HubNotifications, MethodInput, MethodName, MethodResults } from '../protocol/methods.js';
 import { LineSplitter } from '../protocol/ndjson.js';
 
+/** How long a call waits for its answer unless told otherwise: only a hub that hangs reaches it. */
+const CALL_TIMEOUT_MS = 10_000;
+
 export class HubNotRunningError extends Error {
   constructor(socket: string, options?: { cause?: unknown }) {
     super(`No hub is running on ${socket}`, options);
@@ -62,8 +65,10 @@ export class HubClient {
    * the time is up; a timer that fires in the same turn as a finished connect does not win over it (a starved
    * process sees both at once), so only a hub that really did not take the connection is "not running".
    */
-  static connect(socketPath: string, opts: { timeoutMs?: number } = {}): Promise<HubClient> {
+  static connect(socketPath: string, opts: { timeoutMs?: number; callTimeoutMs?: number } = {}): Promise<HubClient> {
     const timeoutMs = opts.timeoutMs ?? 10_000;
+    // A short connect bound (a hub that is not there) is no bound for its calls: a busy hub answers late, not never.
+    const callTimeoutMs = opts.callTimeoutMs ?? Math.max(timeoutMs, CALL_TIMEOUT_MS);
     return new Promise((resolve, reject) => {
       let settled = false;
       let socket: net.Socket | undefined;
@@ -83,7 +88,7 @@ export class HubClient {
           if (settled) return void s.destroy();
           settled = true;
           clearTimeout(timer);
-          resolve(new HubClient(s, timeoutMs));
+          resolve(new HubClient(s, callTimeoutMs));
         });
         s.once('error', (cause: NodeJS.ErrnoException) => {
           if (cause.code === 'EAGAIN' && !settled) setTimeout(attempt, 10);

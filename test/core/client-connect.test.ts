@@ -34,6 +34,26 @@ describe('HubClient.connect', () => {
     client.close();
   });
 
+  it('a short connect bound is not its calls bound: a busy hub that answers late is answered', async () => {
+    const sock = path.join(tempDir('sbc-'), 'hub.sock');
+    // A hub that answers each request 400 ms late (past the 50 ms connect bound, well within a call's).
+    const server = net.createServer((c) => {
+      c.on('error', () => undefined);
+      c.on('data', (d: Buffer) => {
+        const { id } = JSON.parse(d.toString().split('\n')[0]!) as { id: number };
+        setTimeout(() => c.write(JSON.stringify({ jsonrpc: '2.0', id, result: { ok: true } }) + '\n'), 400);
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(sock, r));
+    const client = await HubClient.connect(sock, { timeoutMs: 50 });
+    try {
+      expect(await client.call('hub.info', {})).toEqual({ ok: true });
+    } finally {
+      client.close();
+    }
+  });
+
   it('a full listen backlog (the hub busy, not gone) is tried again until the hub takes the connection', async () => {
     const sock = path.join(tempDir('sbc-'), 'hub.sock');
     const child = spawn(process.execPath, [
