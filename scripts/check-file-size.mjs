@@ -19,7 +19,7 @@ const SOURCE = /\.(ts|tsx|mjs|cjs|js)$/;
  */
 export const OVER = {
   'core/host/hub.ts': 366,
-  'core/setup/agents.ts': 366,
+  'core/setup/agents.ts': 343,
   'core/relay/relay.ts': 339,
   'core/protocol/methods.ts': 356,
   'core/protocol/results.ts': 354,

@@ -8,6 +8,10 @@
 // For OpenCode it registers nothing itself: each call acts as the OpenCode
 // session its plugin names (opencode/mcp-session.ts).
 // stderr carries only what is wrong (agents log it as errors); stdout is the protocol.
+// With --print-headers it serves no MCP: it registers (or resumes) the
+// agent's session the same way and prints the headers of an MCP connection
+// over HTTP (mcp-http/headers.ts) as one JSON object — Claude Code's
+// headersHelper runs it once per connection, so no process stays.
 
 import { spawn } from 'node:child_process';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -27,6 +31,7 @@ import { boundedLines } from '../agent/bounded-stdin.js';
 import { registerTools } from '../agent/mcp-tools.js';
 import { moveSessionArg, opencodeCredsFor } from '../opencode/mcp-session.js';
 import { VERSION } from '../version.js';
+import { headersFor } from '../mcp-http/headers.js';
 
 const HUB_START_WAIT_MS = 5000;
 /** How long unregistering may take at exit; the agent kills us soon after a signal. */
@@ -54,14 +59,47 @@ async function connectOrStartHub(): Promise<HubClient> {
   }
 }
 
-export async function mcp(args: string[], _ctx: Ctx): Promise<number> {
+/** `--print-headers`: the agent's session as the headers of an MCP connection over HTTP, then exit. */
+async function printHeaders(
+  values: { name?: string; mode?: string; team?: string },
+  agent: AgentKind,
+  ctx: Ctx,
+): Promise<number> {
+  const client = await connectOrStartHub();
+  try {
+    const pid = agentPid();
+    let note: string | undefined;
+    const creds = await ensureSession({
+      client,
+      pid,
+      cwd: process.cwd(),
+      agent,
+      ...(values.name ? { name: values.name } : {}),
+      ...(values.mode ? { permissionMode: values.mode } : {}),
+      onNameChange: (change) => (note = `Your Switchboard session name is not the one asked for. ${change.note}`),
+    });
+    const team = values.team ?? process.env.CLAUDE_CODE_TASK_LIST_ID;
+    ctx.out(
+      JSON.stringify(
+        headersFor({ creds, pid, agent, ...(team ? { team } : {}), ...(note !== undefined ? { note } : {}) }),
+      ),
+    );
+    return 0;
+  } finally {
+    client.close();
+  }
+}
+
+export async function mcp(args: string[], ctx: Ctx): Promise<number> {
   const { values } = parse(args, {
     agent: { type: 'string' },
     name: { type: 'string' },
     mode: { type: 'string' },
     team: { type: 'string' },
+    'print-headers': { type: 'boolean' },
   });
   const agent: AgentKind = oneOf('--agent', values.agent, AGENT_KINDS) ?? 'other';
+  if (values['print-headers']) return printHeaders(values, agent, ctx);
   // Listen for the end first: an agent that stops us during start-up must not have to SIGKILL us.
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));

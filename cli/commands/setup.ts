@@ -1,9 +1,9 @@
-// `switchboard setup claude-code|codex|gemini|opencode [--dry-run] [--uninstall] [--agent-version X.Y.Z] [--post-tool-hook]`.
+// `switchboard setup claude-code|codex|gemini|opencode [--dry-run] [--uninstall] [--agent-version X.Y.Z] [--post-tool-hook] [--transport stdio|http]`.
 
 // The plan is core/setup/planning.ts's, the same one the UI's setup applies
 // (Claude Code's version found the same way).
 
-import { CliFailure, parse, UsageError, type Ctx } from '../common.js';
+import { CliFailure, oneOf, parse, UsageError, type Ctx } from '../common.js';
 import { currentSetupEnv, SETUP_AGENTS, setupNotes, type SetupAgent } from '../../core/setup/agents.js';
 import { planSetup } from '../../core/setup/planning.js';
 import { applyChanges, describeChange, SetupError } from '../../core/setup/edit.js';
@@ -16,6 +16,7 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
       uninstall: { type: 'boolean' },
       'agent-version': { type: 'string' },
       'post-tool-hook': { type: 'boolean' },
+      transport: { type: 'string' },
     },
     true,
     'setup',
@@ -23,9 +24,14 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
   const agent = positionals[0];
   if (positionals.length !== 1 || !(SETUP_AGENTS as readonly string[]).includes(agent as string)) {
     throw new UsageError(
-      `usage: switchboard setup ${SETUP_AGENTS.join('|')} [--dry-run] [--uninstall] [--agent-version X.Y.Z] [--post-tool-hook]`,
+      `usage: switchboard setup ${SETUP_AGENTS.join('|')} [--dry-run] [--uninstall] [--agent-version X.Y.Z] [--post-tool-hook] [--transport stdio|http]`,
     );
   }
+  const transport = oneOf('--transport', values.transport, ['stdio', 'http'] as const);
+  if (transport === 'http' && agent !== 'claude-code')
+    throw new UsageError(
+      '--transport http applies to claude-code only (the other agents keep their own `switchboard mcp` process)',
+    );
   if (values['post-tool-hook'] === true && agent !== 'claude-code')
     throw new UsageError(
       '--post-tool-hook applies to claude-code only (the other agents always get their post-tool hook)',
@@ -45,6 +51,7 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
         uninstall: values.uninstall === true,
         agentVersion: version,
         postToolHook: values['post-tool-hook'] === true,
+        transport,
       })
     ).plan;
   } catch (err) {

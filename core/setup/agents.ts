@@ -32,6 +32,7 @@ import {
 import { versionAtLeast } from '../kit/version.js';
 import { CLAUDE_MID_TURN_SINCE } from '../protocol/cc-wire.js';
 import { editOpencodeConfig, opencodeConfigFile } from './opencode.js';
+import { claudeServer, setMcpJson, shellQuote, type McpTransport } from './mcp-entry.js';
 
 export const SETUP_AGENTS = ['claude-code', 'codex', 'gemini', 'opencode'] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
@@ -46,6 +47,8 @@ export interface SetupEnv {
   agentVersion?: string | undefined;
   /** Keep the PostToolUse hook where the socket makes it unneeded (Claude Code 2.1.332+ with its messaging turned off). */
   postToolHook?: boolean | undefined;
+  /** How Claude Code reaches the hub (default: stdio, its own `switchboard mcp` process). */
+  mcpTransport?: McpTransport | undefined;
   /** The command hooks' own small entry (HOOK_ENTRY beside the bundle), when built: hooks start faster through it. */
   hookEntry?: string | undefined;
 }
@@ -75,13 +78,9 @@ const MCP_TOOL_EVENTS = new Set(['post-tool', 'stop']);
 const OURS =
   /(?:switchboard[^\s"']*["']?\s+hook|switchboard-hook\.cjs["']?)\s+(session-start|prompt-submit|post-tool|stop|session-end)\b/;
 
-function quote(p: string): string {
-  return `"${p.replace(/"/g, '\\"')}"`;
-}
-
 function hookCommand(e: SetupEnv, event: string, agent: string): string {
-  if (e.hookEntry !== undefined) return `${quote(e.node)} ${quote(e.hookEntry)} ${event} --agent ${agent}`;
-  return `${quote(e.node)} ${quote(e.script)} hook ${event} --agent ${agent}`;
+  if (e.hookEntry !== undefined) return `${shellQuote(e.node)} ${shellQuote(e.hookEntry)} ${event} --agent ${agent}`;
+  return `${shellQuote(e.node)} ${shellQuote(e.script)} hook ${event} --agent ${agent}`;
 }
 
 interface HookSpec {
@@ -206,32 +205,6 @@ function addHooks(text: string, specs: HookSpec[], e: SetupEnv, agent: SetupAgen
   return out;
 }
 
-function isOurServer(v: unknown): boolean {
-  if (v === null || typeof v !== 'object') return false;
-  const args = (v as { args?: unknown }).args;
-  return (
-    Array.isArray(args) && args.includes('mcp') && args.some((a) => typeof a === 'string' && /switchboard/.test(a))
-  );
-}
-
-function setMcpJson(text: string, file: string, server: Record<string, unknown> | undefined): string {
-  const cfg = readJsonc(file, text);
-  const servers = cfg.mcpServers as Record<string, unknown> | undefined;
-  const current = servers?.switchboard;
-  if (current !== undefined && !isOurServer(current))
-    throw new SetupError(
-      `${file} already has an MCP server named "switchboard" that setup did not add; rename or remove it first`,
-    );
-  if (server === undefined) {
-    if (current === undefined) return text;
-    const left = Object.keys(servers ?? {}).filter((k) => k !== 'switchboard');
-    return left.length === 0
-      ? setJsonc(text, ['mcpServers'], undefined)
-      : setJsonc(text, ['mcpServers', 'switchboard'], undefined);
-  }
-  return setJsonc(text, ['mcpServers', 'switchboard'], server);
-}
-
 /**
  * What hub discovery reads from the environment. Codex gives MCP servers only
  * a fixed list of variables (HOME, PATH, TMPDIR, …; codex-rs/rmcp-client
@@ -309,7 +282,11 @@ export function plan(agent: SetupAgent, e: SetupEnv, uninstall: boolean): Plan {
         ? path.join(configDir, '.claude.json')
         : path.join(e.home, '.claude.json');
       json(userConfig, (t) =>
-        setMcpJson(t, userConfig, uninstall ? undefined : { type: 'stdio', command: e.node, args: mcpArgs, env: {} }),
+        setMcpJson(
+          t,
+          userConfig,
+          uninstall ? undefined : claudeServer(e.mcpTransport ?? { kind: 'stdio' }, { ...e, agentFlag: 'claude' }),
+        ),
       );
       json(path.join(configDir, 'settings.json'), (t) =>
         uninstall ? removeHooks(t, HOOKS[agent]) : addHooks(t, HOOKS[agent], e, agent),

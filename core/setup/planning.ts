@@ -10,6 +10,8 @@
 import { execFile } from 'node:child_process';
 import { plan, type Plan, type SetupAgent, type SetupEnv } from './agents.js';
 import { AGENT_COMMANDS, which } from './detect.js';
+import { SetupError } from './edit.js';
+import { mcpPortFrom, mcpUrl } from '../transport/mcp-port.js';
 
 const VERSION_TIMEOUT_MS = 5000;
 const VERSION_OUTPUT_BYTES = 4096;
@@ -39,6 +41,23 @@ export interface PlanRequest {
   /** A version given by hand; found on PATH when absent. */
   agentVersion?: string | undefined;
   postToolHook?: boolean | undefined;
+  /** Claude Code only: `http` points it at the hub's MCP endpoint (no process of ours per session). */
+  transport?: 'stdio' | 'http' | undefined;
+}
+
+/** The fixed port written into the agent's configuration for `--transport http`. */
+function httpPort(env: NodeJS.ProcessEnv): number {
+  let port: number | 'off';
+  try {
+    port = mcpPortFrom(env);
+  } catch (err) {
+    throw new SetupError((err as Error).message);
+  }
+  if (port === 'off' || port === 0)
+    throw new SetupError(
+      `--transport http needs the fixed port the hub serves MCP on; SWITCHBOARD_MCP_PORT is ${port === 0 ? '0 (a free port each start)' : 'off'}`,
+    );
+  return port;
 }
 
 /** The plan `switchboard setup` and the UI both apply, with the version it was made for. */
@@ -50,7 +69,12 @@ export async function planSetup(
   const version = req.agentVersion ?? (req.uninstall === true ? null : await agentVersion(agent, e));
   const p = plan(
     agent,
-    { ...e, agentVersion: version ?? undefined, postToolHook: req.postToolHook === true },
+    {
+      ...e,
+      agentVersion: version ?? undefined,
+      postToolHook: req.postToolHook === true,
+      mcpTransport: req.transport === 'http' ? { kind: 'http', url: mcpUrl(httpPort(e.env)) } : { kind: 'stdio' },
+    },
     req.uninstall === true,
   );
   return { plan: p, agentVersion: version };

@@ -38,6 +38,8 @@ export async function startInteractiveClaude(
     extraArgs?: string[];
     env?: Record<string, string>;
     /** Another Claude Code binary (default: the pinned one). */ bin?: string;
+    /** More loopback ports inside the namespace, each piped to a Unix socket outside (e.g. the hub's MCP over HTTP). */
+    forwards?: Array<{ port: number; socket: string }>;
   },
 ): Promise<Pane> {
   if (spawnSync('sh', ['-c', 'command -v tmux']).status !== 0)
@@ -68,6 +70,10 @@ export async function startInteractiveClaude(
     'ip link set lo up || exit 96',
     `${q(process.execPath)} ${q(FORWARDER)} ${MODEL_PORT} ${q(model.socketPath)} ${q(pidfile)} &`,
     `i=0; while [ ! -s ${q(pidfile)} ]; do i=$((i+1)); [ $i -gt 200 ] && exit 95; sleep 0.05; done`,
+    ...(o.forwards ?? []).flatMap((f, n) => [
+      `${q(process.execPath)} ${q(FORWARDER)} ${f.port} ${q(f.socket)} ${q(`${pidfile}.${n}`)} &`,
+      `i=0; while [ ! -s ${q(`${pidfile}.${n}`)} ]; do i=$((i+1)); [ $i -gt 200 ] && exit 95; sleep 0.05; done`,
+    ]),
     `cd ${q(cwd)} || exit 97`,
     `exec env -i ${Object.entries(env)
       .map(([k, v]) => q(`${k}=${v}`))
@@ -95,7 +101,9 @@ export async function startInteractiveClaude(
       } catch {
         // already gone
       }
-      for (const p of [pid, ...pidsIn(pidfile)]) if (!(await pidGone(p, 3000))) await stopPid(p, 'SIGKILL');
+      const forwarders = (o.forwards ?? []).flatMap((_, n) => pidsIn(`${pidfile}.${n}`));
+      for (const p of [pid, ...pidsIn(pidfile), ...forwarders])
+        if (!(await pidGone(p, 3000))) await stopPid(p, 'SIGKILL');
       await model.close();
     },
   };

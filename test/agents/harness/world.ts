@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { HubClient } from '../../../core/client/client.js';
 import type { AgentRow, Registration } from '../../../core/protocol/methods.js';
+import type { Limits } from '../../../core/protocol/limits.js';
 import { CLI, runCli as runHelperCli, type CliResult } from '../../helpers/cli.js';
 import { startHub, type TestDirs, type TestHub } from '../../helpers/hub.js';
 import { stopAll } from '../../helpers/processes.js';
@@ -61,7 +62,8 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(): Promise<World> {
+/** `limits`: the hub's (e.g. a liveness sweep far away, to see what ends a session without it). */
+export async function startWorld(o: { limits?: Partial<Limits> } = {}): Promise<World> {
   if (!fs.existsSync(AGENT_CLI)) throw new Error(`${AGENT_CLI} is missing: run \`npm run build\` first`);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sba-'));
   const home = path.join(root, 'h');
@@ -88,7 +90,14 @@ export async function startWorld(): Promise<World> {
     process.env.SWITCHBOARD_AGENTS_LOG === '1'
       ? { info: () => undefined, warn: say('warn'), error: say('error') }
       : undefined;
-  const hub = await startHub({ claudeHome: path.join(home, '.claude'), ...(logger ? { logger } : {}) }, dirs);
+  const hub = await startHub(
+    {
+      claudeHome: path.join(home, '.claude'),
+      ...(logger ? { logger } : {}),
+      ...(o.limits ? { limits: o.limits } : {}),
+    },
+    dirs,
+  );
   const client = await hub.client();
   await client.call('agents.list', {}); // its first request now: the hub closes a connection silent for firstRequestMs
   const agents: RunningAgent[] = [];
