@@ -40,6 +40,7 @@ import { APP_SCHEME_PRIVILEGES, appProtocolHandler } from './security/app-protoc
 import { APP_SCHEME, hardenContents, hardenSession } from './security/harden.js';
 import { DesktopPrefsStore, loginItemSettings, type KeyValueStore } from './settings/desktop-prefs.js';
 import { startFailureText } from './startup.js';
+import { startMcpHttp } from '../cli/mcp-http/start.js';
 import { buildTrayMenu, debounce, trayDecision, trayIconFile, trayStatus, type TrayAction } from './tray/menu.js';
 import { readTrayState } from './tray/state.js';
 import { toMenuTemplate } from './tray/template.js';
@@ -93,6 +94,7 @@ async function start(): Promise<void> {
     app.exit(1);
     return;
   }
+  const mcpHttp = await startMcpHttp(hub.info().socket, log);
   const run = <O extends string>(op: O, input: unknown) => runBridgeOperation(hub, op, input);
 
   hardenSession(session.defaultSession);
@@ -233,10 +235,12 @@ async function start(): Promise<void> {
     e.preventDefault();
     refreshTray.cancel();
     hub.connections.detachUi(ui);
-    const closed = hub.close().finally(() => {
-      tray.destroy();
-      app.exit(0);
-    });
+    const closed = (mcpHttp?.close() ?? Promise.resolve())
+      .finally(() => hub.close())
+      .finally(() => {
+        tray.destroy();
+        app.exit(0);
+      });
     drop(closed, 'closing the hub', (m, f) => log.error(m, f));
   });
   // SIGINT, SIGTERM, SIGHUP and SIGQUIT quit as the menu does; other signals are logged and ignored.

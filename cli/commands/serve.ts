@@ -22,8 +22,8 @@ import { startWebServer, type WebServer } from '../../core/index.js';
 import { CliFailure, intArg, parse, storageFailure, UsageError, type Ctx } from '../common.js';
 import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../../core/kit/process-guards.js';
 import { VERSION } from '../version.js';
-import { startMcpGateway, type McpGateway } from '../mcp-http/gateway.js';
-import { mcpPortFrom, mcpUrl } from '../../core/transport/mcp-port.js';
+import { startMcpHttp } from '../mcp-http/start.js';
+import { mcpUrl } from '../../core/transport/mcp-port.js';
 
 /** The UI's usual port; `--port` overrides it, and a taken default falls back to a free one. */
 export const DEFAULT_UI_PORT = 7317;
@@ -153,7 +153,7 @@ async function run(
       throw err;
     }
   }
-  const mcpHttp = await startMcpHttp(hub, logger);
+  const mcpHttp = await startMcpHttp(hub.info().socket, logger);
   const info = hub.info();
   if (ctx.json)
     ctx.out(
@@ -186,29 +186,4 @@ async function run(
   await web?.close();
   await hub.close();
   return code;
-}
-
-/**
- * MCP over HTTP beside the hub (mcp-http/gateway.ts). Not fatal when it cannot
- * listen: agents on stdio do not need it. A port the user chose that is taken
- * is a warning; the default port taken (another hub, say) is said at info.
- */
-async function startMcpHttp(hub: Hub, logger: Logger): Promise<McpGateway | undefined> {
-  let port: number | 'off';
-  try {
-    port = mcpPortFrom(process.env);
-  } catch (err) {
-    logger.warn(`MCP over HTTP is not served: ${(err as Error).message}`);
-    return undefined;
-  }
-  if (port === 'off') return undefined;
-  try {
-    return await startMcpGateway({ port, hubSocket: hub.info().socket, logger });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    const text = `MCP over HTTP is not served: 127.0.0.1:${port} (${code}); agents set up with --transport http cannot reach this hub`;
-    if (process.env.SWITCHBOARD_MCP_PORT) logger.warn(text);
-    else logger.info(text);
-    return undefined;
-  }
 }
