@@ -40,7 +40,10 @@ export function ApprovalsView({ stores }: { stores: Stores }): ReactNode {
   const cards = useMemo(() => {
     const byId = new Map(kept);
     for (const h of s.data) byId.set(h.id, h);
-    return [...byId.values()].sort((a, b) => a.heldAt - b.heldAt || a.id.localeCompare(b.id));
+    // Held in the same millisecond: the hub's order (each receiver's in the order held), not the random ids'.
+    const rank = new Map(s.data.map((h, i) => [h.id, i]));
+    const place = (h: HeldView): number => rank.get(h.id) ?? Number.MAX_SAFE_INTEGER;
+    return [...byId.values()].sort((a, b) => a.heldAt - b.heldAt || place(a) - place(b) || a.id.localeCompare(b.id));
   }, [s.data, kept]);
   const undecided = cards.filter((h) => !outcomes.has(h.id) || outcomes.get(h.id)!.kind === 'failed');
   // Focus once when the view opens: the oldest undecided card; later, only a card a notification names.

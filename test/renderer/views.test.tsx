@@ -154,6 +154,17 @@ describe('Approvals view', () => {
     expect(document.activeElement).toBe(within(cards[0]!).getByRole('button', { name: 'Deny' }));
   });
 
+  it('keeps the hub’s order for messages held in the same millisecond (their ids are random)', async () => {
+    const same = (id: string, n: number): HeldView => ({ ...held(n, null), id, preview: `p${n}`, summary: `s${n}` });
+    const stores = createStores(
+      fakeBridge({ 'held.list': { items: [same('zz', 1), same('aa', 2), same('mm', 3)] } }).bridge,
+    );
+    render(<ApprovalsView stores={stores} />);
+    await act(() => stores.held.getState().load());
+    await settle();
+    expect(screen.getAllByTestId('held-item').map((c) => c.dataset.id)).toEqual(['zz', 'aa', 'mm']);
+  });
+
   it('approve all from a sender: asks with the count and first lines, then decides them in one request and says what happened', async () => {
     const f = fakeBridge({
       'held.list': { items: [held(1, null), held(2, null), held(3, null)] },
