@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const CHILDREN = new URL('./children.mjs', import.meta.url).pathname;
 /** BENCH_CLI: another build's CLI (an older commit, for A/B runs). */
-const CLI = process.env.BENCH_CLI ?? new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname; // from bench/.out/
+export const CLI = process.env.BENCH_CLI ?? new URL('../../dist/cli/switchboard.mjs', import.meta.url).pathname; // from bench/.out/
 
 export interface Child {
   proc: ChildProcess;
@@ -78,6 +78,7 @@ export async function startChild(
 export async function startServe(
   dir: string,
   liftThrottle = false,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ socket: string; pid: number; stop(): Promise<void> }> {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\``);
   if (liftThrottle) {
@@ -95,6 +96,7 @@ export async function startServe(
     SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'),
     SWITCHBOARD_HOME: path.join(dir, 'home'),
     CLAUDE_CONFIG_DIR: path.join(dir, 'claude'),
+    ...extraEnv,
   };
   const proc = spawn(process.execPath, [CLI, 'serve', '--json', '--quiet'], {
     env,
@@ -162,6 +164,19 @@ export function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return kb / 1024;
+}
+
+/** Proportional set size (shared pages divided among their users), in MB: what a process really adds. */
+export function pssMb(pid: number): number {
+  const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  return Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? NaN) / 1024;
+}
+
+/** Unique set size (pages no other process shares), in MB: a process's own growth, whoever else runs. */
+export function ussMb(pid: number): number {
+  const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? NaN);
+  return (kb('Private_Clean') + kb('Private_Dirty')) / 1024;
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (10 ms ticks). */

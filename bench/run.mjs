@@ -20,7 +20,7 @@ const all = [
 // (`npm run bench -- faults`: a truth table, minutes of broker pauses and restarts, not a speed); the idle cost
 // (`npm run bench -- idle`: eight minutes of doing nothing, measured; BENCH_BASE_HUB for a before/after); a full disk
 // during a burst (`npm run bench -- full-disk`: a truth table; needs root to mount a tmpfs).
-const optional = ['wake', 'sendpath', 'faults', 'idle', 'full-disk'];
+const optional = ['wake', 'sendpath', 'faults', 'idle', 'full-disk', 'adapter'];
 // Mail for a machine that is away (`npm run bench -- away`: a truth table across broker and hub restarts).
 optional.push('away');
 const chosen = process.argv.slice(2).filter((a) => all.includes(a) || optional.includes(a));

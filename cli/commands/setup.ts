@@ -60,7 +60,10 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
   }
   const dry = values['dry-run'] === true;
   const backups = dry ? [] : applyChanges(p.changes, new Date());
-  const notes = values.uninstall === true || p.changes.length === 0 ? [] : setupNotes(p.agent);
+  const notes =
+    values.uninstall === true || p.changes.length === 0
+      ? []
+      : [...setupNotes(p.agent), ...(transport === 'http' ? [HTTP_NOTE] : [])];
   if (ctx.json) {
     ctx.out(
       JSON.stringify({
@@ -88,6 +91,9 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
   if (notes.length > 0) ctx.out(['', 'Still to do:', ...notes.map((n) => `- ${n}`)].join('\n'));
   return 0;
 }
+
+const HTTP_NOTE =
+  'Claude Code now reaches the hub over HTTP on 127.0.0.1 (the port above; SWITCHBOARD_MCP_PORT for serve and setup alike): its headersHelper starts a hub when none runs, and a hub you start must serve that port (serve and the desktop app do unless SWITCHBOARD_MCP_PORT=off).';
 
 /** Whether the bundle is npx's temporary copy (`~/.npm/_npx/<hash>/node_modules/…`). */
 function runsFromNpxCache(script: string): boolean {

@@ -61,20 +61,21 @@ function refuse(res: http.ServerResponse, status: number, message: string): void
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer | 'too large'> {
-  return new Promise((resolve, reject) => {
+/** The body, settled exactly once: on its end, past the bound, or when the client went away mid-body. */
+function readBody(req: http.IncomingMessage): Promise<Buffer | 'too large' | 'gone'> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolve('too large');
-      } else chunks.push(chunk);
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.removeAllListeners('data');
+      req.resume();
+      resolve('too large');
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('error', () => resolve('gone'));
+    req.on('close', () => resolve('gone'));
   });
 }
 
@@ -177,6 +178,7 @@ export async function startMcpGateway(opts: McpGatewayOptions): Promise<McpGatew
     let body: unknown;
     if (req.method === 'POST') {
       const raw = await readBody(req);
+      if (raw === 'gone') return void res.destroy();
       if (raw === 'too large') return refuse(res, 413, `a request body over ${MAX_BODY_BYTES} bytes`);
       try {
         body = JSON.parse(raw.toString('utf8'));

@@ -156,6 +156,35 @@ describe('MCP over HTTP', () => {
     expect(await post(a.headers, '{not json')).toHaveProperty('status', 400);
   });
 
+  it('keeps serving after malformed targets, a client gone mid-body and an oversized body', async () => {
+    await start();
+    const a = await startAgent('sturdy');
+    for (const target of ['//[', '/%zz', '/mcp?x=%', '*']) {
+      const status = await new Promise<number | undefined>((resolve) => {
+        const req = http.request({
+          host: '127.0.0.1',
+          port: gw!.port,
+          path: target,
+          method: 'POST',
+          headers: a.headers,
+        });
+        req.on('response', (res) => (res.resume(), resolve(res.statusCode)));
+        req.on('error', () => resolve(undefined));
+        req.end('{}');
+      });
+      expect(status === undefined || status >= 400, `${target}: ${status}`).toBe(true);
+    }
+    await new Promise<void>((resolve) => {
+      const req = http.request(url(), { method: 'POST', headers: { ...a.headers, 'content-length': '1000' } });
+      req.on('error', () => resolve());
+      req.write('{"jsonrpc":', () => setImmediate(() => (req.destroy(), resolve())));
+    });
+    const big = await post(a.headers, { pad: 'x'.repeat(9 * 1024 * 1024) }).catch(() => undefined);
+    if (big !== undefined) expect(big.status).toBe(413);
+    const client = await connect(a.headers);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
   it('ends the session when the agent has exited and its event stream closes, without waiting for a sweep', async () => {
     await start();
     const a = await startAgent('gone');
