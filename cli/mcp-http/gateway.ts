@@ -110,14 +110,17 @@ export async function startMcpGateway(opts: McpGatewayOptions): Promise<McpGatew
   const loopbackHost = (host: string | undefined): boolean =>
     host === `127.0.0.1:${port}` || host === `localhost:${port}` || host === `[::1]:${port}`;
 
-  /** Ends the MCP session; and the Switchboard session too when the agent's process is gone. */
-  const closeEntry = (id: string, sessionToo: boolean): void => {
+  /** Ends an MCP session (the agent's Switchboard session stays). */
+  const closeEntry = (id: string): void => {
     const entry = entries.get(id);
     if (entry === undefined) return;
     entries.delete(id);
     void entry.server.close().catch(() => undefined);
-    if (!sessionToo) return;
-    const { creds, pid } = entry.caller;
+  };
+
+  /** The agent's process is gone: its Switchboard session ends (kept for a resume when bound to a conversation). */
+  const endSession = ({ creds, pid }: CallerHeaders): void => {
+    for (const [id, e] of entries) if (e.caller.creds.sessionId === creds.sessionId) closeEntry(id);
     client.call('session.unregister', creds).then(
       () => forgetCredentials(credentialsFile(pid)),
       (err: unknown) => {
@@ -127,11 +130,15 @@ export async function startMcpGateway(opts: McpGatewayOptions): Promise<McpGatew
     );
   };
 
-  /** The agent's event stream closed: a few checks whether its process ended, then nothing more. */
-  const watchExit = (id: string, entry: Entry): void => {
+  /**
+   * The agent closed its event stream or its MCP session (an agent does both
+   * as it exits, some while still alive): a few checks whether its process
+   * ended, then nothing more.
+   */
+  const watchExit = (caller: CallerHeaders): void => {
     const check = (i: number): void => {
-      if (entries.get(id) !== entry || closing) return;
-      if (processGone(entry.caller.pid)) return closeEntry(id, true);
+      if (closing) return;
+      if (processGone(caller.pid)) return endSession(caller);
       const next = GONE_CHECKS_MS[i + 1];
       if (next !== undefined) setTimeout(() => check(i + 1), next - (GONE_CHECKS_MS[i] ?? 0)).unref();
     };
@@ -148,7 +155,7 @@ export async function startMcpGateway(opts: McpGatewayOptions): Promise<McpGatew
       throw err;
     }
     // One agent connection per session: an earlier one (before a reconnect) is closed.
-    for (const [id, e] of entries) if (e.caller.creds.sessionId === caller.creds.sessionId) closeEntry(id, false);
+    for (const [id, e] of entries) if (e.caller.creds.sessionId === caller.creds.sessionId) closeEntry(id);
     const server = new McpServer(
       { name: 'switchboard', version: VERSION },
       caller.note !== undefined ? { instructions: caller.note } : undefined,
@@ -163,7 +170,10 @@ export async function startMcpGateway(opts: McpGatewayOptions): Promise<McpGatew
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void entries.set(id, { caller, transport, server }),
-      onsessionclosed: (id) => closeEntry(id, processGone(caller.pid)),
+      onsessionclosed: (id) => {
+        closeEntry(id);
+        watchExit(caller);
+      },
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -196,7 +206,7 @@ export async function startMcpGateway(opts: McpGatewayOptions): Promise<McpGatew
     const { creds } = entry.caller;
     if (!sameSecret(caller.creds.sessionId, creds.sessionId) || !sameSecret(caller.creds.token, creds.token))
       return refuse(res, 403, 'this MCP session belongs to another Switchboard session');
-    if (req.method === 'GET') res.once('close', () => watchExit(mcpSession, entry));
+    if (req.method === 'GET') res.once('close', () => watchExit(entry.caller));
     await entry.transport.handleRequest(req, res, body);
   };
 
@@ -230,7 +240,7 @@ export async function startMcpGateway(opts: McpGatewayOptions): Promise<McpGatew
     sessionCount: () => entries.size,
     close: async () => {
       closing = true;
-      for (const id of [...entries.keys()]) closeEntry(id, false);
+      for (const id of [...entries.keys()]) closeEntry(id);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       client.close();

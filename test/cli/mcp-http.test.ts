@@ -199,6 +199,18 @@ describe('MCP over HTTP', () => {
     expect(gw!.sessionCount()).toBe(0);
   });
 
+  it('ends the session of an agent that ended its MCP session (DELETE) while alive and then exited', async () => {
+    await start();
+    const a = await startAgent('deleting');
+    const client = await connect(a.headers);
+    await client.callTool({ name: 'switchboard_list_peers', arguments: {} });
+    const id = a.headers['X-Switchboard-Session']!;
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    await stopProcess(a.proc, 'SIGKILL');
+    await until(() => ![...th!.hub.table.live.values()].some((s) => s.id === id));
+    expect(gw!.sessionCount()).toBe(0);
+  });
+
   it('keeps the session of a live agent whose connection closed (a reconnect), and its new connection works', async () => {
     await start();
     const a = await startAgent('stays');
