@@ -108,6 +108,7 @@ async function resume(a: EnsureArgs, file: string, known: Credentials): Promise<
       agent: a.agent,
       resume: { sessionId: known.sessionId, token: known.token },
       ...(a.hook ? { hook: true } : {}),
+      ...conversationOf(a),
     });
   } catch (err) {
     if (err instanceof RpcError && err.reason === 'unauthorized') return undefined;
@@ -116,6 +117,13 @@ async function resume(a: EnsureArgs, file: string, known: Credentials): Promise<
   if (known.agentSessionId === undefined && a.agentSessionId !== undefined)
     writeCredentials(file, { ...known, agentSessionId: a.agentSessionId });
   return authOf(known);
+}
+
+/** The conversation a hook names: when it ended in an earlier process, the hub gives its session back. */
+function conversationOf(a: EnsureArgs): { conversation?: string } {
+  return a.agentSessionId !== undefined && /^[0-9A-Za-z_-]{1,128}$/.test(a.agentSessionId)
+    ? { conversation: a.agentSessionId }
+    : {};
 }
 
 async function register(a: EnsureArgs, file: string): Promise<Credentials> {
@@ -138,6 +146,7 @@ async function register(a: EnsureArgs, file: string): Promise<Credentials> {
     ...(bypassAvailableFromArgv(a.agent, argv) ? { bypassAvailable: true } : {}),
     ...(a.name ? { name: a.name } : {}),
     ...(a.hook ? { hook: true } : {}),
+    ...conversationOf(a),
   });
   const creds = { sessionId: reg.sessionId, token: reg.token };
   if (reg.nameChange !== undefined) a.onNameChange?.(reg.nameChange);

@@ -20,6 +20,7 @@ const Name = z.string().min(1).max(256);
 
 const Auth = { sessionId: Id, token: Token };
 
+const AgentSessionId = z.string().regex(/^[0-9A-Za-z_-]{1,128}$/);
 export const RegisterParams = z.strictObject({
   name: Name.optional(),
   cwd: Path,
@@ -45,6 +46,8 @@ export const RegisterParams = z.strictObject({
   resume: z.strictObject(Auth).optional(),
   /** Sent by the agent's hook commands: proves they run (Codex and Gemini skip untrusted hooks silently). */
   hook: z.boolean().optional(),
+  /** The agent's conversation id (its hook input's session_id): a resumed conversation gets its session back. */
+  conversation: AgentSessionId.optional(),
 });
 export type RegisterParams = z.input<typeof RegisterParams>;
 
@@ -54,10 +57,7 @@ export const StateParams = z.strictObject({
   state: z.enum(SESSION_STATES),
   hook: z.boolean().optional(),
   /** The agent's own session (Codex: thread) id from the hook input; with `hook` only. */
-  agentSessionId: z
-    .string()
-    .regex(/^[0-9A-Za-z_-]{1,128}$/)
-    .optional(),
+  agentSessionId: AgentSessionId.optional(),
 });
 export const ModeParams = z.strictObject({
   ...Auth,

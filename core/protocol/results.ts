@@ -111,16 +111,10 @@ export interface SendResult {
   note: string;
 }
 
+// prettier-ignore
 export const RECEIPT_STATUSES = [
-  'held',
-  'delivered',
-  'approved',
-  'denied',
-  'refused',
-  'expired',
-  'dropped',
-  'undelivered',
-  'waiting',
+  'held', 'delivered', 'approved', 'denied', 'refused', 'expired', 'dropped', 'undelivered', 'waiting',
+  'kept', // its agent exited; kept for its conversation's resume
 ] as const;
 export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 

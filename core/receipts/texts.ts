@@ -33,6 +33,8 @@ export function receiptText(status: ReceiptStatus, target: string, reason: strin
       return `${PREFIX} Your message to ${target}${times} was dropped and not delivered.${why}`;
     case 'waiting':
       return `${PREFIX} Your message to ${target}${times} is in its inbox, but that session is idle and cannot be woken; its user has been told. It reads it at its next turn. That is not a reply.${why}`;
+    case 'kept':
+      return `${PREFIX} Your message to ${target}${times} is kept unread: its agent exited, and the message is handed over only if that conversation is resumed (you are then told it was delivered, else undelivered). Do not wait for a reply.${why}`;
     case 'undelivered':
       return `${PREFIX} Your message to ${target}${times} will not be read: that session ended and cannot resume. Do not wait for a reply.${why}`;
     default: {

@@ -37,6 +37,10 @@ export interface PersistedSession {
   settings: Record<string, unknown> | null;
   liveness: 'connection' | 'pid';
   createdAt: number;
+  /** The agent's conversation (Claude Code's session_id, a Codex thread, …): a resume of it gets this session back. */
+  conversation?: string;
+  /** Sessions this one took over when its conversation resumed: their credentials act as this session. */
+  aliases?: string[];
 }
 
 export interface SessionRecord extends PersistedSession {
@@ -116,5 +120,7 @@ export function persisted(s: SessionRecord): PersistedSession {
     settings: s.settings,
     liveness: s.liveness,
     createdAt: s.createdAt,
+    ...(s.conversation !== undefined ? { conversation: s.conversation } : {}),
+    ...(s.aliases !== undefined ? { aliases: s.aliases } : {}),
   };
 }

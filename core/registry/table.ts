@@ -57,6 +57,8 @@ export class SessionTable implements RowIndex<ListedSession> {
   readonly live = new Map<string, SessionRecord>();
   readonly dormant = new Map<string, { session: PersistedSession; diedAt: number }>();
   readonly #byAddress = new Map<string, string>();
+  /** A taken-over session's id → the live session its credentials act as (PersistedSession.aliases). */
+  readonly #alias = new Map<string, string>();
   #stock: readonly StockSession[] = [];
   #remote: readonly RemoteSession[] = [];
   #refs: Map<string, string> | undefined;
@@ -71,6 +73,7 @@ export class SessionTable implements RowIndex<ListedSession> {
     this.dormant.delete(s.id);
     this.live.set(s.id, s);
     this.#byAddress.set(s.address, s.id);
+    for (const a of s.aliases ?? []) this.#alias.set(a, s.id);
     this.#changed(true);
   }
 
@@ -109,6 +112,7 @@ export class SessionTable implements RowIndex<ListedSession> {
     if (s === undefined) return undefined;
     this.live.delete(id);
     this.#byAddress.delete(s.address);
+    for (const a of s.aliases ?? []) this.#alias.delete(a);
     this.dormant.set(id, { session: s, diedAt: now });
     this.#changed(true);
     return s;
@@ -149,14 +153,17 @@ export class SessionTable implements RowIndex<ListedSession> {
 
   /** The live session these credentials belong to, or an `unauthorized` error. */
   auth(sessionId: string, token: string): SessionRecord {
-    const s = this.live.get(sessionId);
+    const s = this.live.get(this.#alias.get(sessionId) ?? sessionId);
     if (s === undefined || !tokenMatches(token, s)) throw new HubError('unauthorized');
     return s;
   }
 
   /** A live or dormant session these credentials belong to (for resume). */
   authAny(sessionId: string, token: string): PersistedSession {
-    const s = this.live.get(sessionId) ?? this.dormant.get(sessionId)?.session;
+    const s =
+      this.live.get(this.#alias.get(sessionId) ?? sessionId) ??
+      this.dormant.get(sessionId)?.session ??
+      [...this.dormant.values()].find((d) => d.session.aliases?.includes(sessionId))?.session;
     if (s === undefined || !tokenMatches(token, s)) throw new HubError('unauthorized');
     return s;
   }

@@ -275,7 +275,7 @@ export class RemoteMachines implements RemoteReceipts {
   ): void {
     const relay = this.#relay;
     const from = parsePeerAddress(env.fromAddress);
-    if (relay === undefined || from === undefined || status === 'waiting') return; // relay protocol 1 has no `waiting`
+    if (relay === undefined || from === undefined || status === 'waiting' || status === 'kept') return; // not in relay protocol 1
     const receipt: RelayReceipt = {
       v: PROTOCOL_VERSION,
       origMsgId: env.msgId,

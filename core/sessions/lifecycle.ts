@@ -29,7 +29,14 @@ import type { EndpointPaths } from '../transport/endpoint.js';
 import type { InboundHandler } from '../transport/session-socket.js';
 import type net from 'node:net';
 import type { Admission } from '../messaging/admission.js';
-import { endSession, keepDormant, trimDormant, type EndKind, type RetentionPorts } from './retention.js';
+import {
+  endSession,
+  keepDormant,
+  keepForConversation,
+  trimDormant,
+  type EndKind,
+  type RetentionPorts,
+} from './retention.js';
 import type { RpcConnection } from '../transport/rpc-server.js';
 import { createSessionServer } from '../transport/session-socket.js';
 
@@ -53,11 +60,21 @@ export interface LifecyclePorts extends RetentionPorts {
   forgetSession(id: string): void;
 }
 
+type Registered = { session: SessionRecord; token: string; resumed: boolean; nameChange?: NameChange };
+
+/** Registers or resumes; a conversation the hook names gets its session back (bindConversation). */
 export async function registerSession(
   hub: LifecyclePorts,
   params: RegisterInput,
   conn: RpcConnection,
-): Promise<{ session: SessionRecord; token: string; resumed: boolean; nameChange?: NameChange }> {
+): Promise<Registered> {
+  const reg = await registerOnly(hub, params, conn);
+  if (params.conversation === undefined) return reg;
+  const session = await bindConversation(hub, reg.session, params.conversation);
+  return session === reg.session ? reg : { ...reg, session, resumed: true };
+}
+
+async function registerOnly(hub: LifecyclePorts, params: RegisterInput, conn: RpcConnection): Promise<Registered> {
   if (params.resume !== undefined) {
     const old = hub.table.authAny(params.resume.sessionId, params.resume.token);
     const live = hub.table.live.get(old.id);
@@ -189,6 +206,64 @@ export async function activateSession(
 }
 
 /**
+ * Binds a live session to its agent's conversation. When that conversation
+ * ended before (its process exited) and waits dormant here for the same
+ * agent, and `s` is new (nothing unread, nothing held), `s` gives way to it:
+ * the old session comes back bound to this process, with its id, address,
+ * name (peers' pins hold), inbox and held messages, in the folder it runs in
+ * now (Claude Code resumes a conversation from any folder), and `s`'s
+ * credentials act as it from now on. Returns the session the caller now is.
+ */
+export async function bindConversation(
+  hub: LifecyclePorts,
+  s: SessionRecord,
+  conversation: string,
+): Promise<SessionRecord> {
+  if (s.conversation === conversation) return s;
+  const back = [...hub.table.dormant.values()].find(
+    (d) => d.session.conversation === conversation && d.session.agent === s.agent,
+  )?.session;
+  const fresh = hub.mailboxes.depth(s.id) === 0 && hub.admission.held.forReceiver(s.id).length === 0;
+  if (back === undefined || !fresh || s.conversation !== undefined) {
+    if (s.conversation !== undefined) return s; // one conversation per session (a Codex thread keeps its own)
+    s.conversation = conversation;
+    await hub.journal.append({ t: 's', s: persisted(s) });
+    return s;
+  }
+  // `s` leaves without a trace (nothing was sent to it yet); its journal record goes with its drop.
+  hub.table.retire(s.id, hub.clock.now());
+  hub.table.dormant.delete(s.id);
+  hub.servers.get(s.id)?.close();
+  hub.servers.delete(s.id);
+  hub.forgetSession(s.id);
+  await hub.mailboxes.drop(s.id);
+  const taken = nameHeldByOther(hub.table, back.name, back.address); // by a session that came meanwhile
+  const revived = await activateSession(
+    hub,
+    {
+      ...back,
+      ...(taken ? { name: s.name } : {}),
+      cwd: s.cwd,
+      pid: s.pid,
+      procStart: s.procStart,
+      liveness: s.liveness,
+      tokenHash: s.tokenHash,
+      permissionMode: s.permissionMode,
+      modeKnown: s.modeKnown !== false,
+      ...(s.modeSource !== undefined ? { modeSource: s.modeSource } : {}),
+      bypassAvailable: s.bypassAvailable,
+      interactive: s.interactive,
+      aliases: [...(back.aliases ?? []).slice(-7), s.id],
+    },
+    null,
+    back,
+  );
+  revived.connectionId = s.connectionId;
+  hub.log.info('conversation resumed', { id: revived.id, name: revived.name, replaced: s.id });
+  return revived;
+}
+
+/**
  * Ends a session: it leaves listings and its socket closes. `final`: it can
  * never resume (its process exited, its adapter said it is ending), so its
  * senders are told and it is forgotten; `dormant`: kept for a resume while it
@@ -201,7 +276,9 @@ export async function retireSession(hub: LifecyclePorts, id: string, end: EndKin
   hub.servers.delete(id);
   hub.forgetSession(id);
   hub.events.emit({ type: 'sessions.changed' });
+  // A session bound to a conversation stays for that conversation's resume, whatever ended its process.
   if (end === 'dormant') await keepDormant(hub, persisted(s));
+  else if (s.conversation !== undefined) await keepForConversation(hub, persisted(s));
   else await endSession(hub, persisted(s), 'the session ended and cannot resume');
 }
 
@@ -228,6 +305,8 @@ export async function restoreSessions(
           hub.log.warn('restore failed; kept for a resume', { id: p.id, error: String(err) });
           hub.table.dormant.set(p.id, { session: p, diedAt: hub.clock.now() });
         });
+      else if (p.conversation !== undefined)
+        await keepDormant(hub, p, false); // its conversation may resume
       else ended.push(p);
     } else {
       await keepDormant(hub, p, false); // its adapter may reconnect and resume

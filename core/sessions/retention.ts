@@ -41,11 +41,34 @@ export function hasSomethingToResume(hub: RetentionPorts, id: string): boolean {
   return hub.mailboxes.depth(id) > 0 || hub.admission.held.forReceiver(id).length > 0;
 }
 
-/** Keeps an ended session for a resume, or forgets it at once when there is nothing to resume. */
+/**
+ * Keeps an ended session for a resume, or forgets it at once when there is
+ * nothing to resume — unless it is bound to a conversation, whose resume
+ * gets back its name and pins as well.
+ */
 export async function keepDormant(hub: RetentionPorts, p: PersistedSession, trim = true): Promise<void> {
-  if (!hasSomethingToResume(hub, p.id)) return endSession(hub, p, ENDED);
+  if (p.conversation === undefined && !hasSomethingToResume(hub, p.id)) return endSession(hub, p, ENDED);
   hub.table.dormant.set(p.id, { session: p, diedAt: hub.clock.now() });
   if (trim) await trimDormant(hub);
+}
+
+/**
+ * A conversation's process ended: its session waits for the conversation's
+ * resume, and the sender of each unread message is told so (`kept`), then
+ * later `delivered` or, once the wait is over, `undelivered`.
+ */
+export async function keepForConversation(hub: RetentionPorts, p: PersistedSession): Promise<void> {
+  const receiver = { id: p.id, name: p.name, address: p.address, socketPath: p.socketPath };
+  const days = Math.round(hub.limits.dormantRetentionMs / 86_400_000);
+  const why = `its agent exited; it is handed over if that conversation is resumed within ${days} days`;
+  for (const item of hub.mailboxes.unclaimedSenders(p.id))
+    hub.receipts.tell(
+      { msgId: item.id, fromAddress: item.from.address, fromSessionId: item.from.sessionId },
+      receiver,
+      'kept',
+      why,
+    );
+  await keepDormant(hub, p);
 }
 
 /** Forgets the oldest dormant sessions beyond the cap and those past their age. */

@@ -3,7 +3,8 @@
 // runs, a message sent during its turn reaches the model appended to a tool
 // result and is `delivered`, and a message that comes after its turn is not
 // pushed into a prompt as it exits (it would be reported delivered unread):
-// its sender hears `undelivered` once the run has ended.
+// its sender hears `kept` once the run has ended (a `run -s` of that session
+// would get it).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -72,8 +73,8 @@ describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
     exitCode = await run.waitExit(AGENT_HANG_MS);
     const agentsDir = path.join(w.home, '.switchboard', 'agents');
     leftFiles = fs.existsSync(agentsDir) ? fs.readdirSync(agentsDir).filter((f) => f.startsWith('opencode-')) : [];
-    // Its session ends with its process (the hub's liveness sweep): what it never read is undelivered.
-    await waitInbox(w.client, alice, (i) => i.kind === 'receipt' && i.status === 'undelivered', AGENT_HANG_MS);
+    // Its session ends with its process (the hub's liveness sweep): what it never read waits for its conversation.
+    await waitInbox(w.client, alice, (i) => i.kind === 'receipt' && i.status === 'kept', AGENT_HANG_MS);
     items = await inbox(w.client, alice);
   }, AGENT_HANG_MS * 3);
 
@@ -94,9 +95,10 @@ describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
     expect(items.filter((i) => i.kind === 'receipt' && i.status === 'delivered')).toHaveLength(1);
   });
 
-  it('a message after its turn is never prompted: its sender hears `undelivered`', () => {
+  it('a message after its turn is never prompted: its sender hears `kept` (for a resume of that session)', () => {
     for (const q of model.requests) expect(q.context).not.toContain(AFTER);
     const statuses = items.filter((i) => i.kind === 'receipt').map((i) => (i.kind === 'receipt' ? i.status : ''));
-    expect(statuses).toContain('undelivered');
+    expect(statuses).toContain('kept');
+    expect(statuses).not.toContain('undelivered');
   });
 });

@@ -7,8 +7,9 @@
 // the model appended to a built-in tool's result (`delivered`); an idle
 // session is woken by a message (latency logged from the send to the model
 // request); a held message never reaches the model; no Switchboard process
-// runs per tool call; when OpenCode exits its session leaves and the held
-// message's sender is told `undelivered`. Then a real Codex, and a real
+// runs per tool call; when OpenCode exits its session leaves the listing and
+// waits for its conversation's resume, the held message still held (its
+// sender is not told `undelivered`). Then a real Codex, and a real
 // Claude Code, and OpenCode message each other (the reply to the `from`
 // OpenCode's model read), and an OpenCode whose edits and commands ask is
 // listed as prompting.
@@ -52,6 +53,7 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
   let aliceItems: InboxItem[] = [];
   let bobItems: InboxItem[] = [];
   let rowsAfterExit: AgentRow[] = [];
+  let heldAfterExit = -1;
   let switchboardProcs: string[] = [];
 
   const ours = async (): Promise<AgentRow[]> => (await w.rows()).filter((r) => r.agent === 'opencode');
@@ -146,10 +148,12 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
     aliceItems.push(...(await inbox(w.client, alice)));
     step('stopping OpenCode');
     await oc.proc.stop();
-    // Its session ends with its process (the hub's liveness sweep): the held message's sender is told.
-    await waitInbox(w.client, bob, (i) => i.kind === 'receipt' && i.status === 'undelivered', HANG_MS);
+    // Its session ends with its process (the hub's liveness sweep) and waits for its conversation (`ses_…`).
+    await until(async () => (await ours()).length === 0, HANG_MS);
+    await until(() => [...w.hub.hub.table.dormant.values()].some((d) => d.session.agent === 'opencode'), HANG_MS);
     bobItems = await inbox(w.client, bob).catch(() => []);
     rowsAfterExit = await ours();
+    heldAfterExit = w.hub.hub.admission.held.all().length;
   }, HANG_MS * 3);
 
   afterAll(async () => {
@@ -210,9 +214,10 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
     expect(switchboardProcs[0]).toMatch(/switchboard\.mjs mcp --agent opencode/);
   });
 
-  it('when OpenCode exits its session leaves the listing and the held message is reported undelivered', () => {
+  it('when OpenCode exits its session leaves the listing and waits for its conversation; the held message stays held', () => {
     expect(rowsAfterExit).toEqual([]);
-    expect(bobItems.some((i) => i.kind === 'receipt' && i.status === 'undelivered')).toBe(true);
+    expect(heldAfterExit).toBe(1);
+    expect(bobItems.some((i) => i.kind === 'receipt' && i.status === 'undelivered')).toBe(false);
   });
 
   it('a held message never reaches the model', () => {

@@ -8,7 +8,7 @@ import { nameChange, validName } from '../../registry/names.js';
 import { modeClass } from '../../registry/session.js';
 import { nameHeldByOther } from '../../registry/resolution.js';
 import type { Hub } from '../hub.js';
-import { registerSession } from '../../sessions/lifecycle.js';
+import { bindConversation, registerSession } from '../../sessions/lifecycle.js';
 import { createHistoryHandlers } from './history-handlers.js';
 import { createUiHandlers } from './ui-handlers.js';
 import { createRuleHandlers } from './rule-handlers.js';
@@ -43,10 +43,15 @@ export function createHandlers(hub: Hub): Handlers {
       };
     },
 
-    'session.state': (params, { session: s }) => {
+    'session.state': async (params, { session }) => {
+      let s = session;
+      // A hook names the conversation: bound to it, or the session of its earlier process comes back.
+      if (params.hook === true && params.agentSessionId !== undefined) {
+        if (s.conversation === undefined) s = await bindConversation(hub, s, params.agentSessionId);
+        s.agentThreadId = params.agentSessionId;
+      }
       if (params.hook === true && s.hooksSeenAt === null) hub.events.emit({ type: 'sessions.changed' });
       if (params.hook === true) s.hooksSeenAt = hub.clock.now();
-      if (params.hook === true && params.agentSessionId !== undefined) s.agentThreadId = params.agentSessionId;
       if (params.hook === true) hub.wake.turnReported(s.id); // before any new wake below
       if (s.state !== params.state) {
         s.state = params.state;

@@ -60,6 +60,8 @@ export interface RunOptions {
   debugFile?: string;
   /** Claude Code only: turns come as stream-json user messages on stdin (one process, several turns). */
   streamInput?: boolean;
+  /** Resume this conversation (its id, as the agent's hooks report it) instead of starting a new one. */
+  resume?: string;
   /** Codex only: false leaves its hooks untrusted (no `--dangerously-bypass-hook-trust`), as before a person reviews them. */
   trustHooks?: boolean;
 }
@@ -132,6 +134,7 @@ const claude: Profile = {
           : ['-p', o.prompt]),
         ...mode,
         ...(o.debugFile ? ['--debug-file', o.debugFile] : []),
+        ...(o.resume !== undefined ? ['--resume', o.resume] : []),
       ],
       env: {
         ANTHROPIC_BASE_URL: BASE,
@@ -192,6 +195,7 @@ const codex: Profile = {
         '--skip-git-repo-check',
         ...(o.trustHooks === false ? [] : ['--dangerously-bypass-hook-trust']),
         ...mode,
+        ...(o.resume !== undefined ? ['resume', o.resume] : []),
         o.prompt,
       ],
       env: { SCRIPTED_OPENAI_KEY: FAKE_KEYS.codex, CODEX_DISABLE_UPDATE_CHECK: '1' },
@@ -222,6 +226,7 @@ const gemini: Profile = {
         ...agentCommand('gemini'),
         '-p',
         o.prompt,
+        ...(o.resume !== undefined ? ['--resume', o.resume] : []),
         ...(o.mode === 'bypass'
           ? ['--approval-mode', 'yolo']
           : o.mode === 'none'

@@ -83,7 +83,7 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
   );
 
   test(
-    `${agent}${flagNote(mode)}: at stop a waiting message keeps it going once; its loop guard then ends it; the message left is undelivered to its sender`,
+    `${agent}${flagNote(mode)}: at stop a waiting message keeps it going once; its loop guard then ends it; the message left is kept for its conversation, and handed over when that is resumed`,
     known.stopContinuesOnce,
     async () => {
       w = await startWorld();
@@ -116,8 +116,27 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
       expect(main[1]!.context).not.toContain(second);
       await waitInbox(world.client, alice, receiptFor(sent[0]!, 'delivered'), 10_000);
       expect((await inbox(world.client, alice)).some(receiptFor(sent[1]!, 'delivered'))).toBe(false);
-      // The second message was never handed over, and the agent has exited: its sender hears so.
-      await waitInbox(world.client, alice, receiptFor(sent[1]!, 'undelivered'), 10_000);
+      // The second message was never handed over, and the agent has exited: kept for its conversation's resume.
+      await waitInbox(world.client, alice, receiptFor(sent[1]!, 'kept'), 10_000);
+      const before = [...world.hub.hub.table.dormant.values()].map((d) => d.session).find((s) => s.conversation);
+      expect(before, 'the session waits for its conversation').toBeDefined();
+      // The same conversation, resumed in a new process: its session comes back with the message that waited.
+      const again: RunningAgent = await world.start(agent, {
+        prompt: 'Go on.',
+        mode,
+        cwd: a.cwd,
+        resume: before!.conversation!,
+        steps: [{ text: 'Resumed.' }],
+      });
+      expect(await again.waitExit(EXIT_MS), again.output()).toBe(0);
+      expect(again.model.main()[0]!.context).toContain(second);
+      await waitInbox(world.client, alice, receiptFor(sent[1]!, 'delivered'), 10_000);
+      expect(
+        world.hub.hub.table.live.get(before!.id) ?? world.hub.hub.table.dormant.get(before!.id)?.session,
+      ).toMatchObject({
+        name: before!.name,
+        address: before!.address,
+      });
     },
   );
 }

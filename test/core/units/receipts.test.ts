@@ -24,6 +24,7 @@ const SENTENCE: Record<(typeof RECEIPT_STATUSES)[number], string> = {
   undelivered: ' will not be read: that session ended and cannot resume. Do not wait for a reply.',
   waiting:
     ' is in its inbox, but that session is idle and cannot be woken; its user has been told. It reads it at its next turn. That is not a reply.',
+  kept: ' is kept unread: its agent exited, and the message is handed over only if that conversation is resumed (you are then told it was delivered, else undelivered). Do not wait for a reply.',
 };
 
 const NO_REASON = new Set(['delivered', 'approved']);

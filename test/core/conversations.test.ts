@@ -1,0 +1,134 @@
+// Identities that survive a restart of the agent: a session bound to its
+// agent's conversation (the hook input's session_id) waits after its
+// process ends, its unread senders told `kept`; when the conversation comes
+// back in a new process (same agent, same folder) — named at registration
+// or, when the MCP adapter registered first, by the first hook — it gets
+// its session back: id, address, name (so peers' pins hold), waiting mail;
+// the new process's credentials act as it, in the folder it runs in now. A
+// new conversation is a new session. It all survives a hub restart.
+// Real hub, real sockets and journal; each agent process is a real `sleep`.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HubClient } from '../../core/client/client.js';
+import type { InboxItem, MethodInput } from '../../core/protocol/methods.js';
+import { startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
+import { stopAll, stopProcess } from '../helpers/processes.js';
+
+let th: TestHub | undefined;
+const procs: ChildProcess[] = [];
+afterEach(async () => {
+  await th?.close();
+  th = undefined;
+  await stopAll(procs.splice(0));
+});
+
+type Creds = { sessionId: string; token: string };
+const creds = (r: Creds): Creds => ({ sessionId: r.sessionId, token: r.token });
+
+function agentProcess(): ChildProcess {
+  const p = spawn('sleep', ['600'], { stdio: 'ignore' });
+  procs.push(p);
+  return p;
+}
+
+async function register(c: HubClient, p: ChildProcess, extra: Partial<MethodInput<'session.register'>> = {}) {
+  return c.call('session.register', {
+    cwd: th!.dirs.root,
+    pid: p.pid!,
+    liveness: 'pid',
+    agent: 'claude',
+    permissionMode: 'default',
+    ...extra,
+  });
+}
+
+const items = async (c: HubClient, r: Creds): Promise<InboxItem[]> => (await c.call('inbox.fetch', creds(r))).items;
+const receipts = async (c: HubClient, r: Creds): Promise<string[]> =>
+  (await items(c, r)).flatMap((i) => (i.kind === 'receipt' ? [i.status] : []));
+
+/** A conversation's first process gets a message, then exits (its adapter unregisters, as at exit). */
+async function endedWithMail(c: HubClient, alice: Creds, conversation: string, name: string) {
+  const first = agentProcess();
+  const reg = await register(c, first, { conversation, name });
+  const sent = await c.call('message.send', { ...creds(alice), to: name, summary: 's', message: `for ${name}` });
+  expect(sent.status).toBe('queued');
+  await c.call('session.unregister', creds(reg));
+  await stopProcess(first);
+  await until(async () => (await receipts(c, alice)).includes('kept'));
+  return { reg, sent };
+}
+
+describe('a conversation that comes back gets its session back', () => {
+  it('named at registration: same id, address and name, its waiting mail, delivered told to the sender', async () => {
+    th = await startHub();
+    const c = await th.client();
+    const alice = await c.call('session.register', { cwd: th.dirs.root, name: 'alice', permissionMode: 'default' });
+    const { reg, sent } = await endedWithMail(c, alice, 'conv-1', 'api');
+    const [kept] = (await items(c, alice)).filter((i) => i.kind === 'receipt');
+    expect(kept).toMatchObject({ status: 'kept', origMsgId: sent.msg_id });
+    expect(th.hub.table.live.has(reg.sessionId)).toBe(false);
+
+    const again = await register(c, agentProcess(), { conversation: 'conv-1' });
+    expect(again).toMatchObject({ sessionId: reg.sessionId, name: 'api', address: reg.address, resumed: true });
+    const mail = await items(c, again);
+    expect(mail.map((i) => i.kind === 'message' && i.text)).toEqual([expect.stringContaining('for api')]);
+    await c.call('inbox.ack', { ...creds(again), ids: mail.map((i) => i.id) });
+    await until(async () => (await receipts(c, alice)).includes('delivered'));
+    // A peer that pinned "api" to its address still reaches it by name.
+    const later = await c.call('message.send', { ...creds(alice), to: 'api', summary: 's', message: 'again' });
+    expect(later.status).toBe('queued');
+  });
+
+  it('named by the first hook after the adapter registered: the adapter’s credentials act as the old session', async () => {
+    th = await startHub();
+    const c = await th.client();
+    const alice = await c.call('session.register', { cwd: th.dirs.root, name: 'alice', permissionMode: 'default' });
+    const { reg } = await endedWithMail(c, alice, 'conv-2', 'web');
+    const adapter = await register(c, agentProcess()); // no conversation known yet
+    expect(adapter.sessionId).not.toBe(reg.sessionId);
+    await c.call('session.state', { ...creds(adapter), state: 'busy', hook: true, agentSessionId: 'conv-2' });
+    const mail = await items(c, adapter);
+    expect(mail.map((i) => i.kind === 'message' && i.text)).toEqual([expect.stringContaining('for web')]);
+    const rows = (await c.call('agents.list', {})).rows.filter((a) => a.name !== 'alice');
+    expect(rows.map((a) => [a.name, a.address])).toEqual([['web', reg.address]]);
+  });
+
+  it('a new conversation in the same folder is a new session; another agent’s is never taken over', async () => {
+    th = await startHub();
+    const c = await th.client();
+    const alice = await c.call('session.register', { cwd: th.dirs.root, name: 'alice', permissionMode: 'default' });
+    const { reg } = await endedWithMail(c, alice, 'conv-3', 'docs');
+    const other = await register(c, agentProcess(), { conversation: 'conv-4' });
+    expect(other.sessionId).not.toBe(reg.sessionId);
+    const codex = await register(c, agentProcess(), { conversation: 'conv-3', agent: 'codex' });
+    expect(codex.sessionId).not.toBe(reg.sessionId);
+    expect(th.hub.table.dormant.has(reg.sessionId)).toBe(true);
+    // Resumed from another folder (Claude Code allows it): it comes back, in that folder.
+    const elsewhere = tempDirs().root;
+    const back = await register(c, agentProcess(), { conversation: 'conv-3', cwd: elsewhere });
+    expect(back.sessionId).toBe(reg.sessionId);
+    expect(th.hub.table.live.get(reg.sessionId)!.cwd).toBe(elsewhere);
+  });
+
+  it('waits across a hub restart, and comes back after it', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    let c = await th.client();
+    const alice = await c.call('session.register', {
+      cwd: dirs.root,
+      name: 'alice',
+      permissionMode: 'default',
+      liveness: 'pid',
+      pid: agentProcess().pid!,
+    });
+    const { reg } = await endedWithMail(c, alice, 'conv-5', 'ops');
+    await th.close();
+    th = await startHub({}, dirs);
+    c = await th.client();
+    expect(th.hub.table.dormant.has(reg.sessionId)).toBe(true);
+    const again = await register(c, agentProcess(), { conversation: 'conv-5' });
+    expect(again).toMatchObject({ sessionId: reg.sessionId, name: 'ops' });
+    expect((await items(c, again)).some((i) => i.kind === 'message' && i.text.includes('for ops'))).toBe(true);
+  });
+});
