@@ -129,6 +129,7 @@ export class OpencodeSessions {
       liveness: 'pid',
       agent: 'opencode',
       hook: true,
+      conversation: ses, // `opencode run -s <ses>` resumes it: its earlier session comes back
       ...(this.#o.oneShot ? { interactive: false } : {}),
       ...(mode !== undefined ? { permissionMode: mode, modeSource: 'hook' as const } : { modeKnown: false }),
     });

@@ -27,6 +27,12 @@ export class Connections {
     set.add(conn);
   }
 
+  /** A session that gave way to its conversation's earlier one (sessions/lifecycle.ts): its listeners follow. */
+  move(from: string, to: string): void {
+    for (const conn of this.#subscribers.get(from) ?? []) this.subscribe(to, conn);
+    this.#subscribers.delete(from);
+  }
+
   /** An ended session's pushes stop. */
   forget(sessionId: string): void {
     this.#subscribers.delete(sessionId);

@@ -1,7 +1,8 @@
 // Session lifecycle on the hub: registration (new or resumed), activation
 // (journal record, inbound socket), retirement (out of listings; kept for a
-// resume only when it may resume and has something to resume, see
-// retention.ts) and restoration after a restart. Activation is atomic: a
+// resume only when it may resume and has something to resume, or when it
+// is bound to a conversation, see retention.ts and conversations.ts) and
+// restoration after a restart. Activation is atomic: a
 // session is listed only after its record is written and its socket bound;
 // on any failure nothing is listed and the journal is put back.
 
@@ -56,25 +57,19 @@ export interface LifecyclePorts extends RetentionPorts {
   readonly events: EventSink;
   /** The handler for messages written to the session's inbound socket (messaging/inbound-socket.ts). */
   inboundHandler(s: SessionRecord): InboundHandler;
+  /** Who listens for a session's inbox pushes (a session that gives way hands them on). */
+  readonly connections: { move(from: string, to: string): void };
   /** Everything else that keeps per-session state forgets this session (composed by the hub). */
   forgetSession(id: string): void;
 }
 
-type Registered = { session: SessionRecord; token: string; resumed: boolean; nameChange?: NameChange };
+export type Registered = { session: SessionRecord; token: string; resumed: boolean; nameChange?: NameChange };
 
-/** Registers or resumes; a conversation the hook names gets its session back (bindConversation). */
 export async function registerSession(
   hub: LifecyclePorts,
   params: RegisterInput,
   conn: RpcConnection,
 ): Promise<Registered> {
-  const reg = await registerOnly(hub, params, conn);
-  if (params.conversation === undefined) return reg;
-  const session = await bindConversation(hub, reg.session, params.conversation);
-  return session === reg.session ? reg : { ...reg, session, resumed: true };
-}
-
-async function registerOnly(hub: LifecyclePorts, params: RegisterInput, conn: RpcConnection): Promise<Registered> {
   if (params.resume !== undefined) {
     const old = hub.table.authAny(params.resume.sessionId, params.resume.token);
     const live = hub.table.live.get(old.id);
@@ -203,64 +198,6 @@ export async function activateSession(
   hub.events.emit({ type: 'sessions.changed' });
   await hub.admission.reevaluate(s);
   return s;
-}
-
-/**
- * Binds a live session to its agent's conversation. When that conversation
- * ended before (its process exited) and waits dormant here for the same
- * agent, and `s` is new (nothing unread, nothing held), `s` gives way to it:
- * the old session comes back bound to this process, with its id, address,
- * name (peers' pins hold), inbox and held messages, in the folder it runs in
- * now (Claude Code resumes a conversation from any folder), and `s`'s
- * credentials act as it from now on. Returns the session the caller now is.
- */
-export async function bindConversation(
-  hub: LifecyclePorts,
-  s: SessionRecord,
-  conversation: string,
-): Promise<SessionRecord> {
-  if (s.conversation === conversation) return s;
-  const back = [...hub.table.dormant.values()].find(
-    (d) => d.session.conversation === conversation && d.session.agent === s.agent,
-  )?.session;
-  const fresh = hub.mailboxes.depth(s.id) === 0 && hub.admission.held.forReceiver(s.id).length === 0;
-  if (back === undefined || !fresh || s.conversation !== undefined) {
-    if (s.conversation !== undefined) return s; // one conversation per session (a Codex thread keeps its own)
-    s.conversation = conversation;
-    await hub.journal.append({ t: 's', s: persisted(s) });
-    return s;
-  }
-  // `s` leaves without a trace (nothing was sent to it yet); its journal record goes with its drop.
-  hub.table.retire(s.id, hub.clock.now());
-  hub.table.dormant.delete(s.id);
-  hub.servers.get(s.id)?.close();
-  hub.servers.delete(s.id);
-  hub.forgetSession(s.id);
-  await hub.mailboxes.drop(s.id);
-  const taken = nameHeldByOther(hub.table, back.name, back.address); // by a session that came meanwhile
-  const revived = await activateSession(
-    hub,
-    {
-      ...back,
-      ...(taken ? { name: s.name } : {}),
-      cwd: s.cwd,
-      pid: s.pid,
-      procStart: s.procStart,
-      liveness: s.liveness,
-      tokenHash: s.tokenHash,
-      permissionMode: s.permissionMode,
-      modeKnown: s.modeKnown !== false,
-      ...(s.modeSource !== undefined ? { modeSource: s.modeSource } : {}),
-      bypassAvailable: s.bypassAvailable,
-      interactive: s.interactive,
-      aliases: [...(back.aliases ?? []).slice(-7), s.id],
-    },
-    null,
-    back,
-  );
-  revived.connectionId = s.connectionId;
-  hub.log.info('conversation resumed', { id: revived.id, name: revived.name, replaced: s.id });
-  return revived;
 }
 
 /**

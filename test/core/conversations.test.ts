@@ -87,11 +87,17 @@ describe('a conversation that comes back gets its session back', () => {
     const { reg } = await endedWithMail(c, alice, 'conv-2', 'web');
     const adapter = await register(c, agentProcess()); // no conversation known yet
     expect(adapter.sessionId).not.toBe(reg.sessionId);
+    const listener = await th.client(); // the adapter listens for pushes as itself
+    const pushed: string[] = [];
+    listener.on('inbox.item', (p) => void pushed.push((p as { sessionId: string }).sessionId));
+    await listener.call('inbox.subscribe', creds(adapter));
     await c.call('session.state', { ...creds(adapter), state: 'busy', hook: true, agentSessionId: 'conv-2' });
     const mail = await items(c, adapter);
     expect(mail.map((i) => i.kind === 'message' && i.text)).toEqual([expect.stringContaining('for web')]);
     const rows = (await c.call('agents.list', {})).rows.filter((a) => a.name !== 'alice');
     expect(rows.map((a) => [a.name, a.address])).toEqual([['web', reg.address]]);
+    await c.call('message.send', { ...creds(alice), to: 'web', summary: 's', message: 'pushed' });
+    await until(() => pushed.includes(reg.sessionId));
   });
 
   it('a new conversation in the same folder is a new session; another agent’s is never taken over', async () => {

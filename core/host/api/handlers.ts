@@ -8,7 +8,7 @@ import { nameChange, validName } from '../../registry/names.js';
 import { modeClass } from '../../registry/session.js';
 import { nameHeldByOther } from '../../registry/resolution.js';
 import type { Hub } from '../hub.js';
-import { bindConversation, registerSession } from '../../sessions/lifecycle.js';
+import { bindConversation, registerBound } from '../../sessions/conversations.js';
 import { createHistoryHandlers } from './history-handlers.js';
 import { createUiHandlers } from './ui-handlers.js';
 import { createRuleHandlers } from './rule-handlers.js';
@@ -29,7 +29,7 @@ export function createHandlers(hub: Hub): Handlers {
     'hub.info': () => hub.info(),
 
     'session.register': async (params, { conn }) => {
-      const reg = await registerSession(hub, params, conn);
+      const reg = await registerBound(hub, params, conn);
       const { session, token, resumed } = reg;
       if (params.hook === true) session.hooksSeenAt = hub.clock.now();
       return {

@@ -55,6 +55,7 @@ function harness(socketDir = tempDir('sb-units-')) {
     },
     inboundHandler: () => ({ checkAuth: () => 'bad', message: () => undefined, rename: () => undefined }),
     forgetSession: (id) => void forgotten.push(id),
+    connections: { move: () => undefined },
     idle: { forgetSubscriber: (id) => void idleForgotten.push(id) },
     rules: { sessionEnded: () => undefined },
     reclaimer: { sessionEnded: () => void ended.count++ },
