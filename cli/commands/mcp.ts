@@ -59,6 +59,29 @@ async function connectOrStartHub(): Promise<HubClient> {
   }
 }
 
+/**
+ * The agent's session (registered, or resumed from its credentials file). A
+ * --name another live session holds (or one rewritten) is `told` as a note
+ * for the agent: which name peers reach it by.
+ */
+function agentSession(
+  client: HubClient,
+  pid: number,
+  values: { name?: string; mode?: string },
+  agent: AgentKind,
+  told: (note: string) => void,
+): Promise<Credentials> {
+  return ensureSession({
+    client,
+    pid,
+    cwd: process.cwd(),
+    agent,
+    ...(values.name ? { name: values.name } : {}),
+    ...(values.mode ? { permissionMode: values.mode } : {}),
+    onNameChange: (change) => told(`Your Switchboard session name is not the one asked for. ${change.note}`),
+  });
+}
+
 /** `--print-headers`: the agent's session as the headers of an MCP connection over HTTP, then exit. */
 async function printHeaders(
   values: { name?: string; mode?: string; team?: string },
@@ -69,15 +92,7 @@ async function printHeaders(
   try {
     const pid = agentPid();
     let note: string | undefined;
-    const creds = await ensureSession({
-      client,
-      pid,
-      cwd: process.cwd(),
-      agent,
-      ...(values.name ? { name: values.name } : {}),
-      ...(values.mode ? { permissionMode: values.mode } : {}),
-      onNameChange: (change) => (note = `Your Switchboard session name is not the one asked for. ${change.note}`),
-    });
+    const creds = await agentSession(client, pid, values, agent, (n) => (note = n));
     const team = values.team ?? process.env.CLAUDE_CODE_TASK_LIST_ID;
     ctx.out(
       JSON.stringify(
@@ -113,15 +128,7 @@ export async function mcp(args: string[], ctx: Ctx): Promise<number> {
   // instructions, which name peers reach it by — else it would sign messages as a name that is someone else's.
   let renamed: string | undefined;
   const ownSession = async (): Promise<Credentials> =>
-    (own ??= await ensureSession({
-      client,
-      pid,
-      cwd: process.cwd(),
-      agent,
-      ...(values.name ? { name: values.name } : {}),
-      ...(values.mode ? { permissionMode: values.mode } : {}),
-      onNameChange: (change) => (renamed = `Your Switchboard session name is not the one asked for. ${change.note}`),
-    }));
+    (own ??= await agentSession(client, pid, values, agent, (n) => (renamed = n)));
   // OpenCode: one MCP process serves every session of a directory; each call names its session (its plugin's).
   const opencode = agent === 'opencode';
   const creds = opencode ? opencodeCredsFor(pid, ownSession) : await ownSession();
