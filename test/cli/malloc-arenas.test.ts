@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withFewMallocArenas } from '../../cli/malloc-arenas.js';
+import { QUIET_HEAP, withFewMallocArenas } from '../../cli/malloc-arenas.js';
 import { CLI, cliEnv, readyLine } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/hub.js';
 import { stopProcess } from '../helpers/processes.js';
@@ -27,10 +27,11 @@ async function serve(extra: Record<string, string>): Promise<{ spawned: number; 
 }
 
 describe.skipIf(process.platform !== 'linux' || typeof process.execve !== 'function')('malloc arenas', () => {
-  it('serve re-executes itself in place with MALLOC_ARENA_MAX=2: same pid, and it answers', async () => {
+  it('serve re-executes itself in place with MALLOC_ARENA_MAX=2 and no memory reducer: same pid, and it answers', async () => {
     const { spawned, ready } = await serve({});
     expect(ready).toBe(spawned);
     expect(environOf(spawned)).toContain('MALLOC_ARENA_MAX=2');
+    expect(fs.readFileSync(`/proc/${spawned}/cmdline`, 'utf8').split('\0')).toContain(QUIET_HEAP);
   });
 
   it("keeps the user's own MALLOC_ARENA_MAX", async () => {
@@ -52,14 +53,20 @@ describe.skipIf(process.platform !== 'linux' || typeof process.execve !== 'funct
       }) as unknown as (file: string, args: readonly string[], env: NodeJS.ProcessEnv) => never,
     });
     withFewMallocArenas(port('darwin', {}));
-    withFewMallocArenas(port('linux', { MALLOC_ARENA_MAX: '2' }));
+    withFewMallocArenas({ ...port('linux', { MALLOC_ARENA_MAX: '2' }), execArgv: [QUIET_HEAP] });
     expect(calls).toEqual([]);
     withFewMallocArenas(port('linux', { HOME: '/h' }));
+    withFewMallocArenas(port('linux', { MALLOC_ARENA_MAX: '4' })); // the user's arenas kept; the heap still quiet
     expect(calls).toEqual([
       [
         '/n/node',
-        ['/n/node', '--enable-source-maps', '/x/switchboard.mjs', 'serve', '--ui'],
+        ['/n/node', QUIET_HEAP, '--enable-source-maps', '/x/switchboard.mjs', 'serve', '--ui'],
         { HOME: '/h', MALLOC_ARENA_MAX: '2' },
+      ],
+      [
+        '/n/node',
+        ['/n/node', QUIET_HEAP, '--enable-source-maps', '/x/switchboard.mjs', 'serve', '--ui'],
+        { MALLOC_ARENA_MAX: '4' },
       ],
     ]);
   });
