@@ -18,6 +18,7 @@ import { timingSafeEqual, randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { HubClient, RpcError } from '../../core/client/client.js';
+import { pidAlive } from '../../core/registry/proc.js';
 import type { Logger } from '../../core/kit/logger.js';
 import { credentialsFile, forgetCredentials } from '../agent/credentials.js';
 import { registerTools } from '../agent/mcp-tools.js';
@@ -89,12 +90,7 @@ function processGone(pid: number): boolean {
       return true;
     }
   }
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'EPERM';
-  }
+  return !pidAlive(pid);
 }
 
 /** After an event stream closed: when the agent exits it closes its connections first, then ends. */
