@@ -21,7 +21,7 @@ export const OVER = {
   'core/host/hub.ts': 366,
   'core/setup/agents.ts': 343,
   'core/relay/relay.ts': 339,
-  'core/protocol/methods.ts': 356,
+  'core/protocol/methods.ts': 349,
   'core/protocol/results.ts': 348,
 };
 

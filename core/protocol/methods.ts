@@ -100,6 +100,13 @@ export const InfoParams = z.strictObject({}).optional();
 const UiToken = { uiToken: z.string().min(1).max(128) };
 export const UiParams = z.strictObject(UiToken);
 export const UiItemParams = z.strictObject({ ...UiToken, id: z.string().min(1).max(128) });
+/** Agent setup as the user; `transport` (Claude Code only) as `switchboard setup --transport`. */
+const SetupParams = z.strictObject({
+  ...UiToken,
+  agent: z.enum(['claude-code', 'codex', 'gemini', 'opencode']),
+  uninstall: z.boolean().optional(),
+  transport: z.enum(['stdio', 'http']).optional(),
+});
 /**
  * A rule with a lifetime, made by the person: for the sender → receiver of a held message (`heldId`), or
  * for two of this machine's sessions named `from` and `to`. How it was made is shown with it.
@@ -300,22 +307,8 @@ export const METHODS = {
   'confirmations.allow': method('ui', UiItemParams),
   'confirmations.deny': method('ui', UiItemParams),
   'setup.detect': method('ui', UiParams),
-  'setup.plan': method(
-    'ui',
-    z.strictObject({
-      uiToken: z.string().min(1).max(128),
-      agent: z.enum(['claude-code', 'codex', 'gemini', 'opencode']),
-      uninstall: z.boolean().optional(),
-    }),
-  ),
-  'setup.apply': method(
-    'ui',
-    z.strictObject({
-      uiToken: z.string().min(1).max(128),
-      agent: z.enum(['claude-code', 'codex', 'gemini', 'opencode']),
-      uninstall: z.boolean().optional(),
-    }),
-  ),
+  'setup.plan': method('ui', SetupParams),
+  'setup.apply': method('ui', SetupParams),
   'user.send': method(
     'ui',
     z.strictObject({

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { plan, SETUP_AGENTS, type SetupAgent, type SetupEnv } from './agents.js';
 import { SetupError } from './edit.js';
+import { httpTransport } from './mcp-entry.js';
 
 /** The command each agent installs on PATH. */
 export const AGENT_COMMANDS: Record<SetupAgent, string> = {
@@ -54,13 +55,29 @@ export function which(command: string, pathVar: string | undefined): string | nu
   return null;
 }
 
+/**
+ * Setup has nothing left to add, with either transport Claude Code can be set up with: its own process (stdio) or
+ * the hub's HTTP endpoint. Throws what `plan` throws for a file it cannot edit.
+ */
+export function isConfigured(agent: SetupAgent, e: SetupEnv): boolean {
+  if (plan(agent, e, false).changes.length === 0) return true;
+  if (agent !== 'claude-code') return false;
+  let http;
+  try {
+    http = httpTransport(e.env);
+  } catch {
+    return false; // no fixed port: it cannot be set up over HTTP
+  }
+  return plan(agent, { ...e, mcpTransport: http }, false).changes.length === 0;
+}
+
 export function detectAgents(e: SetupEnv): DetectedAgent[] {
   return SETUP_AGENTS.map((agent): DetectedAgent => {
     const command = AGENT_COMMANDS[agent];
     let configured = false;
     let problem: string | null = null;
     try {
-      configured = plan(agent, e, false).changes.length === 0;
+      configured = isConfigured(agent, e);
     } catch (err) {
       // A SetupError names the file and what is wrong; anything else (EACCES…) gets a fixed text.
       problem = err instanceof SetupError ? err.message.slice(0, MAX_PROBLEM_CHARS) : UNREADABLE;

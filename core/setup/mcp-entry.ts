@@ -5,6 +5,7 @@
 // it wrote (any install location), so that it never overwrites a server of
 // the same name that the user added.
 
+import { mcpPortFrom, mcpUrl } from '../transport/mcp-port.js';
 import { readJsonc, setJsonc, SetupError } from './edit.js';
 
 /** A path for a command line that `/bin/sh -c` runs. */
@@ -14,6 +15,21 @@ export function shellQuote(p: string): string {
 
 /** How an agent's MCP client reaches the hub: its own `switchboard mcp` process, or the hub's HTTP endpoint. */
 export type McpTransport = { kind: 'stdio' } | { kind: 'http'; url: string };
+
+/** `--transport http`: the hub's endpoint at the fixed port SWITCHBOARD_MCP_PORT names (written once into the agent's configuration). */
+export function httpTransport(env: NodeJS.ProcessEnv): McpTransport {
+  let port: number | 'off';
+  try {
+    port = mcpPortFrom(env);
+  } catch (err) {
+    throw new SetupError((err as Error).message);
+  }
+  if (port === 'off' || port === 0)
+    throw new SetupError(
+      `--transport http needs the fixed port the hub serves MCP on; SWITCHBOARD_MCP_PORT is ${port === 0 ? '0 (a free port each start)' : 'off'}`,
+    );
+  return { kind: 'http', url: mcpUrl(port) };
+}
 
 /** The Claude Code server entry (`~/.claude.json`, user scope: a project-scope headersHelper waits for trust). */
 export function claudeServer(

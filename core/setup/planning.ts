@@ -9,9 +9,8 @@
 
 import { execFile } from 'node:child_process';
 import { plan, type Plan, type SetupAgent, type SetupEnv } from './agents.js';
-import { AGENT_COMMANDS, which } from './detect.js';
-import { SetupError } from './edit.js';
-import { mcpPortFrom, mcpUrl } from '../transport/mcp-port.js';
+import { AGENT_COMMANDS, isConfigured, which } from './detect.js';
+import { httpTransport } from './mcp-entry.js';
 
 const VERSION_TIMEOUT_MS = 5000;
 const VERSION_OUTPUT_BYTES = 4096;
@@ -45,21 +44,6 @@ export interface PlanRequest {
   transport?: 'stdio' | 'http' | undefined;
 }
 
-/** The fixed port written into the agent's configuration for `--transport http`. */
-function httpPort(env: NodeJS.ProcessEnv): number {
-  let port: number | 'off';
-  try {
-    port = mcpPortFrom(env);
-  } catch (err) {
-    throw new SetupError((err as Error).message);
-  }
-  if (port === 'off' || port === 0)
-    throw new SetupError(
-      `--transport http needs the fixed port the hub serves MCP on; SWITCHBOARD_MCP_PORT is ${port === 0 ? '0 (a free port each start)' : 'off'}`,
-    );
-  return port;
-}
-
 /** The plan `switchboard setup` and the UI both apply, with the version it was made for. */
 export async function planSetup(
   agent: SetupAgent,
@@ -73,7 +57,7 @@ export async function planSetup(
       ...e,
       agentVersion: version ?? undefined,
       postToolHook: req.postToolHook === true,
-      mcpTransport: req.transport === 'http' ? { kind: 'http', url: mcpUrl(httpPort(e.env)) } : { kind: 'stdio' },
+      mcpTransport: req.transport === 'http' ? httpTransport(e.env) : { kind: 'stdio' },
     },
     req.uninstall === true,
   );
@@ -95,7 +79,7 @@ export async function withVersions<T extends { agent: SetupAgent; path: string |
       if (version === null) return { ...a, version };
       let configured = a.configured;
       try {
-        configured = plan(a.agent, { ...e, agentVersion: version }, false).changes.length === 0;
+        configured = isConfigured(a.agent, { ...e, agentVersion: version });
       } catch {
         // detectAgents already said what is wrong with its files
       }

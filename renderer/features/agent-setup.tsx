@@ -21,6 +21,8 @@ interface Preview {
   changes: Array<{ file: string; diff: string }>;
   /** The Claude Code version the plan was made for (the hub finds it as `switchboard setup` does). */
   agentVersion: string | null;
+  /** How Claude Code reaches the hub: its own `switchboard mcp` process, or the hub's HTTP endpoint. */
+  transport: 'stdio' | 'http';
 }
 
 export function AgentSetupPanel(props: {
@@ -33,11 +35,13 @@ export function AgentSetupPanel(props: {
   const agents = props.agents ?? ALL_AGENTS;
   const [preview, setPreview] = useState<Preview | null>(null);
   const [note, setNote] = useState<string | null>(null);
+  const [overHttp, setOverHttp] = useState(false);
   const show = async (agent: SetupAgentId, uninstall: boolean): Promise<void> => {
     setNote(null);
+    const transport = agent === 'claude-code' && !uninstall && overHttp ? 'http' : 'stdio';
     try {
-      const r = await stores.bridge.call('setup.plan', { agent, uninstall });
-      setPreview({ agent, uninstall, changes: r.changes, agentVersion: r.agentVersion ?? null });
+      const r = await stores.bridge.call('setup.plan', { agent, uninstall, transport });
+      setPreview({ agent, uninstall, changes: r.changes, agentVersion: r.agentVersion ?? null, transport });
     } catch (err) {
       setNote(err instanceof Error ? err.message : String(err));
     }
@@ -45,7 +49,8 @@ export function AgentSetupPanel(props: {
   const apply = async (): Promise<void> => {
     if (preview === null) return;
     try {
-      const r = await stores.bridge.call('setup.apply', { agent: preview.agent, uninstall: preview.uninstall });
+      const { agent, uninstall, transport } = preview;
+      const r = await stores.bridge.call('setup.apply', { agent, uninstall, transport });
       setNote(
         `${preview.uninstall ? 'Removed from' : 'Set up'} ${AGENT_NAMES[preview.agent]}: ${r.changed.length} file(s) changed${r.backups.length ? `, backups ${r.backups.join(', ')}` : ''}. Restart the agent.`,
       );
@@ -67,6 +72,13 @@ export function AgentSetupPanel(props: {
           </span>
         ))}
       </div>
+      {agents.includes('claude-code') && (
+        <label className="dim">
+          <input type="checkbox" checked={overHttp} onChange={(e) => setOverHttp(e.target.checked)} /> Connect Claude
+          Code over HTTP: no Switchboard process per session. The hub must be running (this app and `switchboard serve`
+          serve it on 127.0.0.1).
+        </label>
+      )}
       {preview && (
         <div
           className="preview"

@@ -7,6 +7,7 @@
 // hub's PATH the page says what to install and still offers setup.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { stopAndRemove, tempDir } from '../helpers/temp.js';
 import { expect, shoot, test } from './fixtures.js';
@@ -17,7 +18,7 @@ let root: string;
 let env: NodeJS.ProcessEnv;
 let hub: ChildProcess;
 
-async function start(agents: Record<string, string>): Promise<string> {
+async function start(agents: Record<string, string>, extra: NodeJS.ProcessEnv = {}): Promise<string> {
   root = tempDir('sbu-');
   const bin = path.join(root, 'bin');
   fs.mkdirSync(bin);
@@ -27,6 +28,7 @@ async function start(agents: Record<string, string>): Promise<string> {
     HOME: root,
     SWITCHBOARD_RUNTIME_DIR: path.join(root, 'run'),
     SWITCHBOARD_HOME: path.join(root, 'home'),
+    ...extra,
   };
   hub = spawn(process.execPath, [CLI, 'serve', '--ui', '--port', '0', '--json', '--quiet'], { env });
   return new Promise<string>((resolve) => {
@@ -96,4 +98,38 @@ test('no agent on the hub’s PATH: what to install, and setup anyway for one in
   await preview.getByRole('button', { name: 'Apply' }).click();
   await expect(none.getByRole('status')).toContainText('Set up Claude Code');
   expect(fs.readFileSync(path.join(root, '.claude', 'settings.json'), 'utf8')).toContain('PostToolUse');
+});
+
+/** A port free now, for the fixed MCP port setup writes (the hub under test binds it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+test('UI setup of Claude Code over HTTP writes the headersHelper entry, and then reads as set up', async ({ page }) => {
+  const port = await freePort();
+  await page.goto(await start({ claude: CLAUDE }, { SWITCHBOARD_MCP_PORT: String(port) }));
+  const found = page.getByTestId('detected-claude-code');
+  await expect(found.getByText('not set up', { exact: true })).toBeVisible();
+  await page.getByLabel(/Connect Claude Code over HTTP/).check();
+  await page.getByRole('button', { name: 'Set up Claude Code…' }).click();
+  const preview = page.getByTestId('setup-preview');
+  await expect(preview).toContainText(`"url": "http://127.0.0.1:${port}/mcp"`);
+  await expect(preview).toContainText('mcp --print-headers --agent claude');
+  await preview.getByRole('button', { name: 'Apply' }).click();
+  // Detection used to judge only the stdio entry: an HTTP setup read as "not set up" for good.
+  await expect(found.getByText('set up', { exact: true })).toBeVisible();
+  const server = (
+    JSON.parse(fs.readFileSync(path.join(root, '.claude.json'), 'utf8')) as {
+      mcpServers: Record<string, { type: string }>;
+    }
+  ).mcpServers.switchboard;
+  expect(server?.type).toBe('http');
+  const again = await cli(['setup', 'claude-code', '--transport', 'http', '--dry-run', '--json']);
+  expect(JSON.parse(again.stdout)).toMatchObject({ changed: [] });
 });

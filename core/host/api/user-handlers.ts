@@ -30,9 +30,13 @@ export function createUserHandlers(hub: Hub): {
   [M in 'user.send' | 'user.subscribe' | 'setup.detect' | 'setup.plan' | 'setup.apply' | 'ui.address']: Handler<M>;
 } {
   /** Agent setup as the user: the plan `switchboard setup` makes (the same version found the same way). */
-  const planFor = async (p: { agent: SetupAgent; uninstall?: boolean | undefined }) => {
+  const planFor = async (p: {
+    agent: SetupAgent;
+    uninstall?: boolean | undefined;
+    transport?: 'stdio' | 'http' | undefined;
+  }) => {
     try {
-      return await planSetup(p.agent, currentSetupEnv(), { uninstall: p.uninstall });
+      return await planSetup(p.agent, currentSetupEnv(), { uninstall: p.uninstall, transport: p.transport });
     } catch (err) {
       if (err instanceof SetupError) throw new HubError('invalid_params', { issues: [err.message] });
       throw err;
