@@ -3,8 +3,10 @@
 // runs, a message sent during its turn reaches the model appended to a tool
 // result and is `delivered`, and a message that comes after its turn is not
 // pushed into a prompt as it exits (it would be reported delivered unread):
-// its sender hears `kept` once the run has ended (a `run -s` of that session
-// would get it).
+// its sender hears `kept` once the run has ended. Then `opencode run -s
+// <ses_…>` resumes that conversation in a new process: its session comes
+// back (the same id, name and address) with the message that waited, which
+// reaches the resumed run's model and is reported `delivered`.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +22,7 @@ import { startModelServer, type ModelRequest, type ModelServer } from './model/s
 
 const DURING = 'note-during-the-run';
 const AFTER = 'note-after-the-turn';
+const NO_RESUME = 'no resume: the first run left no session waiting for its conversation';
 
 describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
   let w: World;
@@ -31,17 +34,27 @@ describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
   let items: InboxItem[] = [];
   let exitCode: number | null = null;
   let leftFiles: string[] = [];
+  let waiting: { id: string; name: string; address: string; conversation?: string | undefined } | undefined;
+  let resumedModel: ModelServer | undefined;
+  let resumed: AgentProcess | undefined;
+  let resumedExit: number | null = null;
+  let resumedItems: InboxItem[] = [];
 
-  const send = async (text: string): Promise<string> =>
-    (
-      await w.client.call('message.send', {
-        sessionId: alice.sessionId,
-        token: alice.token,
-        to: row!.address,
-        summary: text,
-        message: text,
-      })
-    ).status;
+  /** Each note's msg_id, by its text. */
+  const sent = new Map<string, string>();
+  const send = async (text: string): Promise<string> => {
+    const r = await w.client.call('message.send', {
+      sessionId: alice.sessionId,
+      token: alice.token,
+      to: row!.address,
+      summary: text,
+      message: text,
+    });
+    sent.set(text, r.msg_id);
+    return r.status;
+  };
+  const delivered = (text: string) => (i: InboxItem) =>
+    i.kind === 'receipt' && i.status === 'delivered' && i.origMsgId === sent.get(text);
 
   beforeAll(async () => {
     w = await startWorld();
@@ -76,9 +89,31 @@ describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
     // Its session ends with its process (the hub's liveness sweep): what it never read waits for its conversation.
     await waitInbox(w.client, alice, (i) => i.kind === 'receipt' && i.status === 'kept', AGENT_HANG_MS);
     items = await inbox(w.client, alice);
-  }, AGENT_HANG_MS * 3);
+    waiting = [...w.hub.hub.table.dormant.values()].map((d) => d.session).find((s) => s.agent === 'opencode');
+    if (waiting?.conversation === undefined) throw new Error(NO_RESUME);
+    // The same conversation in a new process. OpenCode's plugin hands messages over after a tool call (a one-shot
+    // run is never woken), so the resumed run's first answer is one.
+    resumedModel = await startModelServer('openai-chat', path.join(w.root, 'm-resume.sock'), [
+      { tool: 'bash', input: { command: 'echo resumed', description: 'Echo a word' } },
+      { text: 'Resumed.' },
+    ]);
+    resumed = launch({
+      name: 'resume',
+      root: w.root,
+      cwd: path.join(w.root, 'w-run'),
+      argv: [...opencodeCommand(), 'run', '-s', waiting.conversation, 'Go on.'],
+      env: { ...w.env, ...OPENCODE_ENV },
+      modelSocket: resumedModel.socketPath,
+    });
+    resumedExit = await resumed.waitExit(AGENT_HANG_MS);
+    // Not fatal here: the test below says what is missing.
+    await waitInbox(w.client, alice, delivered(AFTER), 10_000).catch(() => undefined);
+    resumedItems = await inbox(w.client, alice);
+  }, AGENT_HANG_MS * 5);
 
   afterAll(async () => {
+    await resumed?.stop();
+    await resumedModel?.close();
     await run?.stop();
     await model?.close();
     await w?.close();
@@ -100,5 +135,18 @@ describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
     const statuses = items.filter((i) => i.kind === 'receipt').map((i) => (i.kind === 'receipt' ? i.status : ''));
     expect(statuses).toContain('kept');
     expect(statuses).not.toContain('undelivered');
+  });
+
+  it('`run -s` of its session gets its session back, and the message that waited reaches the model, `delivered`', () => {
+    expect(resumedExit, resumed?.output()).toBe(0);
+    const main = resumedModel!.main();
+    expect(main[0]?.context, 'the resumed run continues the conversation').toContain('Run one command.');
+    expect(
+      main.some((q) => q.context.includes(AFTER)),
+      'the message that waited never reached the resumed run',
+    ).toBe(true);
+    expect(resumedItems.filter(delivered(AFTER))).toHaveLength(1);
+    const back = w.hub.hub.table.live.get(waiting!.id) ?? w.hub.hub.table.dormant.get(waiting!.id)?.session;
+    expect(back).toMatchObject({ name: waiting!.name, address: waiting!.address, conversation: waiting!.conversation });
   });
 });
