@@ -32,7 +32,7 @@ import {
 import { versionAtLeast } from '../kit/version.js';
 import { CLAUDE_MID_TURN_SINCE } from '../protocol/cc-wire.js';
 import { editOpencodeConfig, opencodeConfigFile } from './opencode.js';
-import { claudeServer, setMcpJson, shellQuote, type McpTransport } from './mcp-entry.js';
+import { ADAPTER_NODE_FLAGS, claudeServer, setMcpJson, shellQuote, type McpTransport } from './mcp-entry.js';
 
 export const SETUP_AGENTS = ['claude-code', 'codex', 'gemini', 'opencode'] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
@@ -219,7 +219,7 @@ function codexBlock(e: SetupEnv): string {
     TOML_BEGIN,
     '[mcp_servers.switchboard]',
     `command = ${q(e.node)}`,
-    `args = [${[e.script, 'mcp', '--agent', 'codex'].map(q).join(', ')}]`,
+    `args = [${[...ADAPTER_NODE_FLAGS, e.script, 'mcp', '--agent', 'codex'].map(q).join(', ')}]`,
     `env_vars = [${HUB_ENV_VARS.map(q).join(', ')}]`,
     TOML_END,
     '',
@@ -274,7 +274,7 @@ export function plan(agent: SetupAgent, e: SetupEnv, uninstall: boolean): Plan {
     const unchangedEmpty = before === null && (after.trim() === '{}' || after.trim() === '');
     changes.push({ file, before, after: unchangedEmpty ? null : after });
   };
-  const mcpArgs = [e.script, 'mcp', '--agent', AGENT_FLAG[agent]];
+  const mcpArgs = [...ADAPTER_NODE_FLAGS, e.script, 'mcp', '--agent', AGENT_FLAG[agent]];
   switch (agent) {
     case 'claude-code': {
       const configDir = e.env.CLAUDE_CONFIG_DIR ? path.resolve(e.env.CLAUDE_CONFIG_DIR) : path.join(e.home, '.claude');

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonc, setJsonc, SetupError } from './edit.js';
+import { ADAPTER_NODE_FLAGS } from './mcp-entry.js';
 
 /** cli/opencode/plugin.ts bundled as one ES module (cli/build.mjs), beside the CLI bundle. */
 export const OPENCODE_PLUGIN = 'switchboard-opencode.mjs';
@@ -71,7 +72,7 @@ export function editOpencodeConfig(text: string, file: string, entries: Opencode
   }
   out = setJsonc(out, ['mcp', 'switchboard'], {
     type: 'local',
-    command: [entries.node, entries.script, 'mcp', '--agent', 'opencode'],
+    command: [entries.node, ...ADAPTER_NODE_FLAGS, entries.script, 'mcp', '--agent', 'opencode'],
     enabled: true,
   });
   const plugin = path.join(path.dirname(entries.script), OPENCODE_PLUGIN);

@@ -149,7 +149,10 @@ describe('secrets never on the command line', () => {
     const commands: string[] = [];
     const walk = (v: unknown): void => {
       if (Array.isArray(v)) {
-        if (typeof v[0] === 'string' && v[0].endsWith('switchboard.mjs')) commands.push(v.slice(1).join(' '));
+        // [node flags…, script, args…]: the flags carry nothing but V8 options.
+        const at = v.findIndex((a) => typeof a === 'string' && a.endsWith('switchboard.mjs'));
+        if (at >= 0 && v.slice(0, at).every((a) => a === '--no-memory-reducer'))
+          commands.push(v.slice(at + 1).join(' '));
         v.forEach(walk);
       } else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
       else if (typeof v === 'string' && v.includes('switchboard.mjs" '))

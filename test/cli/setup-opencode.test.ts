@@ -39,7 +39,7 @@ describe('switchboard setup opencode', () => {
     const cfg = parseJsonc(fs.readFileSync(file, 'utf8')) as { mcp: Record<string, unknown>; plugin: string[] };
     expect(cfg.mcp.switchboard).toEqual({
       type: 'local',
-      command: [process.execPath, CLI, 'mcp', '--agent', 'opencode'],
+      command: [process.execPath, '--no-memory-reducer', CLI, 'mcp', '--agent', 'opencode'],
       enabled: true,
     });
     expect(cfg.plugin).toEqual(['opencode-wakatime', path.join(path.dirname(CLI), 'switchboard-opencode.mjs')]);

@@ -80,7 +80,7 @@ describe('switchboard setup', () => {
     expect(cfg.mcpServers.switchboard).toEqual({
       type: 'stdio',
       command: process.execPath,
-      args: [CLI, 'mcp', '--agent', 'claude'],
+      args: ['--no-memory-reducer', CLI, 'mcp', '--agent', 'claude'],
       env: {},
     });
     expect(cfg.numStartups).toBe(42);
@@ -131,7 +131,7 @@ describe('switchboard setup', () => {
     // Codex passes MCP servers only a fixed set of variables: the ones hub discovery reads are named explicitly.
     expect(parsed.mcp_servers.switchboard).toEqual({
       command: process.execPath,
-      args: [CLI, 'mcp', '--agent', 'codex'],
+      args: ['--no-memory-reducer', CLI, 'mcp', '--agent', 'codex'],
       env_vars: ['SWITCHBOARD_HOME', 'SWITCHBOARD_RUNTIME_DIR', 'XDG_RUNTIME_DIR'],
     });
     expect(parsed.mcp_servers.docs).toBeDefined();

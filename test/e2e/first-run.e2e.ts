@@ -74,7 +74,7 @@ test('first run: detect the agents, preview the setup, apply it, then wait for t
   await expect(page.getByTestId('waiting')).toContainText('Codex CLI');
   await expect(page.getByTestId('detected-codex')).toContainText('set up');
   expect(fs.readFileSync(path.join(ctx.root, '.codex', 'config.toml'), 'utf8')).toContain(
-    `"${CLI}", "mcp", "--agent", "codex"`,
+    `"--no-memory-reducer", "${CLI}", "mcp", "--agent", "codex"`,
   );
   expect(fs.readFileSync(path.join(ctx.root, '.codex', 'hooks.json'), 'utf8')).toMatch(
     /(?: hook|switchboard-hook\.cjs\\") session-start --agent codex/,

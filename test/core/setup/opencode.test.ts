@@ -45,7 +45,14 @@ describe('setup opencode', () => {
     expect(cfg.mcp.theirs).toEqual({ type: 'remote', url: 'http://example.invalid/mcp' });
     expect(cfg.mcp.switchboard).toEqual({
       type: 'local',
-      command: ['/usr/bin/node', '/opt/switchboard/switchboard.mjs', 'mcp', '--agent', 'opencode'],
+      command: [
+        '/usr/bin/node',
+        '--no-memory-reducer',
+        '/opt/switchboard/switchboard.mjs',
+        'mcp',
+        '--agent',
+        'opencode',
+      ],
       enabled: true,
     });
     expect(cfg.plugin).toEqual(['opencode-wakatime', `/opt/switchboard/${OPENCODE_PLUGIN}`]);
