@@ -1,7 +1,10 @@
-// The CLI's exit codes and its two error classes: a usage error (exit 2,
-// the invocation is wrong) and a failure with a stable reason for --json.
+// The CLI's exit codes and its two error classes, both coded errors: a
+// usage error (exit 2, the invocation is wrong) and a failure with a stable
+// reason for --json. cli/main.ts turns any coded error into its report.
 // Kept apart from common.ts so that leaf modules (secrets.ts) can throw
 // them without an import cycle.
+
+import { CodedError } from '../core/protocol/coded-error.js';
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, noHub: 3 } as const;
 
@@ -30,21 +33,19 @@ export function hubErrorText(reason: string, message: string, data: Record<strin
   return `${message}${errorDataText(data)}`;
 }
 
-export class UsageError extends Error {
+export class UsageError extends CodedError<'usage'> {
+  override readonly name = 'UsageError';
   constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
+    super('usage', message);
   }
 }
 
-/** A failure with a message for the person and a stable reason for --json. */
-export class CliFailure extends Error {
-  readonly reason: string;
-  readonly code: number;
-  constructor(reason: string, message: string, code: number = EXIT.failure) {
-    super(message);
-    this.name = 'CliFailure';
-    this.reason = reason;
-    this.code = code;
+/** A failure with a message for the person and a stable reason (its code) for --json. */
+export class CliFailure extends CodedError<string> {
+  override readonly name = 'CliFailure';
+  readonly exitCode: number;
+  constructor(reason: string, message: string, exitCode: number = EXIT.failure, options?: { cause?: unknown }) {
+    super(reason, message, options);
+    this.exitCode = exitCode;
   }
 }

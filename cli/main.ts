@@ -3,6 +3,7 @@
 // stdout, errors included). Logs and diagnostics go to stderr.
 
 import { CliFailure, EXIT, UsageError, type Ctx } from './common.js';
+import { CodedError } from '../core/protocol/coded-error.js';
 import { VERSION } from './version.js';
 
 // Commands load on demand: the bundle stays one file, but a hook invocation
@@ -96,7 +97,9 @@ export async function main(argv: string[]): Promise<number> {
     )(rest, ctx);
   } catch (err) {
     if (err instanceof UsageError) return report(ctx, 'usage', err.message, EXIT.usage);
-    if (err instanceof CliFailure) return report(ctx, err.reason, err.message, err.code);
+    if (err instanceof CliFailure) return report(ctx, err.code, err.message, err.exitCode);
+    // A domain error a command did not translate (setup refused, …): its code and its words.
+    if (err instanceof CodedError) return report(ctx, (err as CodedError<string>).code, err.message, EXIT.failure);
     return report(ctx, 'internal', err instanceof Error ? err.message : String(err), EXIT.failure);
   }
 }

@@ -3,10 +3,10 @@
 // The plan is core/setup/planning.ts's, the same one the UI's setup applies
 // (Claude Code's version found the same way).
 
-import { CliFailure, oneOf, parse, UsageError, type Ctx } from '../common.js';
+import { oneOf, parse, UsageError, type Ctx } from '../common.js';
 import { currentSetupEnv, SETUP_AGENTS, setupNotes, type SetupAgent } from '../../core/setup/agents.js';
 import { planSetup } from '../../core/setup/planning.js';
-import { applyChanges, describeChange, SetupError } from '../../core/setup/edit.js';
+import { applyChanges, describeChange } from '../../core/setup/edit.js';
 
 export async function setup(args: string[], ctx: Ctx): Promise<number> {
   const { values, positionals } = parse(
@@ -44,20 +44,15 @@ export async function setup(args: string[], ctx: Ctx): Promise<number> {
     ctx.err(
       `switchboard setup: this copy runs from npx's cache (${env.script}), which npm may clear; the hooks and the MCP server it writes would then break. Install it (npm install -g) and run setup from the installed switchboard.`,
     );
-  let p;
-  try {
-    p = (
-      await planSetup(agent as SetupAgent, env, {
-        uninstall: values.uninstall === true,
-        agentVersion: version,
-        postToolHook: values['post-tool-hook'] === true,
-        transport,
-      })
-    ).plan;
-  } catch (err) {
-    if (err instanceof SetupError) throw new CliFailure('setup_refused', err.message);
-    throw err;
-  }
+  // A SetupError (code setup_refused) is reported by cli/main.ts like any coded error.
+  const p = (
+    await planSetup(agent as SetupAgent, env, {
+      uninstall: values.uninstall === true,
+      agentVersion: version,
+      postToolHook: values['post-tool-hook'] === true,
+      transport,
+    })
+  ).plan;
   const dry = values['dry-run'] === true;
   const backups = dry ? [] : applyChanges(p.changes, new Date());
   const notes =

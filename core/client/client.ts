@@ -7,14 +7,15 @@ import type { ErrorReason } from '../protocol/errors.js';
 import { LIMITS } from '../protocol/limits.js';
 import type { HubNotifications, MethodInput, MethodName, MethodResults } from '../protocol/methods.js';
 import { LineSplitter } from '../protocol/ndjson.js';
+import { CodedError } from '../protocol/coded-error.js';
 
 /** How long a call waits for its answer unless told otherwise: only a hub that hangs reaches it. */
 const CALL_TIMEOUT_MS = 10_000;
 
-export class HubNotRunningError extends Error {
+export class HubNotRunningError extends CodedError<'hub_not_running'> {
+  override readonly name = 'HubNotRunningError';
   constructor(socket: string, options?: { cause?: unknown }) {
-    super(`No hub is running on ${socket}`, options);
-    this.name = 'HubNotRunningError';
+    super('hub_not_running', `No hub is running on ${socket}`, options);
   }
 }
 

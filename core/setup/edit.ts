@@ -10,14 +10,16 @@ import path from 'node:path';
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { readBoundedSync } from '../storage/bounded-read.js';
+import { CodedError } from '../protocol/coded-error.js';
 
 /** An agent's configuration file larger than this is not one we edit. */
 const CONFIG_MAX_BYTES = 4 * 1024 * 1024;
 
-export class SetupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SetupError';
+/** Setup refuses: a file it cannot read, parse or safely edit, or a request it cannot plan. */
+export class SetupError extends CodedError<'setup_refused'> {
+  override readonly name = 'SetupError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('setup_refused', message, options);
   }
 }
 

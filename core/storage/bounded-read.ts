@@ -7,6 +7,7 @@
 // process, not the file, is the problem (EMFILE …).
 
 import fs from 'node:fs';
+import { CodedError } from '../protocol/coded-error.js';
 
 export type FileRead =
   { state: 'missing' } | { state: 'text'; text: string } | { state: 'unreadable'; problem: string };
@@ -28,14 +29,18 @@ function kind(st: fs.Stats): string {
  * This process ran out of descriptors (or memory) opening a file: that says nothing about the file, so it is
  * neither missing nor unreadable. Counting it as either lost tasks from lists and let writes skip them.
  */
-export class OutOfResourcesError extends Error {
+export class OutOfResourcesError extends CodedError<'out_of_resources'> {
   override readonly name = 'OutOfResourcesError';
   readonly file: string;
-  readonly code: string;
-  constructor(file: string, code: string) {
-    super(`${file}: cannot be opened now (${code}: this process is out of file descriptors); nothing was changed`);
+  /** The system's error code (EMFILE, ENFILE, ENOMEM, EAGAIN). */
+  readonly errno: string;
+  constructor(file: string, errno: string) {
+    super(
+      'out_of_resources',
+      `${file}: cannot be opened now (${errno}: this process is out of file descriptors); nothing was changed`,
+    );
     this.file = file;
-    this.code = code;
+    this.errno = errno;
   }
 }
 

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { CodedError } from '../protocol/coded-error.js';
 
 /** Longest socket path we bind: macOS allows 104 bytes, Linux 108; keep margin. */
 export const MAX_SOCKET_PATH_BYTES = 100;
@@ -23,14 +24,12 @@ export type DirRole = 'runtime' | 'socket' | 'state';
 
 type DirCode = 'symlink' | 'foreign_owner' | 'not_directory' | 'loose_mode';
 
-export class EndpointError extends Error {
-  readonly code: EndpointErrorCode;
+export class EndpointError extends CodedError<EndpointErrorCode> {
+  override readonly name = 'EndpointError';
   /** The directory's role, for the directory codes. */
   readonly role: DirRole | undefined;
   constructor(code: EndpointErrorCode, target: string, role?: DirRole) {
-    super(isDirCode(code) ? DIR_TEXT[code](role ?? 'runtime', target) : `${ENDPOINT_TEXT[code]}: ${target}`);
-    this.name = 'EndpointError';
-    this.code = code;
+    super(code, isDirCode(code) ? DIR_TEXT[code](role ?? 'runtime', target) : `${ENDPOINT_TEXT[code]}: ${target}`);
     this.role = isDirCode(code) ? (role ?? 'runtime') : undefined;
   }
 }

@@ -7,12 +7,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { takeMkdirGuard } from '../storage/mkdir-guard.js';
 import { EndpointError, listenPrivate, probeSocket, removeStaleSocket } from './endpoint.js';
+import { CodedError } from '../protocol/coded-error.js';
 
-export class HubRunningError extends Error {
+export class HubRunningError extends CodedError<'hub_running'> {
+  override readonly name = 'HubRunningError';
   readonly socket: string;
   constructor(socket: string) {
-    super(`A hub is already running on ${socket}`);
-    this.name = 'HubRunningError';
+    super('hub_running', `A hub is already running on ${socket}`);
     this.socket = socket;
   }
 }

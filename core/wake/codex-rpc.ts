@@ -7,16 +7,19 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
+import { CodedError } from '../protocol/coded-error.js';
 
 const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const MAX_HEADER_BYTES = 16 * 1024;
 
-export class CodexRpcError extends Error {
+/** The Codex app-server cannot be reached, misbehaved, or answered with an error. */
+export class CodexRpcError extends CodedError<'codex_rpc'> {
+  override readonly name: string = 'CodexRpcError';
   /** The app-server's JSON-RPC error code, when it answered with one. */
-  readonly code: number | undefined;
-  constructor(message: string, code?: number) {
-    super(message);
-    this.code = code;
+  readonly rpcCode: number | undefined;
+  constructor(message: string, rpcCode?: number) {
+    super('codex_rpc', message);
+    this.rpcCode = rpcCode;
   }
 }
 

@@ -43,7 +43,9 @@ export interface CodexTarget {
 }
 
 /** The thread is running a turn (its user's, or the end of the last one): its hooks hand the messages over. */
-export class CodexThreadBusy extends CodexRpcError {}
+export class CodexThreadBusy extends CodexRpcError {
+  override readonly name = 'CodexThreadBusy';
+}
 
 export type CodexRoute =
   { kind: 'codex-app-server'; socketPath: string; threadId: string } | { kind: 'none'; why: string };

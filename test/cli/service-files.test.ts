@@ -88,7 +88,7 @@ describe('where there is neither systemd nor launchd', () => {
     for (const sub of ['install', 'uninstall', 'status']) {
       const err = await service([sub], ctx).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(CliFailure);
-      expect((err as CliFailure).code).toBe(1);
+      expect((err as CliFailure).exitCode).toBe(1);
       expect((err as CliFailure).message).toContain('not supported here yet (win32)');
     }
   });
