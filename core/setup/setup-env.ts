@@ -1,0 +1,51 @@
+// Who runs setup, and how: the agents it knows, where this CLI is (node and
+// the bundle, which every command setup writes runs), the user's home and
+// environment, and what decides the forms it writes (the agent's version,
+// the MCP transport). Shared by the plans (agents.ts) and the hooks (hooks.ts).
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { McpTransport } from './mcp-entry.js';
+
+export const SETUP_AGENTS = ['claude-code', 'codex', 'gemini', 'opencode'] as const;
+export type SetupAgent = (typeof SETUP_AGENTS)[number];
+
+export interface SetupEnv {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** How to run this CLI: node's path and the bundle's path. */
+  node: string;
+  script: string;
+  /** The agent's version when known (`claude --version`, or `--agent-version`): decides the hook form. */
+  agentVersion?: string | undefined;
+  /** Keep the PostToolUse hook where the socket makes it unneeded (Claude Code 2.1.332+ with its messaging turned off). */
+  postToolHook?: boolean | undefined;
+  /** How Claude Code reaches the hub (default: stdio, its own `switchboard mcp` process). */
+  mcpTransport?: McpTransport | undefined;
+  /** The command hooks' own small entry (HOOK_ENTRY beside the bundle), when built: hooks start faster through it. */
+  hookEntry?: string | undefined;
+}
+
+/** cli/hook-bin.ts bundled as one CommonJS file (cli/build.mjs). */
+export const HOOK_ENTRY = 'switchboard-hook.cjs';
+
+export function currentSetupEnv(): SetupEnv {
+  const script = path.resolve(process.argv[1] as string);
+  const entry = path.join(path.dirname(script), HOOK_ENTRY);
+  return {
+    home: os.homedir(),
+    env: process.env,
+    node: process.execPath,
+    script,
+    ...(fs.existsSync(entry) ? { hookEntry: entry } : {}),
+  };
+}
+
+/** The `--agent` value our hook and MCP commands carry. */
+export const AGENT_FLAG: Record<SetupAgent, string> = {
+  'claude-code': 'claude',
+  codex: 'codex',
+  gemini: 'gemini',
+  opencode: 'opencode',
+};
