@@ -109,7 +109,7 @@ export function registerTools(server: McpServer, deps: Deps): void {
         return others
           .map(
             (r) =>
-              `${r.label} — ${r.machine ?? 'this machine'}, ${r.kind === 'claude-code' ? 'Claude Code (its own messaging)' : r.agent}, ${r.state} since ${new Date(r.stateSince).toISOString()}, ${r.cwd}`,
+              `${r.label} — ${r.machine ?? 'this machine'}, ${r.kind === 'claude-code' ? 'Claude Code (its own messaging)' : r.kind === 'qwen-code' ? 'Qwen Code (its own messaging)' : r.agent}, ${r.state} since ${new Date(r.stateSince).toISOString()}, ${r.cwd}`,
           )
           .join('\n');
       }),

@@ -17,6 +17,8 @@ export interface HubOptions {
   managedSettingsPath?: string;
   /** Claude Code's config root when no setting names one (default $CLAUDE_CONFIG_DIR or ~/.claude). */
   claudeHome?: string;
+  /** Qwen Code's home (default $QWEN_HOME or ~/.qwen): its sessions/ are listed (core/stock/qwen.ts). */
+  qwenHome?: string;
   /** false turns the history store off (benchmarks); default on where node:sqlite exists. */
   history?: boolean;
 }

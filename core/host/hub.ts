@@ -52,7 +52,7 @@ import { RpcServer, type Dispatch, type RpcConnection } from '../transport/rpc-s
 import { SocketKeeper, type ListeningSocket } from '../transport/socket-keeper.js';
 import type { InboundHandler } from '../transport/session-socket.js';
 import { Waker } from '../wake/wake.js';
-import { ClaudeRoot } from './claude-root.js';
+import { agentHomes, ClaudeRoot } from './claude-root.js';
 import { ACTIVITY_KEPT, USER_NOTICES_KEPT, type HubOptions } from './hub-options.js';
 import { Connections } from './connections.js';
 import { openState } from './open-state.js';
@@ -163,10 +163,7 @@ export class Hub {
             move.kind === 'count' ? { ...move, to: { ...move.to, address: this.addressOf(move.to.sessionId) } } : move,
         }),
     });
-    const claudeHome = env.env.CLAUDE_CONFIG_DIR
-      ? path.resolve(env.env.CLAUDE_CONFIG_DIR)
-      : path.join(env.home, '.claude');
-    this.claude = new ClaudeRoot(this, opts.claudeHome ?? claudeHome, () => this.#restored);
+    this.claude = new ClaudeRoot(this, agentHomes(env, opts), () => this.#restored);
     this.reclaimer = new Reclaimer({ now: () => this.clock.monotonic() });
     this.idle = new IdleWatch({
       lifetimeMs: () =>
@@ -243,7 +240,7 @@ export class Hub {
     hub.remote.restore(state);
     hub.#restored = true;
     hub.#markRestored();
-    hub.stock.start();
+    hub.claude.start();
     await hub.remote.configure();
     hub.#sweeper.start(paths.windows ? undefined : paths.socketDir);
     return hub;
@@ -297,7 +294,7 @@ export class Hub {
     this.pins.forget(id);
     this.settings.forget(id);
     this.idle.targetExited(id);
-    this.stock.sessionEnded(id);
+    this.claude.sessionEnded(id);
     this.wake.ended(id);
     this.remote.confirmations.senderGone(id);
     this.quiet.revoke(id); // a resume must reach the hub

@@ -1,6 +1,6 @@
 // message.send for a hosted session: the §5 rules, resolution of `to`, pins,
 // then the router (a session of this hub), a listed stock Claude Code
-// session (core/stock/stock-send.ts), or one line written to another program's
+// session (core/stock/stock-send.ts) or Qwen Code session (core/stock/qwen-send.ts), or one line written to another program's
 // socket given by address. The
 // result is a truthful status; receipts follow in the sender's inbox.
 
@@ -23,13 +23,14 @@ import type { Pins } from '../registry/resolution.js';
 import type { ListedSession, SessionTable } from '../registry/table.js';
 import { writeLines } from '../transport/outbound.js';
 import { sendToStock, type StockSendPorts } from '../stock/stock-send.js';
+import { QWEN_SENT_REASON, sendToQwen, type QwenSendPorts } from '../stock/qwen-send.js';
 import { isOwnMessagingSocket } from '../stock/entry.js';
 import { parsePeerAddress } from '../protocol/relay-wire.js';
 import { sendRemote, type RemoteSendPorts } from '../relay/remote-send.js';
 import { recordOutbound, type OutboundHistory, type OutboundMessage } from '../history/outbound.js';
 
 /** What message.send needs from the hub. */
-export interface SendPorts extends StockSendPorts, RemoteSendPorts {
+export interface SendPorts extends StockSendPorts, QwenSendPorts, RemoteSendPorts {
   /** Where messages that leave this hub are recorded (core/history/outbound.ts). */
   readonly history: OutboundHistory;
   readonly table: Pick<SessionTable, 'byAddress' | 'listed' | 'named'>;
@@ -129,8 +130,15 @@ export async function sendMessage(hub: SendPorts, sender: SessionRecord, params:
       hub.history,
       outbound(hub, sender, msgId, { id: stock.address, name: row.name, team: null }, input),
       () =>
-        sendToStock(hub, sender, { name: row.name, ref: row.ref, stock }, input.message, input.notifyWhenIdle, msgId),
-      'written to the Claude Code session’s socket',
+        (stock.qwen !== undefined ? sendToQwen : sendToStock)(
+          hub,
+          sender,
+          { name: row.name, ref: row.ref, stock },
+          input.message,
+          input.notifyWhenIdle,
+          msgId,
+        ),
+      stock.qwen !== undefined ? QWEN_SENT_REASON : 'written to the Claude Code session’s socket',
     );
     if (resolved.byName) hub.pins.pin(sender.id, row);
     return result;

@@ -50,7 +50,7 @@ export interface AgentRow {
   awaySince?: number;
   cwd: string;
   agent: (typeof AGENT_KINDS)[number];
-  kind: 'switchboard' | 'claude-code';
+  kind: 'switchboard' | 'claude-code' | 'qwen-code';
   /** Whether the agent's hooks have reported ('never': not trusted or not set up); null where there are none to expect. */
   hooks: 'reported' | 'never' | null;
   /** Its permission mode as the hub knows it; 'unknown' when the agent has not said (fail closed); null when not ours. */

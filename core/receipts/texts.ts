@@ -4,6 +4,7 @@
 import type { ReceiptStatus, SendStatus } from '../protocol/methods.js';
 import { PAUSED_REASON } from '../protocol/vocabulary.js';
 import { STORE_MS } from '../protocol/relay-wire.js';
+import { QWEN_QUEUED_REASON } from '../protocol/qwen-wire.js';
 
 const PREFIX = '[Cross-session delivery notice]';
 /** The reason of an `expired` receipt for mail the relay stored for a machine that stayed away too long. */
@@ -16,6 +17,8 @@ export function receiptText(status: ReceiptStatus, target: string, reason: strin
     case 'held':
       return `${PREFIX} Your message to ${target}${times} was held for its user's approval. Not delivered yet; do not wait for a reply.${why}`;
     case 'delivered':
+      if (reason === QWEN_QUEUED_REASON)
+        return `${PREFIX} Your message to ${target}${times} was queued for its model by Qwen Code: it reads it at its next turn (at once if idle); not read yet. That is not a reply.`;
       return `${PREFIX} Your message to ${target}${times} was handed to its agent. That is not a reply.`;
     case 'approved':
       return `${PREFIX} Your message to ${target}${times} was approved by its user and is in its inbox; not read yet (a delivered notice follows).`;

@@ -1,6 +1,6 @@
 // The hub's sessions: live ones (listed, reachable) and dormant ones (dead,
 // kept with their token hash so a resume under the same id finds its inbox),
-// plus the stock Claude Code sessions discovery found (listed and
+// plus the stock Claude Code and Qwen Code sessions discovery found (listed and
 // resolvable, never hosted). It owns names, refs and listing rows, with refs
 // assigned over ours and theirs together; it knows nothing about sockets or
 // inboxes. Refs are recomputed only when the set of addresses changes. One
@@ -9,33 +9,14 @@
 // its address resolves to that row.
 
 import type { AgentRow } from '../protocol/methods.js';
-import type { StockEntry } from '../protocol/cc-sessions.js';
-import type { PresenceSession } from '../protocol/relay-wire.js';
 import { HubError } from '../protocol/errors.js';
 import { assignRefs, label, normalizeName, validName } from './names.js';
 import type { Row, RowIndex } from './resolution.js';
 import { modeClass, tokenMatches, type PersistedSession, type SessionRecord } from './session.js';
 import { sameProcessStart } from './proc.js';
+import { remoteRow, stockRow, type RemoteSession, type StockSession } from './foreign-rows.js';
 
-/** A session on another machine, from its hub's presence (core/relay). */
-export interface RemoteSession {
-  machine: string;
-  address: string;
-  refHash: string;
-  session: PresenceSession;
-  /** Its machine is away since then (epoch ms): listed as it was last reachable; the relay stores mail for it. */
-  awaySince?: number;
-}
-
-/** A stock Claude Code session that discovery found (core/stock/discovery.ts). */
-export interface StockSession {
-  entry: StockEntry;
-  socketPath: string;
-  address: string;
-  refHash: string;
-  /** Claude Code's own status (busy, idle, shell, waiting), if it wrote one. */
-  status: string | undefined;
-}
+export type { RemoteSession, StockSession };
 
 /** A row of ours (hosted), a stock Claude Code session's, or another machine's. */
 export type ListedSession = Row &
@@ -45,12 +26,10 @@ export type ListedSession = Row &
     | { session?: undefined; stock?: undefined; remote: RemoteSession }
   );
 
-const STOCK_STATES: Record<string, AgentRow['state']> = { busy: 'busy', shell: 'busy', idle: 'idle', waiting: 'idle' };
-
 /** The name a stock session is listed under: its own, else the one Claude Code would derive. */
 export function stockName(s: StockSession): string {
   const own = validName(s.entry.name ?? '');
-  return own ?? `claude-${s.entry.pid}`;
+  return own ?? `${s.qwen !== undefined ? 'qwen' : 'claude'}-${s.entry.pid}`;
 }
 
 export class SessionTable implements RowIndex<ListedSession> {
@@ -60,6 +39,7 @@ export class SessionTable implements RowIndex<ListedSession> {
   /** A taken-over session's id → the live session its credentials act as (PersistedSession.aliases). */
   readonly #alias = new Map<string, string>();
   #stock: readonly StockSession[] = [];
+  #qwen: readonly StockSession[] = [];
   #remote: readonly RemoteSession[] = [];
   #refs: Map<string, string> | undefined;
   #listed: ListedSession[] | undefined;
@@ -92,6 +72,17 @@ export class SessionTable implements RowIndex<ListedSession> {
 
   get stock(): readonly StockSession[] {
     return this.#stock;
+  }
+
+  /** Replaces the Qwen Code sessions (from its discovery); listed and resolved like stock Claude Code ones. */
+  setQwen(sessions: readonly StockSession[]): void {
+    this.#qwen = sessions;
+    this.#changed(true);
+  }
+
+  /** Other agents' own sessions: Claude Code's, then Qwen Code's. */
+  #foreign(): readonly StockSession[] {
+    return this.#qwen.length === 0 ? this.#stock : this.#stock.concat(this.#qwen);
   }
 
   /** Replaces the sessions of other machines (from relay presence). */
@@ -134,10 +125,11 @@ export class SessionTable implements RowIndex<ListedSession> {
   /** Stock addresses whose process is one of our live sessions' agent process → that session's id. */
   #stockOwners(): Map<string, string> {
     const owners = new Map<string, string>();
-    if (this.#stock.length === 0) return owners;
+    const foreign = this.#foreign();
+    if (foreign.length === 0) return owners;
     const byPid = new Map<number, SessionRecord>();
     for (const s of this.live.values()) if (s.pid !== null) byPid.set(s.pid, s);
-    for (const st of this.#stock) {
+    for (const st of foreign) {
       const s = byPid.get(st.entry.pid);
       if (s !== undefined && sameProcessStart(s.procStart, st.entry.procStart)) owners.set(st.address, s.id);
     }
@@ -182,7 +174,7 @@ export class SessionTable implements RowIndex<ListedSession> {
     if (this.#refs === undefined) {
       const keyed: Array<[string, string]> = [...this.live.values()].map((s) => [s.id, s.refHash]);
       const owned = this.#stockOwners();
-      for (const s of this.#stock) if (!owned.has(s.address)) keyed.push([`stock:${s.address}`, s.refHash]);
+      for (const s of this.#foreign()) if (!owned.has(s.address)) keyed.push([`stock:${s.address}`, s.refHash]);
       for (const s of this.#remote) keyed.push([`remote:${s.address}`, s.refHash]);
       const refs = assignRefs(keyed.map(([, h]) => h));
       this.#refs = new Map(keyed.map(([k], i) => [k, refs[i] as string]));
@@ -203,7 +195,7 @@ export class SessionTable implements RowIndex<ListedSession> {
         session: s,
       }));
       const owned = this.#stockOwners();
-      const theirs: ListedSession[] = this.#stock
+      const theirs: ListedSession[] = this.#foreign()
         .filter((s) => !this.#byAddress.has(s.address) && !owned.has(s.address))
         .map((s) => {
           const name = stockName(s);
@@ -271,49 +263,4 @@ export class SessionTable implements RowIndex<ListedSession> {
       };
     });
   }
-}
-
-function stockRow(name: string, ref: string, s: StockSession): AgentRow {
-  const since = s.entry.statusUpdatedAt ?? s.entry.startedAt ?? 0;
-  return {
-    name,
-    ref,
-    label: label(name, ref),
-    address: s.address,
-    machine: null,
-    cwd: s.entry.cwd,
-    agent: 'claude',
-    kind: 'claude-code',
-    mode: null,
-    hooks: null,
-    state: STOCK_STATES[s.status ?? ''] ?? 'idle',
-    stateSince: since,
-    canReceive: true,
-    inboxDepth: 0,
-    inbound: { value: null, source: 'its own Claude Code settings' },
-    self: false,
-  };
-}
-
-function remoteRow(ref: string, r: RemoteSession): AgentRow {
-  const s = r.session;
-  return {
-    name: s.name,
-    ref,
-    label: label(s.name, ref),
-    address: r.address,
-    machine: r.machine,
-    cwd: s.cwd,
-    agent: s.agent,
-    kind: 'switchboard',
-    mode: null,
-    hooks: null,
-    state: s.state,
-    stateSince: s.stateSince,
-    canReceive: s.canReceive,
-    inboxDepth: s.inboxDepth,
-    inbound: { value: null, source: `its own hub on ${r.machine}` },
-    self: false,
-    ...(r.awaySince !== undefined ? { awaySince: r.awaySince } : {}),
-  };
 }

@@ -35,6 +35,7 @@ export async function startHub(opts: Omit<HubOptions, 'endpoint'> = {}, dirs = t
   const hub = await startCoreHub({
     managedSettingsPath: `${dirs.root}/managed-settings.json`,
     claudeHome: `${dirs.root}/claude`,
+    qwenHome: `${dirs.root}/qwen`,
     ...opts,
     endpoint: dirs.env,
   });

@@ -93,6 +93,7 @@ export async function startWorld(o: { limits?: Partial<Limits> } = {}): Promise<
   const hub = await startHub(
     {
       claudeHome: path.join(home, '.claude'),
+      qwenHome: path.join(home, '.qwen'),
       ...(logger ? { logger } : {}),
       ...(o.limits ? { limits: o.limits } : {}),
     },

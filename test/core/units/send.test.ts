@@ -17,6 +17,7 @@ import { processStartTime } from '../../../core/registry/proc.js';
 import type { RelayMessage } from '../../../core/protocol/relay-wire.js';
 import { OutstandingSends } from '../../../core/relay/outstanding.js';
 import type { RemoteMachines } from '../../../core/relay/remote-machines.js';
+import type { QwenInterop } from '../../../core/stock/qwen.js';
 import type { StockInterop } from '../../../core/stock/stock.js';
 import { fakeClock, until } from '../../helpers/hub.js';
 import { fakePeer, type FakePeer } from '../../helpers/peer.js';
@@ -71,6 +72,11 @@ function harness() {
       supportsIdle: () => false,
       subscribeIdle: () => Promise.resolve(),
       replies: replies as unknown as StockInterop['replies'],
+    },
+    claude: {
+      qwen: {
+        replies: { for: () => Promise.resolve(null), sent: () => undefined } as unknown as QwenInterop['replies'],
+      },
     },
     remote: {
       relay: relay as unknown as RemoteMachines['relay'],

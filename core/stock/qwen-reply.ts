@@ -1,0 +1,174 @@
+// Reply sockets for Qwen Code (docs/integrations.md#qwen-code): a Switchboard
+// session that writes to a Qwen Code session names one of these as its
+// `from`, with a token minted for it as `replyToken`. Qwen Code answers each
+// message with delivery_status frames on a new connection: its auth line
+// (our token, compared in constant time) and then the frame. A connection
+// whose first line is not our token is closed; a status is a receipt only
+// for a message this session sent to the session whose socket answers.
+// The socket lives in the hub's own private socket directory and is
+// closed when the session ends. Bounded: 64 connections, 64 KiB a line,
+// 8 lines and 10 s a connection.
+
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Logger } from '../kit/logger.js';
+import { LineSplitter } from '../protocol/ndjson.js';
+import { parseQwenLine, QWEN_LINE_MAX_BYTES, receiptOf, type DeliveryStatus } from '../protocol/qwen-wire.js';
+import type { ReceiptPort } from '../receipts/receipts.js';
+import type { SessionRecord } from '../registry/session.js';
+import { listenPrivate, MAX_SOCKET_PATH_BYTES } from '../transport/endpoint.js';
+
+const MAX_CONNECTIONS = 64;
+const LINES_PER_CONNECTION = 8;
+const CONNECTION_MS = 10_000;
+const PENDING_KEPT = 10_000;
+
+export interface QwenReplyPorts {
+  readonly log: Logger;
+  readonly paths: { readonly hubSocket: string };
+  readonly receipts: Pick<ReceiptPort, 'tell'>;
+}
+
+interface Reply {
+  server: net.Server;
+  socketPath: string;
+  token: Buffer;
+}
+
+interface Sent {
+  senderId: string;
+  senderAddress: string;
+  receiverName: string;
+  receiverAddress: string;
+  receiverSocket: string;
+}
+
+export class QwenReplies {
+  readonly #hub: QwenReplyPorts;
+  readonly #bySession = new Map<string, Reply>();
+  readonly #paths = new Set<string>();
+  readonly #sent = new Map<string, Sent>();
+
+  constructor(hub: QwenReplyPorts) {
+    this.#hub = hub;
+  }
+
+  isOurs(socketPath: string): boolean {
+    return this.#paths.has(path.resolve(socketPath));
+  }
+
+  /** Remembers a send: only its receipts are taken, and they name the target. */
+  sent(msgId: string, sender: SessionRecord, receiver: Omit<Sent, 'senderId' | 'senderAddress'>): void {
+    this.#sent.set(msgId, { senderId: sender.id, senderAddress: sender.address, ...receiver });
+    if (this.#sent.size > PENDING_KEPT) this.#sent.delete(this.#sent.keys().next().value as string);
+  }
+
+  /** The session's reply socket and token (made on first use), or null when none can be made (no receipts then). */
+  async for(s: SessionRecord): Promise<{ from: string; token: string } | null> {
+    const have = this.#bySession.get(s.id);
+    if (have !== undefined) return { from: have.socketPath, token: have.token.toString('hex') };
+    const dir = path.dirname(path.resolve(this.#hub.paths.hubSocket));
+    const hash = createHash('sha256').update(`${this.#hub.paths.hubSocket}\0qwen\0${s.id}`).digest('hex').slice(0, 16);
+    const socketPath = path.join(dir, `qw-${hash}.sock`);
+    if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) return null;
+    const reply: Reply = { server: net.createServer(), socketPath, token: randomBytes(32) };
+    reply.server.maxConnections = MAX_CONNECTIONS;
+    reply.server.on('connection', (sock) => this.#serve(s, reply, sock));
+    removeOwnStaleSocket(socketPath);
+    try {
+      await listenPrivate(reply.server, socketPath, false);
+    } catch (err) {
+      this.#hub.log.warn('no Qwen Code reply socket', { socketPath, error: String(err) });
+      return null;
+    }
+    this.#bySession.set(s.id, reply);
+    this.#paths.add(socketPath);
+    return { from: socketPath, token: reply.token.toString('hex') };
+  }
+
+  #serve(s: SessionRecord, reply: Reply, sock: net.Socket): void {
+    const lines = new LineSplitter(QWEN_LINE_MAX_BYTES);
+    let seen = 0;
+    let authed = false;
+    const timer = setTimeout(() => sock.destroy(), CONNECTION_MS);
+    sock.on('close', () => clearTimeout(timer));
+    sock.on('error', () => undefined);
+    sock.on('data', (chunk: Buffer) => {
+      const ok = lines.push(chunk, (line) => {
+        if (sock.destroyed) return;
+        if (++seen > LINES_PER_CONNECTION) return void sock.destroy();
+        const parsed = parseQwenLine(line);
+        if (!authed) {
+          authed = parsed.kind === 'auth' && sameToken(parsed.token, reply.token);
+          if (!authed) sock.destroy();
+          return;
+        }
+        if (parsed.kind === 'status') this.#receipt(s, parsed.frame);
+      });
+      if (!ok) sock.destroy();
+    });
+    sock.on('end', () => sock.end());
+  }
+
+  #receipt(s: SessionRecord, frame: DeliveryStatus): void {
+    const ids = new Set([frame.origMsgId, ...(frame.status === 'dropped' ? (frame.droppedMsgIds ?? []) : [])]);
+    const { status, reason } = receiptOf(frame);
+    for (const id of ids) {
+      const known = this.#sent.get(id);
+      if (
+        known === undefined ||
+        known.senderId !== s.id ||
+        (frame.from !== undefined && path.resolve(frame.from) !== known.receiverSocket)
+      ) {
+        this.#hub.log.warn('Qwen Code reply socket: a status for no message this session sent there was dropped', {
+          id: s.id,
+        });
+        continue;
+      }
+      // After `held` a decision follows; after `delivered` an `expired` may (never consumed before Qwen Code exited).
+      if (status !== 'held' && status !== 'delivered') this.#sent.delete(id);
+      this.#hub.receipts.tell(
+        { msgId: id, fromAddress: known.senderAddress, fromSessionId: s.id },
+        {
+          id: `stock:${known.receiverAddress}`,
+          name: known.receiverName,
+          address: known.receiverAddress,
+          socketPath: '',
+        },
+        status,
+        reason,
+      );
+    }
+  }
+
+  close(sessionId: string): void {
+    const r = this.#bySession.get(sessionId);
+    if (r === undefined) return;
+    r.server.close();
+    this.#paths.delete(r.socketPath);
+    fs.rmSync(r.socketPath, { force: true });
+    this.#bySession.delete(sessionId);
+  }
+
+  closeAll(): void {
+    for (const id of [...this.#bySession.keys()]) this.close(id);
+  }
+}
+
+function sameToken(given: string, ours: Buffer): boolean {
+  const g = Buffer.from(given, 'utf8');
+  const want = Buffer.from(ours.toString('hex'), 'utf8');
+  return g.length === want.length && timingSafeEqual(g, want);
+}
+
+/** Our socket names are deterministic per hub and session: a left-over one from a crash is removed. */
+function removeOwnStaleSocket(socketPath: string): void {
+  try {
+    const st = fs.lstatSync(socketPath);
+    if (st.isSocket() && st.uid === process.getuid?.()) fs.rmSync(socketPath, { force: true });
+  } catch {
+    // not there
+  }
+}
