@@ -1,7 +1,9 @@
 // Turns lines written to a session's inbound socket into envelopes for the
 // router. The writer is not vouched for: it has no permission class, its
-// claimed wrapper attributes are discarded (only a cleaned from-name is
-// kept) and the body is re-wrapped by us. A `from` that names the user, one
+// claimed wrapper attributes are discarded (only a cleaned sender name is
+// kept: Claude Code's from-name, Claude Desktop's name) and the body — a
+// Desktop body decoded (protocol/desktop-wire.ts) — is re-wrapped by us; a
+// Desktop frame in an encoding we cannot read is refused, never guessed at. A `from` that names the user, one
 // of this hub's sessions or a session on another machine (`peer:`) is a
 // forgery (only the hub and its relay send as those): it becomes `unknown`,
 // without its from-name, so no receipt of it goes to the relay. A refusal is
@@ -10,7 +12,7 @@
 // listed session holds.
 
 import { randomUUID } from 'node:crypto';
-import { cleanFromName, unwrapMessage } from '../protocol/cc-wire.js';
+import { readFrame } from '../protocol/desktop-wire.js';
 import { validName } from '../registry/names.js';
 import { nameHeldByOther } from '../registry/resolution.js';
 import { tokenMatches, type SessionRecord } from '../registry/session.js';
@@ -46,7 +48,7 @@ export function inboundHandler(
   return {
     checkAuth: (token) => (tokenMatches(token, receiver) ? 'own' : 'bad'),
     message(line, ownChild) {
-      const { attrs, body } = unwrapMessage(line.message.content);
+      const frame = readFrame(line.message.content);
       // A writer may not speak as the user or as one of our sessions (its own child as its session only).
       const forged =
         line.from === 'user' ||
@@ -57,19 +59,22 @@ export function inboundHandler(
           id: receiver.id,
         });
       const fromAddress = forged ? 'unknown' : (line.from ?? 'unknown');
-      const claimed = forged ? undefined : attrs['from-name'];
       const env: Envelope = {
         msgId: line.msg_id ?? randomUUID(),
         fromAddress,
-        fromName: claimed !== undefined && claimed !== '' ? cleanFromName(claimed) : null,
+        fromName: forged || !frame.ok ? null : frame.senderName,
         fromSessionId: null,
         fromClass: null,
         ownChild,
         summary: null,
-        body,
+        body: frame.ok ? frame.body : '',
         at: hub.clock.now(),
         ...(via ? { statusVia: via } : {}),
       };
+      if (!frame.ok) {
+        hub.log.warn('inbound socket: a message refused', { id: receiver.id, why: frame.detail });
+        return hub.receipts.answerWriter(env, receiver, 'refused', `Not delivered: ${frame.detail}.`);
+      }
       hub.admission.route(env, receiver).then(
         (r) => {
           if (r.status === 'refused') hub.receipts.answerWriter(env, receiver, 'refused', r.reason ?? 'refused');
