@@ -33,6 +33,8 @@ import { runBridgeOperation } from '../core/index.js';
 import { defaultCliLink, createDesktopHandlers } from './desktop-handlers.js';
 import { createIpcServer } from './ipc/server.js';
 import { packagedCliPath } from './cli-link.js';
+import { which } from '../core/setup/detect.js';
+import { setupEnvFor } from '../core/setup/setup-env.js';
 import { createNotifier } from './notifications/notifier.js';
 import { drop } from '../core/kit/drop.js';
 import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../core/kit/process-guards.js';
@@ -85,9 +87,14 @@ async function start(): Promise<void> {
   await app.whenReady();
   if (process.platform === 'darwin') app.dock?.hide();
   if (process.platform === 'win32') app.setAppUserModelId('dev.switchboard.app'); // Windows shows notifications only for a named app
+  const cliPath = app.isPackaged
+    ? packagedCliPath(process.resourcesPath)
+    : path.join(HERE, '..', 'cli', 'switchboard.mjs');
   let hub: Hub;
   try {
-    hub = await startHub({ logger: log, version: app.getVersion() });
+    // Setup from the UI writes commands that start the bundled CLI with the node on PATH (this executable is Electron).
+    const setupEnv = () => setupEnvFor(which('node', process.env.PATH) ?? 'node', cliPath);
+    hub = await startHub({ logger: log, version: app.getVersion(), setupEnv });
   } catch (err) {
     const { title, detail } = startFailureText(err);
     dialog.showErrorBox(title, detail);
@@ -146,9 +153,6 @@ async function start(): Promise<void> {
   for (const problem of prefs.read().problems) log.warn('preferences', { problem });
   const setLoginItem = (s: { openAtLogin: boolean; openAsHidden: boolean }): void => app.setLoginItemSettings(s);
   setLoginItem(loginItemSettings(prefs.read().prefs));
-  const cliPath = app.isPackaged
-    ? packagedCliPath(process.resourcesPath)
-    : path.join(HERE, '..', 'cli', 'switchboard.mjs');
   const desktop = createDesktopHandlers({
     prefs,
     setLoginItem,

@@ -18,7 +18,7 @@ const SOURCE = /\.(ts|tsx|mjs|cjs|js)$/;
  * and the protocol's method and result tables. Each may only shrink.
  */
 export const OVER = {
-  'core/host/hub.ts': 366,
+  'core/host/hub.ts': 362,
   'core/relay/relay.ts': 339,
   'core/protocol/methods.ts': 349,
   'core/protocol/results.ts': 348,

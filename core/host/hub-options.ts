@@ -6,6 +6,7 @@ import type { Clock } from '../kit/clock.js';
 import type { Logger } from '../kit/logger.js';
 import type { Limits } from '../protocol/limits.js';
 import type { EndpointEnv } from '../transport/endpoint.js';
+import type { SetupEnv } from '../setup/setup-env.js';
 
 export interface HubOptions {
   endpoint?: EndpointEnv;
@@ -13,6 +14,8 @@ export interface HubOptions {
   clock?: Clock;
   logger?: Logger;
   version?: string;
+  /** Who agent setup runs as (default: this process's node and script, as `serve` runs). */
+  setupEnv?: () => SetupEnv;
   /** The system-wide managed settings file (default: the OS location). */
   managedSettingsPath?: string;
   /** Claude Code's config root when no setting names one (default $CLAUDE_CONFIG_DIR or ~/.claude). */

@@ -51,6 +51,7 @@ import { bindHubSocket } from '../transport/hub-lock.js';
 import { RpcServer, type Dispatch, type RpcConnection } from '../transport/rpc-server.js';
 import { SocketKeeper, type ListeningSocket } from '../transport/socket-keeper.js';
 import type { InboundHandler } from '../transport/session-socket.js';
+import { currentSetupEnv, type SetupEnv } from '../setup/setup-env.js';
 import { Waker } from '../wake/wake.js';
 import { agentHomes, ClaudeRoot } from './claude-root.js';
 import { ACTIVITY_KEPT, USER_NOTICES_KEPT, type HubOptions } from './hub-options.js';
@@ -70,6 +71,7 @@ export class Hub {
   readonly log: Logger;
   readonly limits: Limits;
   readonly version: string;
+  readonly setupEnv: () => SetupEnv; // who agent setup runs as (HubOptions.setupEnv)
   readonly startedAt: number;
   /** The user's home, and Codex's (CODEX_HOME, else ~/.codex), from the EndpointEnv the hub was given. */
   readonly home: string;
@@ -83,8 +85,7 @@ export class Hub {
   readonly events: Emitter<HubEvent>;
   readonly activity = new Ring<ActivityEntry>(ACTIVITY_KEPT);
   readonly userNotices = new Ring<UserNotice>(USER_NOTICES_KEPT);
-  /** Inbound socket servers of live sessions. */
-  readonly servers = new Map<string, net.Server>();
+  readonly servers = new Map<string, net.Server>(); // inbound socket servers of live sessions
   readonly settings: SettingsStore;
   readonly admission: Admission;
   /** Every receipt a sender gets, and the activity log of messages (core/receipts). */
@@ -100,19 +101,16 @@ export class Hub {
   /** Claude Code's teams, tasks and stock sessions, under the configured root. */
   readonly claude: ClaudeRoot;
   readonly idle: IdleWatch;
-  /** Gives memory back after a burst of requests or a storm of ended sessions (kit/reclaim.ts). */
-  readonly reclaimer: Reclaimer;
+  readonly reclaimer: Reclaimer; // gives memory back after a burst or a storm of ended sessions (kit/reclaim.ts)
   readonly connections: Connections;
   /** Runs a method with already validated params, as the given connection (used by the web bridge). */
   readonly dispatch: Dispatch;
   readonly #rpc: RpcServer;
-  /** Housekeeping, each duty when it is due (sweep.ts): an idle hub sleeps. */
-  readonly #sweeper: Sweeper;
+  readonly #sweeper: Sweeper; // housekeeping, each duty when it is due (sweep.ts): an idle hub sleeps
   /** Binds again socket files a cleaner removed (Unix; set once the hub socket is bound). */
   #keeper: SocketKeeper | undefined;
   #closed = false;
-  /** Requests that arrive while journaled sessions are being restored wait for it. */
-  #restored = false;
+  #restored = false; // requests that arrive while journaled sessions are being restored wait for it
   #markRestored: () => void = () => undefined;
   readonly #whenRestored = new Promise<void>((r) => (this.#markRestored = r));
 
@@ -131,6 +129,7 @@ export class Hub {
     this.clock = opts.clock ?? systemClock;
     this.log = opts.logger ?? silentLogger;
     this.version = opts.version ?? '0.0.0';
+    this.setupEnv = opts.setupEnv ?? currentSetupEnv;
     this.startedAt = this.clock.now();
     this.home = env.home;
     this.codexHome = env.env.CODEX_HOME ? path.resolve(env.env.CODEX_HOME) : path.join(env.home, '.codex');

@@ -30,16 +30,24 @@ export interface SetupEnv {
 /** cli/hook-bin.ts bundled as one CommonJS file (cli/build.mjs). */
 export const HOOK_ENTRY = 'switchboard-hook.cjs';
 
-export function currentSetupEnv(): SetupEnv {
-  const script = path.resolve(process.argv[1] as string);
+/**
+ * Setup for the CLI bundle `script`, run by `node`: what every hook and MCP command setup writes starts. The
+ * desktop app names its bundled CLI and the node on PATH (its own executable is Electron, not node).
+ */
+export function setupEnvFor(node: string, script: string, env: NodeJS.ProcessEnv = process.env): SetupEnv {
   const entry = path.join(path.dirname(script), HOOK_ENTRY);
   return {
     home: os.homedir(),
-    env: process.env,
-    node: process.execPath,
+    env,
+    node,
     script,
     ...(fs.existsSync(entry) ? { hookEntry: entry } : {}),
   };
+}
+
+/** Setup for this process: the node running it and the script it was started with (`switchboard setup`, serve). */
+export function currentSetupEnv(): SetupEnv {
+  return setupEnvFor(process.execPath, path.resolve(process.argv[1] as string));
 }
 
 /** The `--agent` value our hook and MCP commands carry. */

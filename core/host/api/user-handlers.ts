@@ -11,7 +11,7 @@ import { HubError } from '../../protocol/errors.js';
 import { resolveTo } from '../../registry/resolution.js';
 import type { SessionRecord } from '../../registry/session.js';
 import { escapeBody } from '../../protocol/cc-wire.js';
-import { currentSetupEnv, type SetupAgent } from '../../setup/agents.js';
+import type { SetupAgent } from '../../setup/agents.js';
 import { detectAgents } from '../../setup/detect.js';
 import { planSetup, withVersions } from '../../setup/planning.js';
 import { applyChanges, describeChange, SetupError } from '../../setup/edit.js';
@@ -36,7 +36,7 @@ export function createUserHandlers(hub: Hub): {
     transport?: 'stdio' | 'http' | undefined;
   }) => {
     try {
-      return await planSetup(p.agent, currentSetupEnv(), { uninstall: p.uninstall, transport: p.transport });
+      return await planSetup(p.agent, hub.setupEnv(), { uninstall: p.uninstall, transport: p.transport });
     } catch (err) {
       if (err instanceof SetupError) throw new HubError('invalid_params', { issues: [err.message] });
       throw err;
@@ -50,7 +50,7 @@ export function createUserHandlers(hub: Hub): {
       return { url: `http://127.0.0.1:${port}/#token=${hub.uiToken}`, port };
     },
     'setup.detect': async () => {
-      const e = currentSetupEnv();
+      const e = hub.setupEnv();
       return { agents: await withVersions(detectAgents(e), e) };
     },
     'setup.plan': async (p) => {
