@@ -159,7 +159,7 @@ export class QwenDiscovery {
     if (!r.ok) return skip(r.why);
     const rec = r.record;
     if (rec.kind !== 'tui') return undefined; // headless/serve refuse inbound; external is another program (or ours)
-    if (rec.ipcPath === undefined) return skip('no ipcPath');
+    if (rec.ipcPath === undefined) return undefined; // written before its socket is bound: a later write adds it
     if (!qwenProcessMatches(rec, this.#host, this.#opts.startTimeOf)) return undefined;
     if (this.#opts.isOurs(rec.ipcPath)) return undefined;
     const real = ownSocket(rec.ipcPath);
