@@ -7,18 +7,33 @@ import { z } from 'zod';
 import { BoundedJsonValue, boundedJsonObject } from './bounded-json.js';
 import { flatAccept } from './flat-params.js';
 import { LIMITS } from './limits.js';
-import { OUTCOMES } from './history.js';
 import { AGENT_KINDS, MODE_SOURCES, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
+import { Auth, Id, Name, Path, Token, UiToken } from './param-atoms.js';
+import {
+  TeamsListParams,
+  TeamShowParams,
+  TeamCreateParams,
+  TasksListParams,
+  TaskGetParams,
+  TaskCreateParams,
+  TaskUpdateParams,
+  TaskClaimParams,
+  TaskAssignParams,
+  TaskDeleteParams,
+  TaskReleaseParams,
+  TeamSendParams,
+} from './team-params.js';
+import {
+  HistorySearchParams,
+  HistoryConversationParams,
+  HistoryEdgesParams,
+  HistoryDeleteParams,
+} from './history-params.js';
 
 export { AGENT_KINDS, MODE_SOURCES, PERMISSION_MODES, SESSION_STATES };
 export * from './results.js';
-
-const Id = z.string().min(1).max(64);
-const Token = z.string().min(1).max(128);
-const Path = z.string().min(1).max(4096);
-const Name = z.string().min(1).max(256);
-
-const Auth = { sessionId: Id, token: Token };
+export * from './team-params.js';
+export * from './history-params.js';
 
 const AgentSessionId = z.string().regex(/^[0-9A-Za-z_-]{1,128}$/);
 export const RegisterParams = z.strictObject({
@@ -97,7 +112,6 @@ export const SubscribeParams = z.strictObject(Auth);
 export const InfoParams = z.strictObject({}).optional();
 
 /** User-interface methods: they need the hub's UI token, never a session's. */
-const UiToken = { uiToken: z.string().min(1).max(128) };
 export const UiParams = z.strictObject(UiToken);
 export const UiItemParams = z.strictObject({ ...UiToken, id: z.string().min(1).max(128) });
 /** Agent setup as the user; `transport` (Claude Code only) as `switchboard setup --transport`. */
@@ -148,113 +162,6 @@ export const UiSetSettingParams = z.strictObject({
   /** null removes the key from the user scope. */
   value: BoundedJsonValue,
 });
-
-/** Team and task methods: optional session credentials name the actor; without them it is "user". */
-const Actor = { sessionId: Id.optional(), token: Token.optional() };
-/**
- * Team, list and member names become file and directory names under ~/.claude (sanitized to ASCII):
- * 200 leaves room for `.json.lock` within a file system's 255 bytes (256 was ENAMETOOLONG, answered `internal`).
- */
-const TeamName = z.string().min(1).max(200);
-const MemberName = TeamName;
-const TaskId = z.string().regex(/^\d{1,15}$/);
-const TaskStatus = z.enum(['pending', 'in_progress', 'completed']);
-export const TeamsListParams = z.strictObject({}).optional();
-export const TeamShowParams = z.strictObject({ team: TeamName });
-/**
- * A new team in Claude Code's format, its lead the calling session (or, from a UI or without credentials,
- * no session: `leadSessionId` ""); `cwd` is the lead member's (default: the session's, else the home directory).
- */
-export const TeamCreateParams = z.strictObject({ ...Actor, team: TeamName, cwd: Path.optional() });
-export const TasksListParams = z.strictObject({ list: TeamName, includeInternal: z.boolean().optional() });
-export const TaskGetParams = z.strictObject({ list: TeamName, id: TaskId });
-export const TaskCreateParams = z.strictObject({
-  ...Actor,
-  list: TeamName,
-  subject: z.string().min(1).max(10_000),
-  description: z.string().max(1_000_000).default(''),
-  activeForm: z.string().max(10_000).optional(),
-  blockedBy: z.array(TaskId).max(1000).optional(),
-  metadata: boundedJsonObject(256).optional(),
-});
-export const TaskUpdateParams = z.strictObject({
-  ...Actor,
-  list: TeamName,
-  id: TaskId,
-  subject: z.string().min(1).max(10_000).optional(),
-  description: z.string().max(1_000_000).optional(),
-  activeForm: z.string().max(10_000).optional(),
-  status: TaskStatus.optional(),
-  owner: MemberName.nullable().optional(),
-  metadata: boundedJsonObject(256).optional(),
-  /** Claude Code's TaskUpdate addBlocks/addBlockedBy: both sides of each edge are written. */
-  addBlocks: z.array(TaskId).max(1000).optional(),
-  addBlockedBy: z.array(TaskId).max(1000).optional(),
-});
-export const TaskClaimParams = z.strictObject({
-  ...Actor,
-  list: TeamName,
-  id: TaskId,
-  owner: MemberName.optional(),
-  busyCheck: z.boolean().optional(),
-});
-export const TaskAssignParams = z.strictObject({
-  ...Actor,
-  team: TeamName,
-  id: TaskId,
-  owner: MemberName,
-});
-export const TaskDeleteParams = z.strictObject({ ...Actor, list: TeamName, id: TaskId });
-export const TaskReleaseParams = z.strictObject({ ...Actor, list: TeamName, owner: MemberName });
-export const TeamSendParams = z.strictObject({
-  ...Auth,
-  team: TeamName,
-  to: MemberName,
-  text: z.string().min(1).max(1_000_000),
-  summary: z.string().max(LIMITS.summaryChars).optional(),
-});
-
-/** History: a session's token reads its own messages only; the UI token reads and deletes all. */
-const HistoryAuth = {
-  sessionId: Id.optional(),
-  token: Token.optional(),
-  uiToken: z.string().min(1).max(128).optional(),
-};
-const HistoryFilter = {
-  /** Words to find in the text, summary or names (all must match). */
-  text: z.string().min(1).max(1000).optional(),
-  /** A session (id or name) on the other side. */
-  with: Name.optional(),
-  outcome: z.array(z.enum(OUTCOMES)).max(OUTCOMES.length).optional(),
-  since: z.number().int().min(0).optional(),
-  until: z.number().int().min(0).optional(),
-  /** Paging by `seq`: older than (search) or newer than (conversation). */
-  before: z.number().int().min(0).optional(),
-  after: z.number().int().min(0).optional(),
-  limit: z.number().int().min(1).max(500).default(100),
-};
-export const HistorySearchParams = z.strictObject({
-  ...HistoryAuth,
-  ...HistoryFilter,
-  /** UI token only: one session's messages. */ session: Name.optional(),
-});
-export const HistoryConversationParams = z.strictObject({
-  ...HistoryAuth,
-  ...HistoryFilter,
-  /** UI token only: the two sessions (ids or names), either direction. */
-  between: z.tuple([Name, Name]).optional(),
-  team: Name.optional(),
-});
-/** The picture: messages of the last `windowMs` counted per sender, receiver and outcome; UI token only. */
-export const HISTORY_EDGE_WINDOW_MAX_MS = 7 * 24 * 3_600_000; // a week: beyond it the picture is history, not "recent"
-export const HistoryEdgesParams = z.strictObject({
-  ...UiToken,
-  windowMs: z.number().int().min(1000).max(HISTORY_EDGE_WINDOW_MAX_MS).default(3_600_000),
-});
-export const HistoryDeleteParams = z.union([
-  z.strictObject({ ...UiToken, all: z.literal(true) }),
-  z.strictObject({ ...UiToken, between: z.tuple([Name, Name]) }),
-]);
 
 /**
  * Who may call a method, declared once per method below; one dispatcher
