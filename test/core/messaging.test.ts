@@ -6,6 +6,7 @@ import { RpcError } from '../../core/client/client.js';
 import { socketPathOf, udsAddress } from '../../core/protocol/cc-wire.js';
 import type { InboxItem, Registration } from '../../core/protocol/methods.js';
 import { startHub, until, type TestHub } from '../helpers/hub.js';
+import net from 'node:net';
 import { FIXTURES, fakePeer, writeSocket } from '../helpers/peer.js';
 
 let th: TestHub;
@@ -16,6 +17,22 @@ const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
 
 async function items(c: HubClient, r: Registration): Promise<InboxItem[]> {
   return (await c.call('inbox.fetch', auth(r))).items;
+}
+
+/** Writes without closing and resolves once the hub closed the connection: it has read every line it will read. */
+function writeUntilClosed(socketPath: string, data: string): Promise<void> {
+  return new Promise((resolve) => {
+    const sock = net.connect(socketPath, () => sock.write(data));
+    sock.on('error', () => undefined);
+    sock.once('close', () => resolve());
+  });
+}
+
+/** A later line into the same inbox: once it is there, anything written before it has been routed. */
+async function barrier(c: HubClient, r: Registration, id = 'barrier'): Promise<void> {
+  const line = { type: 'user', msg_id: id, message: { role: 'user', content: 'barrier' } };
+  await writeSocket(socketPathOf(r.address)!, JSON.stringify(line) + '\n');
+  await until(async () => (await items(c, r)).some((i) => i.id === id));
 }
 
 async function errReason(p: Promise<unknown>): Promise<string> {
@@ -75,15 +92,15 @@ describe('the inbound socket (Claude Code wire format)', () => {
     const line = fixture('user-message.ndjson').trim();
     await writeSocket(socketPathOf(r.address)!, `garbage\n{"type":"user"}\n${line}\n${line}\n`);
     await until(async () => (await items(c, r)).length === 1);
-    await writeSocket(
+    await writeUntilClosed(
       socketPathOf(r.address)!,
       'x'.repeat(5000) +
         '\n' +
         JSON.stringify({ type: 'user', msg_id: 'after', message: { role: 'user', content: 'lost' } }) +
         '\n',
-    ).catch(() => undefined);
-    await new Promise((res) => setTimeout(res, 200));
-    expect((await items(c, r)).map((i) => i.id)).toEqual(['5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b']);
+    );
+    await barrier(c, r);
+    expect((await items(c, r)).map((i) => i.id)).toEqual(['5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b', 'barrier']);
   });
 
   it("honours the rename control frame from the session's own child (auth line first)", async () => {
@@ -102,11 +119,11 @@ describe('the inbound socket (Claude Code wire format)', () => {
     const c = await th.client();
     const r = await th.register(c, { name: 'receiver' });
     const body = fixture('user-message-with-auth.ndjson').split('\n')[1]!;
-    await writeSocket(socketPathOf(r.address)!, fixture('user-message-with-auth.ndjson')).catch(() => undefined);
-    await new Promise((res) => setTimeout(res, 200));
-    expect(await items(c, r)).toHaveLength(0);
+    await writeUntilClosed(socketPathOf(r.address)!, fixture('user-message-with-auth.ndjson'));
+    await barrier(c, r);
+    expect((await items(c, r)).map((i) => i.id)).toEqual(['barrier']);
     await writeSocket(socketPathOf(r.address)!, JSON.stringify({ type: 'auth', token: r.token }) + '\n' + body + '\n');
-    await until(async () => (await items(c, r)).length === 1);
+    await until(async () => (await items(c, r)).length === 2);
   });
 
   it('reports delivery back to a writer whose socket sits in the same directory', async () => {
@@ -127,7 +144,10 @@ describe('the inbound socket (Claude Code wire format)', () => {
         );
       }
       await until(async () => (await items(c, r)).length === 2);
-      await c.call('inbox.ack', { ...auth(r), ids: ['in-dir', 'out-dir'] });
+      // out-dir first: a wrong report to `outside` would be connected and written (in this process) before the
+      // report to `peer` is even started, so once peer has its line, outside would have had its own.
+      await c.call('inbox.ack', { ...auth(r), ids: ['out-dir'] });
+      await c.call('inbox.ack', { ...auth(r), ids: ['in-dir'] });
       await until(() => peer.lines.length === 1);
       expect(peer.lines[0]).toMatchObject({
         type: 'control',
@@ -137,7 +157,6 @@ describe('the inbound socket (Claude Code wire format)', () => {
         from: r.address,
         msgV: 1,
       });
-      await new Promise((res) => setTimeout(res, 100));
       expect(outside.lines).toHaveLength(0);
     } finally {
       await peer.close();
@@ -254,7 +273,7 @@ describe('sending', () => {
     const b = await th.register(bc, { name: 'b' });
     const WAIT_MS = 45_000;
     const waiting = bc.call('inbox.fetch', { ...auth(b), waitMs: WAIT_MS });
-    await new Promise((r) => setTimeout(r, 100));
+    await bc.call('agents.list', {}); // read after the fetch on the same connection: the fetch is waiting now
     const t0 = Date.now();
     await c.call('message.send', { ...auth(a), to: 'b', summary: 's', message: 'wake' });
     expect((await waiting).items).toHaveLength(1);
@@ -277,8 +296,10 @@ describe('idle notifications', () => {
     await bc.call('session.state', { ...auth(b), state: 'busy' });
     await bc.call('session.state', { ...auth(b), state: 'idle' });
     await until(async () => (await items(c, a)).length > 0);
-    await new Promise((r) => setTimeout(r, 100));
-    const got = await items(c, a);
+    // A later message into the same inbox: a second notice from the idles before it would be stored first.
+    const last = await bc.call('message.send', { ...auth(b), to: 'watcher', summary: 's', message: 'after' });
+    await until(async () => (await items(c, a)).some((i) => i.id === last.msg_id));
+    const got = (await items(c, a)).filter((i) => i.kind === 'notice');
     expect(got).toHaveLength(1);
     expect(got[0]!.text).toMatch(/^\[Cross-session idle notice\] builder .*is now idle\.$/);
   });

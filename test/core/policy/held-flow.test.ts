@@ -119,7 +119,7 @@ describe('held messages', () => {
     await until(async () => (await items(sc, sender)).some((i) => i.kind === 'receipt' && i.status === 'denied'));
 
     clock.advance(3600_000); // no interface attached: nothing runs out
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 0)); // after any 0 ms timer the jump armed: a due countdown has run
     expect((await ui.call('held.list', { uiToken: token })).items.map((h) => h.id)).toEqual([b.msg_id]);
 
     await ui.call('ui.attach', { uiToken: token });

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../../core/client/client.js';
 import type { InboxItem, Registration, SendStatus } from '../../../core/protocol/methods.js';
-import { startHub, type TestHub } from '../../helpers/hub.js';
+import { startHub, until, type TestHub } from '../../helpers/hub.js';
 
 let th: TestHub;
 afterEach(async () => th?.close());
@@ -12,12 +12,11 @@ interface Bot {
   delivered: number;
   statuses: SendStatus[];
   stop(): void;
-  lastActivity(): number;
 }
 
 /** Reads its inbox as it changes and answers every message by copying `from` into `to`. */
 function autoReply(c: HubClient, me: Registration, reply: (text: string, n: number) => string): Bot {
-  const bot = { delivered: 0, statuses: [] as SendStatus[], last: Date.now(), stopped: false };
+  const bot = { delivered: 0, statuses: [] as SendStatus[], stopped: false };
   const auth = { sessionId: me.sessionId, token: me.token };
   const loop = async (): Promise<void> => {
     while (!bot.stopped) {
@@ -26,7 +25,6 @@ function autoReply(c: HubClient, me: Registration, reply: (text: string, n: numb
       if (items.length > 0) await c.call('inbox.ack', { ...auth, ids: items.map((i) => i.id) });
       for (const m of messages) {
         bot.delivered++;
-        bot.last = Date.now();
         const r = await c.call('message.send', {
           ...auth,
           to: m.from.address,
@@ -44,15 +42,15 @@ function autoReply(c: HubClient, me: Registration, reply: (text: string, n: numb
     },
     statuses: bot.statuses,
     stop: () => void (bot.stopped = true),
-    lastActivity: () => bot.last,
   };
 }
 
-async function quiet(bots: Bot[], ms: number): Promise<void> {
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 100));
-    if (bots.every((b) => Date.now() - b.lastActivity() > ms)) return;
-  }
+/**
+ * The loop has ended: there is one message in flight at a time, so once a reply comes back dropped nothing is
+ * left for either bot to answer.
+ */
+async function ended(bots: Bot[]): Promise<void> {
+  await until(() => bots.some((b) => b.statuses.includes('dropped')));
 }
 
 describe('a two-session auto-reply loop', () => {
@@ -75,7 +73,7 @@ describe('a two-session auto-reply loop', () => {
         })
       ).status,
     ).toBe('queued');
-    await quiet([botA, botB], 1000);
+    await ended([botA, botB]);
     botA.stop();
     botB.stop();
     const total = botA.delivered + botB.delivered;
@@ -100,7 +98,7 @@ describe('a two-session auto-reply loop', () => {
       summary: 'start',
       message: 'hello',
     });
-    await quiet([botA, botB], 500);
+    await ended([botA, botB]);
     botA.stop();
     botB.stop();
     expect(botA.delivered + botB.delivered).toBe(3);

@@ -3,11 +3,25 @@ import path from 'node:path';
 import { socketPathOf, udsAddress } from '../../../core/protocol/cc-wire.js';
 import type { Registration } from '../../../core/protocol/methods.js';
 import { fakeClock, startHub, until, type TestHub } from '../../helpers/hub.js';
-import { fakePeer, writeSocket } from '../../helpers/peer.js';
+import { fakePeer, writeSocket, type FakePeer } from '../../helpers/peer.js';
 
 let th: TestHub;
 afterEach(async () => th?.close());
 const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
+
+/** A 0 ms timer set now fires after every 0 ms timer set before it (Node keeps them in order). */
+const timerTurn = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+
+/** A line of ours to the peer, written after anything the hub has started writing to it: once it is read, those are. */
+async function peerCaughtUp(peer: FakePeer): Promise<void> {
+  const mark = `mark-${Math.random()}`;
+  await writeSocket(peer.path, JSON.stringify({ mark }) + '\n');
+  await until(() => peer.lines.some((l) => l.mark === mark));
+  peer.lines.splice(
+    peer.lines.findIndex((l) => l.mark === mark),
+    1,
+  );
+}
 
 describe('receipts to socket writers (Claude Code status lines)', () => {
   it('reports held, then denied, as peer_message_status lines to a writer in the same directory', async () => {
@@ -75,7 +89,10 @@ describe('receipts to socket writers (Claude Code status lines)', () => {
       await until(async () => (await c.call('inbox.fetch', { ...auth(r), limit: 1000 })).items.length === 25);
       await until(() => peer.lines.length === 1);
       expect(peer.lines[0]).toMatchObject({ status: 'dropped', reason: 'queue-full' });
-      await new Promise((res) => setTimeout(res, 150));
+      // All 40 lines were decided in one read (one 5 KB write); a report or fold sent before the window would be
+      // written now or on a 0 ms timer (the fake clock stands still).
+      await timerTurn();
+      await peerCaughtUp(peer);
       expect(peer.lines).toHaveLength(1);
       clock.advance(60_000);
       await until(() => peer.lines.length === 2);
@@ -130,8 +147,11 @@ describe('idle notices and the subscriber policy', () => {
     });
     await tc.call('session.state', { ...auth(target), state: 'busy' });
     await tc.call('session.state', { ...auth(target), state: 'idle' });
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await wc.call('inbox.fetch', auth(watcher))).items).toEqual([]);
+    // A later message into the watcher's inbox: a notice from the idle before it would be stored first.
+    const last = await tc.call('message.send', { ...auth(target), to: 'watcher', summary: 's', message: 'after' });
+    await until(async () => (await wc.call('inbox.fetch', auth(watcher))).items.some((i) => i.id === last.msg_id));
+    expect((await wc.call('inbox.fetch', auth(watcher))).items.map((i) => i.kind)).toEqual(['message']);
+    expect((await ui.call('activity.list', { uiToken: th.hub.uiToken })).notices).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import { udsAddress } from '../../../core/protocol/cc-wire.js';
 import { RECEIPT_STATUSES, type InboxReceipt } from '../../../core/protocol/methods.js';
 import { label } from '../../../core/registry/names.js';
 import { fakePeer, type FakePeer } from '../../helpers/peer.js';
-import { sleep, until } from '../../helpers/hub.js';
+import { until } from '../../helpers/hub.js';
 import { tempDir } from '../../helpers/temp.js';
 import { admissionHarness, session, settle } from './fakes.js';
 
@@ -194,8 +194,9 @@ describe('receipts.tell: other machines and socket writers', () => {
       'denied',
       'no',
     );
-    await until(() => writer.lines.length >= 1);
-    await sleep(100); // room for a wrong line to arrive
+    // The wrong reports would be told first, on connections this process opened and wrote to before the right
+    // one: by the time the last report is read, any earlier one has been read too.
+    await until(() => writer.lines.some((l) => l.orig_msg_id === 'via'));
     // Claude Code's wire has no "approved"; the writer outside the receiver's directory hears nothing without statusVia.
     expect(writer.lines).toMatchObject([{ status: 'denied', orig_msg_id: 'via', from: via.address, reason: 'no' }]);
   });
