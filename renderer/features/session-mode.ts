@@ -65,8 +65,8 @@ export function modeView(row: AgentRow): ModeView {
   }
   if (row.mode === null || row.mode === 'unknown') {
     const why =
-      row.kind === 'claude-code'
-        ? 'Claude Code keeps this session’s mode to itself'
+      row.kind === 'claude-code' || row.kind === 'qwen-code'
+        ? `${row.kind === 'qwen-code' ? 'Qwen Code' : 'Claude Code'} keeps this session’s mode to itself`
         : row.machine !== null
           ? `the hub on ${row.machine} decides for it`
           : 'not reported';

@@ -107,6 +107,11 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
                     {r.kind === 'claude-code' ? (
                       <span title="A Claude Code session with its own messaging (found in its session registry)">
                         Claude Code <span className="tag">own messaging</span>
+                        {r.host !== undefined && <span className="tag">{r.host}</span>}
+                      </span>
+                    ) : r.kind === 'qwen-code' ? (
+                      <span title="A Qwen Code session with its own messaging (found in its session registry)">
+                        Qwen Code <span className="tag">own messaging</span>
                       </span>
                     ) : (
                       r.agent
@@ -237,10 +242,10 @@ function SessionDetail({ stores, row }: { stores: Stores; row: AgentRow }): Reac
     <div className="detail" data-testid="session-detail">
       <h3 className="mono">{row.label}</h3>
       <p className="dim mono">{row.address}</p>
-      {row.kind === 'claude-code' ? (
+      {row.kind !== 'switchboard' ? (
         <p data-testid="stock-note">
-          A Claude Code session with its own cross-session messaging: your sessions reach it by name, and its receipts
-          come back to them. To talk to it yourself, type in its terminal.
+          A {row.kind === 'qwen-code' ? 'Qwen Code' : 'Claude Code'} session with its own cross-session messaging: your
+          sessions reach it by name, and its receipts come back to them. To talk to it yourself, type in its terminal.
         </p>
       ) : (
         <form onSubmit={(e) => void send(e)} className="user-send">

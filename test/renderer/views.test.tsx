@@ -102,6 +102,36 @@ describe('Sessions view', () => {
     expect(screen.queryByRole('button', { name: 'Send as the user' })).toBeNull();
   });
 
+  it('marks a Qwen Code session and offers no send-as-user for it', async () => {
+    const row = {
+      name: 'proj-67',
+      ref: 'a1b2c3',
+      label: 'proj-67 [a1b2c3]',
+      address: 'uds:/run/qwen-socks/7.sock',
+      machine: null,
+      cwd: '/w',
+      agent: 'other',
+      kind: 'qwen-code',
+      mode: null,
+      hooks: null,
+      state: 'idle',
+      stateSince: Date.now(),
+      canReceive: true,
+      self: false,
+      inboxDepth: 0,
+      inbound: { value: null, source: 'its own Qwen Code settings' },
+    };
+    const stores = createStores(
+      fakeBridge({ 'sessions.list': { rows: [row] }, 'activity.list': { entries: [], notices: [] } }).bridge,
+    );
+    render(<SessionsView stores={stores} />);
+    await act(() => stores.sessions.getState().load());
+    expect(screen.getByText('Qwen Code')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'proj-67 [a1b2c3]' }));
+    expect(screen.getByTestId('stock-note').textContent).toContain('A Qwen Code session with its own');
+    expect(screen.queryByRole('button', { name: 'Send as the user' })).toBeNull();
+  });
+
   it('explains the empty state and shows errors', async () => {
     const empty = createStores(fakeBridge({ 'sessions.list': { rows: [] } }).bridge);
     render(<SessionsView stores={empty} />);
