@@ -14,13 +14,12 @@ export const SOURCE_DIRS = ['core', 'cli', 'electron', 'preload', 'renderer', 's
 const SOURCE = /\.(ts|tsx|mjs|cjs|js)$/;
 
 /**
- * Longer than MAX_LINES when the check came in, with the length then: the hub's composition root, the relay
- * and the protocol's result table. Each may only shrink.
+ * Longer than MAX_LINES when the check came in, with the length then: the hub's composition root and the
+ * relay. Each may only shrink.
  */
 export const OVER = {
   'core/host/hub.ts': 362,
   'core/relay/relay.ts': 339,
-  'core/protocol/results.ts': 348,
 };
 
 function* sources(root, dir) {

@@ -1,11 +1,22 @@
 // What each hub method answers and what the hub pushes: result types, the
 // send and receipt status vocabularies, inbox items and the views user
 // interfaces show. Re-exported by methods.ts, so both sides are typed from
-// one place (the params schemas are there).
+// one place (the params schemas are there). The views of rules, held
+// messages, subscriptions, tasks and history are in views.ts.
 
-import type { HistoryCursor, HistoryEdge, HistoryMessage, HistoryStatus } from './history.js';
 import type { ActivityEntry, HubEvent, UserNotice } from './events.js';
 import type { AGENT_KINDS, MODE_SOURCES, PERMISSION_MODES, SESSION_STATES } from './vocabulary.js';
+import type {
+  HeldView,
+  HistoryEdgesView,
+  HistoryPage,
+  HistoryStatusView,
+  RuleView,
+  SubscriptionView,
+  TaskView,
+} from './views.js';
+
+export type * from './views.js';
 
 export interface HubInfo {
   version: string;
@@ -19,10 +30,8 @@ export interface HubInfo {
   uiPort?: number;
 }
 
-/**
- * Set when a session got another name than the one it asked for: `rewritten` (normalized: case, spaces,
- * Unicode) and/or `taken` (a live session holds it, so `-2`, `-3` … was added). `note` says so in one sentence.
- */
+/** Set when a session got another name than the one it asked for: `rewritten` (normalized: case, spaces,
+ * Unicode) and/or `taken` (a live session holds it, so `-2`, `-3` … was added). `note` says so in one sentence. */
 export interface NameChange {
   requested: string;
   reasons: Array<'rewritten' | 'taken'>;
@@ -51,6 +60,8 @@ export interface AgentRow {
   cwd: string;
   agent: (typeof AGENT_KINDS)[number];
   kind: 'switchboard' | 'claude-code' | 'qwen-code';
+  /** The app that runs it, when not a terminal (from a Claude Code session's registry `entrypoint`). */
+  host?: 'Claude Desktop';
   /** Whether the agent's hooks have reported ('never': not trusted or not set up); null where there are none to expect. */
   hooks: 'reported' | 'never' | null;
   /** Its permission mode as the hub knows it; 'unknown' when the agent has not said (fail closed); null when not ours. */
@@ -146,67 +157,6 @@ export interface InboxNotice {
   at: number;
 }
 export type InboxItem = InboxMessage | InboxReceipt | InboxNotice;
-
-/** A rule with a lifetime (core/policy/rules.ts) as user interfaces show it. */
-export interface RuleView {
-  id: string;
-  effect: 'allow' | 'block';
-  lifetime: 'hour' | 'sessions' | 'always';
-  /** `web → api, 1 h` */
-  label: string;
-  from: { name: string; sessionId: string | null; agent: string; cwd: string };
-  to: { name: string; sessionId: string | null; agent: string; cwd: string };
-  madeWith: string;
-  createdAt: number;
-  expiresAt: number | null;
-  decided: number;
-  lastDecidedAt: number | null;
-}
-
-export interface HeldView {
-  id: string;
-  sender: {
-    name: string | null;
-    address: string;
-    sessionId: string | null;
-    verified: boolean;
-    /** What the person needs to decide: the sender's agent, permission mode, project directory and machine (null: not known here). */
-    agent: string | null;
-    mode: string | null;
-    cwd: string | null;
-    /** Another machine's name, or null for this machine. */
-    machine: string | null;
-  };
-  receiver: { sessionId: string; name: string; label: string };
-  reason: string;
-  /** The first 200 characters of the message. */
-  preview: string;
-  text: string;
-  summary: string | null;
-  heldAt: number;
-  /** Wall-clock deadline, or null while no interface is attached or expiry is "never". */
-  expiresAt: number | null;
-}
-
-export interface SubscriptionView {
-  id: string;
-  subscriber: { sessionId: string; name: string | null };
-  target: { sessionId: string; label: string };
-  createdAt: number;
-  expiresAt: number;
-}
-
-export interface TaskView {
-  id: string;
-  subject: string;
-  description: string;
-  activeForm?: string;
-  owner?: string;
-  status: 'pending' | 'in_progress' | 'completed';
-  blocks: string[];
-  blockedBy: string[];
-  metadata?: Record<string, unknown>;
-}
 
 export interface MethodResults {
   'hub.info': HubInfo;
@@ -319,25 +269,6 @@ export interface MethodResults {
   'history.delete': { deleted: number };
   'history.edges': HistoryEdgesView;
   'history.status': HistoryStatusView;
-}
-
-/** One page of history: messages with their outcome and trail; `next` is the cursor for more (before/after). */
-export interface HistoryPage {
-  messages: HistoryMessage[];
-  next: number | null;
-}
-/** The picture's edges: `address` is the receiver's while the hub knows it (null once forgotten); `truncated` when rows were left out; `cursor` the last `history.moved` they include. */
-export interface HistoryEdgesView {
-  since: number;
-  edges: Array<HistoryEdge & { to: HistoryEdge['to'] & { address: string | null } }>;
-  truncated: boolean;
-  cursor: HistoryCursor;
-}
-export interface HistoryStatusView extends HistoryStatus {
-  messages: number;
-  events: number;
-  bytes: number;
-  retention: { days: number; maxMegabytes: number };
 }
 
 /** Notifications the hub pushes to subscribed connections. */
