@@ -14,12 +14,11 @@ export const SOURCE_DIRS = ['core', 'cli', 'electron', 'preload', 'renderer', 's
 const SOURCE = /\.(ts|tsx|mjs|cjs|js)$/;
 
 /**
- * Longer than MAX_LINES when the check came in, with the length then: the hub's composition root and the
- * relay. Each may only shrink.
+ * Longer than MAX_LINES when the check came in, with the length then: the hub's composition root. It may
+ * only shrink.
  */
 export const OVER = {
   'core/host/hub.ts': 362,
-  'core/relay/relay.ts': 339,
 };
 
 function* sources(root, dir) {

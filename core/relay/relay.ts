@@ -11,7 +11,7 @@
 // machine no hub answers for is stored (mail-store.ts; store mode); without
 // it, such a send is `unreachable` as before (direct mode).
 
-import { connect, errors, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { connectionOptions } from './connection.js';
 import { HubError } from '../protocol/errors.js';
 import type { RelaySettings } from '../settings/schema.js';
@@ -31,11 +31,11 @@ import { Coalescer, presenceRefusal, QUERY_ANSWER_MS } from './presence-guard.js
 import { drop, type DropLog } from '../kit/drop.js';
 import { MailStore, type StoredAnswer } from './mail-store.js';
 import { Presences, type RemoteHub } from './presences.js';
+import { requestMessage, requestReceipt } from './requests.js';
 
 export type { RemoteHub } from './presences.js';
+export { SEND_TIMEOUT_MS } from './requests.js';
 
-export const SEND_TIMEOUT_MS = 5000; // a remote hub answers once the message is journaled
-const RECEIPT_ACK_MS = 2000; // a hub answers a receipt as it takes it
 const DEFAULT_PRESENCE_S = 15;
 const CLOSE_WAIT_MS = 2000; // at most this long to drain on close
 /** A refused presence is logged at most this often. */
@@ -58,9 +58,6 @@ export interface RelayPorts {
 
 /** `store` keeps mail for a machine that is away (JetStream), `direct` does not; null until known. */
 type RelayMode = 'store' | 'direct' | null;
-
-const isNoResponders = (err: unknown): boolean =>
-  err instanceof errors.NoRespondersError || (err instanceof errors.RequestError && err.isNoResponders());
 
 export class Relay {
   readonly machine: string;
@@ -263,45 +260,20 @@ export class Relay {
 
   /**
    * Sends to a hub on another machine; resolves with its decision, or, when no hub answers for it and the relay
-   * stores mail, with when the stored message expires; or throws unreachable/timeout.
+   * stores mail, with when the stored message expires; or throws unreachable/timeout (requests.ts).
    */
   async send(machine: string, msg: RelayMessage): Promise<RelayAnswer | StoredAnswer> {
     const nc = this.#nc;
     if (!this.#connected || nc === undefined)
       throw new HubError('unreachable', { detail: 'the relay is not connected' });
-    let reply: Msg;
-    try {
-      reply = await nc.request(SUBJECTS.message(machine), encode(msg), { timeout: SEND_TIMEOUT_MS });
-    } catch (err) {
-      if (err instanceof errors.TimeoutError)
-        throw new HubError('timeout', { detail: `${machine} did not answer in ${SEND_TIMEOUT_MS} ms` }, { cause: err });
-      if (isNoResponders(err)) {
-        if (this.#store !== undefined) return this.#store.storeMessage(machine, msg, this.#ports.wallNow());
-        throw new HubError('unreachable', { detail: `no hub answers for machine ${machine}` }, { cause: err });
-      }
-      throw new HubError('unreachable', { detail: 'the relay failed to carry the message' }, { cause: err });
-    }
-    const answer = decode(RelayAnswer, reply.data);
-    if (answer === undefined)
-      throw new HubError('unreachable', { detail: `${machine} answered with something that is not a relay answer` });
-    return answer;
+    return requestMessage(nc, machine, msg, this.#store, () => this.#ports.wallNow());
   }
 
-  /**
-   * Sends a receipt and waits for a hub of `machine` to take it. `nobody`: no hub of that machine listens (it is
-   * away); `offline`: we are not connected. A hub that takes it without answering (an older one) times out and
-   * counts as taken, as a plain publish did. The caller keeps what was not taken (pending-receipts.ts).
-   */
+  /** Sends a receipt and waits for a hub of `machine` to take it (requests.ts); `offline` while not connected. */
   async sendReceipt(machine: string, r: RelayReceipt): Promise<'taken' | 'nobody' | 'offline'> {
     const nc = this.#nc;
     if (!this.#connected || nc === undefined) return 'offline';
-    try {
-      await nc.request(SUBJECTS.receipt(machine), encode(r), { timeout: RECEIPT_ACK_MS });
-      return 'taken';
-    } catch (err) {
-      if (isNoResponders(err)) return (await this.#store?.storeReceipt(machine, r)) === true ? 'taken' : 'nobody';
-      return err instanceof errors.TimeoutError ? 'taken' : 'offline';
-    }
+    return requestReceipt(nc, machine, r, this.#store);
   }
 
   async close(): Promise<void> {
