@@ -12,7 +12,8 @@
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { RpcError, SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
+import { RpcError, SEND_WAIT_MS } from '../../core/client/client.js';
+import type { HubCaller } from './hub-link.js';
 import { hubErrorText, messageTooLargeText } from '../errors.js';
 import { LIMITS } from '../../core/protocol/limits.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
@@ -23,7 +24,7 @@ import type { AgentKind, Credentials } from './identity.js';
 import { InboxPager, TOOL_TEXT_BUDGET } from './pager.js';
 
 interface Deps {
-  client: HubClient;
+  client: HubCaller;
   /** The calling session: fixed, or found per call (OpenCode: one MCP process serves every session of a directory). */
   creds: Credentials | ((extra: Extra) => Promise<Credentials>);
   defaultTeam: string | undefined;
@@ -109,7 +110,7 @@ export function registerTools(server: McpServer, deps: Deps): void {
         return others
           .map(
             (r) =>
-              `${r.label} — ${r.machine ?? 'this machine'}, ${r.kind === 'claude-code' ? 'Claude Code (its own messaging)' : r.kind === 'qwen-code' ? 'Qwen Code (its own messaging)' : r.agent}, ${r.state} since ${new Date(r.stateSince).toISOString()}, ${r.cwd}`,
+              `${r.label} — ${r.machine ?? 'this machine'}, ${r.kind === 'claude-code' ? `Claude Code${r.host ? ` in ${r.host}` : ''} (its own messaging)` : r.kind === 'qwen-code' ? 'Qwen Code (its own messaging)' : r.agent}, ${r.state} since ${new Date(r.stateSince).toISOString()}, ${r.cwd}`,
           )
           .join('\n');
       }),

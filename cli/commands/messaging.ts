@@ -69,7 +69,7 @@ export async function agents(args: string[], ctx: Ctx): Promise<number> {
           ? r.machine
           : `${r.machine} (away ${ago(now - r.awaySince)})`,
       r.agent + (r.hooks === 'never' ? ' (hooks not running)' : ''),
-      r.kind,
+      r.kind + (r.host !== undefined ? ` (${r.host})` : ''),
       modeText(r),
       `${r.state} ${ago(now - r.stateSince)}`,
       `${r.inboxDepth}${r.canReceive ? '' : ' (closed)'}`,

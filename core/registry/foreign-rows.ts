@@ -1,10 +1,11 @@
 // Listing rows of sessions this hub does not host: a stock Claude Code or
 // Qwen Code session's (its own messaging; its mode and inbox are not ours to
-// know) and another machine's (from its hub's presence). Pure.
+// know; a Claude Code session Claude Desktop runs says so in `host`) and
+// another machine's (from its hub's presence). Pure.
 
 import type { AgentRow } from '../protocol/methods.js';
 import { label } from './names.js';
-import type { StockEntry } from '../protocol/cc-sessions.js';
+import { desktopHost, type StockEntry } from '../protocol/cc-sessions.js';
 import type { PresenceSession } from '../protocol/relay-wire.js';
 
 /** A session on another machine, from its hub's presence (core/relay). */
@@ -42,6 +43,7 @@ export function stockRow(name: string, ref: string, s: StockSession): AgentRow {
     cwd: s.entry.cwd,
     agent: s.qwen !== undefined ? 'other' : 'claude',
     kind: s.qwen !== undefined ? 'qwen-code' : 'claude-code',
+    ...desktopHost(s.entry),
     mode: null,
     hooks: null,
     state: STOCK_STATES[s.status ?? ''] ?? 'idle',
