@@ -12,8 +12,7 @@
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { RpcError, SEND_WAIT_MS } from '../../core/client/client.js';
-import type { HubCaller } from './hub-link.js';
+import { RpcError, SEND_WAIT_MS, type HubClient } from '../../core/client/client.js';
 import { hubErrorText, messageTooLargeText } from '../errors.js';
 import { LIMITS } from '../../core/protocol/limits.js';
 import type { InboxItem } from '../../core/protocol/methods.js';
@@ -24,7 +23,7 @@ import type { AgentKind, Credentials } from './identity.js';
 import { InboxPager, TOOL_TEXT_BUDGET } from './pager.js';
 
 interface Deps {
-  client: HubCaller;
+  client: HubClient;
   /** The calling session: fixed, or found per call (OpenCode: one MCP process serves every session of a directory). */
   creds: Credentials | ((extra: Extra) => Promise<Credentials>);
   defaultTeam: string | undefined;
