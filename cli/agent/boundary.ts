@@ -6,7 +6,7 @@
 // already running MCP server (no process per call). Returns the agent's hook
 // output object, or undefined when nothing waits.
 
-import type { HubClient } from '../../core/client/client.js';
+import type { HubCaller } from './hub-link.js';
 import { asPermissionMode } from '../../core/protocol/vocabulary.js';
 import { HOOK_TEXT_BUDGET, postToolOutput, promptOutput, stopOutput } from './dialects.js';
 import { fitItems } from './fit.js';
@@ -27,7 +27,7 @@ export interface BoundaryInput {
 }
 
 export async function boundary(
-  client: HubClient,
+  client: HubCaller,
   c: Credentials,
   agent: AgentKind,
   event: BoundaryEvent,
@@ -80,7 +80,7 @@ function threadOf(input: BoundaryInput): { agentSessionId?: string } {
 }
 
 /** Reports the mode an agent's hook input carried: verified from a command hook, a claim from the MCP tool. */
-export async function setMode(client: HubClient, c: Credentials, mode: string, verified = true): Promise<void> {
+export async function setMode(client: HubCaller, c: Credentials, mode: string, verified = true): Promise<void> {
   const m = asPermissionMode(mode);
   if (m !== undefined)
     await client.call('session.mode', { ...c, permissionMode: m, ...(verified ? { source: 'hook' } : { verified }) });

@@ -5,7 +5,7 @@
 // message text is what was delivered, cut to a preview per message.
 
 import { z } from 'zod';
-import type { HubClient } from '../../core/client/client.js';
+import type { HubCaller } from './hub-link.js';
 import { OUTCOMES, type HistoryMessage, type Outcome } from '../../core/protocol/history.js';
 import type { MethodInput } from '../../core/protocol/methods.js';
 import type { Credentials } from './identity.js';
@@ -45,7 +45,7 @@ type Args = {
 };
 
 /** Runs the search as this session (never any other credential) and renders the page. */
-export async function historyTool(client: HubClient, creds: Credentials, a: Args, now: number): Promise<string> {
+export async function historyTool(client: HubCaller, creds: Credentials, a: Args, now: number): Promise<string> {
   const since =
     a.since === undefined ? undefined : Math.max(0, now - Number(a.since.slice(0, -1)) * AGE_UNITS[a.since.slice(-1)]!);
   const params: MethodInput<'history.search'> = {

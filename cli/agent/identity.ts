@@ -13,7 +13,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { HubClient, RpcError } from '../../core/client/client.js';
+import { RpcError } from '../../core/client/client.js';
+import type { HubCaller } from './hub-link.js';
 import type { NameChange } from '../../core/protocol/results.js';
 import { asPermissionMode } from '../../core/protocol/vocabulary.js';
 import { argvOf, bypassAvailableFromArgv, modeFromArgv } from './mode.js';
@@ -29,7 +30,7 @@ import {
 export * from './credentials.js';
 
 export interface EnsureArgs {
-  client: HubClient;
+  client: HubCaller;
   pid: number;
   cwd: string;
   agent: AgentKind;

@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { HubClient, HubNotRunningError, RpcError } from '../../core/client/client.js';
+import { HubLink, type HubCaller } from '../agent/hub-link.js';
 import { AGENT_KINDS } from '../../core/protocol/methods.js';
 import { hubSocketPath, oneOf, parse, type Ctx } from '../common.js';
 import {
@@ -65,7 +66,7 @@ async function connectOrStartHub(): Promise<HubClient> {
  * for the agent: which name peers reach it by.
  */
 function agentSession(
-  client: HubClient,
+  client: HubCaller,
   pid: number,
   values: { name?: string; mode?: string },
   agent: AgentKind,
@@ -121,9 +122,13 @@ export async function mcp(args: string[], ctx: Ctx): Promise<number> {
   process.once('SIGTERM', () => stop());
   process.once('SIGINT', () => stop());
   process.stdin.once('end', () => stop());
-  const client = await connectOrStartHub();
+  const first = await connectOrStartHub();
   const pid = agentPid();
   let own: Credentials | undefined;
+  // After a hub restart the link connects again and resumes this session (same id and token, its inbox kept).
+  const client = new HubLink(first, connectOrStartHub, async (again) => {
+    if (own !== undefined) Object.assign(own, await agentSession(again, pid, values, agent, () => undefined));
+  });
   // A --name another live session holds (or one rewritten): the agent is told at initialize, in the server's
   // instructions, which name peers reach it by — else it would sign messages as a name that is someone else's.
   let renamed: string | undefined;

@@ -117,6 +117,12 @@ export class HubClient {
     });
   }
 
+  /** Runs `listener` once the connection has closed (at once if it already has). */
+  onClose(listener: () => void): void {
+    if (this.#closedError !== undefined || this.#socket.destroyed) listener();
+    else this.#socket.once('close', listener);
+  }
+
   /** Listens for a pushed notification; returns the disposer. */
   on<N extends keyof HubNotifications>(method: N, listener: (params: HubNotifications[N]) => void): () => void {
     let set = this.#listeners.get(method);
