@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
-import { Mailboxes } from '../delivery/mailboxes.js';
-import { QuietMarks } from '../delivery/quiet-marks.js';
+import type { Mailboxes } from '../delivery/mailboxes.js';
+import type { QuietMarks } from '../delivery/quiet-marks.js';
 import type { HistoryRecorder } from '../history/recorder.js';
 import { IdleWatch } from '../idle/idle.js';
 import type { Journal } from '../journal/journal.js';
@@ -58,8 +58,8 @@ import { ACTIVITY_KEPT, USER_NOTICES_KEPT, type HubOptions } from './hub-options
 import { Connections } from './connections.js';
 import { openState } from './open-state.js';
 import { Sweeper } from './sweep.js';
-import { openRuleStore } from '../policy/rule-store.js';
-import { RuleBook } from '../policy/rules.js';
+import { openRuleBook } from '../policy/rule-store.js';
+import type { RuleBook } from '../policy/rules.js';
 
 export type { HubOptions } from './hub-options.js';
 
@@ -141,13 +141,8 @@ export class Hub {
       // A watched settings folder changed (nothing polls them).
       changed: () => drop(this.settingsChanged(), 'settings change', (m, f) => this.log.error(m, f)),
     });
-    const ruleStore = openRuleStore(paths.stateDir, (msg) => this.log.warn(msg));
-    this.ruleProblem = ruleStore.problem;
-    this.rules = new RuleBook({
-      now: () => this.clock.now(),
-      restored: ruleStore.rules,
-      persist: (always) => ruleStore.save(always),
-    });
+    const rules = openRuleBook(paths.stateDir, this.clock, this.log);
+    [this.rules, this.ruleProblem] = [rules.rules, rules.problem];
     // Built in dependency order, each after the limits, clock and log it reads (no field initialiser runs first).
     this.wake = new Waker(this);
     this.remote = new RemoteMachines(this);
@@ -208,16 +203,9 @@ export class Hub {
     const paths = resolveEndpoint(env);
     const limits = withLimits(opts.limits);
     const writer = `switchboard ${opts.version ?? '0.0.0'}`;
-    const { stateLock, journal, state } = await openState(env, paths, limits, opts.logger ?? silentLogger, writer);
-    const quiet = new QuietMarks({
-      runtimeDir: paths.runtimeDir,
-      hubPid: process.pid,
-      clock: opts.clock ?? systemClock,
-      ttlMs: limits.quietMarkMs,
-      log: opts.logger ?? silentLogger,
-      enabled: !paths.windows,
-    });
-    const mailboxes = new Mailboxes(journal, limits.inboxItems, state.items, quiet);
+    const log = opts.logger ?? silentLogger;
+    const opened = await openState(env, paths, limits, log, writer, opts.clock ?? systemClock);
+    const { stateLock, journal, state, quiet, mailboxes } = opened;
     const hub = new Hub(opts, paths, env, journal, mailboxes, quiet, stateLock, createApi);
     try {
       await bindHubSocket(hub.#rpc.server, paths.hubSocket, {

@@ -3,9 +3,13 @@
 // per journal) and the journal with its replayed state. Fails closed: an
 // unsafe directory (EndpointError), a live hub on the same socket
 // (HubRunningError), a state directory or journal it cannot safely own
-// (JournalError); on failure it releases what it took.
+// (JournalError); on failure it releases what it took. Then the inboxes over
+// the journal, and the quiet marks the command hooks read.
 
+import { Mailboxes } from '../delivery/mailboxes.js';
+import { QuietMarks } from '../delivery/quiet-marks.js';
 import { Journal, JournalError, type JournalState } from '../journal/journal.js';
+import type { Clock } from '../kit/clock.js';
 import { lockStateDir, type StateLock } from '../journal/state-lock.js';
 import type { Logger } from '../kit/logger.js';
 import type { Limits } from '../protocol/limits.js';
@@ -16,6 +20,9 @@ export interface OpenedState {
   stateLock: StateLock;
   journal: Journal;
   state: JournalState;
+  /** Each session's "nothing pending" mark for its command hooks (delivery/quiet-marks.ts). */
+  quiet: QuietMarks;
+  mailboxes: Mailboxes;
 }
 
 export async function openState(
@@ -25,6 +32,7 @@ export async function openState(
   log: Logger,
   /** Who writes the journal's format header (`switchboard <version>`). */
   writer: string,
+  clock: Clock,
 ): Promise<OpenedState> {
   if (!paths.windows) {
     ensurePrivateDir(paths.runtimeDir, env.uid);
@@ -48,7 +56,16 @@ export async function openState(
       log,
       writer,
     });
-    return { stateLock, journal, state };
+    const quiet = new QuietMarks({
+      runtimeDir: paths.runtimeDir,
+      hubPid: process.pid,
+      clock,
+      ttlMs: limits.quietMarkMs,
+      log,
+      enabled: !paths.windows,
+    });
+    const mailboxes = new Mailboxes(journal, limits.inboxItems, state.items, quiet);
+    return { stateLock, journal, state, quiet, mailboxes };
   } catch (err) {
     stateLock.release();
     throw err;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { replaceFileSync } from '../storage/atomic-write.js';
 import { AGENT_KINDS } from '../protocol/vocabulary.js';
-import { RULE_EFFECTS, type Rule } from './rules.js';
+import { RULE_EFFECTS, RuleBook, type Rule } from './rules.js';
 
 export const RULES_FILE_VERSION = 1;
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -78,4 +78,16 @@ export function openRuleStore(stateDir: string, warn: (msg: string) => void): Ru
       replaceFileSync(file, JSON.stringify({ version: RULES_FILE_VERSION, rules: next }, null, 2) + '\n', 0o600);
     },
   };
+}
+
+/** The person's rules, the "always" ones read back from the state directory and written there on each change; `problem` says why they are off. */
+export function openRuleBook(
+  stateDir: string,
+  clock: { now(): number },
+  log: { warn(msg: string): void },
+): { rules: RuleBook; problem: string | null } {
+  const store = openRuleStore(stateDir, (msg) => log.warn(msg));
+  const now = (): number => clock.now();
+  const rules = new RuleBook({ now, restored: store.rules, persist: (always) => store.save(always) });
+  return { rules, problem: store.problem };
 }
