@@ -19,15 +19,17 @@ const ctx: Ctx = {
   out: (text) => process.stdout.write(text + '\n'),
   err: (text) => process.stderr.write(text + '\n'),
 };
-const AGENT_KINDS: readonly string[] = ['claude', 'codex', 'gemini'];
+const AGENT_KINDS: readonly string[] = ['claude', 'codex', 'gemini', 'qwen'];
 
 /** The agent of `post-tool [--agent X | --agent=X]`, else undefined (the full hook parses and reports). */
-function postToolAgent(args: string[]): 'claude' | 'codex' | 'gemini' | undefined {
+function postToolAgent(args: string[]): 'claude' | 'codex' | 'gemini' | 'qwen' | undefined {
   if (args[0] !== 'post-tool') return undefined;
   const rest = args.slice(1);
   const value = rest.length === 0 ? 'claude' : rest.length === 1 ? /^--agent=(.*)$/.exec(rest[0]!)?.[1] : undefined;
   const agent = value ?? (rest.length === 2 && rest[0] === '--agent' ? rest[1] : undefined);
-  return agent !== undefined && AGENT_KINDS.includes(agent) ? (agent as 'claude' | 'codex' | 'gemini') : undefined;
+  return agent !== undefined && AGENT_KINDS.includes(agent)
+    ? (agent as 'claude' | 'codex' | 'gemini' | 'qwen')
+    : undefined;
 }
 
 function fail(err: unknown): void {

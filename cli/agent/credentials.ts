@@ -34,7 +34,7 @@ const SHELLS = new Set([
 ]);
 const MAX_HOPS = 4;
 
-export type AgentKind = 'claude' | 'codex' | 'gemini' | 'opencode' | 'other';
+export type AgentKind = 'claude' | 'codex' | 'gemini' | 'opencode' | 'qwen' | 'other';
 
 export interface Credentials {
   sessionId: string;

@@ -32,6 +32,7 @@ export const HOOK_TEXT_BUDGET: Record<AgentKind, number> = {
   gemini: 64 * 1024,
   // OpenCode keeps a tool's whole output up to 50 KiB / 2000 lines (its Truncate); our plugin appends after that cut.
   opencode: 9000,
+  qwen: 9000, // no cap found in Qwen Code 0.24.4's code; not measured
   other: 9000,
 };
 
@@ -39,8 +40,21 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 && v.length <= MAX_FIELD ? v : undefined;
 }
 
-/** Parses the hook JSON; throws Error with a one-line reason when it is unusable. */
-export function parseHookInput(text: string): HookInput {
+/**
+ * Qwen Code's approval modes (its hooks' `permission_mode`: default, plan, auto_edit, auto, yolo) as ours, by
+ * its own parity classes: default and plan prompt; auto-edit, auto (its classifier) and yolo bypass.
+ */
+const QWEN_MODES: Record<string, string> = {
+  default: 'default',
+  plan: 'plan',
+  auto_edit: 'bypassPermissions',
+  'auto-edit': 'bypassPermissions',
+  auto: 'bypassPermissions',
+  yolo: 'bypassPermissions',
+};
+
+/** Parses the hook JSON of `agent`; throws Error with a one-line reason when it is unusable. */
+export function parseHookInput(text: string, agent?: AgentKind): HookInput {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -54,7 +68,10 @@ export function parseHookInput(text: string): HookInput {
   const cwd = str(o.cwd);
   if (sessionId === undefined) throw new Error('hook input has no session_id');
   if (cwd === undefined) throw new Error('hook input has no cwd');
-  const permissionMode = str(o.permission_mode);
+  const raw = str(o.permission_mode);
+  // A Qwen Code mode we do not know is no mode (unknown fails closed), never passed on as Claude Code's.
+  const permissionMode =
+    agent === 'qwen' ? (raw !== undefined && Object.hasOwn(QWEN_MODES, raw) ? QWEN_MODES[raw] : undefined) : raw;
   return { sessionId, cwd, ...(permissionMode ? { permissionMode } : {}), stopHookActive: o.stop_hook_active === true };
 }
 

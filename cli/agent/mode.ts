@@ -75,6 +75,13 @@ export function modeFromArgv(agent: AgentKind, argv: readonly string[]): Permiss
       if (has(argv, '--yolo', '-y')) return 'bypassPermissions';
       return flagValue(argv, ['--approval-mode']) === 'yolo' ? 'bypassPermissions' : undefined;
     }
+    case 'qwen': {
+      // Its start mode (Shift+Tab and /approval-mode change it later; its hooks report each change).
+      if (has(argv, '--yolo', '-y')) return 'bypassPermissions';
+      const m = flagValue(argv, ['--approval-mode']);
+      if (m === 'default' || m === 'plan') return m;
+      return m === 'auto-edit' || m === 'auto' || m === 'yolo' ? 'bypassPermissions' : undefined;
+    }
     case 'opencode': // no flag fixes it; its plugin reports the mode from OpenCode's own configuration
     case 'other':
       return undefined;

@@ -23,6 +23,7 @@ export const TOOL_TEXT_BUDGET: Record<AgentKind, number> = {
   codex: 9000,
   gemini: 64 * 1024,
   opencode: 9000,
+  qwen: 9000,
   other: 9000,
 };
 

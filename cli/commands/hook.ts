@@ -22,7 +22,7 @@ import {
   type Credentials,
 } from '../agent/identity.js';
 
-export const AGENTS = ['claude', 'codex', 'gemini'] as const;
+export const AGENTS = ['claude', 'codex', 'gemini', 'qwen'] as const;
 
 /** `stdin`: the hook input when the caller has read it already (the hooks' own entry). */
 export async function hook(args: string[], ctx: Ctx, stdin?: string): Promise<number> {
@@ -37,7 +37,7 @@ export async function hook(args: string[], ctx: Ctx, stdin?: string): Promise<nu
     const raw = stdin ?? readStdinSync();
     // The hooks' own entry checked the mark before loading this; `switchboard hook` checks it here.
     if (stdin === undefined && event === 'post-tool' && postToolHasNothingToDo(agent, raw)) return 0;
-    const input = parseHookInput(raw);
+    const input = parseHookInput(raw, agent);
     const out = await run(event, agent, input);
     if (out !== undefined) ctx.out(JSON.stringify(out));
   } catch (err) {

@@ -1,4 +1,4 @@
-// `switchboard setup claude-code|codex|gemini|opencode [--dry-run] [--uninstall] [--agent-version X.Y.Z] [--post-tool-hook] [--transport stdio|http]`.
+// `switchboard setup claude-code|codex|gemini|opencode|qwen [--dry-run] [--uninstall] [--agent-version X.Y.Z] [--post-tool-hook] [--transport stdio|http]`.
 
 // The plan is core/setup/planning.ts's, the same one the UI's setup applies
 // (Claude Code's version found the same way).

@@ -27,7 +27,7 @@ export interface CallerHeaders {
 }
 
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
-const AGENTS: readonly AgentKind[] = ['claude', 'codex', 'gemini', 'opencode', 'other'];
+const AGENTS: readonly AgentKind[] = ['claude', 'codex', 'gemini', 'opencode', 'qwen', 'other'];
 const MAX_TEAM = 256;
 const MAX_NOTE = 2048;
 

@@ -117,7 +117,7 @@ export const UiItemParams = z.strictObject({ ...UiToken, id: z.string().min(1).m
 /** Agent setup as the user; `transport` (Claude Code only) as `switchboard setup --transport`. */
 const SetupParams = z.strictObject({
   ...UiToken,
-  agent: z.enum(['claude-code', 'codex', 'gemini', 'opencode']),
+  agent: z.enum(['claude-code', 'codex', 'gemini', 'opencode', 'qwen']),
   uninstall: z.boolean().optional(),
   transport: z.enum(['stdio', 'http']).optional(),
 });

@@ -214,7 +214,7 @@ export interface MethodResults {
   /** Which agents are on the hub's PATH and whether setup is already in their configuration. */
   'setup.detect': {
     agents: Array<{
-      agent: 'claude-code' | 'codex' | 'gemini' | 'opencode';
+      agent: 'claude-code' | 'codex' | 'gemini' | 'opencode' | 'qwen';
       command: string;
       path: string | null;
       /** What `<path> --version` said (Claude Code only: its version decides the hooks setup writes), else null. */

@@ -3,7 +3,7 @@
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions'] as const;
 export type PermissionModeName = (typeof PERMISSION_MODES)[number];
-export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'opencode', 'other'] as const;
+export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'opencode', 'qwen', 'other'] as const;
 export const SESSION_STATES = ['busy', 'idle'] as const;
 /** Why a message was refused while its receiver's user paused inbound messages (the tray, the UI). */
 export const PAUSED_REASON = 'paused by its user';

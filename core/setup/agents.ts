@@ -61,6 +61,9 @@ const NOTES: Record<SetupAgent, string[]> = {
     'Gemini CLI runs MCP servers and hooks only in trusted folders: in an untrusted folder `/mcp` shows switchboard as Disabled, every hook is skipped, and headless `gemini -p` refuses to run.',
     'Trust each project folder when Gemini asks, or with `/permissions` (headless runs: `--skip-trust` or GEMINI_CLI_TRUST_WORKSPACE=true).',
   ],
+  qwen: [
+    'Restart Qwen Code; `/mcp` lists switchboard and `/hooks` shows the hooks. `--safe-mode`, `--bare` or `disableAllHooks` skip the hooks.',
+  ],
   opencode: [
     'Restart OpenCode; `opencode mcp list` shows switchboard. The plugin runs inside OpenCode (no hooks to trust).',
     'With any plugin configured, OpenCode first installs @opencode-ai/plugin into ~/.config/opencode with npm and waits for it: offline that delays each start by about a minute until one install succeeded (the plugin itself needs nothing from npm).',
@@ -148,6 +151,18 @@ export function plan(agent: SetupAgent, e: SetupEnv, uninstall: boolean): Plan {
       changes.push({ file: tomlFile, before, after: before === null && after === '' ? null : after });
       const hooksFile = path.join(dir, 'hooks.json');
       json(hooksFile, (t) => (uninstall ? removeHooks(t, HOOKS[agent]) : addHooks(t, HOOKS[agent], e, agent)));
+      break;
+    }
+    case 'qwen': {
+      // Qwen Code's user settings: Gemini CLI's mcpServers shape, Claude Code's hook events. No `trust`.
+      const file = path.join(
+        e.env.QWEN_HOME ? path.resolve(e.env.QWEN_HOME) : path.join(e.home, '.qwen'),
+        'settings.json',
+      );
+      json(file, (t) => {
+        const withServer = setMcpJson(t, file, uninstall ? undefined : { command: e.node, args: mcpArgs });
+        return uninstall ? removeHooks(withServer, HOOKS[agent]) : addHooks(withServer, HOOKS[agent], e, agent);
+      });
       break;
     }
     case 'opencode': {

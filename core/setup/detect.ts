@@ -15,6 +15,7 @@ export const AGENT_COMMANDS: Record<SetupAgent, string> = {
   codex: 'codex',
   gemini: 'gemini',
   opencode: 'opencode',
+  qwen: 'qwen',
 };
 
 /** PATH entries looked at; a longer PATH is cut here (a real one has a few dozen). */

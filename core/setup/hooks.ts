@@ -61,6 +61,14 @@ export const HOOKS: Record<SetupAgent, HookSpec[]> = {
     { event: 'SessionEnd', ours: 'session-end' },
   ],
   opencode: [], // an in-process plugin instead (opencode.ts)
+  qwen: [
+    // Claude Code's event names and output forms; `timeout` in seconds (values of 1000 or more read as ms)
+    { event: 'SessionStart', ours: 'session-start' },
+    { event: 'UserPromptSubmit', ours: 'prompt-submit' },
+    { event: 'PostToolUse', ours: 'post-tool', matcher: '.*' },
+    { event: 'Stop', ours: 'stop' },
+    { event: 'SessionEnd', ours: 'session-end' },
+  ],
 };
 
 function isOurHook(h: unknown): boolean {
@@ -137,7 +145,9 @@ export function addHooks(text: string, specs: HookSpec[], e: SetupEnv, agent: Se
           }
         : agent === 'gemini'
           ? { type: 'command', command, name: `switchboard-${spec.ours}`, timeout: 10_000 }
-          : { type: 'command', command, timeout: 10 };
+          : agent === 'qwen'
+            ? { type: 'command', command, name: `switchboard-${spec.ours}`, timeout: 10 }
+            : { type: 'command', command, timeout: 10 };
     const group = { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [handler] };
     const hooks = readJsonc('(settings)', out).hooks as Record<string, unknown> | undefined;
     const existing = hooks?.[spec.event];

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { McpTransport } from './mcp-entry.js';
 
-export const SETUP_AGENTS = ['claude-code', 'codex', 'gemini', 'opencode'] as const;
+export const SETUP_AGENTS = ['claude-code', 'codex', 'gemini', 'opencode', 'qwen'] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
 
 export interface SetupEnv {
@@ -56,4 +56,5 @@ export const AGENT_FLAG: Record<SetupAgent, string> = {
   codex: 'codex',
   gemini: 'gemini',
   opencode: 'opencode',
+  qwen: 'qwen',
 };

@@ -75,11 +75,17 @@ const AGENT_NAMES: Record<AgentRow['agent'], string> = {
   codex: 'Codex',
   gemini: 'Gemini CLI',
   opencode: 'OpenCode',
+  qwen: 'Qwen Code',
   other: 'agent',
 };
 
 export function sessionLine(s: TrayState['sessions'][number]): string {
-  const kind = s.kind === 'claude-code' ? 'Claude Code (its own messaging)' : AGENT_NAMES[s.agent];
+  const kind =
+    s.kind === 'claude-code'
+      ? 'Claude Code (its own messaging)'
+      : s.kind === 'qwen-code'
+        ? 'Qwen Code (its own messaging)'
+        : AGENT_NAMES[s.agent];
   return `${s.state === 'busy' ? '●' : '○'} ${s.label} — ${kind}, ${s.state}`;
 }
 

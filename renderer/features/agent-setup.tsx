@@ -5,13 +5,14 @@
 import { useState, type ReactNode } from 'react';
 import type { Stores } from '../stores/stores.js';
 
-export type SetupAgentId = 'claude-code' | 'codex' | 'gemini' | 'opencode';
+export type SetupAgentId = 'claude-code' | 'codex' | 'gemini' | 'opencode' | 'qwen';
 
 export const AGENT_NAMES: Record<SetupAgentId, string> = {
   'claude-code': 'Claude Code',
   codex: 'Codex CLI',
   gemini: 'Gemini CLI',
   opencode: 'OpenCode',
+  qwen: 'Qwen Code',
 };
 const ALL_AGENTS = Object.keys(AGENT_NAMES) as SetupAgentId[];
 

@@ -18,6 +18,7 @@ const INSTALL: Record<SetupAgentId, string> = {
   codex: 'npm install -g @openai/codex',
   gemini: 'npm install -g @google/gemini-cli',
   opencode: 'npm install -g opencode-ai',
+  qwen: 'npm install -g @qwen-code/qwen-code',
 };
 
 export function FirstRun({ stores }: { stores: Stores }): ReactNode {

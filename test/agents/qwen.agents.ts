@@ -4,8 +4,10 @@
 // listed from its registry record, a message from a Switchboard session
 // reaches its model with a `delivered` receipt (Qwen Code: queued for its
 // model) when it prompts, is `held` by Qwen Code's own gate when it runs in
-// its default `auto` mode, and its row goes when it exits. No `switchboard
-// setup` here: a stock Qwen Code.
+// its default `auto` mode, and its row goes when it exits (a stock Qwen
+// Code). Then with `switchboard setup qwen`: its hooks and our MCP server are
+// one Switchboard session, its mode read from its hooks, its own registry
+// record folded into that row.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboxItem, Registration } from '../../core/protocol/methods.js';
@@ -14,6 +16,7 @@ import { OPTED_OUT } from './harness/opt-out.js';
 import { AGENT_HANG_MS, requireTools } from './harness/launch.js';
 import { recordOf, startQwenTui, type QwenPane } from './harness/qwen.js';
 import { startWorld, type World } from './harness/world.js';
+import type { Step } from './model/server.js';
 
 describe.skipIf(OPTED_OUT)('Qwen Code (its own messaging)', () => {
   let w: World;
@@ -86,5 +89,60 @@ describe.skipIf(OPTED_OUT)('Qwen Code (its own messaging)', () => {
     await until(() => pane.dead(), AGENT_HANG_MS);
     await until(async () => (await rowFor(pane)) === undefined, AGENT_HANG_MS);
     expect(fs.existsSync(record)).toBe(false);
+  });
+});
+
+describe.skipIf(OPTED_OUT)('Qwen Code set up by `switchboard setup qwen`', () => {
+  let w: World;
+  const panes: QwenPane[] = [];
+  const ours = async (pane: QwenPane) =>
+    (await w.rows()).find((r) => r.agent === 'qwen' && r.kind === 'switchboard' && r.cwd === pane.cwd);
+  const start = async (name: string, steps: Step[], approvalMode?: 'default' | 'yolo'): Promise<QwenPane> => {
+    const pane = await startQwenTui(w, { name, steps, ...(approvalMode ? { approvalMode } : {}) });
+    panes.push(pane);
+    await until(async () => (await ours(pane))?.hooks === 'reported', AGENT_HANG_MS);
+    return pane;
+  };
+
+  beforeAll(async () => {
+    requireTools();
+    w = await startWorld();
+    const r = await w.cli(['setup', 'qwen']);
+    if (r.code !== 0) throw new Error(`switchboard setup qwen failed (${r.code}): ${r.stderr}${r.stdout}`);
+    await w.register('alice');
+  });
+  afterAll(async () => {
+    for (const p of panes) await p.stop();
+    await w?.close();
+  });
+
+  it('its hooks register one session with its mode from them, its own registry row folded into it', async () => {
+    const pane = await start('qwen-setup', [{ text: 'Noted.' }], 'default');
+    expect(await ours(pane)).toMatchObject({ mode: 'default', modeClass: 'prompting' });
+    expect(recordOf(w.home, pane.pid)).toBeDefined(); // its own messaging is on, and its row is ours
+    expect((await w.rows()).filter((r) => r.kind === 'qwen-code')).toEqual([]);
+  });
+
+  it('its model reaches our tools through its deferred-tool bridge (tool_search, tool_call)', async () => {
+    const tool = 'mcp__switchboard__switchboard_list_peers';
+    const pane = await start(
+      'qwen-setup-tools',
+      [
+        { tool: 'tool_search', input: { query: `select:${tool}` } },
+        { tool: 'tool_call', input: { name: tool, arguments: {} } },
+        { text: 'Listed.' },
+      ],
+      'yolo', // no approval prompt for the MCP call
+    );
+    expect(await ours(pane)).toMatchObject({ mode: 'bypassPermissions', modeClass: 'bypass' });
+    pane.keys('who else is here?', 'Enter');
+    await until(() => pane.model.main().some((q) => q.context.includes('alice [')), AGENT_HANG_MS);
+    expect(pane.model.errors).toEqual([]);
+  });
+
+  it('started without a flag (its auto mode), its hooks report a bypass session', async () => {
+    const pane = await start('qwen-setup-auto', [{ text: 'Noted.' }]);
+    await until(async () => (await ours(pane))?.mode === 'bypassPermissions', AGENT_HANG_MS);
+    expect((await ours(pane))!.modeClass).toBe('bypass');
   });
 });

@@ -42,6 +42,7 @@ describe('detectAgents', () => {
       ['codex', 'codex', null],
       ['gemini', 'gemini', null],
       ['opencode', 'opencode', null],
+      ['qwen', 'qwen', null],
     ]);
     expect(found.every((a) => !a.configured && a.problem === null)).toBe(true);
     expect(which('claude', undefined)).toBeNull();
