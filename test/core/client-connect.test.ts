@@ -6,9 +6,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HubClient } from '../../core/client/client.js';
 import { sendSignal, stopProcess } from '../helpers/processes.js';
+import { until } from '../helpers/hub.js';
 import { tempDir } from '../helpers/temp.js';
 
 const servers: net.Server[] = [];
@@ -74,13 +75,16 @@ describe('HubClient.connect', () => {
       });
     }
     expect(full, 'the backlog never filled').toBe(true);
+    const connects = vi.spyOn(net, 'connect');
+    const tries = (): number => connects.mock.calls.filter((args) => args[0] === sock).length;
     const connecting = HubClient.connect(sock, { timeoutMs: 30_000 });
     let settled = false;
     void connecting.then(
       () => (settled = true),
       () => (settled = true),
     );
-    await new Promise((r) => setTimeout(r, 200)); // it keeps trying while the hub is stopped
+    await until(() => settled || tries() >= 3); // it keeps trying while the hub is stopped
+    connects.mockRestore();
     expect(settled).toBe(false);
     for (const s of filler) s.destroy();
     sendSignal(child, 'SIGCONT');

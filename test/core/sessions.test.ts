@@ -77,10 +77,14 @@ describe('sessions', () => {
     const limits = { livenessSweepMs: 500 };
     th = await startHub({ limits });
     const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const canary = spawn('sleep', ['30'], { stdio: 'ignore' });
     const c = await th.client();
     await th.register(c, { name: 'hooked', pid: child.pid!, liveness: 'pid' });
+    await th.register(c, { name: 'canary', pid: canary.pid!, liveness: 'pid' });
     const watcher = await th.client();
-    await new Promise((r) => setTimeout(r, 3 * limits.livenessSweepMs)); // checks that find it alive
+    await stopProcess(canary, 'SIGKILL');
+    // The canary leaves at a check: the same batch found the other alive.
+    await until(async () => (await watcher.call('agents.list', {})).rows.length === 1, 30_000);
     expect((await watcher.call('agents.list', {})).rows.map((x) => x.name)).toEqual(['hooked']);
     const t0 = Date.now();
     await stopProcess(child, 'SIGKILL'); // no connection closes: only the liveness check can notice

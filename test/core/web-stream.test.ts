@@ -7,7 +7,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { socketPathOf } from '../../core/protocol/cc-wire.js';
 import { startWebServer, type WebServer } from '../../core/host/ui/web.js';
-import { sleep, startHub, until, type TestHub } from '../helpers/hub.js';
+import { memoryLogger, startHub, until, type TestHub } from '../helpers/hub.js';
 import { writeSocket } from '../helpers/peer.js';
 
 let th: TestHub | undefined;
@@ -21,7 +21,8 @@ afterEach(async () => {
 describe('the UI event stream', () => {
   it('is closed once a page that stopped reading has more than its bound unsent', async () => {
     th = await startHub();
-    web = await startWebServer(th.hub, { port: 0, rendererDir: '/nonexistent' });
+    const log = memoryLogger();
+    web = await startWebServer(th.hub, { port: 0, rendererDir: '/nonexistent', logger: log });
     const stuck = net.connect(web.port, '127.0.0.1');
     let closed = false;
     let received = 0;
@@ -31,8 +32,8 @@ describe('the UI event stream', () => {
     stuck.write(
       `GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${web.port}\r\nAuthorization: Bearer ${th.hub.uiToken}\r\n\r\n`,
     );
-    stuck.pause(); // never reads
-    await sleep(200);
+    await new Promise<void>((r) => stuck.once('data', () => r())); // the stream is open (its first event came)
+    stuck.pause(); // never reads again
     const c = await th.client();
     const from = 'uds:/' + 'x'.repeat(4000) + '.sock'; // each event carries it: ~4 KB
     let generated = 0;
@@ -50,7 +51,7 @@ describe('the UI event stream', () => {
       await writeSocket(socketPathOf(reg.address)!, lines);
       generated += 50 * 4100;
     }
-    await sleep(500);
+    await until(() => log.lines.some((l) => l.msg.startsWith('ui event stream: the page stopped reading')));
     stuck.on('data', (d: Buffer) => void (received += d.length));
     stuck.resume();
     await until(() => closed); // the old code kept it open (and growing) for good

@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { CSP } from '../../core/contract/csp.js';
 import { startWebServer, type WebServer, type WebServerOptions } from '../../core/host/ui/web.js';
-import { startHub, until, type TestHub } from '../helpers/hub.js';
+import { fakeClock, startHub, until, type TestHub } from '../helpers/hub.js';
 
 let th: TestHub | undefined;
 let web: WebServer | undefined;
@@ -51,8 +51,9 @@ function request(
 async function setup(
   rendererDir = '/nonexistent',
   opts: Omit<WebServerOptions, 'port' | 'rendererDir'> = {},
+  hubOpts: Parameters<typeof startHub>[0] = {},
 ): Promise<{ port: number; token: string; auth: string; origin: string }> {
-  th = await startHub();
+  th = await startHub(hubOpts);
   web = await startWebServer(th.hub, { port: 0, rendererDir, ...opts });
   const token = th.hub.uiToken;
   return { port: web.port, token, auth: `Bearer ${token}`, origin: `http://127.0.0.1:${web.port}` };
@@ -116,7 +117,8 @@ describe('web bridge security', () => {
   });
 
   it('event streams open with the token or a one-time ticket that expires, is bounded in number, and needs the token', async () => {
-    const { port, auth } = await setup('/nonexistent', { limits: { ticketMs: 300, tickets: 2 } });
+    const clock = fakeClock();
+    const { port, auth } = await setup('/nonexistent', { limits: { ticketMs: 300, tickets: 2 } }, { clock });
     const ticket = async (headers: Record<string, string> = { Authorization: auth }) => {
       const r = await request(port, {
         method: 'POST',
@@ -142,7 +144,7 @@ describe('web bridge security', () => {
     expect([again.status, reasonOf({ ...again, headers: {}, body: again.text })]).toEqual([401, 'bad_ticket']);
 
     const stale = (await ticket()).ticket!;
-    await new Promise((r) => setTimeout(r, 400));
+    clock.advance(400); // past ticketMs on the hub's clock
     expect((await openEvents(port, `/api/events?ticket=${stale}`)).status).toBe(401);
 
     const [a, b, c] = [(await ticket()).ticket!, (await ticket()).ticket!, (await ticket()).ticket!];

@@ -64,7 +64,7 @@ export async function startWebServer(hub: Hub, opts: WebServerOptions): Promise<
   const token = hub.uiToken;
   const limits: WebLimits = { ...WEB_LIMITS, ...opts.limits };
   const log = opts.logger ?? hub.log;
-  const tickets = new Tickets({ ttlMs: limits.ticketMs, max: limits.tickets });
+  const tickets = new Tickets({ ttlMs: limits.ticketMs, max: limits.tickets, now: () => hub.clock.monotonic() });
   let port = opts.port;
   let streams = 0;
   let streamIds = 0;

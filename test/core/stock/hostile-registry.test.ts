@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../../core/client/client.js';
 import { socketPathOf } from '../../../core/protocol/cc-wire.js';
 import type { Registration } from '../../../core/protocol/methods.js';
-import { sleep, startHub, until, type TestHub } from '../../helpers/hub.js';
+import { startHub, until, type TestHub } from '../../helpers/hub.js';
 import { stockPeer, type StockPeer } from './helpers.js';
 
 let t: TestHub;
@@ -43,9 +43,11 @@ describe('registry entries naming the wrong socket', () => {
     peers.push(
       await stockPeer(claude(), socks(), { messagingSocketPath: real.socketPath, name: 'dupe' }, { listen: false }),
     );
-    await until(async () => (await stockRows()).length > 0);
-    await sleep(300); // every entry scanned
-    const rows = await stockRows();
+    // A proper entry written after the others: a scan that lists it read the folder with all of them in it.
+    const marker = await stockPeer(claude(), socks());
+    peers.push(marker);
+    await until(async () => (await stockRows()).some((r) => r.address === `uds:${marker.socketPath}`));
+    const rows = (await stockRows()).filter((r) => r.address !== `uds:${marker.socketPath}`);
     expect(rows.map((r) => r.address)).toEqual([`uds:${real.socketPath}`]);
     const sent = await c.call('message.send', {
       sessionId: alice.sessionId,
