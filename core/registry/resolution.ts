@@ -1,11 +1,14 @@
 // Resolution of a send's `to` (docs/design.md#5-sessions-names-and-addresses), in order: reserved names are
-// refused; addresses are used directly; `name [ref]` selects that row; an
+// refused; addresses are used directly; a Claude Desktop session id (a
+// Desktop frame's `from`) is the listed session Desktop runs under that id,
+// else not found; `name [ref]` selects that row; an
 // exact normalized name matching one row; a unique prefix of ≥ 3 characters.
 // Anything else is an error naming what was typed (`to`) and up to 3
 // candidates: the rows it matched, or (nothing matched) the closest names; a
 // shorter prefix of some names is `to_too_short`. It never guesses.
 
 import { HubError } from '../protocol/errors.js';
+import { DESKTOP_SESSION_ID } from '../protocol/desktop-wire.js';
 import { closestRows } from './closest.js';
 import { label, normalizeName, parseLabel, RESERVED_NAMES } from './names.js';
 
@@ -72,6 +75,12 @@ export function resolveTo<R extends Row>(to: string, index: RowIndex<R>): Resolv
   ) {
     const byAddress = index.byAddress(trimmed);
     return byAddress ? { kind: 'row', row: byAddress, byName: false } : { kind: 'address', address: trimmed };
+  }
+  if (DESKTOP_SESSION_ID.test(trimmed)) {
+    // Never an address to write to by itself: only the socket of the Claude Code session Desktop runs takes mail.
+    const row = index.byAddress(trimmed);
+    if (row === undefined) throw new HubError('target_not_found', candidates(trimmed, []));
+    return { kind: 'row', row, byName: false };
   }
   const rows = index.listed();
   const labelled = parseLabel(trimmed);

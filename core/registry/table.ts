@@ -116,7 +116,13 @@ export class SessionTable implements RowIndex<ListedSession> {
     return false;
   }
 
+  /** The row of an address; a Claude Desktop session id (`local_…`) is the row of the Claude Code session it runs. */
   byAddress(address: string): ListedSession | undefined {
+    if (address.startsWith('local_')) {
+      const run = this.#foreign().find((s) => s.entry.hostSessionId === address);
+      if (run === undefined) return undefined;
+      address = run.address;
+    }
     const id = this.#byAddress.get(address) ?? this.#stockOwners().get(address);
     if (id !== undefined) return this.listed().find((r) => r.session?.id === id);
     return this.listed().find((r) => r.session === undefined && r.address === address);

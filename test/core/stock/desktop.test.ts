@@ -1,10 +1,12 @@
 // Claude Code sessions that Claude Desktop runs (docs/integrations.md#claude-desktop): their registry record
 // says so in `entrypoint` and names the Desktop session (`hostSessionId`); they are listed as Claude Code's own
-// sessions with `host: "Claude Desktop"`, and a send to one writes Claude Code's own line to its socket (its
-// Claude Code reads `from-name`; Desktop's own tool is not Switchboard's to call).
+// sessions with `host: "Claude Desktop"`, and a send to one — by name, or by the Desktop session id a Desktop
+// frame carries as `from` — writes Claude Code's own line to its socket (its Claude Code reads `from-name`;
+// Desktop's own tool is not Switchboard's to call).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RpcError } from '../../../core/client/client.js';
 import { UserEventLine } from '../../../core/protocol/cc-wire.js';
 import { readEntry } from '../../../core/stock/entry.js';
 import { startHub, until, type TestHub } from '../../helpers/hub.js';
@@ -87,5 +89,24 @@ describe('listed and messaged', () => {
     );
     expect(line.message.content).toContain('\na & b < c\n');
     expect(line.message.content).not.toContain('encoded=');
+  });
+
+  it("a reply to a Desktop frame's `from` (its local_… id) reaches the session Desktop runs under that id", async () => {
+    const desktop = await stockPeer(claude(), socks(), { entrypoint: 'claude-desktop', hostSessionId: HOST_SESSION });
+    const other = await stockPeer(claude(), socks(), { entrypoint: 'cli' });
+    peers.push(desktop, other);
+    const c = await t.client();
+    const alice = await t.register(c, { name: 'alice' });
+    await until(async () => (await rows()).length === 3);
+    const send = (to: string) =>
+      c.call('message.send', { sessionId: alice.sessionId, token: alice.token, to, summary: 're', message: 'answer' });
+    expect((await send(HOST_SESSION)).status).toBe('sent');
+    await until(() => desktop.peer.lines.length === 1);
+    expect(UserEventLine.parse(desktop.peer.lines[0]).message.content).toContain('\nanswer\n');
+    // An id no listed session runs under is not found, and nothing is written anywhere.
+    const missing = await send('local_00000000-0000-4000-8000-000000000000').catch((err: unknown) => err);
+    expect(missing instanceof RpcError && missing.reason).toBe('target_not_found');
+    expect(other.peer.lines).toHaveLength(0);
+    expect(desktop.peer.lines).toHaveLength(1);
   });
 });
