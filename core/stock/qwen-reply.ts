@@ -50,9 +50,12 @@ export class QwenReplies {
   readonly #bySession = new Map<string, Reply>();
   readonly #paths = new Set<string>();
   readonly #sent = new Map<string, Sent>();
+  readonly #misaddressed: () => void;
 
-  constructor(hub: QwenReplyPorts) {
+  /** `misaddressed`: a session answered that its socket now hosts another conversation (read its record again). */
+  constructor(hub: QwenReplyPorts, misaddressed: () => void = () => undefined) {
     this.#hub = hub;
+    this.#misaddressed = misaddressed;
   }
 
   isOurs(socketPath: string): boolean {
@@ -115,6 +118,7 @@ export class QwenReplies {
   #receipt(s: SessionRecord, frame: DeliveryStatus): void {
     const ids = new Set([frame.origMsgId, ...(frame.status === 'dropped' ? (frame.droppedMsgIds ?? []) : [])]);
     const { status, reason } = receiptOf(frame);
+    if (frame.status === 'misaddressed') this.#misaddressed();
     for (const id of ids) {
       const known = this.#sent.get(id);
       if (

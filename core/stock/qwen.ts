@@ -6,6 +6,7 @@
 
 import path from 'node:path';
 import type { EventSink } from '../delivery/ports.js';
+import { drop } from '../kit/drop.js';
 import type { SessionTable } from '../registry/table.js';
 import { QwenDiscovery } from './qwen-discovery.js';
 import { QwenReplies, type QwenReplyPorts } from './qwen-reply.js';
@@ -27,7 +28,9 @@ export class QwenInterop {
   constructor(hub: QwenPorts, home: string) {
     this.#hub = hub;
     this.home = home;
-    this.replies = new QwenReplies(hub);
+    this.replies = new QwenReplies(hub, () =>
+      drop(this.#discovery.scan(), 'Qwen Code registry rescan', (m, f) => hub.log.warn(m, f)),
+    );
     this.#discovery = new QwenDiscovery({
       sessionsDir: path.join(home, 'sessions'),
       isOurs: (p) => this.replies.isOurs(p) || hub.isOurSocket(p),

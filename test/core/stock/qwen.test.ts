@@ -69,6 +69,15 @@ function answer(from: string, token: string, status: string, origMsgId: string, 
   );
 }
 
+/** Writes `data` in one connection and resolves when the connection closed (the server read what it will). */
+function sendAndClose(socketPath: string, data: string): Promise<void> {
+  return new Promise((resolve) => {
+    const s = net.connect(socketPath, () => s.end(data));
+    s.on('error', () => undefined);
+    s.on('close', () => resolve());
+  });
+}
+
 beforeEach(async () => {
   t = await startHub();
   c = await t.client();
@@ -194,5 +203,28 @@ describe('sending to a Qwen Code session', () => {
     await answer(from, replyToken, 'expired', r.msg_id);
     await until(async () => (await inbox()).length > 0);
     expect((await inbox()).map((i) => (i.kind === 'receipt' ? i.status : i.kind))).toEqual(['expired']);
+  });
+
+  it('a connection stops at a line over 64 KiB or past 8 lines: what follows is never read', async () => {
+    await startQwen();
+    const r = await c.call('message.send', { ...auth(), to: 'proj-67', summary: 's', message: 'x' });
+    await until(() => peer!.lines.length === 2);
+    const { from, replyToken } = peer!.lines[1] as { from: string; replyToken: string };
+    const line = (v: unknown): string => JSON.stringify(v) + '\n';
+    const status = (st: string) => ({
+      msgV: 1,
+      type: 'control',
+      action: 'delivery_status',
+      status: st,
+      origMsgId: r.msg_id,
+      from: peer!.path,
+    });
+    const authLine = line({ msgV: 1, type: 'auth', token: replyToken });
+    // Each connection is written whole and closed; once it is closed on both ends, the socket read all it will.
+    await sendAndClose(from, authLine + line({ pad: 'x'.repeat(65 * 1024) }) + line(status('denied')));
+    await sendAndClose(from, authLine + line({}).repeat(7) + line(status('refused')));
+    await answer(from, replyToken, 'held', r.msg_id);
+    await until(async () => (await inbox()).length > 0);
+    expect((await inbox()).map((i) => (i.kind === 'receipt' ? i.status : i.kind))).toEqual(['held']);
   });
 });
