@@ -41,7 +41,7 @@ export function stockRow(name: string, ref: string, s: StockSession): AgentRow {
     address: s.address,
     machine: null,
     cwd: s.entry.cwd,
-    agent: s.qwen !== undefined ? 'other' : 'claude',
+    agent: s.qwen !== undefined ? 'qwen' : 'claude',
     kind: s.qwen !== undefined ? 'qwen-code' : 'claude-code',
     ...desktopHost(s.entry),
     mode: null,

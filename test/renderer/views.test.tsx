@@ -110,7 +110,7 @@ describe('Sessions view', () => {
       address: 'uds:/run/qwen-socks/7.sock',
       machine: null,
       cwd: '/w',
-      agent: 'other',
+      agent: 'qwen',
       kind: 'qwen-code',
       mode: null,
       hooks: null,

@@ -93,7 +93,13 @@ describe('listing Qwen Code sessions', () => {
   it('lists an interactive session under its record name as a Qwen Code row', async () => {
     await startQwen();
     const row = (await rows()).find((r) => r.kind === 'qwen-code');
-    expect(row).toMatchObject({ name: 'proj-67', cwd: '/home/dev/proj', address: `uds:${peer!.path}`, self: false });
+    expect(row).toMatchObject({
+      name: 'proj-67',
+      agent: 'qwen',
+      cwd: '/home/dev/proj',
+      address: `uds:${peer!.path}`,
+      self: false,
+    });
   });
 
   it('skips other kinds, other pid namespaces, dead pids, bad and oversized files, and still lists the live one', async () => {
