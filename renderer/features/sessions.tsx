@@ -108,7 +108,6 @@ export function SessionsView({ stores }: { stores: Stores }): ReactNode {
                       <span title="A Claude Code session with its own messaging (found in its session registry)">
                         Claude Code <span className="tag">own messaging</span>
                         {r.host !== undefined && <span className="tag">{r.host}</span>}
-                        {r.host !== undefined && <span className="tag">{r.host}</span>}
                       </span>
                     ) : r.kind === 'qwen-code' ? (
                       <span title="A Qwen Code session with its own messaging (found in its session registry)">

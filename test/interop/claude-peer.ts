@@ -83,6 +83,8 @@ export interface PeerOptions {
   name: string;
   root: string;
   settings?: Record<string, unknown>;
+  /** More environment for the agent (e.g. what Claude Desktop sets for the sessions it runs). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -138,6 +140,7 @@ export async function startPeer(opts: PeerOptions): Promise<Peer> {
     `ANTHROPIC_API_KEY=${FAKE_KEY}`,
     'ANTHROPIC_BASE_URL=http://127.0.0.1:9',
     'CLAUDE_CODE_MAX_RETRIES=0',
+    ...Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`),
   ].map(q);
   const args = [q(bin), ...(opts.settings ? ['--settings', q(JSON.stringify(opts.settings))] : [])];
   fs.writeFileSync(
