@@ -9,50 +9,26 @@
 // adapters share node's pages with it). Linux only (/proc).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CLI, fmt, pssMb, rssMb, startServe, tempDir, ussMb } from './lib.js';
+import {
+  children,
+  CLI,
+  fmt,
+  freePort,
+  HTTP_AGENT,
+  pssMb,
+  rssMb,
+  startServe,
+  STDIO_AGENT,
+  tempDir,
+  ussMb,
+} from './lib.js';
 
 const N = Number(process.env.BENCH_ADAPTER_N ?? 10);
 const SETTLE_MS = 3000;
-
-/** The stdio agent: runs its MCP server as a child wired to our stdio. */
-const STDIO_AGENT = `const { spawn } = require('node:child_process');
-const child = spawn(process.execPath, process.argv.slice(1), { stdio: 'inherit' });
-child.on('exit', (code) => process.exit(code ?? 0));`;
-/** The HTTP agent: runs the headers helper once and stays. */
-const HTTP_AGENT = `const { spawnSync } = require('node:child_process');
-const r = spawnSync(process.execPath, process.argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
-process.stdout.write(r.stdout);
-setInterval(() => {}, 1 << 30);`;
-
-function children(pid: number): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Row {
   processes: number;

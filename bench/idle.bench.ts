@@ -12,9 +12,8 @@
 // back to sleep), from /proc/<pid>/status.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { cpuSeconds, fmt, LineConn, rpc, rssMb, startChild, tempDir, type Child } from './lib.js';
+import { cpuSeconds, fmt, LineConn, rpc, rssMb, startChild, tempDir, voluntarySwitches, type Child } from './lib.js';
 
 /** How long each row is measured (BENCH_IDLE_MS): a minute resolves 0.02 wakeups/s and 10 ms of CPU. */
 const WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
@@ -22,11 +21,6 @@ const WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 60_000);
  * one-second reclaim ticks that follow any activity for 15 s (core/host/sweep.ts). */
 const SETTLE_MS = 20_000;
 const BASE_HUB = process.env.BENCH_BASE_HUB;
-
-function voluntarySwitches(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
-}
 
 interface Row {
   cpuMsPerMin: number;

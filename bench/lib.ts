@@ -1,4 +1,5 @@
-// Benchmark helpers: child processes, raw socket clients, percentiles, RSS.
+// Benchmark helpers: child processes, raw socket clients, percentiles, and what /proc says of a
+// process (CPU, context switches, RSS/PSS/USS, its children).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -184,6 +185,68 @@ export function cpuSeconds(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14, 15)
+}
+
+/** An agent stand-in for stdio: runs its MCP server as a child wired to our stdio (`node -e STDIO_AGENT <cmd…>`). */
+export const STDIO_AGENT = `const { spawn } = require('node:child_process');
+const child = spawn(process.execPath, process.argv.slice(1), { stdio: 'inherit' });
+child.on('exit', (code) => process.exit(code ?? 0));`;
+/** An agent stand-in for MCP over HTTP: runs the headers helper once, prints its headers and stays. */
+export const HTTP_AGENT = `const { spawnSync } = require('node:child_process');
+const r = spawnSync(process.execPath, process.argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+process.stdout.write(r.stdout);
+setInterval(() => {}, 1 << 30);`;
+
+/** Voluntary context switches of a process's main thread: its event loop going back to sleep (one wakeup each). */
+export function voluntarySwitches(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
+}
+
+/** Voluntary context switches of each of a process's threads, by thread id (Bun and Node run helper threads). */
+export function threadSwitches(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(tid, voluntarySwitches(Number(tid)));
+    } catch {
+      // the thread ended while we read
+    }
+  }
+  return out;
+}
+
+/** Switches between two threadSwitches() readings, over the threads present at both (a thread that ended drops out). */
+export function switchesBetween(before: Map<string, number>, after: Map<string, number>): number {
+  let n = 0;
+  for (const [tid, v] of after) n += before.has(tid) ? v - before.get(tid)! : 0;
+  return n;
+}
+
+/** The pids whose parent is `pid`. */
+export function children(pid: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** A loopback TCP port free at the time of asking. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 export function fmt(n: number, digits = 1): string {

@@ -23,6 +23,8 @@ const all = [
 const optional = ['wake', 'sendpath', 'faults', 'idle', 'full-disk', 'adapter'];
 // Mail for a machine that is away (`npm run bench -- away`: a truth table across broker and hub restarts).
 optional.push('away');
+// Idle cost beside claude-peers-mcp (`npm run bench -- peers`: ~13 minutes; the peer's rows need BENCH_PEERS_DIR).
+optional.push('peers');
 const chosen = process.argv.slice(2).filter((a) => all.includes(a) || optional.includes(a));
 const names = chosen.length > 0 ? chosen : all;
 await build({
