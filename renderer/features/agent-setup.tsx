@@ -22,8 +22,8 @@ interface Preview {
   changes: Array<{ file: string; diff: string }>;
   /** The Claude Code version the plan was made for (the hub finds it as `switchboard setup` does). */
   agentVersion: string | null;
-  /** How Claude Code reaches the hub: its own `switchboard mcp` process, or the hub's HTTP endpoint. */
-  transport: 'stdio' | 'http';
+  /** Claude Code's install only: `http` reaches the hub's HTTP endpoint instead of a `switchboard mcp` process. */
+  transport: { transport?: 'stdio' | 'http' };
 }
 
 export function AgentSetupPanel(props: {
@@ -39,9 +39,10 @@ export function AgentSetupPanel(props: {
   const [overHttp, setOverHttp] = useState(false);
   const show = async (agent: SetupAgentId, uninstall: boolean): Promise<void> => {
     setNote(null);
-    const transport = agent === 'claude-code' && !uninstall && overHttp ? 'http' : 'stdio';
+    const transport: Preview['transport'] =
+      agent === 'claude-code' && !uninstall ? { transport: overHttp ? 'http' : 'stdio' } : {};
     try {
-      const r = await stores.bridge.call('setup.plan', { agent, uninstall, transport });
+      const r = await stores.bridge.call('setup.plan', { agent, uninstall, ...transport });
       setPreview({ agent, uninstall, changes: r.changes, agentVersion: r.agentVersion ?? null, transport });
     } catch (err) {
       setNote(err instanceof Error ? err.message : String(err));
@@ -51,7 +52,7 @@ export function AgentSetupPanel(props: {
     if (preview === null) return;
     try {
       const { agent, uninstall, transport } = preview;
-      const r = await stores.bridge.call('setup.apply', { agent, uninstall, transport });
+      const r = await stores.bridge.call('setup.apply', { agent, uninstall, ...transport });
       setNote(
         `${preview.uninstall ? 'Removed from' : 'Set up'} ${AGENT_NAMES[preview.agent]}: ${r.changed.length} file(s) changed${r.backups.length ? `, backups ${r.backups.join(', ')}` : ''}. Restart the agent.`,
       );
