@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HubClient } from '../../core/client/client.js';
 import { cliEnv, runCli, serveCli, type Served } from '../helpers/cli.js';
-import { sleep, tempDirs } from '../helpers/hub.js';
+import { tempDirs, until } from '../helpers/hub.js';
+import { stockPeer } from '../core/stock/helpers.js';
 
 let served: Served | undefined;
 let client: HubClient | undefined;
@@ -31,9 +32,16 @@ describe.skipIf(process.platform === 'win32')('FIFOs where other programs keep t
     execFileSync('mkfifo', [path.join(sessions, `${process.pid}.json`)]); // a live pid, so discovery reads it
     served = await serveCli(cliEnv(dirs));
     client = await HubClient.connect(served.ready.socket);
-    await sleep(1500); // discovery's watch and first sweep have run
-    const rows = (await client.call('agents.list', {}, { timeoutMs: ANSWER_MS })).rows;
-    expect(rows.filter((r) => r.kind === 'claude-code')).toEqual([]);
+    // A proper entry written after the FIFO: a scan that lists it read the folder with the FIFO in it.
+    const marker = await stockPeer(path.join(dirs.root, 'claude'), path.join(dirs.root, 'cc-socks'));
+    try {
+      const stock = async () =>
+        (await client!.call('agents.list', {}, { timeoutMs: ANSWER_MS })).rows.filter((r) => r.kind === 'claude-code');
+      await until(async () => (await stock()).length > 0);
+      expect((await stock()).map((r) => r.address)).toEqual([`uds:${marker.socketPath}`]);
+    } finally {
+      await marker.stop();
+    }
     expect(served.child.exitCode).toBeNull();
   });
 

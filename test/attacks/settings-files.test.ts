@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HubClient } from '../../core/client/client.js';
 import { cliEnv, serveCli, type Served } from '../helpers/cli.js';
-import { sleep, tempDirs } from '../helpers/hub.js';
+import { tempDirs } from '../helpers/hub.js';
 
 let served: Served | undefined;
 let client: HubClient | undefined;
@@ -59,8 +59,15 @@ describe.skipIf(process.platform === 'win32')('settings files that are FIFOs or 
         },
       ]),
     );
-    // The 1 s settings poll re-stats these files; the hub still answers after several polls.
-    await sleep(2500);
+    // Polls that re-read them: settings.set polls before it answers, and a new mtime on the FIFO makes each poll
+    // read it again (a blocking read would leave the answer out).
+    for (let i = 0; i < 3; i++) {
+      const t = new Date(Date.now() + (i + 1) * 1000);
+      fs.utimesSync(fifo, t, t);
+      const value = i % 2 === 0 ? 'hold' : null;
+      const uiToken = served.ready.uiToken;
+      await client.call('settings.set', { uiToken, key: 'crossSessionInbound', value }, { timeoutMs: ANSWER_MS });
+    }
     expect((await client.call('hub.info', {}, { timeoutMs: ANSWER_MS })).pid).toBe(served.child.pid);
     expect(served.child.exitCode).toBeNull();
   });

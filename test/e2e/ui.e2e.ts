@@ -330,13 +330,23 @@ test('agent setup from Preferences: a dry-run preview first, then Apply writes t
   expect(text).toContain(`"${CLI}"`);
 });
 
-test('a held message expires after a short dialogExpiry while the UI is open', async ({ page }) => {
+test('a held message expires after a short dialogExpiry while the UI is open', async ({ page, request }) => {
   test.setTimeout(120_000);
   fs.writeFileSync(path.join(ctx.root, 'home', 'settings.json'), JSON.stringify({ dialogExpiry: '60s' }));
   const careful = await session(ctx, 'careful', 'default');
   await session(ctx, 'yolo', 'bypassPermissions');
   await open(page, ctx, 'Approvals');
-  await new Promise((r) => setTimeout(r, 1500)); // the hub reads changed settings within a second
+  // The hub has read the changed settings (its folder watch): the dialogExpiry it uses now comes from them.
+  const uiToken = decodeURIComponent(new URL(ctx.url).hash.replace(/^#token=/, ''));
+  const expirySource = async (): Promise<unknown> => {
+    const res = await request.post(ctx.origin + '/api/settings.effective', {
+      headers: { Authorization: `Bearer ${uiToken}`, 'Content-Type': 'application/json' },
+      data: {},
+    });
+    return ((await res.json()) as { result?: { effective?: { dialogExpiry?: { source?: string } } } }).result?.effective
+      ?.dialogExpiry?.source;
+  };
+  await expect.poll(expirySource, { timeout: 30_000 }).not.toBe('default');
   await cli(ctx, ['send', '--to', 'yolo', '--summary', 's', '--message', 'this will expire'], careful);
   const item = page.getByTestId('held-item');
   await expect(item.getByTestId('countdown')).toHaveText(/^(1:00|0:5\d) left$/);
