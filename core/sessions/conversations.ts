@@ -3,7 +3,8 @@
 // comes back in a new process taking its earlier session back.
 
 import type { MethodParams } from '../protocol/methods.js';
-import { nameHeldByOther } from '../registry/resolution.js';
+import { normalizeName } from '../registry/names.js';
+import { sameProcessStart } from '../registry/proc.js';
 import { persisted, type SessionRecord } from '../registry/session.js';
 import type { RpcConnection } from '../transport/rpc-server.js';
 import { activateSession, registerSession, type LifecyclePorts, type Registered } from './lifecycle.js';
@@ -53,7 +54,7 @@ export async function bindConversation(
   hub.connections.move(s.id, back.id);
   hub.forgetSession(s.id);
   await hub.mailboxes.drop(s.id);
-  const taken = nameHeldByOther(hub.table, back.name, back.address); // by a session that came meanwhile
+  const taken = nameTakenFrom(hub, back); // by a session that came meanwhile
   const revived = await activateSession(
     hub,
     {
@@ -77,4 +78,26 @@ export async function bindConversation(
   revived.connectionId = s.connectionId;
   hub.log.info('conversation resumed', { id: revived.id, name: revived.name, replaced: s.id });
   return revived;
+}
+
+/**
+ * Another row holds `back`'s name: not `back` itself, and not the registry entry its own earlier process left
+ * (Claude Code's file outlives its process until discovery sees it gone, and carries the same name: on a loaded
+ * machine the resume came first and took the new process's name instead).
+ */
+function nameTakenFrom(
+  hub: LifecyclePorts,
+  back: Pick<SessionRecord, 'name' | 'address' | 'pid' | 'procStart'>,
+): boolean {
+  return hub.table
+    .named(normalizeName(back.name))
+    .some(
+      (row) =>
+        row.address !== back.address &&
+        !(
+          row.stock !== undefined &&
+          row.stock.entry.pid === back.pid &&
+          sameProcessStart(row.stock.entry.procStart, back.procStart)
+        ),
+    );
 }

@@ -146,7 +146,12 @@ describe.skipIf(OPTED_OUT)('Codex CLI 0.171.0, interactive', () => {
   it('codex (interactive) after its window quit: the daemon keeps the thread, but no turn runs unwatched; its user is told', async () => {
     const { world, p, label, arrivals } = await idleCodex('quit');
     const tuis = markedPids(world.root, world.home).filter((pid) => {
-      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      let argv: string[];
+      try {
+        argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      } catch {
+        return false; // gone between the scan and this read (a short-lived helper of Codex's): not its window
+      }
       return path.basename(argv[0] ?? '') === 'codex' && !argv.includes('app-server');
     });
     expect(tuis, 'one Codex window').toHaveLength(1);

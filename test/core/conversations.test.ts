@@ -9,18 +9,22 @@
 // Real hub, real sockets and journal; each agent process is a real `sleep`.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../core/client/client.js';
 import type { InboxItem, MethodInput } from '../../core/protocol/methods.js';
 import { startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
 import { stopAll, stopProcess } from '../helpers/processes.js';
+import { stockPeer, type StockPeer } from './stock/helpers.js';
 
 let th: TestHub | undefined;
 const procs: ChildProcess[] = [];
+const stocks: StockPeer[] = [];
 afterEach(async () => {
   await th?.close();
   th = undefined;
   await stopAll(procs.splice(0));
+  for (const s of stocks.splice(0)) await s.stop();
 });
 
 type Creds = { sessionId: string; token: string };
@@ -78,6 +82,31 @@ describe('a conversation that comes back gets its session back', () => {
     // A peer that pinned "api" to its address still reaches it by name.
     const later = await c.call('message.send', { ...creds(alice), to: 'api', summary: 's', message: 'again' });
     expect(later.status).toBe('queued');
+  });
+
+  it('keeps its name when its earlier process’s Claude Code registry entry, of the same name, is still listed', async () => {
+    th = await startHub();
+    const t = th;
+    const c = await t.client();
+    // The first process is a stock Claude Code session too, and Claude Code names it as we did ("api").
+    const proc = agentProcess();
+    const reg = await register(c, proc, { conversation: 'conv-stale', name: 'api' });
+    const first = await stockPeer(
+      path.join(t.dirs.root, 'claude'),
+      path.join(t.dirs.root, 'cc-socks'),
+      { name: 'api' },
+      { proc },
+    );
+    stocks.push(first);
+    // One row while our session runs in that process; its adapter ends while discovery still lists the file (on a
+    // loaded machine discovery sees the process gone after the conversation came back).
+    await until(() => t.hub.table.stock.some((st) => st.entry.pid === first.pid));
+    expect(t.hub.table.named('api').map((r) => r.session?.id)).toEqual([reg.sessionId]);
+    // Its adapter ends while discovery still lists the file (on a loaded machine it sees the process gone later).
+    await c.call('session.unregister', creds(reg));
+    expect(t.hub.table.named('api').map((r) => r.stock?.entry.pid)).toEqual([first.pid]);
+    const again = await register(c, agentProcess(), { conversation: 'conv-stale', name: 'api-new' });
+    expect(again).toMatchObject({ sessionId: reg.sessionId, name: 'api', resumed: true });
   });
 
   it('named by the first hook after the adapter registered: the adapter’s credentials act as the old session', async () => {

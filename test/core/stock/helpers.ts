@@ -30,10 +30,11 @@ export async function stockPeer(
   claudeHome: string,
   socksDir: string,
   extra: Record<string, unknown> = {},
-  opts: { key?: string; listen?: boolean } = {},
+  /** `proc`: the process the entry names (default: a new `sleep`); the peer's stop() ends it either way. */
+  opts: { key?: string; listen?: boolean; proc?: ChildProcess } = {},
 ): Promise<StockPeer> {
   fs.mkdirSync(socksDir, { recursive: true, mode: 0o700 });
-  const proc = spawn('sleep', ['600'], { stdio: 'ignore' });
+  const proc = opts.proc ?? spawn('sleep', ['600'], { stdio: 'ignore' });
   const pid = proc.pid!;
   const socketPath = path.join(socksDir, `${pid}.sock`);
   const peer =
