@@ -72,7 +72,7 @@ describe('hub socket: idle and half-sent connections', () => {
       for (const ch of '{"jsonrpc":"2.0","id":2,"method":"hub.info","params":{"x":"' + 'a'.repeat(200)) {
         if (stop) return;
         c.write(ch);
-        await sleep(20);
+        await sleep(20); // the attack: a byte every 20 ms, so the line is never silent for long
       }
     })();
     try {
@@ -88,7 +88,9 @@ describe('hub socket: idle and half-sent connections', () => {
     const c = await rawConnect(th.hub.paths.hubSocket);
     c.write(INFO);
     expect((await c.next()).id).toBe(1);
-    await sleep(600);
+    // A timer set after the hub's 150 ms ones and longer fires after them (Node runs timers in due order): not a
+    // span to wait out, the point by which a wrong close would have happened.
+    await sleep(300);
     c.write(INFO.replace('"id":1', '"id":2'));
     expect((await c.next()).id).toBe(2);
   });
@@ -161,7 +163,7 @@ describe('session sockets: idle writers', () => {
       for (const ch of userLine('m2').slice(0, -2)) {
         if (stop) return;
         dribbler.write(ch);
-        await sleep(15);
+        await sleep(15); // the attack: a byte every 15 ms, never silent
       }
     })();
     try {
@@ -243,7 +245,7 @@ describe('hub socket: pushes to a client that stopped reading', () => {
       await until(() => pushers.length === 1);
       for (let round = 0; round < 40 && subscriberConn?.closed !== true; round++) {
         pushers[0]!(100); // 100 kB per round, never read
-        await sleep(20);
+        await new Promise((r) => setImmediate(r)); // a turn for the socket to take what it can
       }
       // The subscriber does not read, so it cannot see the close: the hub's side tells.
       expect(subscriberConn?.closed).toBe(true);

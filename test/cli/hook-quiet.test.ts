@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatQuietMark, parseQuietMark } from '../../core/protocol/quiet.js';
 import { CLI, cliEnv, hookFixture, runNode } from '../helpers/cli.js';
-import { sleep, startHub, tempDirs, type TestDirs, type TestHub } from '../helpers/hub.js';
+import { startHub, tempDirs, type TestDirs, type TestHub } from '../helpers/hub.js';
 
 const ENTRY = path.join(path.dirname(CLI), 'switchboard-hook.cjs');
 let th: TestHub | undefined;
@@ -68,8 +68,8 @@ async function agentSession() {
     });
   /** Runs the hook and says whether it called the hub (lastSeen moved). */
   const called = async (argv: string[], input = postTool) => {
-    const before = me.lastSeen;
-    await sleep(5); // lastSeen has millisecond resolution
+    // A call sets lastSeen to the clock's now, never earlier than this: no wait for the clock's next millisecond.
+    const before = (me.lastSeen -= 1);
     const r = await run(argv, dirs, input);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
@@ -179,8 +179,7 @@ c.on('exit', (code) => process.exit(code ?? 0));`;
     mcp = await mcpSession(t, ['-e', agent, CLI]);
     const me = [...t.hub.table.live.values()].find((s) => s.name === 'me')!;
     const hookCall = async (): Promise<{ text: string; called: boolean }> => {
-      const before = me.lastSeen;
-      await sleep(5);
+      const before = (me.lastSeen -= 1); // a call sets it to now, later than this
       const r = (await mcp!.callTool({ name: 'switchboard_hook', arguments: { event: 'post-tool' } })) as {
         content: Array<{ text: string }>;
       };

@@ -3,7 +3,7 @@
 // state, search results with their outcome paths, filters sent as history
 // parameters, keyboard navigation into a pair's conversation and back, a
 // Sessions row opening its history, and traffic counted per session.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { BridgeError } from '../../renderer/bridge/bridge.js';
 import { createStores } from '../../renderer/stores/stores.js';
@@ -16,13 +16,16 @@ import type { HistoryMessage } from '../../core/protocol/history.js';
 import { fakeBridge } from '../fakes/bridge.js';
 
 afterEach(() => {
+  vi.useRealTimers();
   cleanup();
   location.hash = ''; // the shell opens the view named in the hash
 });
 
+/** React's updates and the bridge's answers are in; with fake timers, `ms` of them run too. */
 async function settle(ms = 0): Promise<void> {
   await act(async () => {
-    await new Promise((r) => setTimeout(r, ms));
+    if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(ms);
+    else await new Promise((r) => setTimeout(r, ms));
   });
 }
 
@@ -116,6 +119,7 @@ describe('History view', () => {
     expect(within(items[2]!).getByTestId('outcome-path').textContent).toBe('held → approved → delivered');
     expect(items[3]!.textContent).toContain('schema ready in full');
     expect(items[3]!.textContent).not.toContain('<cross-session-message');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // the typing pause
     fireEvent.change(screen.getByLabelText('Search messages'), { target: { value: ' migrate ' } });
     await settle(300);
     fireEvent.change(screen.getByLabelText('Filter by session'), { target: { value: 'web' } });
@@ -187,6 +191,7 @@ describe('History view', () => {
     expect(f.calls.at(-1)).toEqual(['history.conversation', { limit: 100, team: 'crew' }]);
     expect(screen.getByRole('heading', { level: 2 }).textContent).toContain('Team conversation: crew');
     const before = f.calls.length;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // the live reload's coalescing window
     act(() =>
       f.emit({
         type: 'activity',

@@ -1,7 +1,7 @@
 // The browser side of the web UI's authentication: the token leaves the URL
 // fragment for port-scoped sessionStorage, travels only as a Bearer header,
 // and each event-stream (re)connect spends a fresh one-time ticket.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { httpBridge, type EventSourceLike } from '../../renderer/bridge/http.js';
 import { takeUiToken, type TokenHome } from '../../renderer/bridge/ui-token.js';
 import type { ConnectionState } from '../../renderer/bridge/bridge.js';
@@ -81,9 +81,9 @@ function fakeWorld(ticketStatus: () => number): {
   return { fake, fetch: fetchFake, eventSource };
 }
 
+/** Waits for `check`; the 30 s bound only ends a hang (test/helpers/hub.ts until()). */
 const until = async (check: () => boolean): Promise<void> => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
+  await vi.waitFor(() => expect(check()).toBe(true), { timeout: 30_000, interval: 10 });
 };
 
 describe('the HTTP bridge', () => {

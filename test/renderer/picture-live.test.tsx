@@ -4,7 +4,7 @@
 // answer, after it, either side of its cursor), and every move that cannot
 // be placed falling back to a fetch; the view patches only the moved edge and
 // rebuilds when it cannot.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { createStores } from '../../renderer/stores/stores.js';
 import { createPictureStore } from '../../renderer/stores/picture.js';
@@ -16,7 +16,10 @@ import { agentRow } from './rows.js';
 import type { PictureMove } from '../../core/protocol/events.js';
 import { fakeBridge } from '../fakes/bridge.js';
 
-afterEach(cleanup);
+afterEach(() => {
+  vi.useRealTimers();
+  cleanup();
+});
 
 const EPOCH = 'run-1';
 const side = (name: string) => ({
@@ -132,6 +135,7 @@ describe('a move racing a fetch', () => {
   });
 
   it('fetches again when a move kept during the fetch does not follow its answer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }); // the gap between fetches
     const answers = [view([edgeRow('api', 'db', 'queued', 1)], 3), view([edgeRow('api', 'db', 'queued', 2)], 9)];
     let resolve: (v: HistoryEdgesView) => void = () => undefined;
     const f = pictureBridge(() => new Promise<HistoryEdgesView>((r) => (resolve = r)));
@@ -139,10 +143,10 @@ describe('a move racing a fetch', () => {
     store.getState().activate();
     f.emit(move(5, 'api', 'db', 'queued', null)); // move 4 never came
     resolve(answers[0]!);
-    await new Promise((r) => setTimeout(r, 300)); // the refetch waits out the gap between fetches
+    await vi.advanceTimersByTimeAsync(300); // the refetch waits out the gap between fetches
     expect(f.calls).toHaveLength(2);
     resolve(answers[1]!);
-    await tick();
+    await vi.advanceTimersByTimeAsync(0);
     expect(flat(store.getState().counts)).toEqual({ 'api>db:queued': 2 });
   });
 });

@@ -46,8 +46,10 @@ function task(id: string, status: TaskView['status']): TaskView {
   return { id, subject: `task ${id}`, description: '', status, blocks: [], blockedBy: [] };
 }
 
+/** Waits for `check`, letting React and the fakes run between looks; the 30 s bound only ends a hang. */
 async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++)
+  const deadline = Date.now() + 30_000;
+  while (!check() && Date.now() < deadline)
     await act(async () => {
       await new Promise((r) => setTimeout(r, 10));
     });
