@@ -4,7 +4,9 @@
 // session per OpenCode session (sessions.ts), reports busy/idle from
 // OpenCode's event stream and the mode from its configuration (mode.ts),
 // tells our MCP server which session calls it, hands waiting messages over
-// after each tool call (appended to the result the model reads) and wakes
+// after each tool call (appended to the result the model reads) and with
+// each prompt (appended to its text: what waited while it was idle, or for a
+// resumed `run -s`, reaches the turn's first request), and wakes
 // an idle session with `client.session.promptAsync` when a message the
 // hub admitted arrives (a held one never does). Items are acknowledged —
 // reported `delivered` — only once the whole text went into the result or
@@ -157,6 +159,19 @@ export const SwitchboardPlugin = async (input: unknown): Promise<Rec> => {
     await ack(ses, f);
   };
 
+  /** A prompt carries what waited (as Claude Code's UserPromptSubmit does), in its first text part; a wake's own has it. */
+  const onPrompt = async (inp: Rec, out: Rec): Promise<void> => {
+    const ses = inp.sessionID;
+    if (!peer(ses) || waking.has(ses) || !Array.isArray(out.parts)) return;
+    const part: unknown = out.parts.find((p: unknown) => isRec(p) && p.type === 'text' && typeof p.text === 'string');
+    if (!isRec(part)) return;
+    state.set(ses, 'busy'); // a wake that is fetching now must not prompt these same items again
+    const f = await take(ses, 'prompt', HOOK_TEXT_BUDGET.opencode);
+    if (f.text === undefined) return;
+    part.text = `${str(part.text) ?? ''}\n\n${f.text}`;
+    await ack(ses, f);
+  };
+
   /** Runs a hook's work and swallows every failure (OpenCode would show it in place of a tool result). */
   const guard =
     <A extends unknown[]>(what: string, fn: (...a: A) => Promise<void>) =>
@@ -179,6 +194,9 @@ export const SwitchboardPlugin = async (input: unknown): Promise<Rec> => {
       if (!isRec(inp) || !isRec(out) || !isRec(out.args) || !OUR_TOOLS.test(str(inp.tool) ?? '')) return;
       out.args[SESSION_ARG] = isSessionId(inp.sessionID) ? inp.sessionID : '';
       if (peer(inp.sessionID)) await sessions.ensure(inp.sessionID);
+    }),
+    'chat.message': guard('chat.message', async (inp: unknown, out: unknown) => {
+      if (isRec(inp) && isRec(out)) await onPrompt(inp, out);
     }),
     'tool.execute.after': guard('tool.execute.after', async (inp: unknown, out: unknown) => {
       if (isRec(inp) && isRec(out)) await afterTool(inp, out);

@@ -6,7 +6,8 @@
 // its sender hears `kept` once the run has ended. Then `opencode run -s
 // <ses_…>` resumes that conversation in a new process: its session comes
 // back (the same id, name and address) with the message that waited, which
-// reaches the resumed run's model and is reported `delivered`.
+// the plugin appends to the resumed run's prompt: it is in that run's first
+// model request, and reported `delivered`.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -91,12 +92,8 @@ describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
     items = await inbox(w.client, alice);
     waiting = [...w.hub.hub.table.dormant.values()].map((d) => d.session).find((s) => s.agent === 'opencode');
     if (waiting?.conversation === undefined) throw new Error(NO_RESUME);
-    // The same conversation in a new process. OpenCode's plugin hands messages over after a tool call (a one-shot
-    // run is never woken), so the resumed run's first answer is one.
-    resumedModel = await startModelServer('openai-chat', path.join(w.root, 'm-resume.sock'), [
-      { tool: 'bash', input: { command: 'echo resumed', description: 'Echo a word' } },
-      { text: 'Resumed.' },
-    ]);
+    // The same conversation in a new process: its prompt carries the message that waited.
+    resumedModel = await startModelServer('openai-chat', path.join(w.root, 'm-resume.sock'), [{ text: 'Resumed.' }]);
     resumed = launch({
       name: 'resume',
       root: w.root,
@@ -137,14 +134,11 @@ describe.skipIf(OPTED_OUT)('OpenCode run (one prompt, then it exits)', () => {
     expect(statuses).not.toContain('undelivered');
   });
 
-  it('`run -s` of its session gets its session back, and the message that waited reaches the model, `delivered`', () => {
+  it('`run -s` of its session gets its session back, and the message that waited is in its first request, `delivered`', () => {
     expect(resumedExit, resumed?.output()).toBe(0);
     const main = resumedModel!.main();
     expect(main[0]?.context, 'the resumed run continues the conversation').toContain('Run one command.');
-    expect(
-      main.some((q) => q.context.includes(AFTER)),
-      'the message that waited never reached the resumed run',
-    ).toBe(true);
+    expect(main[0]?.context, "the message that waited is not in the resumed run's first request").toContain(AFTER);
     expect(resumedItems.filter(delivered(AFTER))).toHaveLength(1);
     const back = w.hub.hub.table.live.get(waiting!.id) ?? w.hub.hub.table.dormant.get(waiting!.id)?.session;
     expect(back).toMatchObject({ name: waiting!.name, address: waiting!.address, conversation: waiting!.conversation });

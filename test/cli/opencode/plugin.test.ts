@@ -4,7 +4,8 @@
 // becomes a prompt and `delivered`; one for a busy session is appended to
 // the next built-in tool's result, or another MCP tool's, and acknowledged;
 // our own tools get the calling session's id; a one-shot `opencode run` is
-// never woken (its sender hears `waiting`); a subagent session is no row;
+// never woken (its sender hears `waiting`), and what waited goes in with a
+// prompt (appended to its text, `delivered`); a subagent session is no row;
 // with no hub every hook still resolves and leaves the tool's result alone.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../../core/client/client.js';
@@ -111,6 +112,32 @@ describe('the OpenCode plugin', () => {
     expect(prompts).toEqual([]);
   });
 
+  it('a prompt carries what waited, appended to its text, `delivered` (a resumed `run -s` has it in its first request)', async () => {
+    const argv = process.argv;
+    process.argv = ['bun', '/$bunfs/root/src/index.js', 'run', '-s', 'ses_back', 'go on'];
+    try {
+      hooks = (await SwitchboardPlugin({ client: fakeClient, directory: hub.dirs.root })) as Record<string, Hook>;
+    } finally {
+      process.argv = argv;
+    }
+    await hooks.config!({});
+    await event('session.created', { info: { id: 'ses_back' } });
+    await until(async () => (await row())?.state === 'idle');
+    const alice = await hub.register(client, { name: 'alice', pid: process.pid, permissionMode: 'bypassPermissions' });
+    expect(await send(alice, 'waited-for-a-prompt')).toBe('queued');
+    const out = { message: {}, parts: [{ type: 'file' }, { type: 'text', text: 'go on' }] };
+    await hooks['chat.message']!({ sessionID: 'ses_back' }, out);
+    expect(out.parts[1]!.text).toMatch(
+      /^go on\n\n\[Switchboard\] Not part of the user's prompt[\s\S]*waited-for-a-prompt/,
+    );
+    await until(async () => (await items(alice)).some((i) => i.kind === 'receipt' && i.status === 'delivered'));
+    // Nothing waits now: the next prompt is left as its user wrote it.
+    const next = { message: {}, parts: [{ type: 'text', text: 'and then' }] };
+    await hooks['chat.message']!({ sessionID: 'ses_back' }, next);
+    expect(next.parts[0]!.text).toBe('and then');
+    expect(prompts).toEqual([]);
+  });
+
   it('does not list a subagent session', async () => {
     await event('session.created', { info: { id: 'ses_parent' } });
     await event('session.created', { info: { id: 'ses_child', parentID: 'ses_parent' } });
@@ -126,6 +153,9 @@ describe('the OpenCode plugin', () => {
     expect(built.output).toBe('tool-said');
     await expect(event('session.created', { info: { id: 'ses_x' } })).resolves.toBeUndefined();
     await expect(hooks['tool.execute.after']!(null, undefined)).resolves.toBeUndefined();
+    const prompt = { message: {}, parts: [{ type: 'text', text: 'as typed' }] };
+    await expect(hooks['chat.message']!({ sessionID: 'ses_x' }, prompt)).resolves.toBeUndefined();
+    expect(prompt.parts[0]!.text).toBe('as typed');
     hub = await startHub({}, tempDirs()); // afterEach closes one
   });
 });
