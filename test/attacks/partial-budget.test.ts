@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { socketPathOf } from '../../core/protocol/cc-wire.js';
 import { LIMITS } from '../../core/protocol/limits.js';
 import { cliEnv, serveCli, type Served } from '../helpers/cli.js';
-import { rawConnect, sleep, startHub, tempDirs, until, type RawConn, type TestHub } from '../helpers/hub.js';
+import { startHub, tempDirs, until, type RawConn, type TestHub } from '../helpers/hub.js';
 import { writeSocket } from '../helpers/peer.js';
 
 let th: TestHub | undefined;
@@ -31,12 +31,43 @@ const begunRequest = (bytes: number): string =>
   `{"jsonrpc":"2.0","id":2,"method":"hub.info","params":{"x":"`.padEnd(bytes, 'a');
 
 /** A hub-socket client that made a valid request (so it is not evicted as pending). */
-async function established(socketPath: string): Promise<RawConn> {
-  const c = await rawConnect(socketPath);
+async function established(socketPath: string): Promise<Client> {
+  const c = await client(socketPath);
   opened.push(c);
   c.write(info(1));
   expect((await c.next()).id).toBe(1);
   return c;
+}
+
+/** A raw NDJSON client whose writes can be awaited until the kernel has all of their bytes. */
+interface Client extends RawConn {
+  writeAll(data: string): Promise<void>;
+}
+
+async function client(socketPath: string): Promise<Client> {
+  const sock = net.connect(socketPath);
+  await new Promise<void>((resolve, reject) => sock.once('connect', resolve).once('error', reject));
+  sock.on('error', () => undefined);
+  const lines: string[] = [];
+  let buf = '';
+  let wake: (() => void) | undefined;
+  sock.on('data', (d: Buffer) => {
+    buf += d.toString('utf8');
+    const parts = buf.split('\n');
+    buf = parts.pop()!;
+    lines.push(...parts);
+    if (parts.length > 0) wake?.();
+  });
+  return {
+    write: (data) => void sock.write(data),
+    writeAll: (data) => new Promise<void>((resolve) => sock.write(data, () => resolve())),
+    async next() {
+      while (lines.length === 0) await new Promise<void>((r) => (wake = r));
+      return JSON.parse(lines.shift()!) as Record<string, unknown>;
+    },
+    closed: new Promise<void>((r) => sock.once('close', () => r())),
+    destroy: () => sock.destroy(),
+  };
 }
 
 function settledState(c: RawConn): { closed: boolean } {
@@ -51,9 +82,13 @@ describe('unfinished lines share one budget per hub', () => {
     const sock = th.hub.paths.hubSocket;
     const [big, a, b] = [await established(sock), await established(sock), await established(sock)];
     const states = [big, a, b].map(settledState);
-    big.write(begunRequest(120 * KB));
-    a.write(begunRequest(100 * KB));
-    await sleep(200);
+    await Promise.all([big.writeAll(begunRequest(120 * KB)), a.writeAll(begunRequest(100 * KB))]);
+    // Both lines are with the kernel (or read). A request on another connection now: the hub reads every socket
+    // that is ready in the turn it reads this one, so by its answer it has read both lines (and would have closed
+    // one past the budget).
+    const probe = await established(sock);
+    probe.write(info(9));
+    expect((await probe.next()).id).toBe(9);
     expect(states.some((s) => s.closed)).toBe(false); // 220 KB: within the budget
     b.write(begunRequest(100 * KB)); // 320 KB
     expect(reason(await big.next())).toBe('overloaded');
@@ -70,6 +105,11 @@ describe('unfinished lines share one budget per hub', () => {
     const c = await th.client();
     const r = await th.register(c, { name: 'receiver' });
     const path = socketPathOf(r.address)!;
+    // What the hub's side of the session socket has read (our listener runs after its reader's).
+    let read = 0;
+    th.hub.servers
+      .get(r.sessionId)!
+      .on('connection', (s: net.Socket) => s.on('data', (d: Buffer) => (read += d.length)));
     const hogs = await Promise.all(
       [120, 130, 120].map(async (kb) => {
         const s = net.connect(path);
@@ -80,7 +120,7 @@ describe('unfinished lines share one budget per hub', () => {
         return { s, gone: new Promise<boolean>((resolve) => s.once('close', () => resolve(true))) };
       }),
     );
-    await sleep(200);
+    await until(() => read >= 370 * KB); // every hog's bytes are held before the writer comes
     const line = { type: 'user', msg_id: 'm1', message: { role: 'user', content: 'w'.repeat(100 * KB) } };
     await writeSocket(path, JSON.stringify(line) + '\n');
     await hogs[1]!.gone; // the 130 KB one
@@ -100,8 +140,13 @@ describe('unfinished lines share one budget per hub', () => {
     // Old code: every line is held (120 MiB, 1 GB with session sockets) until partialLineMs (10 s) ends it.
     const over = 120 - LIMITS.partialBytesTotal / LIMITS.frameBytes;
     await until(() => states.filter((s) => s.closed).length >= over);
-    await sleep(300);
-    expect(states.filter((s) => s.closed).length).toBeLessThanOrEqual(over + 1);
+    // The others finish their lines: once each is answered (or told overloaded), the hub has read all it will.
+    const open = clients.filter((_c, i) => !states[i]!.closed);
+    const closedBefore = clients.length - open.length;
+    for (const client of open) client.write('"}}\n');
+    const answers = await Promise.all(open.map((client) => client.next()));
+    const closedAfter = answers.filter((a) => reason(a) === 'overloaded').length;
+    expect(closedBefore + closedAfter).toBeLessThanOrEqual(over + 1);
     const last = await established(served.ready.socket);
     last.write(info(3));
     expect((await last.next()).id).toBe(3);
