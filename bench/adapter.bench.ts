@@ -11,6 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ADAPTER_NODE_FLAGS } from '../core/setup/mcp-entry.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -71,7 +72,19 @@ export async function run(): Promise<void> {
     for (let i = 0; i < N; i++) {
       const t = new StdioClientTransport({
         command: process.execPath,
-        args: ['-e', STDIO_AGENT, CLI, 'mcp', '--agent', 'claude', '--mode', 'default', '--name', `s${i}`],
+        args: [
+          '-e',
+          STDIO_AGENT,
+          ...ADAPTER_NODE_FLAGS,
+          CLI,
+          'mcp',
+          '--agent',
+          'claude',
+          '--mode',
+          'default',
+          '--name',
+          `s${i}`,
+        ],
         env,
         cwd: dir,
       });

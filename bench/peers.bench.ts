@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ADAPTER_NODE_FLAGS } from '../core/setup/mcp-entry.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -107,7 +108,7 @@ async function startOurs(n: number, transport: 'stdio' | 'http', dir: string, lo
       if (transport === 'stdio') {
         const t = new StdioClientTransport({
           command: process.execPath,
-          args: ['-e', STDIO_AGENT, CLI, ...args],
+          args: ['-e', STDIO_AGENT, ...ADAPTER_NODE_FLAGS, CLI, ...args], // as setup writes it
           env,
           cwd,
           stderr: log,

@@ -25,6 +25,12 @@ import { registerTools } from '../agent/mcp-tools.js';
 import { VERSION } from '../version.js';
 import { parseCallerHeaders, type CallerHeaders } from './headers.js';
 
+/**
+ * How often an idle event stream gets a comment frame. The SDK's 15 s woke the hub once per open stream every
+ * 15 s (6.5 wakeups/s at 100 idle sessions, bench/peers.bench.ts); on loopback no intermediary needs it sooner,
+ * and 2 min stays inside a client's 5 min idle read timeout.
+ */
+const EVENT_STREAM_KEEPALIVE_MS = 120_000;
 /** Longest request body taken (the stdio adapter's frame bound). */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** Open connections at once (agents keep one or two each). */
@@ -165,6 +171,7 @@ export async function startMcpGateway(opts: McpGatewayOptions): Promise<McpGatew
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      keepAliveMs: EVENT_STREAM_KEEPALIVE_MS,
       onsessioninitialized: (id) => void entries.set(id, { caller, transport, server }),
       onsessionclosed: (id) => {
         closeEntry(id);
