@@ -75,6 +75,7 @@ export async function run(): Promise<void> {
         args: [
           '-e',
           STDIO_AGENT,
+          '--', // what follows is the stand-in's argv, flags included (node would take them for itself)
           ...ADAPTER_NODE_FLAGS,
           CLI,
           'mcp',

@@ -108,7 +108,7 @@ async function startOurs(n: number, transport: 'stdio' | 'http', dir: string, lo
       if (transport === 'stdio') {
         const t = new StdioClientTransport({
           command: process.execPath,
-          args: ['-e', STDIO_AGENT, ...ADAPTER_NODE_FLAGS, CLI, ...args], // as setup writes it
+          args: ['-e', STDIO_AGENT, '--', ...ADAPTER_NODE_FLAGS, CLI, ...args], // as setup writes it
           env,
           cwd,
           stderr: log,
