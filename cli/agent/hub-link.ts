@@ -6,7 +6,8 @@
 // again on the first call after the connection closed and first lets the
 // adapter resume its session there (the hub kept it dormant with its
 // inbox). A call that was in flight when the hub went fails as it did: it
-// is not sent twice (a send may have been journaled).
+// is not sent twice (a send may have been journaled). The link never
+// starts a hub (`connect` only connects): calls fail while none runs.
 
 import type { HubClient } from '../../core/client/client.js';
 
@@ -15,6 +16,7 @@ export type HubCaller = Pick<HubClient, 'call'>;
 export class HubLink implements HubCaller {
   #client: HubClient;
   #closed = false;
+  #ended = false;
   #again: Promise<HubClient> | undefined;
   readonly #connect: () => Promise<HubClient>;
   readonly #resume: (client: HubClient) => Promise<void>;
@@ -28,11 +30,19 @@ export class HubLink implements HubCaller {
   }
 
   call: HubClient['call'] = async (method, params, opts) => {
+    if (this.#ended) throw new Error('the hub link is closed');
     const client = this.#closed ? await this.#reconnect() : this.#client;
     return client.call(method, params, opts);
   };
 
+  /** Connected now (false after the hub went away, until a call connects again). */
+  get connected(): boolean {
+    return !this.#closed && !this.#ended;
+  }
+
+  /** Closes the connection; a reconnection under way is closed as it lands, and no call connects again. */
   close(): void {
+    this.#ended = true;
     this.#client.close();
   }
 
@@ -47,6 +57,7 @@ export class HubLink implements HubCaller {
     this.#again ??= (async () => {
       const client = await this.#connect();
       try {
+        if (this.#ended) throw new Error('the hub link is closed');
         await this.#resume(client);
       } catch (err) {
         client.close();

@@ -125,8 +125,10 @@ export async function mcp(args: string[], ctx: Ctx): Promise<number> {
   const first = await connectOrStartHub();
   const pid = agentPid();
   let own: Credentials | undefined;
-  // After a hub restart the link connects again and resumes this session (same id and token, its inbox kept).
-  const client = new HubLink(first, connectOrStartHub, async (again) => {
+  // After a hub restart the link connects again and resumes this session (same id and token, its inbox kept). It
+  // never starts a hub: one the person stopped (the desktop app quit) stays stopped, and the app can start again.
+  const reconnect = (): Promise<HubClient> => HubClient.connect(hubSocketPath(), { timeoutMs: 2000 });
+  const client = new HubLink(first, reconnect, async (again) => {
     if (own !== undefined) Object.assign(own, await agentSession(again, pid, values, agent, () => undefined));
   });
   // A --name another live session holds (or one rewritten): the agent is told at initialize, in the server's
@@ -168,7 +170,8 @@ export async function mcp(args: string[], ctx: Ctx): Promise<number> {
     process.stderr.write(`switchboard mcp: session ${own?.sessionId ?? '(per call)'} for agent pid ${pid}\n`);
 
   await stopped;
-  if (own !== undefined) {
+  // A hub that went away keeps the session dormant by itself: no reconnecting at exit to say goodbye.
+  if (own !== undefined && client.connected) {
     await client.call('session.unregister', own, { timeoutMs: UNREGISTER_WAIT_MS }).catch((err: unknown) => {
       if (!(err instanceof RpcError)) process.stderr.write(`switchboard mcp: unregister failed: ${String(err)}\n`);
     });

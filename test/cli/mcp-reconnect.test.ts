@@ -5,9 +5,11 @@
 // until the agent restarted its MCP server.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, cliEnv } from '../helpers/cli.js';
-import { startHub, type TestHub } from '../helpers/hub.js';
+import { startHub, until, type TestHub } from '../helpers/hub.js';
+import { pidAlive } from '../../core/registry/proc.js';
 
 let th: TestHub | undefined;
 let agent: Client | undefined;
@@ -55,5 +57,30 @@ describe('switchboard mcp across a hub restart', () => {
     expect(text(inbox)).toContain('waited for you');
     const after = [...th.hub.table.live.values()].find((s) => s.name === 'alice');
     expect(after?.id).toBe(before.id);
+  });
+
+  it('never starts a hub of its own after the hub went away: its calls say none runs, and it exits without one', async () => {
+    th = await startHub();
+    const dirs = th.dirs;
+    const hubSocket = th.hub.paths.hubSocket;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--agent', 'claude', '--name', 'carol', '--mode', 'default'],
+      env: cliEnv(dirs) as Record<string, string>,
+      cwd: dirs.root,
+      stderr: 'pipe',
+    });
+    agent = new Client({ name: 'test-carol', version: '1.0.0' });
+    await agent.connect(transport);
+    await th.close();
+    th = undefined;
+    const r = (await agent.callTool({ name: 'switchboard_list_peers', arguments: {} })) as Result;
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/No hub is running/);
+    const pid = transport.pid!;
+    await agent.close(); // ends its stdin: the adapter exits
+    agent = undefined;
+    await until(() => !pidAlive(pid));
+    expect(fs.existsSync(hubSocket), 'no hub was started by the adapter').toBe(false);
   });
 });
