@@ -41,10 +41,18 @@ const Str = (max: number) => z.string().max(max);
 /** A machine name as the relay setting allows it: 1-64 characters, no "/" (it ends the machine part of a peer: address). */
 const Machine = z.string().regex(/^[^/\s][^/]{0,63}$/);
 
+/**
+ * The agent kinds presence protocol 1 carried when it came out: a hub of then fails a presence naming another
+ * whole, so a newer kind is published as `other` (wireAgent), and one read from a newer hub is taken as `other`.
+ */
+export const PRESENCE_V1_AGENTS: ReadonlySet<string> = new Set(['claude', 'codex', 'gemini', 'opencode', 'other']);
+export const wireAgent = (agent: (typeof AGENT_KINDS)[number]): (typeof AGENT_KINDS)[number] =>
+  PRESENCE_V1_AGENTS.has(agent) ? agent : 'other';
+
 export const PresenceSession = z.strictObject({
   sessionId: Str(128),
   name: Str(256),
-  agent: z.enum(AGENT_KINDS),
+  agent: z.enum(AGENT_KINDS).catch('other'),
   state: z.enum(SESSION_STATES),
   stateSince: z.number(),
   cwd: Str(4096),

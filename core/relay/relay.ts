@@ -266,14 +266,20 @@ export class Relay {
     const nc = this.#nc;
     if (!this.#connected || nc === undefined)
       throw new HubError('unreachable', { detail: 'the relay is not connected' });
-    return requestMessage(nc, machine, msg, this.#store, () => this.#ports.wallNow());
+    return requestMessage(
+      nc,
+      machine,
+      msg,
+      () => this.#store,
+      () => this.#ports.wallNow(),
+    );
   }
 
   /** Sends a receipt and waits for a hub of `machine` to take it (requests.ts); `offline` while not connected. */
   async sendReceipt(machine: string, r: RelayReceipt): Promise<'taken' | 'nobody' | 'offline'> {
     const nc = this.#nc;
     if (!this.#connected || nc === undefined) return 'offline';
-    return requestReceipt(nc, machine, r, this.#store);
+    return requestReceipt(nc, machine, r, () => this.#store);
   }
 
   async close(): Promise<void> {

@@ -41,6 +41,7 @@ import {
   type RelayAnswer,
   type RelayMessage,
   type RelayReceipt,
+  wireAgent,
 } from '../protocol/relay-wire.js';
 import type { Relay } from './relay.js';
 
@@ -172,7 +173,7 @@ export class RemoteMachines implements RemoteReceipts {
       return {
         sessionId: s.id,
         name: s.name,
-        agent: s.agent,
+        agent: wireAgent(s.agent),
         state: s.state,
         stateSince: s.stateSince,
         cwd: s.cwd,

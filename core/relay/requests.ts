@@ -20,7 +20,8 @@ export async function requestMessage(
   nc: NatsConnection,
   machine: string,
   msg: RelayMessage,
-  store: MailStore | undefined,
+  /** Read when nobody answered: a store opened while the request waited keeps the mail. */
+  store: () => MailStore | undefined,
   wallNow: () => number,
 ): Promise<RelayAnswer | StoredAnswer> {
   let reply: Msg;
@@ -30,7 +31,8 @@ export async function requestMessage(
     if (err instanceof errors.TimeoutError)
       throw new HubError('timeout', { detail: `${machine} did not answer in ${SEND_TIMEOUT_MS} ms` }, { cause: err });
     if (isNoResponders(err)) {
-      if (store !== undefined) return store.storeMessage(machine, msg, wallNow());
+      const kept = store();
+      if (kept !== undefined) return kept.storeMessage(machine, msg, wallNow());
       throw new HubError('unreachable', { detail: `no hub answers for machine ${machine}` }, { cause: err });
     }
     throw new HubError('unreachable', { detail: 'the relay failed to carry the message' }, { cause: err });
@@ -50,13 +52,13 @@ export async function requestReceipt(
   nc: NatsConnection,
   machine: string,
   r: RelayReceipt,
-  store: MailStore | undefined,
+  store: () => MailStore | undefined,
 ): Promise<'taken' | 'nobody' | 'offline'> {
   try {
     await nc.request(SUBJECTS.receipt(machine), encode(r), { timeout: RECEIPT_ACK_MS });
     return 'taken';
   } catch (err) {
-    if (isNoResponders(err)) return (await store?.storeReceipt(machine, r)) === true ? 'taken' : 'nobody';
+    if (isNoResponders(err)) return (await store()?.storeReceipt(machine, r)) === true ? 'taken' : 'nobody';
     return err instanceof errors.TimeoutError ? 'taken' : 'offline';
   }
 }

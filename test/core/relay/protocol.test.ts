@@ -50,8 +50,8 @@ describe('relay protocol', () => {
             {
               sessionId: 's',
               name: 'n',
-              agent: 'robot',
-              state: 'idle',
+              agent: 'claude',
+              state: 'robot', // an unknown agent kind is read as other (presence-agents.test.ts); a state is not
               stateSince: 0,
               cwd: '/',
               inboxDepth: 0,
