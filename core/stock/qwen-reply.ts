@@ -13,6 +13,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { drop } from '../kit/drop.js';
 import type { Logger } from '../kit/logger.js';
 import { LineSplitter } from '../protocol/ndjson.js';
 import { parseQwenLine, QWEN_LINE_MAX_BYTES, receiptOf, type DeliveryStatus } from '../protocol/qwen-wire.js';
@@ -34,7 +35,11 @@ export interface QwenReplyPorts {
 interface Reply {
   server: net.Server;
   socketPath: string;
-  token: Buffer;
+  /**
+   * One token per receiver socket this session sent to: a Qwen Code session holds only the token of the messages
+   * sent to it, so it cannot answer for another's (`from` in a status frame is the writer's own word).
+   */
+  tokens: Map<string, Buffer>;
 }
 
 interface Sent {
@@ -47,7 +52,7 @@ interface Sent {
 
 export class QwenReplies {
   readonly #hub: QwenReplyPorts;
-  readonly #bySession = new Map<string, Reply>();
+  readonly #bySession = new Map<string, Promise<Reply | null>>();
   readonly #paths = new Set<string>();
   readonly #sent = new Map<string, Sent>();
   readonly #misaddressed: () => void;
@@ -68,15 +73,30 @@ export class QwenReplies {
     if (this.#sent.size > PENDING_KEPT) this.#sent.delete(this.#sent.keys().next().value as string);
   }
 
-  /** The session's reply socket and token (made on first use), or null when none can be made (no receipts then). */
-  async for(s: SessionRecord): Promise<{ from: string; token: string } | null> {
-    const have = this.#bySession.get(s.id);
-    if (have !== undefined) return { from: have.socketPath, token: have.token.toString('hex') };
+  /**
+   * The session's reply socket (made on first use) and the token for messages to `receiverSocket`, or null when
+   * no socket can be made (no receipts then). Calls at once for one session share the one socket being made.
+   */
+  async for(s: SessionRecord, receiverSocket: string): Promise<{ from: string; token: string } | null> {
+    let made = this.#bySession.get(s.id);
+    if (made === undefined) this.#bySession.set(s.id, (made = this.#open(s)));
+    const reply = await made;
+    if (reply === null) {
+      if (this.#bySession.get(s.id) === made) this.#bySession.delete(s.id); // the next send tries again
+      return null;
+    }
+    const receiver = path.resolve(receiverSocket);
+    let token = reply.tokens.get(receiver);
+    if (token === undefined) reply.tokens.set(receiver, (token = randomBytes(32)));
+    return { from: reply.socketPath, token: token.toString('hex') };
+  }
+
+  async #open(s: SessionRecord): Promise<Reply | null> {
     const dir = path.dirname(path.resolve(this.#hub.paths.hubSocket));
     const hash = createHash('sha256').update(`${this.#hub.paths.hubSocket}\0qwen\0${s.id}`).digest('hex').slice(0, 16);
     const socketPath = path.join(dir, `qw-${hash}.sock`);
     if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) return null;
-    const reply: Reply = { server: net.createServer(), socketPath, token: randomBytes(32) };
+    const reply: Reply = { server: net.createServer(), socketPath, tokens: new Map() };
     reply.server.maxConnections = MAX_CONNECTIONS;
     reply.server.on('connection', (sock) => this.#serve(s, reply, sock));
     removeOwnStaleSocket(socketPath);
@@ -86,15 +106,14 @@ export class QwenReplies {
       this.#hub.log.warn('no Qwen Code reply socket', { socketPath, error: String(err) });
       return null;
     }
-    this.#bySession.set(s.id, reply);
     this.#paths.add(socketPath);
-    return { from: socketPath, token: reply.token.toString('hex') };
+    return reply;
   }
 
   #serve(s: SessionRecord, reply: Reply, sock: net.Socket): void {
     const lines = new LineSplitter(QWEN_LINE_MAX_BYTES);
     let seen = 0;
-    let authed = false;
+    let receiver: string | undefined; // the receiver whose token this connection gave
     const timer = setTimeout(() => sock.destroy(), CONNECTION_MS);
     sock.on('close', () => clearTimeout(timer));
     sock.on('error', () => undefined);
@@ -103,19 +122,19 @@ export class QwenReplies {
         if (sock.destroyed) return;
         if (++seen > LINES_PER_CONNECTION) return void sock.destroy();
         const parsed = parseQwenLine(line);
-        if (!authed) {
-          authed = parsed.kind === 'auth' && sameToken(parsed.token, reply.token);
-          if (!authed) sock.destroy();
+        if (receiver === undefined) {
+          receiver = parsed.kind === 'auth' ? receiverOf(reply, parsed.token) : undefined;
+          if (receiver === undefined) sock.destroy();
           return;
         }
-        if (parsed.kind === 'status') this.#receipt(s, parsed.frame);
+        if (parsed.kind === 'status') this.#receipt(s, receiver, parsed.frame);
       });
       if (!ok) sock.destroy();
     });
     sock.on('end', () => sock.end());
   }
 
-  #receipt(s: SessionRecord, frame: DeliveryStatus): void {
+  #receipt(s: SessionRecord, receiver: string, frame: DeliveryStatus): void {
     const ids = new Set([frame.origMsgId, ...(frame.status === 'dropped' ? (frame.droppedMsgIds ?? []) : [])]);
     const { status, reason } = receiptOf(frame);
     if (frame.status === 'misaddressed') this.#misaddressed();
@@ -124,7 +143,8 @@ export class QwenReplies {
       if (
         known === undefined ||
         known.senderId !== s.id ||
-        (frame.from !== undefined && path.resolve(frame.from) !== known.receiverSocket)
+        known.receiverSocket !== receiver ||
+        (frame.from !== undefined && path.resolve(frame.from) !== receiver)
       ) {
         this.#hub.log.warn('Qwen Code reply socket: a status for no message this session sent there was dropped', {
           id: s.id,
@@ -148,12 +168,17 @@ export class QwenReplies {
   }
 
   close(sessionId: string): void {
-    const r = this.#bySession.get(sessionId);
-    if (r === undefined) return;
-    r.server.close();
-    this.#paths.delete(r.socketPath);
-    fs.rmSync(r.socketPath, { force: true });
+    const made = this.#bySession.get(sessionId);
+    if (made === undefined) return;
     this.#bySession.delete(sessionId);
+    // One still being made is closed as it lands.
+    const shut = made.then((r) => {
+      if (r === null) return;
+      r.server.close();
+      this.#paths.delete(r.socketPath);
+      fs.rmSync(r.socketPath, { force: true });
+    });
+    drop(shut, 'closing a Qwen Code reply socket', (m, f) => this.#hub.log.warn(m, f));
   }
 
   closeAll(): void {
@@ -165,6 +190,13 @@ function sameToken(given: string, ours: Buffer): boolean {
   const g = Buffer.from(given, 'utf8');
   const want = Buffer.from(ours.toString('hex'), 'utf8');
   return g.length === want.length && timingSafeEqual(g, want);
+}
+
+/** The receiver socket whose token `given` is, if any (every token compared, in constant time each). */
+function receiverOf(reply: Reply, given: string): string | undefined {
+  let found: string | undefined;
+  for (const [receiver, token] of reply.tokens) if (sameToken(given, token)) found = receiver;
+  return found;
 }
 
 /** Our socket names are deterministic per hub and session: a left-over one from a crash is removed. */

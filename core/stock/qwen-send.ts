@@ -39,7 +39,7 @@ export async function sendToQwen(
   const to = { name: target.name, ref: target.ref, address: target.stock.address };
   if (message === null || notifyWhenIdle)
     throw new HubError('idle_not_local', { detail: `${shown} is a Qwen Code session: it has no idle notices` });
-  const reply = await hub.claude.qwen.replies.for(sender);
+  const reply = await hub.claude.qwen.replies.for(sender, target.stock.socketPath);
   const fromMode = senderClass(sender);
   const lines: string[] = [];
   const token = target.stock.qwen?.token;

@@ -211,6 +211,46 @@ describe('sending to a Qwen Code session', () => {
     expect((await inbox()).map((i) => (i.kind === 'receipt' ? i.status : i.kind))).toEqual(['expired']);
   });
 
+  it('one Qwen Code session cannot answer for a message sent to another', async () => {
+    await startQwen();
+    const other = await fakePeer(path.join(t.dirs.root, 'qs', 'other.sock'));
+    try {
+      writeRecord(
+        `${process.pid}-0000abcd.json`,
+        record({ sessionId: 'qwen-session-2', name: 'proj-68', ipcPath: other.path }),
+      );
+      await until(async () => (await rows()).filter((r) => r.kind === 'qwen-code').length === 2);
+      const toA = await c.call('message.send', { ...auth(), to: 'proj-67', summary: 's', message: 'x' });
+      const toB = await c.call('message.send', { ...auth(), to: 'proj-68', summary: 's', message: 'y' });
+      await until(() => peer!.lines.length === 2 && other.lines.length === 2);
+      const a = peer!.lines[1] as { from: string; replyToken: string };
+      const b = other.lines[1] as { from: string; replyToken: string };
+      expect(b.from).toBe(a.from); // one reply socket per sender, one token per receiver
+      expect(b.replyToken).not.toBe(a.replyToken);
+      const status = (origMsgId: string, st: string, from?: string) =>
+        JSON.stringify({
+          msgV: 1,
+          msgId: `r-${st}`,
+          type: 'control',
+          action: 'delivery_status',
+          status: st,
+          origMsgId,
+          ...(from ? { from } : {}),
+        }) + '\n';
+      const authLine = JSON.stringify({ msgV: 1, type: 'auth', token: b.replyToken }) + '\n';
+      // B, with its own token, denies A's message (no `from`, or A's), then answers its own.
+      await writeSocket(b.from, authLine + status(toA.msg_id, 'denied'));
+      await writeSocket(b.from, authLine + status(toA.msg_id, 'refused', peer!.path));
+      await writeSocket(b.from, authLine + status(toB.msg_id, 'expired', other.path));
+      await until(async () => (await inbox()).length > 0);
+      expect((await inbox()).map((i) => (i.kind === 'receipt' ? [i.status, i.origMsgId] : i.kind))).toEqual([
+        ['expired', toB.msg_id],
+      ]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a connection stops at a line over 64 KiB or past 8 lines: what follows is never read', async () => {
     await startQwen();
     const r = await c.call('message.send', { ...auth(), to: 'proj-67', summary: 's', message: 'x' });
