@@ -4,7 +4,7 @@
 // hold, the `held` receipt reaches the Switchboard sender; with publishing
 // on, the real session's /peers view lists the Switchboard session; on
 // 2.1.332, an idle subscription by Claude Code's own frames.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,13 +27,15 @@ describe.skipIf(OPTED_OUT).each(VERSIONS)('Claude Code %s', (version) => {
   let t: TestHub;
   let c: HubClient;
   let alice: Registration;
-  const holder = spawn('sleep', ['900'], { stdio: 'ignore' });
+  // Started in beforeAll: a describe body runs even for a skipped suite, whose afterAll never stops it.
+  let holder: ChildProcess;
   const auth = () => ({ sessionId: alice.sessionId, token: alice.token });
   const rows = async (): Promise<AgentRow[]> => (await c.call('agents.list', {})).rows;
   const stockName = async (p: Peer): Promise<string> =>
     (await rows()).find((r) => r.address === `uds:${p.socketPath}`)!.name;
 
   beforeAll(async () => {
+    holder = spawn('sleep', ['900'], { stdio: 'ignore' });
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbi-'));
     seedRoot(root, version, ['open', 'holding']);
     open = await startPeer({ version, name: 'open', root });

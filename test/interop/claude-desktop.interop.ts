@@ -3,7 +3,7 @@
 // its own registry record names both; Switchboard lists it with host "Claude Desktop"; and a send to that
 // local_… id — the `from` of Desktop's frames — lands in its transcript as a peer message with our from-name.
 // Claude Desktop itself is not run (docs/integrations.md#claude-desktop).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,10 +26,12 @@ describe.skipIf(OPTED_OUT)(`Claude Code ${VERSION} run as Claude Desktop runs it
   let t: TestHub;
   let c: HubClient;
   let alice: Registration;
-  const holder = spawn('sleep', ['900'], { stdio: 'ignore' });
+  // Started in beforeAll: a describe body runs even for a skipped suite, whose afterAll never stops it.
+  let holder: ChildProcess;
   const rows = async (): Promise<AgentRow[]> => (await c.call('agents.list', {})).rows;
 
   beforeAll(async () => {
+    holder = spawn('sleep', ['900'], { stdio: 'ignore' });
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbd-'));
     seedRoot(root, VERSION, ['desk']);
     desk = await startPeer({
