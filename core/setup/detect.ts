@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { plan, SETUP_AGENTS, type SetupAgent, type SetupEnv } from './agents.js';
-import { SetupError } from './edit.js';
-import { httpTransport } from './mcp-entry.js';
+import { SetupError, type FileChange } from './edit.js';
+import { ADAPTER_NODE_FLAGS, httpTransport } from './mcp-entry.js';
 
 /** The command each agent installs on PATH. */
 export const AGENT_COMMANDS: Record<SetupAgent, string> = {
@@ -61,7 +61,7 @@ export function which(command: string, pathVar: string | undefined): string | nu
  * the hub's HTTP endpoint. Throws what `plan` throws for a file it cannot edit.
  */
 export function isConfigured(agent: SetupAgent, e: SetupEnv): boolean {
-  if (plan(agent, e, false).changes.length === 0) return true;
+  if (onlyAddsAdapterFlags(plan(agent, e, false).changes)) return true;
   if (agent !== 'claude-code') return false;
   let http;
   try {
@@ -69,7 +69,17 @@ export function isConfigured(agent: SetupAgent, e: SetupEnv): boolean {
   } catch {
     return false; // no fixed port: it cannot be set up over HTTP
   }
-  return plan(agent, { ...e, mcpTransport: http }, false).changes.length === 0;
+  return onlyAddsAdapterFlags(plan(agent, { ...e, mcpTransport: http }, false).changes);
+}
+
+const FLAG_ITEMS = new RegExp(ADAPTER_NODE_FLAGS.map((f) => `["']${f}["'],\\s*`).join('|'), 'g');
+
+/**
+ * Nothing to change but the adapter's node flags (ADAPTER_NODE_FLAGS): an entry written before they came works as
+ * it is, so it reads as set up; `switchboard setup` still offers to add them.
+ */
+function onlyAddsAdapterFlags(changes: readonly FileChange[]): boolean {
+  return changes.every((c) => c.before !== null && c.after !== null && c.after.replace(FLAG_ITEMS, '') === c.before);
 }
 
 export function detectAgents(e: SetupEnv): DetectedAgent[] {

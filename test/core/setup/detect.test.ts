@@ -71,4 +71,25 @@ describe('detectAgents', () => {
     const claude = (await withVersions(detectAgents(env), env)).find((a) => a.agent === 'claude-code')!;
     expect(claude).toMatchObject({ version: '2.1.332', configured: true });
   });
+
+  it('reads an entry written before the adapter flags as configured, and one that differs otherwise as not', () => {
+    const { root, bin, env } = world();
+    for (const c of ['codex', 'gemini']) fakeExe(path.join(bin, c));
+    const strip = (t: string | null): string =>
+      (t ?? '').replaceAll('"--no-memory-reducer", ', '').replaceAll('"--no-memory-reducer",\n', '');
+    // What setup wrote before ADAPTER_NODE_FLAGS: the same entries without the flag.
+    const codex = plan('codex', env, false).changes.map((c) => ({ ...c, after: strip(c.after) }));
+    applyChanges(codex, new Date(0));
+    expect(fs.readFileSync(path.join(root, '.codex', 'config.toml'), 'utf8')).not.toContain('--no-memory-reducer');
+    const gemini = plan('gemini', env, false).changes.map((c) => ({
+      ...c,
+      after: strip(c.after).replace('"mcp"', '"mcpx"'),
+    }));
+    applyChanges(gemini, new Date(0));
+    const found = Object.fromEntries(detectAgents(env).map((a) => [a.agent, a]));
+    expect(found.codex).toMatchObject({ configured: true, problem: null });
+    expect(found.gemini).toMatchObject({ configured: false });
+    // `switchboard setup` still offers the flag.
+    expect(plan('codex', env, false).changes.map((c) => c.file)).toEqual([path.join(root, '.codex', 'config.toml')]);
+  });
 });
