@@ -22,20 +22,30 @@ afterEach(async () => {
 type Result = { content: Array<{ type: string; text: string }>; isError?: boolean };
 const text = (r: unknown): string => (r as Result).content.map((c) => c.text).join('\n');
 
+/** `switchboard mcp` for the hub in `dirs`, as an agent starts it, connected with the SDK's client (kept in `agent`). */
+async function startAdapter(
+  dirs: TestHub['dirs'],
+  name: string,
+): Promise<{ transport: StdioClientTransport; client: Client }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--agent', 'claude', '--name', name, '--mode', 'default'],
+    env: cliEnv(dirs) as Record<string, string>,
+    cwd: dirs.root,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: `test-${name}`, version: '1.0.0' });
+  agent = client;
+  await client.connect(transport);
+  return { transport, client };
+}
+
 describe('switchboard mcp across a hub restart', () => {
   it('the next tool call after a restart acts as the same session and finds the mail that waited', async () => {
     th = await startHub();
     const dirs = th.dirs;
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--agent', 'claude', '--name', 'alice', '--mode', 'default'],
-      env: cliEnv(dirs) as Record<string, string>,
-      cwd: dirs.root,
-      stderr: 'pipe',
-    });
-    agent = new Client({ name: 'test-alice', version: '1.0.0' });
-    await agent.connect(transport);
-    expect((await agent.callTool({ name: 'switchboard_list_peers', arguments: {} })).isError ?? false).toBe(false);
+    const { client } = await startAdapter(dirs, 'alice');
+    expect((await client.callTool({ name: 'switchboard_list_peers', arguments: {} })).isError ?? false).toBe(false);
     const before = [...th.hub.table.live.values()].find((s) => s.name === 'alice')!;
 
     await th.close();
@@ -52,7 +62,7 @@ describe('switchboard mcp across a hub restart', () => {
     });
     expect(sent.status).toBe('queued');
 
-    const inbox = await agent.callTool({ name: 'switchboard_check_inbox', arguments: {} });
+    const inbox = await client.callTool({ name: 'switchboard_check_inbox', arguments: {} });
     expect((inbox as Result).isError ?? false).toBe(false);
     expect(text(inbox)).toContain('waited for you');
     const after = [...th.hub.table.live.values()].find((s) => s.name === 'alice');
@@ -63,22 +73,14 @@ describe('switchboard mcp across a hub restart', () => {
     th = await startHub();
     const dirs = th.dirs;
     const hubSocket = th.hub.paths.hubSocket;
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--agent', 'claude', '--name', 'carol', '--mode', 'default'],
-      env: cliEnv(dirs) as Record<string, string>,
-      cwd: dirs.root,
-      stderr: 'pipe',
-    });
-    agent = new Client({ name: 'test-carol', version: '1.0.0' });
-    await agent.connect(transport);
+    const { transport, client } = await startAdapter(dirs, 'carol');
     await th.close();
     th = undefined;
-    const r = (await agent.callTool({ name: 'switchboard_list_peers', arguments: {} })) as Result;
+    const r = (await client.callTool({ name: 'switchboard_list_peers', arguments: {} })) as Result;
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/No hub is running/);
     const pid = transport.pid!;
-    await agent.close(); // ends its stdin: the adapter exits
+    await client.close(); // ends its stdin: the adapter exits
     agent = undefined;
     await until(() => !pidAlive(pid));
     expect(fs.existsSync(hubSocket), 'no hub was started by the adapter').toBe(false);
