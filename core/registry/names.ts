@@ -4,6 +4,7 @@
 // name was rewritten or taken, and refs lengthened while listed rows
 // collide. Pure; randomness and the table are passed in.
 
+import { DESKTOP_SESSION_ID } from '../protocol/desktop-wire.js';
 import type { NameChange } from '../protocol/results.js';
 
 import { createHash } from 'node:crypto';
@@ -55,6 +56,7 @@ export function validName(raw: string): string | undefined {
   if (name.includes('@') || name.includes('[') || name.includes(']') || name.includes('"')) return undefined;
   if (/^(uds|peer|bridge):/.test(name) || name.startsWith('/') || name.startsWith('\\')) return undefined;
   if (RESERVED_NAMES.has(name)) return undefined;
+  if (DESKTOP_SESSION_ID.test(name)) return undefined; // a `to` of that form names a Claude Desktop session
   return name;
 }
 

@@ -43,6 +43,7 @@ describe('names', () => {
       '',
       '   ',
       'a'.repeat(65),
+      'local_deadbeef-1234', // a Claude Desktop session id: a send to it resolves to that session, never to a name
     ]) {
       expect(validName(bad), bad).toBeUndefined();
     }
