@@ -9,7 +9,6 @@
 // adapters share node's pages with it). Linux only (/proc).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ADAPTER_NODE_FLAGS } from '../core/setup/mcp-entry.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -26,6 +25,7 @@ import {
   STDIO_AGENT,
   tempDir,
   ussMb,
+  agentEnv,
 } from './lib.js';
 
 const N = Number(process.env.BENCH_ADAPTER_N ?? 10);
@@ -53,14 +53,7 @@ async function measureOurs(agentPids: number[], hubPid: number, hubBefore: numbe
 export async function run(): Promise<void> {
   const dir = tempDir();
   const port = await freePort();
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'),
-    SWITCHBOARD_HOME: path.join(dir, 'home'),
-    CLAUDE_CONFIG_DIR: path.join(dir, 'claude'),
-    SWITCHBOARD_MCP_PORT: String(port),
-  };
+  const env = agentEnv(dir, port);
   const hub = await startServe(dir, false, { SWITCHBOARD_MCP_PORT: String(port) });
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const clients: Client[] = [];

@@ -240,6 +240,18 @@ export function children(pid: number): number[] {
 }
 
 /** A loopback TCP port free at the time of asking. */
+/** What stand-in agents in `dir` run with: the temp HOME and hub directories, MCP over HTTP on `port`. */
+export function agentEnv(dir: string, port: number): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'),
+    SWITCHBOARD_HOME: path.join(dir, 'home'),
+    CLAUDE_CONFIG_DIR: path.join(dir, 'claude'),
+    SWITCHBOARD_MCP_PORT: String(port),
+  };
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {

@@ -39,6 +39,7 @@ import {
   threadSwitches,
   ussMb,
   voluntarySwitches,
+  agentEnv,
 } from './lib.js';
 import { BUN_VERSION, bunBinary, peersCheckout, startPeers, stopChild, type Running } from './peers-setup.js';
 
@@ -83,14 +84,7 @@ async function measure(pids: number[]): Promise<Proc[]> {
 /** Our `serve` and `n` idle sessions over `transport` in `dir`; `log`: the processes' stderr. */
 async function startOurs(n: number, transport: 'stdio' | 'http', dir: string, log: number): Promise<Running> {
   const port = await freePort();
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    SWITCHBOARD_RUNTIME_DIR: path.join(dir, 'run'),
-    SWITCHBOARD_HOME: path.join(dir, 'home'),
-    CLAUDE_CONFIG_DIR: path.join(dir, 'claude'),
-    SWITCHBOARD_MCP_PORT: String(port),
-  };
+  const env = agentEnv(dir, port);
   const hub = await startServe(dir, false, { SWITCHBOARD_MCP_PORT: String(port) });
   const clients: Client[] = [];
   const agents: ChildProcess[] = [];
