@@ -13,13 +13,8 @@ export const MAX_LINES = 320;
 export const SOURCE_DIRS = ['core', 'cli', 'electron', 'preload', 'renderer', 'scripts'];
 const SOURCE = /\.(ts|tsx|mjs|cjs|js)$/;
 
-/**
- * Longer than MAX_LINES when the check came in, with the length then: the hub's composition root. It may
- * only shrink.
- */
-export const OVER = {
-  'core/host/hub.ts': 350,
-};
+/** Longer than MAX_LINES, each with its length then: it may only shrink. Empty now; kept for a file that must wait. */
+export const OVER = {};
 
 function* sources(root, dir) {
   let entries;

@@ -2,7 +2,8 @@
 // settings, sessions, inboxes, receipts, admission, idle subscriptions,
 // wake, history, Claude Code's root, other machines), hands each feature its ports (the Hub
 // satisfies them structurally; no feature imports it), serves the API it is
-// given on the hub socket, sweeps, and closes in reverse order. Everything
+// given on the hub socket, sweeps, and closes in reverse order. How the
+// built pieces are connected lives in hub-wiring.ts. Everything
 // from outside comes in through HubOptions. Start fails closed
 // (open-state.ts); it never starts with an empty journal.
 
@@ -13,7 +14,7 @@ import path from 'node:path';
 import type { Mailboxes } from '../delivery/mailboxes.js';
 import type { QuietMarks } from '../delivery/quiet-marks.js';
 import type { HistoryRecorder } from '../history/recorder.js';
-import { IdleWatch } from '../idle/idle.js';
+import type { IdleWatch } from '../idle/idle.js';
 import type { Journal } from '../journal/journal.js';
 import type { StateLock } from '../journal/state-lock.js';
 import { systemClock, type Clock } from '../kit/clock.js';
@@ -23,8 +24,6 @@ import { Reclaimer } from '../kit/reclaim.js';
 import { Ring } from '../kit/ring.js';
 import { drop } from '../kit/drop.js';
 import { Admission } from '../messaging/admission.js';
-import { createRecorder } from '../messaging/history-hook.js';
-import { routeIdleNotice } from '../messaging/idle-notices.js';
 import { inboundHandler } from '../messaging/inbound-socket.js';
 import type { ActivityEntry, HubEvent, UserNotice } from '../protocol/events.js';
 import { withLimits, type Limits } from '../protocol/limits.js';
@@ -56,6 +55,7 @@ import { Waker } from '../wake/wake.js';
 import { agentHomes, ClaudeRoot } from './claude-root.js';
 import { ACTIVITY_KEPT, USER_NOTICES_KEPT, type HubOptions } from './hub-options.js';
 import { Connections } from './connections.js';
+import { fanOut, RestoreGate, wireHistory, wireIdleWatch } from './hub-wiring.js';
 import { openState } from './open-state.js';
 import { Sweeper } from './sweep.js';
 import { openRuleBook } from '../policy/rule-store.js';
@@ -110,9 +110,7 @@ export class Hub {
   /** Binds again socket files a cleaner removed (Unix; set once the hub socket is bound). */
   #keeper: SocketKeeper | undefined;
   #closed = false;
-  #restored = false; // requests that arrive while journaled sessions are being restored wait for it
-  #markRestored: () => void = () => undefined;
-  readonly #whenRestored = new Promise<void>((r) => (this.#markRestored = r));
+  readonly #restore = new RestoreGate(); // requests that arrive while journaled sessions are being restored wait for it
 
   private constructor(
     opts: HubOptions,
@@ -148,34 +146,17 @@ export class Hub {
     this.remote = new RemoteMachines(this);
     this.receipts = new Receipts(this);
     this.admission = new Admission(this);
-    this.history = createRecorder(this, opts.history, {
-      wanted: () => this.connections.uiAttached > 0, // a user interface fetches the counts when it attaches
-      onMove: (move) =>
-        this.events.emit({
-          type: 'history.moved',
-          move:
-            move.kind === 'count' ? { ...move, to: { ...move.to, address: this.addressOf(move.to.sessionId) } } : move,
-        }),
-    });
-    this.claude = new ClaudeRoot(this, agentHomes(env, opts), () => this.#restored);
+    this.history = wireHistory(this, opts.history);
+    this.claude = new ClaudeRoot(this, agentHomes(env, opts), () => this.#restore.isOpen);
     this.reclaimer = new Reclaimer({ now: () => this.clock.monotonic() });
-    this.idle = new IdleWatch({
-      lifetimeMs: () =>
-        Math.min(this.limits.idleSubscriptionMs, this.adminSettings().idleSubscriptionMinutes.value * 60_000),
-      now: () => this.clock.monotonic(),
-      deliver: (sub, text) => routeIdleNotice(this, sub.subscriberId, sub.targetId, text),
-      changed: () => {
-        this.#sweeper.idleChanged();
-        this.events.emit({ type: 'subscriptions.changed' });
-      },
-    });
+    this.idle = wireIdleWatch(this, () => this.#sweeper.idleChanged());
     this.#sweeper = new Sweeper(this);
     this.connections = new Connections((delta) => this.admission.uiAttached(delta));
     const api = createApi(this);
     this.dispatch = (method, params, conn) => {
       this.reclaimer.request();
       this.#sweeper.activity();
-      return this.#restored ? api(method, params, conn) : this.#whenRestored.then(() => api(method, params, conn));
+      return this.#restore.run(() => api(method, params, conn));
     };
     this.#rpc = new RpcServer({
       limits: this.limits,
@@ -183,18 +164,7 @@ export class Hub {
       dispatch: this.dispatch,
       onClose: (conn) => this.#connectionClosed(conn),
     });
-    mailboxes.onItem((sessionId, item) => this.connections.pushItem(sessionId, item));
-    mailboxes.onItem((_id, item) => this.history.item(item));
-    this.events.on((event) => {
-      this.connections.pushEvent(event);
-      if (event.type === 'sessions.changed') this.#sweeper.sessionsChanged();
-      if (event.type === 'sessions.changed' || event.type === 'settings.changed') {
-        this.stock.sessionsChanged();
-        this.remote.sessionsChanged();
-      }
-      if (event.type === 'settings.changed')
-        drop(this.remote.configure(), 'relay: applying changed settings', (m, f) => this.log.error(m, f));
-    });
+    fanOut(this, () => this.#sweeper.sessionsChanged());
   }
 
   /** Starts a hub serving the API `createApi` builds (core/index.ts passes host/api). */
@@ -225,8 +195,7 @@ export class Hub {
     hub.history.open();
     await restoreSessions(hub, state.sessions, state.held);
     hub.remote.restore(state);
-    hub.#restored = true;
-    hub.#markRestored();
+    hub.#restore.open();
     hub.claude.start();
     await hub.remote.configure();
     hub.#sweeper.start(paths.windows ? undefined : paths.socketDir);
