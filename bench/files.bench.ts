@@ -29,7 +29,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 export async function run(): Promise<void> {
   const dir = tempDir();
-  console.log('\nbounded reads (issue 14): µs per read, median of rounds, new / old');
+  console.log('\nbounded reads: µs per read, median of rounds, new / old');
   for (const size of SIZES) {
     const file = path.join(dir, `f${size}.json`);
     fs.writeFileSync(file, JSON.stringify([{ text: 'x'.repeat(size - 20) }]));

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The picture at scale (issue 18), paired: runs test/e2e/picture.e2e.ts's
+# The picture at scale, paired: runs test/e2e/picture.e2e.ts's
 # 500-session / 5 000-message test against two builds in interleaved rounds
 # (A B A B …), each with the load average before it, and prints the page's
 # own measurements (applied/drawn per update, the empty-frame baseline).
