@@ -12,7 +12,7 @@ const GIVE_UP_MS = 15_000;
 
 /** Takes the guard, or throws `timedOut()` after GIVE_UP_MS. Release with `fs.rmSync(dir, { recursive: true, force: true })`. */
 export async function takeMkdirGuard(dir: string, timedOut: () => Error): Promise<void> {
-  const deadline = Date.now() + GIVE_UP_MS;
+  const deadline = performance.now() + GIVE_UP_MS; // monotonic; staleness below compares with the file's wall-clock mtime
   for (;;) {
     try {
       fs.mkdirSync(dir, { mode: 0o700 });
@@ -25,7 +25,7 @@ export async function takeMkdirGuard(dir: string, timedOut: () => Error): Promis
     } catch {
       // vanished between calls: retry
     }
-    if (Date.now() > deadline) throw timedOut();
+    if (performance.now() > deadline) throw timedOut();
     await new Promise((r) => setTimeout(r, RETRY_MS));
   }
 }

@@ -68,7 +68,7 @@ export function withFileLock<T>(file: string, opts: LockOptions, fn: () => Promi
 }
 
 async function acquire(file: string, lockPath: string, opts: LockOptions): Promise<() => Promise<void>> {
-  const deadline = Date.now() + opts.deadlineMs;
+  const deadline = performance.now() + opts.deadlineMs; // monotonic: a clock step neither ends nor stretches the wait
   let backoff = MIN_BACKOFF_MS;
   for (;;) {
     try {
@@ -81,7 +81,7 @@ async function acquire(file: string, lockPath: string, opts: LockOptions): Promi
       });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
-      if (Date.now() >= deadline) throw new LockTimeoutError(file, opts.deadlineMs, { cause: err });
+      if (performance.now() >= deadline) throw new LockTimeoutError(file, opts.deadlineMs, { cause: err });
       await new Promise((r) => setTimeout(r, backoff * (0.5 + Math.random())));
       backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
     }

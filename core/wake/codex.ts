@@ -144,7 +144,10 @@ export async function startCodexTurn(
     const readThread = async (): Promise<Record<string, unknown>> =>
       obj(obj(await rpc!.request('thread/read', { threadId: route.threadId, includeTurns: false })).thread);
     let thread = await readThread();
-    for (const until = Date.now() + ports.idleWaitMs; obj(thread.status).type === 'active' && Date.now() < until;) {
+    for (
+      const until = performance.now() + ports.idleWaitMs;
+      obj(thread.status).type === 'active' && performance.now() < until;
+    ) {
       await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
       thread = await readThread();
     }
