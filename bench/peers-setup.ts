@@ -5,7 +5,7 @@
 // its broker.ts and server.ts are the ones at PEERS_COMMIT, and installs the
 // checkout's locked dependencies with Bun when they are missing. Bun comes
 // from the npm registry, a pinned build fetched once into the toolchain cache
-// (as scripts/toolchain.mjs fetches Node; BENCH_BUN=<path> uses another).
+// (scripts/toolchain.mjs cachedPackage, as Node is; BENCH_BUN=<path> uses another).
 // One row of the peer: its broker, started by us on a free loopback port with
 // its database and HOME in a temp dir, and N stand-in sessions, each a
 // `bun server.ts` child the benchmark talks MCP to over stdio (the benchmark
@@ -14,10 +14,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { cachedPackage } from '../scripts/toolchain.mjs';
 import { freePort } from './lib.js';
 
 /** The peer's commit the figures in docs/benchmarks.md#peers were measured at, and its two programs' git blobs. */
@@ -28,7 +28,6 @@ const BLOBS: Record<string, string> = {
 };
 /** Bun from the npm registry, an exact version. */
 export const BUN_VERSION = '1.4.5';
-const CACHE = process.env.SWITCHBOARD_TOOLCHAIN_CACHE ?? path.join(os.homedir(), '.cache', 'switchboard-toolchain');
 
 /** The pinned Bun (the `-baseline` build on CPUs without AVX2), fetched with `npm pack` into the cache once. */
 export function bunBinary(): { path: string; version: string } | { why: string } {
@@ -38,28 +37,8 @@ export function bunBinary(): { path: string; version: string } | { why: string }
     return { why: `no pinned Bun for ${process.platform}-${process.arch} (set BENCH_BUN)` };
   const baseline = !/\bavx2\b/.test(fs.readFileSync('/proc/cpuinfo', 'utf8'));
   const pkg = `@oven/bun-linux-x64${baseline ? '-baseline' : ''}@${BUN_VERSION}`;
-  const dir = path.join(CACHE, `bun-${baseline ? 'baseline-' : ''}${BUN_VERSION}`);
-  const bin = path.join(dir, 'package', 'bin', 'bun');
-  if (fs.existsSync(bin)) return { path: bin, version: BUN_VERSION };
-  try {
-    fs.mkdirSync(CACHE, { recursive: true });
-    const tmp = fs.mkdtempSync(path.join(CACHE, `.bun-${BUN_VERSION}-`));
-    try {
-      const tgz = execFileSync('npm', ['pack', '--silent', pkg], { cwd: tmp, encoding: 'utf8', timeout: 300_000 })
-        .trim()
-        .split('\n')
-        .pop()!;
-      execFileSync('tar', ['-xzf', path.join(tmp, tgz), '-C', tmp]);
-      fs.rmSync(path.join(tmp, tgz), { force: true });
-      fs.renameSync(tmp, dir);
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
-  } catch (e) {
-    if (!fs.existsSync(bin))
-      return { why: `could not fetch ${pkg} from the npm registry (${String((e as Error).message).split('\n')[0]})` };
-  }
-  return { path: bin, version: BUN_VERSION };
+  const got = cachedPackage(pkg, `bun-${baseline ? 'baseline-' : ''}${BUN_VERSION}`, 'package/bin/bun');
+  return 'why' in got ? got : { path: got.path, version: BUN_VERSION };
 }
 
 function gitBlob(file: string): string {

