@@ -12,39 +12,55 @@ afterEach(async () => {
 });
 
 describe('switchboard CLI', () => {
-  it('exit codes: usage 2, hub not running 3, with --json errors on stdout', async () => {
-    const env = cliEnv(tempDirs());
-    expect((await runCli(['frobnicate'], env)).code).toBe(2);
-    expect((await runCli(['agents', '--bogus'], env)).code).toBe(2);
-    expect(
-      (await runCli(['session', 'state', 'sleepy'], { ...env, SWITCHBOARD_SESSION: 'x', SWITCHBOARD_TOKEN: 'y' })).code,
-    ).toBe(2);
-    const st = await runCli(['status', '--json'], env);
-    expect(st.code).toBe(3);
-    expect(JSON.parse(st.stdout)).toEqual({
-      error: { reason: 'hub_not_running', message: expect.stringContaining('No hub is running') },
+  describe('exit codes', () => {
+    it('a usage error exits 2', async () => {
+      const env = cliEnv(tempDirs());
+      expect((await runCli(['frobnicate'], env)).code).toBe(2);
+      expect((await runCli(['agents', '--bogus'], env)).code).toBe(2);
+      expect(
+        (await runCli(['session', 'state', 'sleepy'], { ...env, SWITCHBOARD_SESSION: 'x', SWITCHBOARD_TOKEN: 'y' }))
+          .code,
+      ).toBe(2);
     });
-    const help = await runCli(['--help'], env);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain('switchboard send --to X');
+
+    it('no running hub exits 3, with the --json error on stdout', async () => {
+      const env = cliEnv(tempDirs());
+      const st = await runCli(['status', '--json'], env);
+      expect(st.code).toBe(3);
+      expect(JSON.parse(st.stdout)).toEqual({
+        error: { reason: 'hub_not_running', message: expect.stringContaining('No hub is running') },
+      });
+    });
+
+    it('--help exits 0 with the usage', async () => {
+      const help = await runCli(['--help'], cliEnv(tempDirs()));
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('switchboard send --to X');
+    });
   });
 
-  it('serve prints a ready line; a second serve reports the running hub and exits 1; SIGTERM stops cleanly', async () => {
+  it('serve runs one hub for its runtime directory until SIGTERM', async () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
     served = await serveCli(env);
-    expect(served.ready).toMatchObject({ event: 'ready', socket: `${dirs.runtime}/hub.sock`, pid: served.child.pid });
+    expect(served.ready, 'serve prints a ready line').toMatchObject({
+      event: 'ready',
+      socket: `${dirs.runtime}/hub.sock`,
+      pid: served.child.pid,
+    });
     const second = await runCli(['serve', '--json'], env);
-    expect(second.code).toBe(1);
-    expect(JSON.parse(second.stdout)).toMatchObject({ error: { reason: 'hub_running' } });
+    expect(second.code, 'a second serve exits 1').toBe(1);
+    expect(JSON.parse(second.stdout), 'a second serve names the running hub').toMatchObject({
+      error: { reason: 'hub_running' },
+    });
     const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as { pid: number; sessions: number };
     expect(status).toMatchObject({ pid: served.child.pid, sessions: 0 });
-    expect(await served.stop('SIGTERM')).toBe(0);
+    expect(await served.stop('SIGTERM'), 'SIGTERM exits 0').toBe(0);
     served = undefined;
-    expect(fs.existsSync(`${dirs.runtime}/hub.sock`)).toBe(false);
+    expect(fs.existsSync(`${dirs.runtime}/hub.sock`), 'SIGTERM removes the socket').toBe(false);
   });
 
-  it('runs the session lifecycle, agents, send and inbox end to end', async () => {
+  it('carries two sessions from start to stop through the CLI alone', async () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
     served = await serveCli(env);
@@ -77,39 +93,46 @@ describe('switchboard CLI', () => {
       const agents = JSON.parse((await runCli(['agents', '--json'], alice)).stdout) as {
         rows: Array<{ name: string; self: boolean; agent: string }>;
       };
-      expect(agents.rows.map((r) => [r.name, r.self, r.agent])).toEqual([
+      expect(
+        agents.rows.map((r) => [r.name, r.self, r.agent]),
+        'agents lists both sessions',
+      ).toEqual([
         ['alice', true, 'codex'],
         ['bob', false, 'codex'],
       ]);
       const text = await runCli(['agents'], alice);
-      expect(text.stdout).toMatch(/^NAME \[REF\]\s+WHERE/);
+      expect(text.stdout, 'agents prints a table').toMatch(/^NAME \[REF\]\s+WHERE/);
       expect(text.stdout).toContain('alice [');
 
       const sent = await runCli(['send', '--to', 'bob', '--summary', 'ping', '--message', 'hello bob'], alice);
       expect(sent.code).toBe(0);
-      expect(sent.stdout).toMatch(/^queued: /);
+      expect(sent.stdout, 'send queues the message').toMatch(/^queued: /);
       const bad = await runCli(['send', '--to', 'bob', '--message', 'no summary', '--json'], alice);
       expect(bad.code).toBe(1);
-      expect(JSON.parse(bad.stdout)).toMatchObject({ error: { reason: 'summary_missing' } });
+      expect(JSON.parse(bad.stdout), 'a send without a summary is refused').toMatchObject({
+        error: { reason: 'summary_missing' },
+      });
 
       const inbox = JSON.parse((await runCli(['inbox', '--ack', '--json'], bob)).stdout) as {
         items: Array<{ text: string }>;
       };
-      expect(inbox.items).toHaveLength(1);
+      expect(inbox.items, 'the recipient’s inbox holds the message').toHaveLength(1);
       expect(inbox.items[0]!.text).toContain('hello bob');
-      expect((await runCli(['inbox'], bob)).stdout.trim()).toBe('Inbox empty.');
+      expect((await runCli(['inbox'], bob)).stdout.trim(), '--ack empties the inbox').toBe('Inbox empty.');
       const receipts = await runCli(['inbox', '--wait', '5'], alice);
-      expect(receipts.stdout).toContain('was handed to its agent');
+      expect(receipts.stdout, 'the sender gets a receipt').toContain('was handed to its agent');
 
-      expect((await runCli(['session', 'state', 'busy'], bob)).stdout.trim()).toBe('busy');
-      expect((await runCli(['session', 'mode', 'plan'], bob)).stdout.trim()).toBe('plan');
-      expect((await runCli(['session', 'rename', 'Robert'], bob)).stdout).toMatch(/^robert \[[0-9a-f]{6}\]/);
-      expect((await runCli(['session', 'stop'], bob)).code).toBe(0);
+      expect((await runCli(['session', 'state', 'busy'], bob)).stdout.trim(), 'session state').toBe('busy');
+      expect((await runCli(['session', 'mode', 'plan'], bob)).stdout.trim(), 'session mode').toBe('plan');
+      expect((await runCli(['session', 'rename', 'Robert'], bob)).stdout, 'session rename').toMatch(
+        /^robert \[[0-9a-f]{6}\]/,
+      );
+      expect((await runCli(['session', 'stop'], bob)).code, 'session stop').toBe(0);
       const after = JSON.parse((await runCli(['agents', '--json'], alice)).stdout) as { rows: unknown[] };
-      expect(after.rows).toHaveLength(1);
+      expect(after.rows, 'a stopped session leaves the list').toHaveLength(1);
       const wrong = await runCli(['inbox'], { ...alice, SWITCHBOARD_TOKEN: 'nope' });
-      expect(wrong.code).toBe(1);
-      expect(wrong.stderr).toContain('Unauthorized');
+      expect(wrong.code, 'a wrong token exits 1').toBe(1);
+      expect(wrong.stderr, 'a wrong token is Unauthorized').toContain('Unauthorized');
     } finally {
       await stopProcess(holder);
     }
@@ -117,7 +140,7 @@ describe('switchboard CLI', () => {
 });
 
 describe('switchboard held and subscriptions', () => {
-  it('lists and decides held messages with the UI token printed by serve; a session token is refused', async () => {
+  it('only the UI token serve prints decides held messages and subscriptions', async () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
     served = await serveCli(env);
@@ -156,7 +179,7 @@ describe('switchboard held and subscriptions', () => {
 
       expect((await runCli(['held'], careful)).code).toBe(2);
       const refused = await runCli(['held', 'list'], { ...careful, SWITCHBOARD_UI_TOKEN: careful.SWITCHBOARD_TOKEN });
-      expect(refused.code).toBe(1);
+      expect(refused.code, 'a session token is refused').toBe(1);
       expect(refused.stderr).toContain('Unauthorized');
 
       const list = await runCli(['held'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken });
@@ -169,7 +192,7 @@ describe('switchboard held and subscriptions', () => {
       ).items;
       expect(items).toHaveLength(1);
       const approved = await runCli(['held', 'approve', items[0]!.id], { ...env, SWITCHBOARD_UI_TOKEN: uiToken });
-      expect(approved.stdout.trim()).toBe('approved: queued');
+      expect(approved.stdout.trim(), 'held approve with the UI token').toBe('approved: queued');
       const inbox = await runCli(['inbox'], bypass);
       expect(inbox.stdout).toContain('approved="after-hold"');
       expect((await runCli(['held', 'deny', items[0]!.id], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).code).toBe(1);
@@ -188,7 +211,7 @@ describe('switchboard held and subscriptions', () => {
       const subs = JSON.parse(
         (await runCli(['subscriptions', '--json'], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })).stdout,
       ) as { items: Array<{ id: string }> };
-      expect(subs.items).toHaveLength(1);
+      expect(subs.items, 'subscriptions lists the idle subscription').toHaveLength(1);
       expect(
         (
           await runCli(['subscriptions', 'cancel', subs.items[0]!.id], { ...env, SWITCHBOARD_UI_TOKEN: uiToken })
@@ -204,7 +227,7 @@ describe('switchboard held and subscriptions', () => {
 });
 
 describe('switchboard teams and tasks', () => {
-  it('lists teams, shows a roster and runs a task board end to end', async () => {
+  it('runs a team’s task board end to end', async () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
     const claude = env.CLAUDE_CONFIG_DIR as string;

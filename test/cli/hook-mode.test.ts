@@ -21,40 +21,48 @@ describe('the permission mode: learnt from what the agent exposes, else unknown 
   const row = async (c: HubClient, agent: string) =>
     (await c.call('agents.list', {})).rows.find((x) => x.agent === agent)!;
 
-  it('Gemini without --yolo: "mode unknown"; it receives as bypass (a prompting peer is held) and sends unclassed', async () => {
-    th = await startHub();
-    const dirs = th.dirs;
-    await hook(dirs, ['session-start', '--agent', 'gemini'], fixture('gemini-after-tool.json', dirs.root));
-    const { c, r } = await peer(th);
-    const me = await row(c, 'gemini');
-    expect(me.mode).toBe('unknown');
-    const held = await c.call('message.send', {
-      sessionId: r.sessionId,
-      token: r.token,
-      to: me.address,
-      summary: 's',
-      message: 'x',
-    });
-    expect(held.status).toBe('held');
-    expect(held.reason).toContain('permission mode is unknown');
-    // Its own sends carry no class: a bypass receiver holds them like an unverified sender's.
-    await th.register(c, { name: 'yolo', permissionMode: 'bypassPermissions' });
-    const [credsFile] = fs.readdirSync(`${dirs.home}/agents`);
-    const creds = JSON.parse(fs.readFileSync(`${dirs.home}/agents/${credsFile!}`, 'utf8')) as {
-      sessionId: string;
-      token: string;
+  describe('Gemini without --yolo', () => {
+    const start = async () => {
+      th = await startHub();
+      await hook(th.dirs, ['session-start', '--agent', 'gemini'], fixture('gemini-after-tool.json', th.dirs.root));
+      const { c, r } = await peer(th);
+      return { dirs: th.dirs, c, r, me: await row(c, 'gemini') };
     };
-    const out = await c.call('message.send', {
-      sessionId: creds.sessionId,
-      token: creds.token,
-      to: 'yolo',
-      summary: 's',
-      message: 'from gemini',
+
+    it('receives as bypass while its mode is unknown: a prompting peer’s message is held', async () => {
+      const { c, r, me } = await start();
+      expect(me.mode).toBe('unknown');
+      const held = await c.call('message.send', {
+        sessionId: r.sessionId,
+        token: r.token,
+        to: me.address,
+        summary: 's',
+        message: 'x',
+      });
+      expect(held.status).toBe('held');
+      expect(held.reason).toContain('permission mode is unknown');
     });
-    expect(out).toMatchObject({ status: 'held', reason: expect.stringContaining('the sender is unverified') });
+
+    it('sends unclassed: a bypass receiver holds its message like an unverified sender’s', async () => {
+      const { dirs, c } = await start();
+      await th!.register(c, { name: 'yolo', permissionMode: 'bypassPermissions' });
+      const [credsFile] = fs.readdirSync(`${dirs.home}/agents`);
+      const creds = JSON.parse(fs.readFileSync(`${dirs.home}/agents/${credsFile!}`, 'utf8')) as {
+        sessionId: string;
+        token: string;
+      };
+      const out = await c.call('message.send', {
+        sessionId: creds.sessionId,
+        token: creds.token,
+        to: 'yolo',
+        summary: 's',
+        message: 'from gemini',
+      });
+      expect(out).toMatchObject({ status: 'held', reason: expect.stringContaining('the sender is unverified') });
+    });
   });
 
-  it('Gemini started with --yolo, and Codex with --dangerously-bypass-approvals-and-sandbox before its hooks report, are bypass', async () => {
+  it('a bypass flag on the command line (Gemini --yolo, Codex --dangerously-bypass-approvals-and-sandbox) makes it bypass before any hook reports a mode', async () => {
     th = await startHub();
     const dirs = th.dirs;
     const c = await th.client();
@@ -109,16 +117,16 @@ describe('a plain `claude` (no permission flag): its mode comes from its prompt 
   const send = (c: HubClient, r: Registration, to: string, message: string) =>
     c.call('message.send', { sessionId: r.sessionId, token: r.token, to, summary: 's', message });
 
-  it('unknown until its first prompt, then known from its hooks: a prompting peer is queued; Shift+Tab to bypass holds the next', async () => {
+  it('holds messages until its first prompt, then classes them by the mode each hook reports', async () => {
     th = await startHub();
     const dirs = th.dirs;
     // 2.1.332's SessionStart input has no permission_mode, and this "agent" has no flag on its command line.
     await hook(dirs, ['session-start', '--agent', 'claude'], fixture('claude-2.1.332-session-start.json', dirs.root));
     const { c, r } = await peer(th);
     const before = await row(c);
-    expect([before.mode, before.modeSource]).toEqual(['unknown', null]);
+    expect([before.mode, before.modeSource], 'unknown before the first prompt').toEqual(['unknown', null]);
     const early = await send(c, r, before.address, 'before the first prompt');
-    expect(early.status).toBe('held'); // fail closed while nothing told it
+    expect(early.status, 'held while the mode is unknown').toBe('held'); // fail closed while nothing told it
 
     const prompt = await hook(
       dirs,
@@ -126,10 +134,16 @@ describe('a plain `claude` (no permission flag): its mode comes from its prompt 
       fixture('claude-2.1.332-prompt-submit.json', dirs.root),
     );
     const known = await row(c);
-    expect([known.mode, known.modeClass, known.modeSource]).toEqual(['auto', 'prompting', 'hook']);
+    expect([known.mode, known.modeClass, known.modeSource], 'the prompt hook tells the mode').toEqual([
+      'auto',
+      'prompting',
+      'hook',
+    ]);
     // The held message was released by the verified mode and handed over in this very prompt.
-    expect(prompt.stdout).toContain('before the first prompt');
-    expect((await send(c, r, known.address, 'after the first prompt')).status).toBe('queued');
+    expect(prompt.stdout, 'the held message is handed over at that prompt').toContain('before the first prompt');
+    expect((await send(c, r, known.address, 'after the first prompt')).status, 'a prompting peer is queued').toBe(
+      'queued',
+    );
 
     // Shift+Tab to bypassPermissions during the turn: the Stop hook's input says so.
     await hook(
@@ -138,29 +152,29 @@ describe('a plain `claude` (no permission flag): its mode comes from its prompt 
       fixture('claude-2.1.332-stop.json', dirs.root, { permission_mode: 'bypassPermissions' }),
     );
     const switched = await row(c);
-    expect([switched.mode, switched.modeClass, switched.modeSource]).toEqual(['bypassPermissions', 'bypass', 'hook']);
+    expect([switched.mode, switched.modeClass, switched.modeSource], 'the Stop hook tells the switch').toEqual([
+      'bypassPermissions',
+      'bypass',
+      'hook',
+    ]);
     const next = await send(c, r, switched.address, 'after the switch');
-    expect(next.status).toBe('held');
+    expect(next.status, 'after Shift+Tab to bypass the next message is held').toBe('held');
     expect(next.reason).toContain('this session bypasses permission prompts and the sender does not');
 
     const listed = await runCli(['agents'], cliEnv(dirs));
-    expect(listed.stdout).toContain('bypassPermissions, from its hooks');
+    expect(listed.stdout, '`switchboard agents` names the source').toContain('bypassPermissions, from its hooks');
   });
 
-  it('started with --allow-dangerously-skip-permissions, plan mode is bypass (Shift+Tab is one key from it); without, prompting', async () => {
-    for (const [flag, expected] of [
-      ['--allow-dangerously-skip-permissions', 'bypass'],
-      ['--verbose', 'prompting'],
-    ] as const) {
-      th = await startHub();
-      const dirs = th.dirs;
-      const input = fixture('claude-2.1.332-prompt-submit.json', dirs.root, { permission_mode: 'plan' });
-      await hook(dirs, ['prompt-submit', '--agent', 'claude'], input, flag);
-      const c = await th.client();
-      const me = await row(c);
-      expect([flag, me.mode, me.modeClass]).toEqual([flag, 'plan', expected]);
-      await th.close();
-      th = undefined;
-    }
+  // With --allow-dangerously-skip-permissions, plan mode is one Shift+Tab from bypass, so it counts as bypass.
+  it.each([
+    ['--allow-dangerously-skip-permissions', 'bypass'],
+    ['--verbose', 'prompting'],
+  ] as const)('plan mode started with %s counts as %s', async (flag, expected) => {
+    th = await startHub();
+    const dirs = th.dirs;
+    const input = fixture('claude-2.1.332-prompt-submit.json', dirs.root, { permission_mode: 'plan' });
+    await hook(dirs, ['prompt-submit', '--agent', 'claude'], input, flag);
+    const me = await row(await th.client());
+    expect([flag, me.mode, me.modeClass]).toEqual([flag, 'plan', expected]);
   });
 });

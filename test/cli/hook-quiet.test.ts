@@ -79,13 +79,18 @@ async function agentSession() {
 }
 
 describe('quiet marks: post-tool hooks with nothing pending', () => {
-  it('the first post-tool hook calls the hub, which marks the session (0600, 0700 directory); later ones do not call', async () => {
-    const { me, mark, called } = await agentSession();
+  it('the first post-tool hook calls the hub, which leaves a private mark for the session', async () => {
+    const { mark, called } = await agentSession();
     expect(fs.existsSync(mark), 'no mark before any fetch').toBe(false);
     expect(await called([ENTRY, 'post-tool', '--agent', 'claude'])).toMatchObject({ stdout: '', called: true });
     expect(fs.statSync(mark).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(mark)).mode & 0o777).toBe(0o700);
     expect(parseQuietMark(fs.readFileSync(mark, 'utf8'))?.hubPid).toBe(process.pid);
+  });
+
+  it('while the mark holds, post-tool hooks in every form do not call the hub', async () => {
+    const { me, called } = await agentSession();
+    await called([ENTRY, 'post-tool', '--agent', 'claude']);
     for (const argv of [
       [ENTRY, 'post-tool', '--agent', 'claude'],
       [ENTRY, 'post-tool', '--agent=claude'],
@@ -95,16 +100,16 @@ describe('quiet marks: post-tool hooks with nothing pending', () => {
     expect(me.state, 'nothing the hub relies on was skipped').toBe('idle');
   });
 
-  it('a message removes the mark before message.send answers; the next post-tool hook hands it over and acks it', async () => {
+  it('a message removes the mark before message.send answers, so the next post-tool hook hands it over', async () => {
     const { t, me, mark, send, called } = await agentSession();
     await called([ENTRY, 'post-tool', '--agent', 'claude']);
     expect(fs.existsSync(mark)).toBe(true);
     await send('tests are green on main');
-    expect(fs.existsSync(mark)).toBe(false);
+    expect(fs.existsSync(mark), 'the send removed the mark').toBe(false);
     const r = await called([ENTRY, 'post-tool', '--agent', 'claude']);
-    expect(r.called).toBe(true);
-    expect(r.stdout).toContain('tests are green on main');
-    expect(t.hub.mailboxes.depth(me.id)).toBe(0);
+    expect(r.called, 'the next hook calls the hub').toBe(true);
+    expect(r.stdout, 'the next hook hands the message over').toContain('tests are green on main');
+    expect(t.hub.mailboxes.depth(me.id), 'the hook acked it').toBe(0);
     expect(
       (await called([ENTRY, 'post-tool', '--agent', 'claude'])).called,
       'the ack left it empty: marked again',
@@ -113,7 +118,7 @@ describe('quiet marks: post-tool hooks with nothing pending', () => {
     expect((await called([ENTRY, 'post-tool', '--agent', 'claude'])).called).toBe(false);
   });
 
-  it('a stale mark only costs a call: expired, of a dead hub, malformed or of another session', async () => {
+  it('a stale or foreign mark only costs a call', async () => {
     const { me, mark, called } = await agentSession();
     await called([ENTRY, 'post-tool', '--agent', 'claude']);
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
@@ -152,7 +157,7 @@ describe('quiet marks: post-tool hooks with nothing pending', () => {
     expect(r.stderr, 'no hub: the hook says so, as before').toContain('hub not running');
   });
 
-  it('race: a message that arrives after a hook read the mark waits; the Stop hook always calls the hub and hands it over', async () => {
+  it('a message that arrives after a hook read the mark is handed over by the Stop hook', async () => {
     const { t, me, mark, send, called, dirs } = await agentSession();
     await called([ENTRY, 'post-tool', '--agent', 'claude']);
     const seen = fs.readFileSync(mark, 'utf8'); // what a hook read just before the message came
@@ -165,13 +170,13 @@ describe('quiet marks: post-tool hooks with nothing pending', () => {
     });
     expect(t.hub.mailboxes.depth(me.id), 'nothing lost: still in the inbox').toBe(1);
     const stop = await called([ENTRY, 'stop', '--agent', 'claude'], fixture('claude-stop.json', dirs.root));
-    expect(stop.called).toBe(true);
+    expect(stop.called, 'the Stop hook always calls the hub').toBe(true);
     expect(JSON.parse(stop.stdout)).toMatchObject({ decision: 'block' });
-    expect(stop.stdout).toContain('review my branch');
+    expect(stop.stdout, 'the Stop hook hands it over').toContain('review my branch');
     expect(t.hub.mailboxes.depth(me.id)).toBe(0);
   });
 
-  it('switchboard_hook post-tool (the mcp_tool hook) answers from the mark without calling the hub, and hands a message over once it came', async () => {
+  it('switchboard_hook post-tool (the mcp_tool hook) honours the mark as the command hook does', async () => {
     th = await startHub();
     const t = th;
     const agent = `const c = require('node:child_process').spawn(process.execPath, process.argv.slice(1), { stdio: 'inherit' });
@@ -199,8 +204,8 @@ c.on('exit', (code) => process.exit(code ?? 0));`;
       message: 'ping from peer',
     });
     const got = await hookCall();
-    expect(got.called).toBe(true);
-    expect(got.text).toContain('ping from peer');
+    expect(got.called, 'a message removed the mark: the hub is called').toBe(true);
+    expect(got.text, 'the message is handed over').toContain('ping from peer');
     expect(t.hub.mailboxes.depth(me.id)).toBe(0);
   });
 
@@ -217,7 +222,7 @@ c.on('exit', (code) => process.exit(code ?? 0));`;
     expect({ mode: me.permissionMode, known: me.modeKnown }).toEqual({ mode: 'bypassPermissions', known: false });
   });
 
-  it('at stop, a claim that repeats the verified mode changes nothing; a claim of another class makes it unknown', async () => {
+  it('at stop, only a mode claim of another class than the verified one makes the mode unknown', async () => {
     th = await startHub();
     const t = th;
     mcp = await mcpSession(t, [CLI]);
@@ -231,11 +236,19 @@ c.on('exit', (code) => process.exit(code ?? 0));`;
     };
     await c.call('session.mode', { ...creds, permissionMode: 'auto', source: 'hook' }); // as the prompt hook reports it
     await mcp.callTool({ name: 'switchboard_hook', arguments: { event: 'stop', permission_mode: 'auto' } });
-    expect([me.permissionMode, me.modeKnown, me.modeSource]).toEqual(['auto', true, 'hook']);
+    expect([me.permissionMode, me.modeKnown, me.modeSource], 'repeating the verified mode changes nothing').toEqual([
+      'auto',
+      true,
+      'hook',
+    ]);
     await mcp.callTool({
       name: 'switchboard_hook',
       arguments: { event: 'stop', permission_mode: 'bypassPermissions' },
     });
-    expect([me.permissionMode, me.modeKnown, me.modeSource]).toEqual(['bypassPermissions', false, 'unverified']);
+    expect([me.permissionMode, me.modeKnown, me.modeSource], 'another class makes it unknown').toEqual([
+      'bypassPermissions',
+      false,
+      'unverified',
+    ]);
   });
 });

@@ -74,7 +74,7 @@ function hasSystemdAnalyze(): boolean {
 }
 
 describe.skipIf(process.platform !== 'linux')('switchboard service on Linux (systemd --user, faked)', () => {
-  it('install writes the unit naming this Node and the real CLI path, then enables and starts it', async () => {
+  it('install sets up a unit that runs this Node on the real CLI path', async () => {
     const b = box();
     const link = path.join(b.root, 'bin', 'switchboard'); // as npm's global bin link runs it
     fs.symlinkSync(CLI, link);
@@ -82,11 +82,13 @@ describe.skipIf(process.platform !== 'linux')('switchboard service on Linux (sys
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { file: string; started: boolean; ran: string[][] };
     expect(out.file).toBe(b.unit);
-    expect(out.started).toBe(true);
+    expect(out.started, 'install starts the service').toBe(true);
     const text = fs.readFileSync(b.unit, 'utf8');
     expect(text).toContain(MARKER);
     const execStart = /^ExecStart=(.*)$/m.exec(text)?.[1];
-    expect(execStart).toBe(`"${process.execPath}" "${fs.realpathSync(CLI)}" serve --ui`);
+    expect(execStart, 'the unit runs this Node on the real CLI path').toBe(
+      `"${process.execPath}" "${fs.realpathSync(CLI)}" serve --ui`,
+    );
     expect(path.isAbsolute(process.execPath)).toBe(true);
     expect(text).toMatch(/^Restart=on-failure$/m);
     expect(text).toMatch(/^RestartSec=\d+$/m);
@@ -96,7 +98,10 @@ describe.skipIf(process.platform !== 'linux')('switchboard service on Linux (sys
     const envKeys = [...text.matchAll(/^Environment="([A-Z_]+)=/gm)].map((m) => m[1]);
     expect(envKeys).toEqual(['SWITCHBOARD_HOME', 'SWITCHBOARD_RUNTIME_DIR', 'PATH']);
     expect(text).not.toMatch(/TOKEN/);
-    expect(b.calls()).toEqual(['--user daemon-reload', '--user enable --now switchboard.service']);
+    expect(b.calls(), 'install enables and starts the unit').toEqual([
+      '--user daemon-reload',
+      '--user enable --now switchboard.service',
+    ]);
 
     if (!hasSystemdAnalyze()) {
       console.warn('systemd-analyze is not on this machine: the unit was not verified by systemd');
@@ -145,7 +150,7 @@ describe.skipIf(process.platform !== 'linux')('switchboard service on Linux (sys
     ]);
   });
 
-  it('--dry-run prints the unit and the commands, and writes and runs nothing', async () => {
+  it('a --dry-run install prints the unit and commands without writing or running anything', async () => {
     const b = box();
     const before = tree(b.root);
     const r = await runCli(['service', 'install', '--dry-run'], b.env);
@@ -175,31 +180,39 @@ describe.skipIf(process.platform !== 'linux')('switchboard service on Linux (sys
     expect((JSON.parse(s.stdout) as { installed: string }).installed).toBe('foreign');
   });
 
-  it('uninstall stops and disables it and removes exactly the file install wrote', async () => {
+  it('uninstall undoes exactly what install did', async () => {
     const b = box();
     fs.mkdirSync(path.dirname(b.unit), { recursive: true });
     fs.writeFileSync(path.join(path.dirname(b.unit), 'other.service'), '[Service]\nExecStart=/usr/bin/true\n');
     const before = tree(b.root);
     expect((await runCli(['service', 'install'], b.env)).code).toBe(0);
-    expect(tree(b.root)).toEqual([...before, b.unit].sort());
+    expect(tree(b.root), 'install adds one file').toEqual([...before, b.unit].sort());
     const r = await runCli(['service', 'uninstall'], b.env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Stopped, disabled and removed ${b.unit}`);
-    expect(tree(b.root)).toEqual(before);
-    expect(b.calls().slice(2)).toEqual(['--user disable --now switchboard.service', '--user daemon-reload']);
+    expect(tree(b.root), 'uninstall removes exactly that file').toEqual(before);
+    expect(b.calls().slice(2), 'uninstall stops and disables the service').toEqual([
+      '--user disable --now switchboard.service',
+      '--user daemon-reload',
+    ]);
     const again = await runCli(['service', 'uninstall'], b.env);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain('nothing to remove');
+    expect(again.stdout, 'a second uninstall has nothing to do').toContain('nothing to remove');
   });
 
-  it('status: installed or not, what systemd says, and whether a hub answers', async () => {
+  it('status before install says not installed, with no hub answering', async () => {
     const b = box();
     const before = await runCli(['service', 'status'], b.env);
     expect(before.code, before.stderr).toBe(0);
     expect(before.stdout).toContain('not installed');
     expect(before.stdout).toContain('no hub answers on');
-    expect((await runCli(['service', 'install', '--no-start'], b.env)).code).toBe(0);
     expect(b.calls()).toEqual(['--user is-active switchboard.service', '--user is-enabled switchboard.service']);
+  });
+
+  it('status after install reports what systemd says', async () => {
+    const b = box();
+    expect((await runCli(['service', 'install', '--no-start'], b.env)).code).toBe(0);
+    expect(b.calls(), 'install --no-start asks systemd nothing').toEqual([]);
     const after = await runCli(['service', 'status', '--json'], b.env);
     const s = JSON.parse(after.stdout) as {
       installed: string;
@@ -224,13 +237,17 @@ describe.skipIf(process.platform !== 'linux')('switchboard service on Linux (sys
     }
   });
 
-  it('without a user bus install still writes the unit, says how to start it, and status says unreachable', async () => {
+  it('without a user bus, install still writes the unit and says how to start it', async () => {
     const b = box('nobus');
     const r = await runCli(['service', 'install'], b.env);
     expect(r.code, r.stderr).toBe(0);
     expect(fs.readFileSync(b.unit, 'utf8')).toContain(MARKER);
     expect(r.stdout).toContain('cannot be reached');
     expect(r.stdout).toContain('systemctl --user enable --now switchboard.service');
+  });
+
+  it('without a user bus, status says systemd is unreachable', async () => {
+    const b = box('nobus');
     const s = await runCli(['service', 'status'], b.env);
     expect(s.stdout).toContain('systemd --user: unreachable (Failed to connect to bus');
   });

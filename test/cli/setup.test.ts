@@ -61,68 +61,82 @@ const backups = (dir: string): string[] =>
     .filter((f) => f.includes('switchboard-backup'));
 
 describe('switchboard setup', () => {
-  it('claude-code: adds the MCP server and five hooks, keeps everything else, is idempotent, uninstalls cleanly', async () => {
-    const h = home();
-    const settings = path.join(h.dir, '.claude', 'settings.json');
-    const dry = await runCli(['setup', 'claude-code', '--dry-run'], h.env);
-    expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain(`--- ${path.join(h.dir, '.claude.json')}`);
-    expect(dry.stdout).toContain('+ ');
-    expect(dry.stdout).toContain('(dry run: nothing was written)');
-    expect(read(settings)).toBe(CLAUDE_SETTINGS);
-
-    expect((await runCli(['setup', 'claude-code'], h.env)).code).toBe(0);
-    const cfg = parseJsonc(read(path.join(h.dir, '.claude.json'))) as {
-      mcpServers: Record<string, { command: string; args: string[] }>;
-      numStartups: number;
-    };
-    expect(Object.keys(cfg.mcpServers)).toEqual(['github', 'switchboard']);
-    expect(cfg.mcpServers.switchboard).toEqual({
-      type: 'stdio',
-      command: process.execPath,
-      args: ['--no-memory-reducer', CLI, 'mcp', '--agent', 'claude'],
-      env: {},
+  describe('claude-code', () => {
+    it('a dry run shows the diff and writes nothing', async () => {
+      const h = home();
+      const dry = await runCli(['setup', 'claude-code', '--dry-run'], h.env);
+      expect(dry.code).toBe(0);
+      expect(dry.stdout).toContain(`--- ${path.join(h.dir, '.claude.json')}`);
+      expect(dry.stdout).toContain('+ ');
+      expect(dry.stdout).toContain('(dry run: nothing was written)');
+      expect(read(path.join(h.dir, '.claude', 'settings.json'))).toBe(CLAUDE_SETTINGS);
     });
-    expect(cfg.numStartups).toBe(42);
-    const s = read(settings);
-    expect(s).toContain('// my own formatter hook');
-    const hooks = (
-      parseJsonc(s) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> }
-    ).hooks;
-    expect(Object.keys(hooks)).toEqual(['PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd']);
-    expect(hooks.PostToolUse).toHaveLength(2);
-    expect(hooks.PostToolUse![0]!.matcher).toBe('Edit|Write');
-    expect(hooks.PostToolUse![1]).toEqual({
-      matcher: '*',
-      hooks: [
-        {
-          type: 'command',
-          command: `"${process.execPath}" "${path.join(path.dirname(CLI), 'switchboard-hook.cjs')}" post-tool --agent claude`,
-          timeout: 10,
-        },
-      ],
+
+    it('adds the MCP server and five hooks next to the user’s own entries', async () => {
+      const h = home();
+      const settings = path.join(h.dir, '.claude', 'settings.json');
+      expect((await runCli(['setup', 'claude-code'], h.env)).code).toBe(0);
+      const cfg = parseJsonc(read(path.join(h.dir, '.claude.json'))) as {
+        mcpServers: Record<string, { command: string; args: string[] }>;
+        numStartups: number;
+      };
+      expect(Object.keys(cfg.mcpServers)).toEqual(['github', 'switchboard']);
+      expect(cfg.mcpServers.switchboard).toEqual({
+        type: 'stdio',
+        command: process.execPath,
+        args: ['--no-memory-reducer', CLI, 'mcp', '--agent', 'claude'],
+        env: {},
+      });
+      expect(cfg.numStartups).toBe(42);
+      const s = read(settings);
+      expect(s).toContain('// my own formatter hook');
+      const hooks = (
+        parseJsonc(s) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> }
+      ).hooks;
+      expect(Object.keys(hooks)).toEqual(['PostToolUse', 'SessionStart', 'UserPromptSubmit', 'Stop', 'SessionEnd']);
+      expect(hooks.PostToolUse).toHaveLength(2);
+      expect(hooks.PostToolUse![0]!.matcher).toBe('Edit|Write');
+      expect(hooks.PostToolUse![1]).toEqual({
+        matcher: '*',
+        hooks: [
+          {
+            type: 'command',
+            command: `"${process.execPath}" "${path.join(path.dirname(CLI), 'switchboard-hook.cjs')}" post-tool --agent claude`,
+            timeout: 10,
+          },
+        ],
+      });
+      expect(backups(h.dir)).toHaveLength(2);
     });
-    expect(backups(h.dir)).toHaveLength(2);
 
-    const again = await runCli(['setup', 'claude-code'], h.env);
-    expect(again.stdout.trim()).toBe('claude-code: already set up; nothing to change.');
-    expect(backups(h.dir)).toHaveLength(2);
+    it('a second run changes nothing and makes no new backup', async () => {
+      const h = home();
+      expect((await runCli(['setup', 'claude-code'], h.env)).code).toBe(0);
+      const again = await runCli(['setup', 'claude-code'], h.env);
+      expect(again.stdout.trim()).toBe('claude-code: already set up; nothing to change.');
+      expect(backups(h.dir)).toHaveLength(2);
+    });
 
-    expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).code).toBe(0);
-    expect(parseJsonc(read(settings))).toEqual(parseJsonc(CLAUDE_SETTINGS));
-    expect(read(settings)).toContain('// my own formatter hook');
-    expect(JSON.parse(read(path.join(h.dir, '.claude.json')))).toEqual(JSON.parse(CLAUDE_JSON));
-    expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).stdout.trim()).toBe(
-      'claude-code: already removed; nothing to change.',
-    );
+    it('uninstall restores the original files', async () => {
+      const h = home();
+      const settings = path.join(h.dir, '.claude', 'settings.json');
+      expect((await runCli(['setup', 'claude-code'], h.env)).code).toBe(0);
+      expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).code).toBe(0);
+      expect(parseJsonc(read(settings))).toEqual(parseJsonc(CLAUDE_SETTINGS));
+      expect(read(settings)).toContain('// my own formatter hook');
+      expect(JSON.parse(read(path.join(h.dir, '.claude.json')))).toEqual(JSON.parse(CLAUDE_JSON));
+      expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).stdout.trim()).toBe(
+        'claude-code: already removed; nothing to change.',
+      );
+    });
   });
 
-  it('codex: a marked TOML table (comments kept) and hooks.json; uninstall restores the file byte for byte', async () => {
+  it('codex: uninstall restores config.toml byte for byte after a marked table was added', async () => {
     const h = home();
     const toml = path.join(h.dir, '.codex', 'config.toml');
     expect((await runCli(['setup', 'codex'], h.env)).code).toBe(0);
     const text = read(toml);
-    expect(text.startsWith(CODEX_TOML)).toBe(true);
+    expect(text.startsWith(CODEX_TOML), 'the user’s TOML, comments and all, comes first').toBe(true);
     const parsed = parseToml(text) as {
       model: string;
       mcp_servers: Record<string, { command: string; args: string[] }>;
@@ -136,10 +150,17 @@ describe('switchboard setup', () => {
     });
     expect(parsed.mcp_servers.docs).toBeDefined();
     const hooks = JSON.parse(read(path.join(h.dir, '.codex', 'hooks.json'))) as { hooks: Record<string, unknown[]> };
-    expect(Object.keys(hooks.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
-    expect((await runCli(['setup', 'codex'], h.env)).stdout.trim()).toBe('codex: already set up; nothing to change.');
+    expect(Object.keys(hooks.hooks), 'hooks.json names four events').toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'PostToolUse',
+      'Stop',
+    ]);
+    expect((await runCli(['setup', 'codex'], h.env)).stdout.trim(), 'a second run changes nothing').toBe(
+      'codex: already set up; nothing to change.',
+    );
     expect((await runCli(['setup', 'codex', '--uninstall'], h.env)).code).toBe(0);
-    expect(read(toml)).toBe(CODEX_TOML);
+    expect(read(toml), 'uninstall restores config.toml byte for byte').toBe(CODEX_TOML);
     expect(fs.existsSync(path.join(h.dir, '.codex', 'hooks.json'))).toBe(true);
     expect(JSON.parse(read(path.join(h.dir, '.codex', 'hooks.json')))).toEqual({});
   });
@@ -160,7 +181,7 @@ describe('switchboard setup', () => {
     expect(json.notes[0]).toMatch(/^Gemini CLI runs MCP servers and hooks only in trusted folders/);
   });
 
-  it('gemini: MCP server and hooks in settings.json with Gemini event names; uninstall restores it', async () => {
+  it('gemini: uninstall restores settings.json after the MCP server and hooks under Gemini event names', async () => {
     const h = home();
     const file = path.join(h.dir, '.gemini', 'settings.json');
     expect((await runCli(['setup', 'gemini'], h.env)).code).toBe(0);
@@ -178,9 +199,9 @@ describe('switchboard setup', () => {
       'SessionEnd',
     ]);
     expect(cfg.hooks.AfterTool![0]!.hooks[0]).toMatchObject({ name: 'switchboard-post-tool', timeout: 10000 });
-    expect(read(file)).toContain('// theme and tools');
+    expect(read(file), 'the user’s comments survive setup').toContain('// theme and tools');
     expect((await runCli(['setup', 'gemini', '--uninstall'], h.env)).code).toBe(0);
-    expect(parseJsonc(read(file))).toEqual(parseJsonc(GEMINI_SETTINGS));
+    expect(parseJsonc(read(file)), 'uninstall restores the settings').toEqual(parseJsonc(GEMINI_SETTINGS));
     expect(read(file)).toContain('// theme and tools');
   });
 
