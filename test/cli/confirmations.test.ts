@@ -26,7 +26,7 @@ function machineEnv(nats: Nats, name: string, extra: Record<string, unknown> = {
 }
 
 describe('switchboard confirmations', () => {
-  it('lists a waiting cross-machine send and allows it; usage errors exit 2, unknown ids 1', async () => {
+  it('lists a waiting cross-machine send, which allow lets go on', async () => {
     const nats = await startNats();
     stops.push(() => nats.stop());
     const laptop = machineEnv(nats, 'laptop', { isolatePeerMachines: true });
@@ -55,8 +55,11 @@ describe('switchboard confirmations', () => {
     await until(async () => (await runCli(['agents'], alice)).stdout.includes('buildbox'));
 
     const token = a.ready.uiToken;
-    expect((await runCli(['confirmations'], laptop)).code).toBe(2);
-    expect((await runCli(['confirmations', 'teleport'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).code).toBe(2);
+    expect((await runCli(['confirmations'], laptop)).code, 'without a UI token: exit 2').toBe(2);
+    expect(
+      (await runCli(['confirmations', 'teleport'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).code,
+      'an unknown subcommand: usage error',
+    ).toBe(2);
     expect((await runCli(['confirmations'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout).toContain(
       'No sends wait for your confirmation',
     );
@@ -78,16 +81,17 @@ describe('switchboard confirmations', () => {
     });
     const table = (await runCli(['confirmations', 'list'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout;
     expect(table).toMatch(/^ID\s+FROM\s+TO\s+EXPIRES\s+PREVIEW/);
-    expect(table).toContain('ship it');
+    expect(table, 'the waiting send is listed').toContain('ship it');
     expect(table).toContain('(buildbox)');
     expect(
       (await runCli(['confirmations', 'deny', 'no-such-id'], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).code,
+      'an unknown id exits 1',
     ).toBe(1);
     expect(
       (await runCli(['confirmations', 'allow', id], { ...laptop, SWITCHBOARD_UI_TOKEN: token })).stdout.trim(),
     ).toBe('allowed: the send goes on');
     const sent = await sending;
     expect(sent.code).toBe(0);
-    expect(sent.stdout).toMatch(/^queued: /);
+    expect(sent.stdout, 'the allowed send goes on').toMatch(/^queued: /);
   }, 60_000);
 });

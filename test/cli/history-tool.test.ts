@@ -35,7 +35,8 @@ const msg = (seq: number, mine: boolean, text: string): HistoryMessage => ({
 });
 
 describe('switchboard_history rendering', () => {
-  it('asks as itself, renders direction and outcome, and stops inside 6 000 bytes with a cursor', async () => {
+  /** A full page of 20 long messages, asked for with every filter. */
+  const bigPage = async () => {
     const page = Array.from({ length: 20 }, (_, i) => msg(100 - i, i % 2 === 0, 'x'.repeat(390) + ` word${i}`));
     const f = fake(page, 80);
     const out = await historyTool(
@@ -44,6 +45,11 @@ describe('switchboard_history rendering', () => {
       { text: 'word', with: 'peer', outcome: 'dropped', since: '2h' },
       Date.UTC(2026, 11, 1, 14),
     );
+    return { page, f, out, shown: out.split('\n\n').filter((b) => !b.startsWith('more:')) };
+  };
+
+  it('asks history.search as its own session, with the filters it was given', async () => {
+    const { f } = await bigPage();
     const [method, params] = f.calls[0] as [string, Record<string, unknown>];
     expect(method).toBe('history.search');
     expect(params).toEqual({
@@ -55,11 +61,18 @@ describe('switchboard_history rendering', () => {
       outcome: ['dropped'],
       since: Date.UTC(2026, 11, 1, 12),
     });
+  });
+
+  it('stops inside 6 000 bytes with a cursor to older messages', async () => {
+    const { page, out, shown } = await bigPage();
     expect(Buffer.byteLength(out)).toBeLessThan(6200);
-    const shown = out.split('\n\n').filter((b) => !b.startsWith('more:'));
     expect(shown.length).toBeGreaterThan(5);
     expect(shown.length).toBeLessThan(20);
     expect(out.split('\n\n').at(-1)).toBe(`more: pass before=${page[shown.length - 1]!.seq} for older messages`);
+  });
+
+  it('renders each message as a dated line naming its direction and outcome', async () => {
+    const { shown } = await bigPage();
     expect(shown[0]).toMatch(
       /^2026-12-01 12:01:40 UTC {2}you → peer {2}\[dropped: duplicate\] {2}s100\n {2}x{390} word0$/,
     );

@@ -22,11 +22,12 @@ const fixture = hookFixture;
 const run = (argv: string[], dirs: TestDirs, stdin: string) => runNode(argv, cliEnv(dirs), stdin);
 
 describe('switchboard-hook.cjs', () => {
-  it('registers, stays silent with nothing pending, hands a message over exactly as `switchboard hook` would, and acks it', async () => {
+  it('hands a waiting message over exactly as `switchboard hook` would', async () => {
     th = await startHub();
     const dirs = th.dirs;
     expect(
       await run([ENTRY, 'session-start', '--agent', 'claude'], dirs, fixture('claude-session-start.json', dirs.root)),
+      'session-start registers silently',
     ).toEqual({ code: 0, stdout: '', stderr: '' });
     const c = await th.client();
     const peer = await th.register(c, { name: 'peer' });
@@ -34,6 +35,7 @@ describe('switchboard-hook.cjs', () => {
     expect(me).toMatchObject({ kind: 'switchboard', cwd: dirs.root });
     expect(
       await run([ENTRY, 'post-tool', '--agent', 'claude'], dirs, fixture('claude-post-tool.json', dirs.root)),
+      'silent with nothing pending',
     ).toEqual({ code: 0, stdout: '', stderr: '' });
     const outputs: string[] = [];
     for (const [i, argv] of [
@@ -58,6 +60,7 @@ describe('switchboard-hook.cjs', () => {
     expect(self, 'one session for the agent process').toHaveLength(1);
     expect(
       [...th.hub.table.live.values()].filter((x) => x.agent === 'claude').map((x) => th!.hub.mailboxes.depth(x.id)),
+      'both hooks acked what they handed over',
     ).toEqual([0]);
   });
 

@@ -27,9 +27,9 @@ async function serve(extra: Record<string, string>): Promise<{ spawned: number; 
 }
 
 describe.skipIf(process.platform !== 'linux' || typeof process.execve !== 'function')('malloc arenas', () => {
-  it('serve re-executes itself in place with MALLOC_ARENA_MAX=2 and no memory reducer: same pid, and it answers', async () => {
+  it('serve re-executes itself in place (same pid) with MALLOC_ARENA_MAX=2 and no memory reducer', async () => {
     const { spawned, ready } = await serve({});
-    expect(ready).toBe(spawned);
+    expect(ready, 'the same pid answers').toBe(spawned);
     expect(environOf(spawned)).toContain('MALLOC_ARENA_MAX=2');
     expect(fs.readFileSync(`/proc/${spawned}/cmdline`, 'utf8').split('\0')).toContain(QUIET_HEAP);
   });

@@ -37,7 +37,7 @@ describe('boundedLines', () => {
 });
 
 describe('switchboard mcp and an over-long message', () => {
-  it('drops it, says so on stderr, answers the next request and keeps its session', async () => {
+  it('drops it with a note on stderr and goes on serving the session', async () => {
     th = await startHub();
     const t = th;
     const child = spawn(process.execPath, [CLI, 'mcp', '--agent', 'claude', '--name', 'me'], {
@@ -60,8 +60,11 @@ describe('switchboard mcp and an over-long message', () => {
       }) + '\n',
     );
     await until(() => out.includes('"id":1'));
-    expect(err).toMatch(/dropped a message of \d+ bytes/);
-    expect(child.exitCode).toBe(null);
-    expect([...t.hub.table.live.values()].some((s) => s.name === 'me')).toBe(true);
+    expect(err, 'says so on stderr').toMatch(/dropped a message of \d+ bytes/);
+    expect(child.exitCode, 'still running').toBe(null);
+    expect(
+      [...t.hub.table.live.values()].some((s) => s.name === 'me'),
+      'keeps its session',
+    ).toBe(true);
   }, 60_000);
 });

@@ -154,7 +154,7 @@ describe('switchboard mcp', () => {
   });
 });
 
-describe('switchboard_history (issue 18)', () => {
+describe('switchboard_history', () => {
   it("returns the agent's own history only: never another session's private conversation with a third, whatever it passes", async () => {
     th = await startHub();
     const c = await th.client();

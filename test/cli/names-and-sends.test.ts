@@ -54,7 +54,7 @@ async function inboxTexts(who: Reg): Promise<string[]> {
     .map((i) => i.text);
 }
 
-describe('session names (issue 30)', () => {
+describe('session names', () => {
   it('a second session start --name api is api-2 and says so; api stays reachable by name', async () => {
     const web = await start('web-names');
     const api = await start('api');
@@ -99,7 +99,7 @@ describe('session names (issue 30)', () => {
   });
 });
 
-describe('send errors name what was typed (issue 30)', () => {
+describe('send errors name what was typed', () => {
   it('a typo offers the closest names; a 2-character prefix is too short; nothing is sent', async () => {
     const sender = await start('typist');
     const billing = await start('billing');
@@ -116,7 +116,7 @@ describe('send errors name what was typed (issue 30)', () => {
   });
 });
 
-describe('long messages (issue 30)', () => {
+describe('long messages', () => {
   it('--message - and --message-file send up to the limit, past what a shell passes as an argument', async () => {
     const writer = await start('writer');
     const reader = await start('reader');

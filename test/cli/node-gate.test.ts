@@ -112,7 +112,7 @@ function refusals(label: string, old: () => OldNode): void {
       expect(fs.existsSync(path.join(dirs.root, '.claude'))).toBe(false);
     });
 
-    it('a hook (its own entry, or `switchboard hook`) says the same on stderr and exits 0: the agent goes on', async () => {
+    it('a hook exits 0 with the same line on stderr so the agent goes on (its own entry or `switchboard hook`)', async () => {
       const dirs = tempDirs();
       const { path: node, pre, version } = old();
       const stdin = hookFixture('claude-session-start.json', dirs.root);

@@ -64,11 +64,16 @@ describe('serve process guards', () => {
     expect(r.stdout).not.toContain('still running');
   });
 
-  it('log a stray rejection with its stack and origin and keep running; an uncaught exception is logged and stops in order, once', async () => {
+  it('log every stray error and stop in order only on an uncaught exception', async () => {
     const r = await runChild(true);
-    expect(r.stdout).toBe('still running\norderly stop after: stray throw\n');
+    expect(r.stdout, 'a rejection keeps it running; the first throw stops it in order, once').toBe(
+      'still running\norderly stop after: stray throw\n',
+    );
     expect(r.status).toBe(70);
-    expect(r.lines.map((l) => [l.level, l.origin, l.stack?.split('\n')[0]])).toEqual([
+    expect(
+      r.lines.map((l) => [l.level, l.origin, l.stack?.split('\n')[0]]),
+      'each error is logged with its stack and origin',
+    ).toEqual([
       ['error', 'unhandledRejection', 'Error: lost rejection'],
       ['error', 'uncaughtException', 'Error: stray throw'],
       ['error', 'uncaughtException', 'Error: second throw'],

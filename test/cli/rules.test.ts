@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 describe('switchboard rules', () => {
-  it('allow, list and revoke with the UI token; a session token is refused', async () => {
+  it('rules are made and revoked with the UI token only', async () => {
     const env = cliEnv(tempDirs());
     served = await serveCli(env);
     client = await HubClient.connect(served.ready.socket);
@@ -31,19 +31,19 @@ describe('switchboard rules', () => {
     const made = await runCli(['rules', 'allow', '--from', 'web', '--to', 'api', '--for', '1h'], ui);
     expect(made.code, made.stderr).toBe(0);
     expect(made.stdout).toMatch(/^allowed: web → api, 1 h \(id [0-9a-f-]+\); it decided 1 held message\(s\)/);
-    expect((await send('after')).status).toBe('queued');
+    expect((await send('after')).status, 'the rule lets the next message through').toBe('queued');
     const listed = JSON.parse((await runCli(['rules', '--json'], ui)).stdout) as {
       rules: Array<{ id: string; label: string; madeWith: string; decided: number }>;
     };
     expect(listed.rules).toMatchObject([{ label: 'web → api, 1 h', madeWith: 'switchboard rules', decided: 2 }]);
     expect((await runCli(['rules', 'revoke', listed.rules[0]!.id], ui)).stdout.trim()).toBe('revoked');
-    expect((await send('revoked')).status).toBe('held');
+    expect((await send('revoked')).status, 'revoked, it holds again').toBe('held');
 
     const agent = await runCli(['rules', 'allow', '--from', 'web', '--to', 'api'], {
       ...env,
       SWITCHBOARD_UI_TOKEN: web.token,
     });
-    expect(agent.code).toBe(1);
+    expect(agent.code, 'a session token is refused').toBe(1);
     expect(agent.stderr).toMatch(/Unauthorized|unauthorized/);
     const bad = await runCli(['rules', 'allow', '--from', 'web', '--to', 'api', '--for', 'forever'], ui);
     expect([bad.code, bad.stderr.trim()]).toEqual([2, expect.stringContaining('--for takes 1h, session or always')]);

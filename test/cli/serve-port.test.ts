@@ -82,7 +82,7 @@ describe('serve --ui and a taken port', () => {
     expect((await runCli(['status'], env)).code).toBe(3);
   });
 
-  it('a hub that already serves the UI: a second serve --ui names its address and pid, never its token', async () => {
+  it('a second serve --ui names the running UI’s address and pid, never its token', async () => {
     const env = cliEnv(tempDirs());
     const first = await serveUi(env, ['--ui', '--port', '0']);
     const port = new URL(first.ready.ui).port;

@@ -49,7 +49,7 @@ describe('the unit and the agent as text', () => {
     env: [['SWITCHBOARD_HOME', '/home/a/100% "sb" $HOME'] as [string, string]],
   };
 
-  it('the launchd agent is well-formed XML with ProgramArguments, RunAtLoad, KeepAlive and our marker', () => {
+  it('the launchd agent is a well-formed plist with the keys launchd needs and our marker', () => {
     const text = launchdPlistText(spec, '/Users/a/Library/Logs/switchboard-hub.log');
     expect(text).toContain(MARKER);
     const plist = parseXml(text);

@@ -30,7 +30,7 @@ function home(): { env: NodeJS.ProcessEnv; settings: () => Settings; bin: string
 }
 
 describe('Claude Code hook forms by version', () => {
-  it('2.1.118 (detected with `claude --version`): mcp_tool hooks after tools and at stop, commands at start, prompt and end', async () => {
+  it('2.1.118 (detected with `claude --version`) gets mcp_tool hooks only after tools and at stop', async () => {
     const h = home();
     fs.writeFileSync(path.join(h.bin, 'claude'), '#!/bin/sh\necho "2.1.118 (Claude Code)"\n', { mode: 0o755 });
     const r = await runCli(['setup', 'claude-code'], h.env);
@@ -56,7 +56,7 @@ describe('Claude Code hook forms by version', () => {
       ]);
     }
     for (const event of ['SessionStart', 'UserPromptSubmit', 'SessionEnd'])
-      expect(hooks[event]).toEqual([
+      expect(hooks[event], `${event}: a command hook`).toEqual([
         {
           hooks: [
             {
@@ -69,7 +69,11 @@ describe('Claude Code hook forms by version', () => {
           ],
         },
       ]);
-    // Again with an older version: our mcp_tool entries are recognised and replaced, nothing doubles.
+  });
+
+  it('setup for an older version replaces our mcp_tool hooks with commands, doubling nothing', async () => {
+    const h = home();
+    expect((await runCli(['setup', 'claude-code', '--agent-version', '2.1.118'], h.env)).code).toBe(0);
     const older = await runCli(['setup', 'claude-code', '--agent-version', '2.1.117'], h.env);
     expect(older.code, older.stderr).toBe(0);
     const after = h.settings().hooks!;
@@ -77,14 +81,18 @@ describe('Claude Code hook forms by version', () => {
       expect(after[event]).toHaveLength(1);
       expect(after[event]![0]!.hooks[0]).toMatchObject({ type: 'command' });
     }
-    // Uninstall removes the mcp_tool form too.
+  });
+
+  it('uninstall removes the mcp_tool form too', async () => {
+    const h = home();
     await runCli(['setup', 'claude-code', '--agent-version', '2.1.332'], h.env);
     expect(JSON.stringify(h.settings())).toContain('mcp_tool');
     expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).code).toBe(0);
     expect(h.settings().hooks).toBeUndefined();
   });
 
-  it('2.1.332: no PostToolUse hook (ours from an earlier setup removed, the user’s own kept); --post-tool-hook keeps ours', async () => {
+  /** A 2.1.332 `claude` on PATH, settings from a 2.1.118 setup plus a PostToolUse hook of the user's own. */
+  async function earlierSetupWithOwnHook() {
     const h = home();
     fs.writeFileSync(path.join(h.bin, 'claude'), '#!/bin/sh\necho "2.1.332 (Claude Code)"\n', { mode: 0o755 });
     expect((await runCli(['setup', 'claude-code', '--agent-version', '2.1.118'], h.env)).code).toBe(0);
@@ -92,6 +100,11 @@ describe('Claude Code hook forms by version', () => {
     const withOwn = h.settings();
     withOwn.hooks!.PostToolUse!.push({ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] });
     fs.writeFileSync(file, JSON.stringify(withOwn, null, 2));
+    return h;
+  }
+
+  it('2.1.332 gets no PostToolUse hook of ours, even one an earlier setup wrote', async () => {
+    const h = await earlierSetupWithOwnHook();
     const r = await runCli(['setup', 'claude-code'], h.env);
     expect(r.code, r.stderr).toBe(0);
     const hooks = h.settings().hooks!;
@@ -100,15 +113,23 @@ describe('Claude Code hook forms by version', () => {
     ]);
     expect(hooks.Stop![0]!.hooks[0]).toMatchObject({ type: 'mcp_tool' });
     expect(hooks.UserPromptSubmit![0]!.hooks[0]).toMatchObject({ type: 'command' });
+  });
+
+  it('--post-tool-hook keeps our PostToolUse hook on 2.1.332', async () => {
+    const h = await earlierSetupWithOwnHook();
+    expect((await runCli(['setup', 'claude-code'], h.env)).code).toBe(0);
     expect((await runCli(['setup', 'claude-code', '--post-tool-hook'], h.env)).code).toBe(0);
     expect(h.settings().hooks!.PostToolUse!.map((g) => g.hooks[0]!.type)).toEqual(['command', 'mcp_tool']);
-    const codex = await runCli(['setup', 'codex', '--post-tool-hook'], h.env);
-    expect(codex.code, 'a flag of another agent is a usage error').toBe(2);
-    expect(codex.stderr).toMatch(/--post-tool-hook applies to claude-code only/);
     expect((await runCli(['setup', 'claude-code', '--uninstall'], h.env)).code).toBe(0);
-    expect(h.settings().hooks!.PostToolUse).toEqual([
+    expect(h.settings().hooks!.PostToolUse, 'uninstall keeps the user’s own').toEqual([
       { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] },
     ]);
+  });
+
+  it('--post-tool-hook for another agent is a usage error', async () => {
+    const codex = await runCli(['setup', 'codex', '--post-tool-hook'], home().env);
+    expect(codex.code, 'a flag of another agent is a usage error').toBe(2);
+    expect(codex.stderr).toMatch(/--post-tool-hook applies to claude-code only/);
   });
 
   it('no claude on PATH (version unknown): command hooks', async () => {

@@ -40,28 +40,32 @@ async function uiPlan(env: NodeJS.ProcessEnv, method: 'setup.plan' | 'setup.appl
 }
 
 describe('one setup plan for the CLI and the UI', () => {
-  it('Claude Code 2.1.332: both plan mcp_tool hooks and no PostToolUse hook; the UI learns the version', async () => {
+  it('for Claude Code 2.1.332 the UI’s setup.plan is the CLI’s dry run, with the version found', async () => {
     const { env } = world(CLAUDE_2_1_332);
     const cli = await runCli(['setup', 'claude-code', '--dry-run', '--json'], env);
     expect(cli.code).toBe(0);
     const cliDiff = (JSON.parse(cli.stdout) as { diff: string[] }).diff;
     const ui = await uiPlan(env, 'setup.plan');
-    expect('agentVersion' in ui && ui.agentVersion).toBe('2.1.332');
+    expect('agentVersion' in ui && ui.agentVersion, 'the UI learns the version').toBe('2.1.332');
     if (!('changes' in ui)) throw new Error('setup.plan answered without changes');
-    expect(ui.changes.map((c) => c.diff)).toEqual(cliDiff);
+    expect(
+      ui.changes.map((c) => c.diff),
+      'the same plan both ways',
+    ).toEqual(cliDiff);
     const settings = ui.changes.find((c) => c.file.endsWith('settings.json'))!.diff;
-    expect(settings).toContain('"mcp_tool"');
-    expect(settings).not.toContain('PostToolUse');
+    expect(settings, 'mcp_tool hooks').toContain('"mcp_tool"');
+    expect(settings, 'no PostToolUse hook').not.toContain('PostToolUse');
   });
 
-  it('setup.apply writes that plan; a claude that cannot say its version gets command hooks both ways', async () => {
+  it('setup.apply writes that plan', async () => {
     const { env, root } = world(CLAUDE_2_1_332);
     await uiPlan(env, 'setup.apply');
     const written = fs.readFileSync(path.join(root, 'claude', 'settings.json'), 'utf8');
     expect(written).toContain('"mcp_tool"');
     expect(written).not.toContain('PostToolUse');
-    await served.splice(0)[0]!.stop();
+  });
 
+  it('a claude that cannot say its version gets command hooks both ways', async () => {
     const old = world('#!/bin/sh\nexit 1\n');
     const cli = JSON.parse((await runCli(['setup', 'claude-code', '--dry-run', '--json'], old.env)).stdout) as {
       diff: string[];

@@ -19,19 +19,26 @@ const USER = `{
 `;
 
 describe('switchboard setup opencode', () => {
-  it('dry run, apply with a backup and notes, idempotent, uninstall back to the original', async () => {
+  /** A HOME with the user's own opencode.json. */
+  const home = () => {
     const dir = tempDirs().root;
     const file = path.join(dir, '.config', 'opencode', 'opencode.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, USER);
-    const env = { PATH: process.env.PATH, HOME: dir };
+    return { file, env: { PATH: process.env.PATH, HOME: dir } };
+  };
 
+  it('a dry run shows the diff and writes nothing', async () => {
+    const { file, env } = home();
     const dry = await runCli(['setup', 'opencode', '--dry-run'], env);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(`--- ${file}`);
     expect(dry.stdout).toContain('(dry run: nothing was written)');
     expect(fs.readFileSync(file, 'utf8')).toBe(USER);
+  });
 
+  it('adds the MCP server and the plugin, with a backup and notes', async () => {
+    const { file, env } = home();
     const done = await runCli(['setup', 'opencode'], env);
     expect(done.code).toBe(0);
     expect(done.stdout).toMatch(/Backups: .*opencode\.json\.switchboard-backup-/);
@@ -43,10 +50,19 @@ describe('switchboard setup opencode', () => {
       enabled: true,
     });
     expect(cfg.plugin).toEqual(['opencode-wakatime', path.join(path.dirname(CLI), 'switchboard-opencode.mjs')]);
+  });
 
+  it('a second run changes nothing', async () => {
+    const { env } = home();
+    expect((await runCli(['setup', 'opencode'], env)).code).toBe(0);
     expect((await runCli(['setup', 'opencode'], env)).stdout.trim()).toBe(
       'opencode: already set up; nothing to change.',
     );
+  });
+
+  it('uninstall restores the user’s file', async () => {
+    const { file, env } = home();
+    expect((await runCli(['setup', 'opencode'], env)).code).toBe(0);
     expect((await runCli(['setup', 'opencode', '--uninstall'], env)).code).toBe(0);
     const back = fs.readFileSync(file, 'utf8');
     expect(back).toContain('// my model');

@@ -44,7 +44,7 @@ describe('switchboard setup qwen', () => {
     expect(fs.readdirSync(path.join(h.dir, '.qwen'))).toEqual(['settings.json']);
   });
 
-  it('adds the MCP server and five hooks with Claude Code event names, keeping the user’s, with a backup', async () => {
+  it('adds the MCP server and five hooks under Claude Code event names next to the user’s own', async () => {
     const h = home();
     const r = await runCli(['setup', 'qwen'], h.env);
     expect(r.code).toBe(0);
@@ -65,8 +65,11 @@ describe('switchboard setup qwen', () => {
     const stop = cfg.hooks.Stop![0]!.hooks[0]!;
     expect(stop).toMatchObject({ type: 'command', name: 'switchboard-stop', timeout: 10 });
     expect(stop.command).toMatch(/ stop --agent qwen$/);
-    expect(read(h.file)).toContain('// my Qwen settings');
-    expect(fs.readdirSync(path.join(h.dir, '.qwen')).filter((f) => f.includes('switchboard-backup'))).toHaveLength(1);
+    expect(read(h.file), 'the user’s comments are kept').toContain('// my Qwen settings');
+    expect(
+      fs.readdirSync(path.join(h.dir, '.qwen')).filter((f) => f.includes('switchboard-backup')),
+      'one backup of the user’s file',
+    ).toHaveLength(1);
   });
 
   it('is idempotent, and --uninstall restores the file', async () => {

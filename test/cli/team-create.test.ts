@@ -19,7 +19,7 @@ afterEach(async () => {
   served = undefined;
 });
 
-describe('switchboard team create (issue 30)', () => {
+describe('switchboard team create', () => {
   it('writes a Claude Code roster; the user creates it without a lead session; a second create is refused', async () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
