@@ -19,12 +19,15 @@ import { stopProcess } from '../helpers/processes.js';
 const base: EndpointEnv = { platform: 'linux', env: {}, uid: 1000, user: 'dev', tmpdir: '/tmp', home: '/home/dev' };
 
 describe('endpoint naming', () => {
-  it('picks SWITCHBOARD_RUNTIME_DIR, then XDG_RUNTIME_DIR/switchboard, then tmpdir/switchboard-uid', () => {
+  it('puts the hub socket in SWITCHBOARD_RUNTIME_DIR, else XDG_RUNTIME_DIR/switchboard, else tmpdir/switchboard-uid', () => {
     expect(resolveEndpoint({ ...base, env: { SWITCHBOARD_RUNTIME_DIR: '/r/sb' } }).hubSocket).toBe('/r/sb/hub.sock');
     expect(resolveEndpoint({ ...base, env: { XDG_RUNTIME_DIR: '/run/user/1000' } }).hubSocket).toBe(
       '/run/user/1000/switchboard/hub.sock',
     );
     expect(resolveEndpoint(base).hubSocket).toBe('/tmp/switchboard-1000/hub.sock');
+  });
+
+  it('keeps state in ~/.switchboard unless SWITCHBOARD_HOME names another directory', () => {
     expect(resolveEndpoint(base).stateDir).toBe('/home/dev/.switchboard');
     expect(resolveEndpoint({ ...base, env: { SWITCHBOARD_HOME: '/s' } }).stateDir).toBe('/s');
   });
@@ -62,20 +65,35 @@ describe('endpoint naming', () => {
 
 describe('runtime directory safety', () => {
   const uid = process.getuid!();
-  it('creates 0700 directories and refuses symlinks, loose modes and foreign owners', () => {
+  function privateDir() {
     const d = tempDirs();
     const dir = path.join(d.root, 'a', 'b');
     ensurePrivateDir(dir, uid);
-    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    return { d, dir };
+  }
 
+  it('creates a missing directory readable by its owner only (0700)', () => {
+    const { dir } = privateDir();
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses a symlink to a private directory', () => {
+    const { d, dir } = privateDir();
     const link = path.join(d.root, 'link');
     fs.symlinkSync(dir, link);
     expect(() => ensurePrivateDir(link, uid)).toThrow(expect.objectContaining({ code: 'symlink' }));
+  });
 
+  it('refuses a directory that others may read (0755)', () => {
+    const { d } = privateDir();
     const loose = path.join(d.root, 'loose');
     fs.mkdirSync(loose, { mode: 0o755 });
     fs.chmodSync(loose, 0o755);
     expect(() => ensurePrivateDir(loose, uid)).toThrow(expect.objectContaining({ code: 'loose_mode' }));
+  });
+
+  it('refuses a directory that another user owns', () => {
+    const { dir } = privateDir();
     expect(() => ensurePrivateDir(dir, uid + 1)).toThrow(expect.objectContaining({ code: 'foreign_owner' }));
   });
 

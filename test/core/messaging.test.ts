@@ -204,39 +204,58 @@ describe('sending', () => {
     ).toBe('unreachable');
   });
 
-  it('refuses self, ambiguity and a repinned name, and never sends on an error', async () => {
+  async function meAndTwoWorkers() {
     th = await startHub();
     const c = await th.client();
     const me = await th.register(c, { name: 'me' });
     const w1 = await th.register(await th.client(), { name: 'worker' });
     const w2c = await th.client();
-    // A new session never takes a live session's name (it would become unreachable): it is worker-2, and told so.
     const w2 = await th.register(w2c, { name: 'worker' });
+    return { c, me, w1, w2, w2c };
+  }
+
+  it("a new session never takes a live session's name: it gets name-2 and is told whose the name is", async () => {
+    const { w1, w2 } = await meAndTwoWorkers();
     expect(w2.name).toBe('worker-2');
     expect(w2.nameChange).toMatchObject({ requested: 'worker', reasons: ['taken'] });
     expect(w2.nameChange?.note).toContain(`worker [${w1.ref}]`);
+  });
+
+  it('refuses a send to oneself', async () => {
+    const { c, me } = await meAndTwoWorkers();
     expect(await errReason(c.call('message.send', { ...auth(me), to: 'me', summary: 's', message: 'x' }))).toBe(
       'to_self',
     );
+  });
+
+  it('refuses a prefix that fits two sessions as ambiguous', async () => {
+    const { c, me } = await meAndTwoWorkers();
     expect(await errReason(c.call('message.send', { ...auth(me), to: 'work', summary: 's', message: 'x' }))).toBe(
       'target_ambiguous',
     );
+  });
+
+  it('refuses a name that has come to name another session than the one the sender reached, and sends nothing', async () => {
+    const { c, me, w1, w2, w2c } = await meAndTwoWorkers();
     const sent = await c.call('message.send', { ...auth(me), to: 'worker', summary: 's', message: 'x' });
-    expect(sent).toMatchObject({ status: 'queued', to: { address: w1.address } });
+    expect(sent, 'the first send pins "worker" to w1').toMatchObject({ status: 'queued', to: { address: w1.address } });
     // w1 ends and w2 takes the free name: "worker" now names another session than the pinned one.
     await (await th.client()).call('session.unregister', auth(w1));
     await w2c.call('session.rename', { ...auth(w2), name: 'worker' });
-    expect(await errReason(c.call('message.send', { ...auth(me), to: 'worker', summary: 's', message: 'x' }))).toBe(
-      'pin_mismatch',
-    );
+    expect(
+      await errReason(c.call('message.send', { ...auth(me), to: 'worker', summary: 's', message: 'x' })),
+      'the name now names w2',
+    ).toBe('pin_mismatch');
     const w2ref = (await c.call('agents.list', {})).rows.find((row) => row.address === w2.address)!.ref;
     expect(
       (await c.call('message.send', { ...auth(me), to: `worker [${w2ref}]`, summary: 's', message: 'x' })).status,
+      'name [ref] reaches w2',
     ).toBe('queued');
-    expect((await c.call('message.send', { ...auth(me), to: 'worker', summary: 's', message: 'y' })).status).toBe(
-      'queued',
-    );
-    expect(await items(w2c, w2)).toHaveLength(2);
+    expect(
+      (await c.call('message.send', { ...auth(me), to: 'worker', summary: 's', message: 'y' })).status,
+      'the plain name is pinned to w2 now',
+    ).toBe('queued');
+    expect(await items(w2c, w2), 'w2 got the two sends, not the refused one').toHaveLength(2);
   });
 
   it('drops with queue-full when the receiver inbox is at its cap', async () => {

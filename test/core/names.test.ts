@@ -27,7 +27,7 @@ describe('names', () => {
     expect(deriveName('/x/' + 'a'.repeat(60), 'ff')).toBe('a'.repeat(40) + '-ff');
   });
 
-  it('normalizes with NFKC, strips control and format characters, lowercases, whitespace to -', () => {
+  it('normalizes a typed name to its plain form (NFKC, lowercase, no invisible characters, - for spaces)', () => {
     expect(normalizeName('  Ｗorker\u200b One\u0007 ')).toBe('worker-one');
   });
 
@@ -79,11 +79,23 @@ describe('resolution of to', () => {
   ];
   const rows = arrayIndex(list);
 
-  it('refuses empty, broadcast, @ and reserved names', () => {
-    expect(reason(() => resolveTo('  ', rows))).toBe('to_empty');
-    expect(reason(() => resolveTo('*', rows))).toBe('to_broadcast');
-    expect(reason(() => resolveTo('web@team', rows))).toBe('to_has_at');
-    expect(reason(() => resolveTo('main', rows))).toBe('to_reserved');
+  it('refuses a recipient that cannot name one session, with a reason saying why', () => {
+    expect(
+      reason(() => resolveTo('  ', rows)),
+      'an empty name',
+    ).toBe('to_empty');
+    expect(
+      reason(() => resolveTo('*', rows)),
+      'a broadcast',
+    ).toBe('to_broadcast');
+    expect(
+      reason(() => resolveTo('web@team', rows)),
+      'a team address',
+    ).toBe('to_has_at');
+    expect(
+      reason(() => resolveTo('main', rows)),
+      'a reserved name',
+    ).toBe('to_reserved');
   });
 
   it('uses addresses directly, known or not', () => {

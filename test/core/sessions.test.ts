@@ -10,19 +10,31 @@ let th: TestHub;
 afterEach(async () => th?.close());
 
 describe('sessions', () => {
-  it('registers with a derived name, ref and uds address; lists, renames, changes state and mode', async () => {
+  async function registered() {
     th = await startHub();
     const c = await th.client();
     const r = await th.register(c, { cwd: '/home/u/MyApp', agent: 'claude' });
+    return { c, r, auth: { sessionId: r.sessionId, token: r.token } };
+  }
+
+  it('a registration is named after its project folder and gets a ref of its uds address', async () => {
+    const { r } = await registered();
     expect(r.name).toMatch(/^myapp-[0-9a-f]{2}$/);
     expect(r.address).toMatch(/^uds:\//);
     expect(r.ref).toBe(refHash(r.address).slice(0, 6));
     expect(r.token).toMatch(/^[0-9a-f]{48}$/);
+  });
 
-    const auth = { sessionId: r.sessionId, token: r.token };
-    await c.call('session.state', { ...auth, state: 'busy' });
+  it('a rename is normalized to the name form', async () => {
+    const { c, auth } = await registered();
     const renamed = await c.call('session.rename', { ...auth, name: 'API Worker' });
     expect(renamed.name).toBe('api-worker');
+  });
+
+  it('the listing shows the session as it is now: its new name, state and permission mode', async () => {
+    const { c, r, auth } = await registered();
+    await c.call('session.state', { ...auth, state: 'busy' });
+    await c.call('session.rename', { ...auth, name: 'API Worker' });
     await c.call('session.mode', { ...auth, permissionMode: 'acceptEdits' });
     const { rows } = await c.call('agents.list', auth);
     expect(rows).toHaveLength(1);
@@ -33,13 +45,17 @@ describe('sessions', () => {
       agent: 'claude',
       kind: 'switchboard',
       state: 'busy',
+      mode: 'acceptEdits',
       self: true,
       canReceive: true,
       machine: null,
       inboxDepth: 0,
       inbound: { value: null, source: 'parity' },
     });
+  });
 
+  it('a rename to a reserved name is refused', async () => {
+    const { c, auth } = await registered();
     const bad = await c.call('session.rename', { ...auth, name: 'main' }).catch((e: unknown) => e);
     expect((bad as RpcError).reason).toBe('name_invalid');
   });
