@@ -28,20 +28,26 @@ async function hubWithTeam(): Promise<{ t: TestHub; root: string }> {
 }
 
 describe('files nested past the depth limit', () => {
-  it('a task with metadata 200 000 deep: list and get answer without it, a write is task_unreadable, the file stays', async () => {
+  it('a task with metadata 200 000 deep is read as absent and never written', async () => {
     const { t, root } = await hubWithTeam();
     const file = path.join(root, 'tasks', TEAM, '1.json');
     const text = `{"id":"1","subject":"s","description":"d","status":"pending","blocks":[],"blockedBy":[],"metadata":{"x":${nested(DEEP)}}}`;
     fs.writeFileSync(file, text);
     const c = await t.client();
     const list = await c.call('tasks.list', { list: TEAM });
-    expect(list.tasks.map((x) => x.id)).not.toContain('1');
+    expect(
+      list.tasks.map((x) => x.id),
+      'tasks.list leaves it out',
+    ).not.toContain('1');
     expect(list.tasks.length).toBeGreaterThan(0); // the fixture's other tasks
-    expect(await rpcReason(c.call('tasks.get', { list: TEAM, id: '1' }))).toBe('task_not_found');
-    expect(await rpcReason(c.call('tasks.update', { list: TEAM, id: '1', status: 'completed' }))).toBe(
-      'task_unreadable',
+    expect(await rpcReason(c.call('tasks.get', { list: TEAM, id: '1' })), 'tasks.get does not find it').toBe(
+      'task_not_found',
     );
-    expect(fs.readFileSync(file, 'utf8')).toBe(text);
+    expect(
+      await rpcReason(c.call('tasks.update', { list: TEAM, id: '1', status: 'completed' })),
+      'an update is refused',
+    ).toBe('task_unreadable');
+    expect(fs.readFileSync(file, 'utf8'), 'the file stays').toBe(text);
   });
 
   it('metadata just inside the limit is still a task', async () => {
@@ -56,7 +62,7 @@ describe('files nested past the depth limit', () => {
     expect((await c.call('tasks.get', { list: TEAM, id: '1' })).task.id).toBe('1');
   });
 
-  it('an inbox entry with an unknown key 200 000 deep: a send is inbox_unreadable, show says why, the file stays', async () => {
+  it('an inbox entry with an unknown key 200 000 deep makes the inbox unreadable, never written', async () => {
     const { t, root } = await hubWithTeam();
     const inbox = path.join(root, 'teams', TEAM, 'inboxes', 'team-lead.json');
     const text = `[{"from":"researcher","text":"keep me","timestamp":"2026-07-14T10:00:00.000Z","read":false,"future":${nested(DEEP)}}]`;
@@ -64,12 +70,15 @@ describe('files nested past the depth limit', () => {
     const c = await t.client();
     const reg = await t.register(c, { name: 'r', team: TEAM, member: 'researcher' });
     const auth = { sessionId: reg.sessionId, token: reg.token };
-    expect(await rpcReason(c.call('teams.send', { ...auth, team: TEAM, to: 'team-lead', text: 'hello' }))).toBe(
-      'inbox_unreadable',
-    );
+    expect(
+      await rpcReason(c.call('teams.send', { ...auth, team: TEAM, to: 'team-lead', text: 'hello' })),
+      'a send is refused',
+    ).toBe('inbox_unreadable');
     const view = await c.call('teams.show', { team: TEAM });
-    expect(view.inboxes.find((i) => i.member === 'team-lead')?.problem).toMatch(/nested deeper than/);
-    expect(fs.readFileSync(inbox, 'utf8')).toBe(text);
+    expect(view.inboxes.find((i) => i.member === 'team-lead')?.problem, 'teams.show says why').toMatch(
+      /nested deeper than/,
+    );
+    expect(fs.readFileSync(inbox, 'utf8'), 'the file stays').toBe(text);
     expect((await c.call('hub.info', {})).pid).toBe(process.pid);
   });
 });

@@ -172,7 +172,7 @@ describe('rosters that cannot be read', () => {
     expect(digest(config)).toBe(before);
   });
 
-  it('a truncated roster is unreadable too: create and update refuse, the file stays as it was', async () => {
+  it('a truncated roster refuses every write and stays as it was', async () => {
     const { th, teamDir } = await hubWithTeam();
     const config = path.join(teamDir, 'config.json');
     fs.writeFileSync(config, fs.readFileSync(config, 'utf8').slice(0, 100));
@@ -182,7 +182,7 @@ describe('rosters that cannot be read', () => {
       code: 'team_unreadable',
     });
     await expect(roster.removeMember('researcher')).rejects.toMatchObject({ code: 'team_unreadable' });
-    expect(fs.readFileSync(config)).toEqual(before);
+    expect(fs.readFileSync(config), 'the file stays as it was').toEqual(before);
     const c = await th.client();
     expect((await c.call('teams.list', {})).teams[0]!.problem).toEqual({ file: config, problem: 'not valid JSON' });
   });

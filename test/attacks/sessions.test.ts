@@ -234,7 +234,7 @@ describe('retention of ended sessions', () => {
   });
 });
 
-describe('messages stranded when an agent exits (issue 15)', () => {
+describe('messages stranded when an agent exits', () => {
   it('each sender of a queued, held or socket-written message hears `undelivered`, and the journal drops them', async () => {
     th = await startHub();
     const child = spawn('sleep', ['30'], { stdio: 'ignore' });

@@ -39,7 +39,7 @@ function stderrOf(s: Served): () => string {
 }
 
 describe('switchboard serve under signals', () => {
-  it(`outlives ${here.join(', ')}, answering after each, and logs them`, async () => {
+  it(`outlives ${here.join(' ')} and logs each`, async () => {
     const env = cliEnv(tempDirs());
     served = await serveCli(env);
     const err = stderrOf(served);
