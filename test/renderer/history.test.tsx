@@ -80,12 +80,15 @@ const denied = msg(
 const dropped = msg('api', 'web', 'again', 'dropped', [['receipt', 'dropped', 'duplicate']], 'duplicate');
 
 describe('outcome paths', () => {
-  it('reads the trail as a person would: queued → delivered, held → approved → delivered, held → denied, dropped', () => {
+  it('reads each trail as the path a person would tell', () => {
     expect(outcomePath(delivered)).toEqual(['queued', 'delivered']);
     expect(outcomePath(approved)).toEqual(['held', 'approved', 'delivered']);
     expect(outcomePath(denied)).toEqual(['held', 'denied']);
     expect(outcomePath(dropped)).toEqual(['dropped']);
     expect(outcomePath({ trail: [], outcome: 'queued' })).toEqual(['queued']);
+  });
+
+  it('shows a message’s body without its envelope', () => {
     expect(bodyOf(delivered.text)).toBe('schema ready in full');
     expect(bodyOf('plain text')).toBe('plain text');
   });
@@ -107,11 +110,16 @@ describe('History view', () => {
     expect(f.calls.at(-1)).toEqual(['history.search', { limit: 100 }]);
   });
 
-  it('shows results with their outcome and reason, sends words, session and time as parameters, and says why it could not load', async () => {
+  /** The view over one page of four results, with more to load. */
+  const results = async () => {
     const f = fakeBridge({ 'history.search': { messages: [dropped, denied, approved, delivered], next: 3 } });
-    const stores = createStores(f.bridge);
-    render(<HistoryView stores={stores} />);
+    render(<HistoryView stores={createStores(f.bridge)} />);
     await settle();
+    return f;
+  };
+
+  it('shows each result with its outcome path and reason', async () => {
+    await results();
     const items = screen.getAllByTestId('history-msg');
     expect(items.map((li) => li.dataset.outcome)).toEqual(['dropped', 'denied', 'delivered', 'delivered']);
     expect(within(items[0]!).getByTestId('outcome-reason').textContent).toBe('Dropped: duplicate');
@@ -119,6 +127,10 @@ describe('History view', () => {
     expect(within(items[2]!).getByTestId('outcome-path').textContent).toBe('held → approved → delivered');
     expect(items[3]!.textContent).toContain('schema ready in full');
     expect(items[3]!.textContent).not.toContain('<cross-session-message');
+  });
+
+  it('sends the words, session and time filters as search parameters', async () => {
+    const f = await results();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // the typing pause
     fireEvent.change(screen.getByLabelText('Search messages'), { target: { value: ' migrate ' } });
     await settle(300);
@@ -129,12 +141,17 @@ describe('History view', () => {
     expect(op).toBe('history.search');
     expect(params).toMatchObject({ text: 'migrate', with: 'web', limit: 100 });
     expect(Math.abs((params.since as number) - (Date.now() - 3_600_000))).toBeLessThan(5000);
+  });
+
+  it('loads the next page with Older messages', async () => {
+    const f = await results();
     fireEvent.click(screen.getByRole('button', { name: 'Older messages' }));
     await settle();
     expect(f.calls.at(-1)![1]).toMatchObject({ before: 3 });
     expect(screen.getAllByTestId('history-msg')).toHaveLength(8);
+  });
 
-    cleanup();
+  it('says why it could not load', async () => {
     const off = createStores(
       fakeBridge({
         'history.search': new BridgeError('history_off', 'History is off on this hub; history.status says why'),
@@ -266,7 +283,8 @@ describe('History view', () => {
 });
 
 describe('Sessions → History', () => {
-  it('a Sessions row opens that session’s history, and each row draws its traffic', async () => {
+  /** The app on Sessions: one row, api, with three activity entries (two messages). */
+  const sessionsApp = async () => {
     const row = {
       name: 'api',
       ref: 'aaaaaa',
@@ -324,12 +342,20 @@ describe('Sessions → History', () => {
       'confirmations.list': { items: [] },
       'history.search': { messages: [approved], next: null },
     });
-    const stores = createStores(f.bridge);
-    render(<App stores={stores} />);
+    render(<App stores={createStores(f.bridge)} />);
     await settle();
+    return f;
+  };
+
+  it('each Sessions row draws its traffic', async () => {
+    await sessionsApp();
     const spark = screen.getByTestId('sparkline');
     expect(spark.dataset.total).toBe('2'); // two messages (decisions), the receipt is not a second one
     expect(spark.getAttribute('aria-label')).toBe('api: 2 messages in the last 30 minutes');
+  });
+
+  it('a Sessions row opens that session’s history', async () => {
+    const f = await sessionsApp();
     fireEvent.click(screen.getByRole('button', { name: 'api [aaaaaa]' }));
     fireEvent.click(screen.getByRole('button', { name: 'Open its history' }));
     await settle();
@@ -342,7 +368,8 @@ describe('Sessions → History', () => {
     expect(screen.getAllByTestId('history-msg')).toHaveLength(1);
   });
 
-  it('counts each message once per bucket (decision, receipts and drops share its id), oldest left, only inside the window', () => {
+  // A message's decision, receipts and drops share its id; buckets run oldest (left) to newest.
+  it('counts each message once per bucket, inside the window only', () => {
     const now = 1_000_000_000;
     const e = (
       msgId: string,
@@ -372,15 +399,19 @@ describe('Sessions → History', () => {
       ],
       now,
     );
-    expect(t.get('a')!.reduce((x, y) => x + y, 0)).toBe(5);
-    expect(t.get('a')![14]).toBe(4);
-    expect(t.get('a')![0]).toBe(1);
+    expect(
+      t.get('a')!.reduce((x, y) => x + y, 0),
+      'once per message, none outside the window',
+    ).toBe(5);
+    expect(t.get('a')![14], 'the newest bucket is the last').toBe(4);
+    expect(t.get('a')![0], 'the oldest bucket is the first').toBe(1);
     expect(t.get('b')!.reduce((x, y) => x + y, 0)).toBe(3);
   });
 });
 
 describe('deleting history', () => {
-  it('Preferences: says what is kept, deletes all after a second click; says why history is off', async () => {
+  /** History preferences over a history of three messages that history.delete empties. */
+  const prefs = async () => {
     let messages = 3;
     const status = () => ({
       enabled: true,
@@ -401,10 +432,18 @@ describe('deleting history', () => {
       'history.delete': () => ((messages = 0), { deleted: 3 }),
       'history.search': { messages: [], next: null },
     });
-    const stores = createStores(f.bridge);
-    render(<HistoryPrefs stores={stores} />);
+    render(<HistoryPrefs stores={createStores(f.bridge)} />);
     await settle();
+    return { f, status };
+  };
+
+  it('Preferences say what the history keeps', async () => {
+    await prefs();
     expect(screen.getByTestId('history-prefs').textContent).toContain('3 messages kept, 3.0 MB');
+  });
+
+  it('Preferences delete all history only after a second click', async () => {
+    const { f } = await prefs();
     fireEvent.click(screen.getByRole('button', { name: 'Delete all history…' }));
     expect(f.calls.some(([op]) => op === 'history.delete')).toBe(false); // one click only asks
     fireEvent.click(screen.getByRole('button', { name: 'Delete 3 messages for good' }));
@@ -412,7 +451,10 @@ describe('deleting history', () => {
     expect(f.calls.find(([op]) => op === 'history.delete')).toEqual(['history.delete', { all: true }]);
     expect(screen.getByRole('status').textContent).toBe('Deleted 3 messages from the history.');
     expect(screen.getByRole('button', { name: 'Delete all history…' }).hasAttribute('disabled')).toBe(true);
+  });
 
+  it('Preferences say why history is off', async () => {
+    const { status } = await prefs();
     cleanup();
     const off = createStores(
       fakeBridge({

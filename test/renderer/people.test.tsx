@@ -189,7 +189,8 @@ const EFFECTIVE = {
 };
 
 describe('Preferences in plain words', () => {
-  it('labels each setting with a unit and one line of help, keeps the raw key in a tooltip, and edits milliseconds as seconds', async () => {
+  /** The Preferences table over EFFECTIVE. */
+  const preferences = async () => {
     const f = fakeBridge({
       'settings.effective': { effective: EFFECTIVE, problems: [], paused: false },
       'settings.set': { effective: {} },
@@ -198,14 +199,28 @@ describe('Preferences in plain words', () => {
     const stores = createStores(f.bridge);
     render(<PreferencesView stores={stores} />);
     await act(() => stores.settings.getState().load());
-    const table = screen.getByTestId('preferences');
+    return { f, table: screen.getByTestId('preferences') };
+  };
+  const burstRow = (table: HTMLElement) => table.querySelector<HTMLElement>('tr[data-key="throttle.bucketSize"]')!;
+
+  it('labels each setting in words, with a unit and one line of help', async () => {
+    const { table } = await preferences();
     expect(table.textContent).not.toMatch(/Throttle:|bucketSize|duplicateWindowMs|crossSessionInbound/);
-    const burst = table.querySelector<HTMLElement>('tr[data-key="throttle.bucketSize"]')!;
-    expect(within(burst).getByRole('rowheader').title).toBe('Settings key: throttle.bucketSize');
+    const burst = burstRow(table);
     expect(burst.textContent).toContain('Messages allowed in a burst');
     expect(within(burst).getByText('messages')).toBeTruthy();
     for (const tr of table.querySelectorAll('tr'))
       expect(tr.querySelector('.hint')?.textContent?.length ?? 0, tr.dataset.key).toBeGreaterThan(20);
+    expect(screen.getByLabelText('Messages from other sessions')).toBeTruthy();
+  });
+
+  it('keeps the raw settings key in a tooltip', async () => {
+    const { table } = await preferences();
+    expect(within(burstRow(table)).getByRole('rowheader').title).toBe('Settings key: throttle.bucketSize');
+  });
+
+  it('edits milliseconds as seconds', async () => {
+    const { f, table } = await preferences();
     const dup = screen.getByLabelText<HTMLInputElement>('Ignore an identical repeat for');
     expect(dup.value).toBe('10');
     expect(dup.getAttribute('aria-describedby')).toBe(
@@ -218,12 +233,11 @@ describe('Preferences in plain words', () => {
     expect(f.calls.filter(([op]) => op === 'settings.set')).toEqual([
       ['settings.set', { key: 'throttle', value: { duplicateWindowMs: 2500 } }],
     ]);
-    expect(screen.getByLabelText('Messages from other sessions')).toBeTruthy();
   });
 });
 
 describe('first run', () => {
-  it('detects the agents, previews the setup as a dry run, applies it, then waits for the first session', async () => {
+  it('sets up a detected agent from a dry-run preview, then waits for the first session', async () => {
     let configured = false;
     const f = fakeBridge({
       'sessions.list': { rows: [] },
@@ -241,24 +255,32 @@ describe('first run', () => {
     render(<SessionsView stores={stores} />);
     await act(() => stores.sessions.getState().load());
     await settle();
-    expect(screen.getByTestId('detected-claude-code').textContent).toContain('found at /opt/bin/claude');
+    expect(screen.getByTestId('detected-claude-code').textContent, 'detects the agents').toContain(
+      'found at /opt/bin/claude',
+    );
     expect(screen.getByTestId('detected-codex').textContent).toContain('not found (no codex on the hub');
     expect(screen.queryByRole('button', { name: /Codex/ })).toBeNull();
     expect(screen.queryByTestId('waiting')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Set up Gemini CLI…' }));
     await settle();
-    expect(screen.getByTestId('setup-preview').textContent).toContain(
+    expect(screen.getByTestId('setup-preview').textContent, 'previews the setup').toContain(
       'Dry run: nothing is written until you press Apply',
     );
-    expect(f.calls.some(([op]) => op === 'setup.apply')).toBe(false);
+    expect(
+      f.calls.some(([op]) => op === 'setup.apply'),
+      'the preview writes nothing',
+    ).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
     await settle();
-    expect(f.calls.filter(([op]) => op === 'setup.plan' || op === 'setup.apply')).toEqual([
+    expect(
+      f.calls.filter(([op]) => op === 'setup.plan' || op === 'setup.apply'),
+      'Apply applies the plan',
+    ).toEqual([
       ['setup.plan', { agent: 'gemini', uninstall: false }],
       ['setup.apply', { agent: 'gemini', uninstall: false }],
     ]);
     expect(screen.getByTestId('detected-gemini').textContent).toContain('set up');
-    expect(screen.getByTestId('waiting').textContent).toContain('Waiting for your first session');
+    expect(screen.getByTestId('waiting').textContent, 'then waits').toContain('Waiting for your first session');
     expect(screen.getByTestId('waiting').textContent).toContain('Gemini CLI');
   });
 
@@ -287,7 +309,7 @@ describe('first run', () => {
 });
 
 describe('keyboard and page', () => {
-  it('moves between views with the arrow keys, Home and End, as one tab stop', async () => {
+  it('moves between views by keyboard within one tab stop', async () => {
     const stores = createStores(
       fakeBridge({
         'sessions.list': { rows: [] },
@@ -303,18 +325,18 @@ describe('keyboard and page', () => {
     await settle();
     const nav = screen.getByRole('navigation', { name: 'Views' });
     const button = (name: RegExp) => within(nav).getByRole('button', { name });
-    expect(button(/^Sessions/).tabIndex).toBe(0);
-    expect(button(/^Approvals/).tabIndex).toBe(-1);
+    expect(button(/^Sessions/).tabIndex, 'one tab stop').toBe(0);
+    expect(button(/^Approvals/).tabIndex, 'one tab stop').toBe(-1);
     fireEvent.keyDown(button(/^Sessions/), { key: 'ArrowDown' });
     await settle();
-    expect(document.activeElement).toBe(button(/^Approvals/));
+    expect(document.activeElement, 'ArrowDown moves to the next view').toBe(button(/^Approvals/));
     expect(screen.getByRole('heading', { level: 2 }).textContent).toMatch(/^Approvals/);
     fireEvent.keyDown(button(/^Approvals/), { key: 'End' });
     await settle();
-    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Preferences');
+    expect(screen.getByRole('heading', { level: 2 }).textContent, 'End opens the last view').toBe('Preferences');
     fireEvent.keyDown(button(/^Preferences/), { key: 'ArrowDown' });
     await settle();
-    expect(document.activeElement).toBe(button(/^Sessions/));
+    expect(document.activeElement, 'ArrowDown from the last wraps to the first').toBe(button(/^Sessions/));
   });
 
   it('names an inline icon, so the browser never asks the hub for /favicon.ico', () => {

@@ -63,8 +63,8 @@ async function settle(): Promise<void> {
 }
 
 describe('the picture model', () => {
-  it('groups by machine and team, colours outcomes in five tones named in History’s words, and an edge takes the most pressing one', () => {
-    const p = buildPicture(
+  const picture = () =>
+    buildPicture(
       [
         row('api', { team: 'backend' }),
         row('db', { team: 'backend', state: 'busy' }),
@@ -79,12 +79,19 @@ describe('the picture model', () => {
         edgeRow('gone', 'db', 'expired', 1),
       ],
     );
+
+  it('groups sessions by machine and team', () => {
+    const p = picture();
     expect([...p.nodes.values()].map((n) => [n.label, n.machine, n.team, n.state, n.live])).toEqual([
       ['api [abc123]', 'this machine', 'backend', 'idle', true],
       ['db [abc123]', 'this machine', 'backend', 'busy', true],
       ['far [abc123]', 'laptop', 'no team', 'idle', true],
       ['gone (ended)', 'this machine', 'no team', 'ended', false],
     ]);
+  });
+
+  it('counts outcomes in five tones named in History’s words', () => {
+    const p = picture();
     const ab = p.edges.get('uds:/r/api.sock>uds:/r/db.sock')!;
     // Queued, unread messages are not "delivered": the picture says what History says.
     expect([ab.tone, ab.count, ab.counts]).toEqual([
@@ -94,9 +101,13 @@ describe('the picture model', () => {
     ]);
     expect(countsText(ab)).toBe('5 messages: 3 queued, 1 approved, 1 dropped');
     expect(countsText(p.edges.get('session:id-gone>uds:/r/db.sock')!)).toBe('1 message: 1 expired');
+    expect(p.totals).toEqual({ delivered: 1, queued: 3, held: 1, refused: 3, dropped: 1 });
+  });
+
+  it('colours a line by its most pressing outcome', () => {
+    const p = picture();
     expect(p.edges.get('uds:/r/db.sock>uds:/r/api.sock')!.tone).toBe('held'); // held beats refused
     expect(p.edges.get('session:id-gone>uds:/r/db.sock')!.tone).toBe('refused'); // expired: it did not get through
-    expect(p.totals).toEqual({ delivered: 1, queued: 3, held: 1, refused: 3, dropped: 1 });
   });
 
   it('outlines each team, and each machine only once there are two, and frames them all', () => {
@@ -162,7 +173,8 @@ describe('Picture view', () => {
     expect(screen.getByTestId('picture-empty').textContent).toContain('Nothing to draw yet');
   });
 
-  it('draws sessions and lines, follows a held message to its approval, and opens sessions and conversations', async () => {
+  /** The view over api → db (6 queued) and api → yolo (1 held), with a fake graph; `opened` records what it opens. */
+  const drawn = async () => {
     const edges: EdgeRow[] = [edgeRow('api', 'db', 'queued', 6), edgeRow('api', 'yolo', 'held', 1)];
     const f = fakeBridge({
       'sessions.list': { rows: [row('api'), row('db'), row('yolo')] },
@@ -181,17 +193,25 @@ describe('Picture view', () => {
     );
     await act(() => stores.sessions.getState().load());
     await settle();
-    expect(screen.getByTestId('picture-summary').textContent).toBe('3 sessions, 7 messages in the last hour');
     const items = () => screen.getAllByTestId('picture-edge').map((li) => `${li.dataset.tone} ${li.textContent}`);
+    const last = () => g.applied[g.applied.length - 1]!;
+    return { edges, f, g, opened, items, last };
+  };
+
+  it('draws sessions and lines', async () => {
+    const { items, last } = await drawn();
+    expect(screen.getByTestId('picture-summary').textContent).toBe('3 sessions, 7 messages in the last hour');
     expect(items()).toEqual([
       'held api [abc123] → yolo [abc123]1 message: 1 held',
       'queued api [abc123] → db [abc123]6 messages: 6 queued', // unread: not "delivered" (History says queued)
     ]);
     expect(screen.getByTestId('total-held').textContent).toBe('1');
-    const last = () => g.applied[g.applied.length - 1]!;
     expect([last().nodes.size, [...last().edges.values()].map((e) => e.tone)]).toEqual([3, ['queued', 'held']]);
+  });
 
-    // The user approves: the hub's move turns that one line delivered, without asking the hub again.
+  // The user approves: the hub's move turns that one line delivered, without asking the hub again.
+  it('follows a held message to its approval from the hub’s move alone', async () => {
+    const { edges, f, g, items, last } = await drawn();
     const fetches = f.calls.length;
     const { from, to } = edges[1]!;
     act(() =>
@@ -216,8 +236,11 @@ describe('Picture view', () => {
     expect(g.patched.at(-1)).toEqual(['uds:/r/api.sock>uds:/r/yolo.sock']); // that edge only
     expect(screen.getByTestId('total-held').textContent).toBe('0');
     expect(f.calls.length).toBe(fetches);
+  });
 
-    // A name opens its session; the counts open the conversation; so do the graph's dot and line.
+  // A name opens its session; the counts open the conversation; so do the graph's dot and line.
+  it('opens sessions and conversations from the list and the graph', async () => {
+    const { g, opened } = await drawn();
     fireEvent.click(screen.getAllByRole('button', { name: 'db [abc123]' })[0]!);
     fireEvent.click(screen.getByRole('button', { name: 'Open the conversation of api [abc123] and db [abc123]' }));
     g.events!.onNode('uds:/r/yolo.sock');
@@ -228,11 +251,17 @@ describe('Picture view', () => {
       'session uds:/r/yolo.sock',
       'conversation id-api id-yolo',
     ]);
+  });
 
-    // Another window asks the hub again; the filter narrows the list.
+  it('asks the hub again for another window', async () => {
+    const { f } = await drawn();
     fireEvent.change(screen.getByLabelText('Messages of'), { target: { value: String(24 * 3_600_000) } });
     await settle();
     expect(f.calls.filter(([op]) => op === 'picture.edges').at(-1)![1]).toEqual({ windowMs: 24 * 3_600_000 });
+  });
+
+  it('narrows the list to one session’s conversations', async () => {
+    await drawn();
     fireEvent.change(screen.getByLabelText('Filter conversations by session'), { target: { value: 'yolo' } });
     expect(screen.getAllByTestId('picture-edge')).toHaveLength(1);
   });

@@ -56,7 +56,7 @@ async function until(check: () => boolean): Promise<void> {
   expect(check()).toBe(true);
 }
 
-describe('Teams view (issue 30)', () => {
+describe('Teams view', () => {
   it('creates a team when there is none, selects it, and says why a second one with that name fails', async () => {
     const hub = fakeHub();
     const stores = createStores(hub.bridge);

@@ -195,7 +195,7 @@ describe('Approvals view', () => {
     expect(screen.getAllByTestId('held-item').map((c) => c.dataset.id)).toEqual(['zz', 'aa', 'mm']);
   });
 
-  it('approve all from a sender: asks with the count and first lines, then decides them in one request and says what happened', async () => {
+  it('approve all from a sender asks once, then decides them all in one request', async () => {
     const f = fakeBridge({
       'held.list': { items: [held(1, null), held(2, null), held(3, null)] },
       'held.decide': {
@@ -211,18 +211,21 @@ describe('Approvals view', () => {
     await act(() => stores.held.getState().load());
     fireEvent.click(screen.getAllByRole('button', { name: 'Approve all 3 from careful…' })[0]!);
     const dialog = screen.getByTestId('confirm-all');
-    expect(dialog.textContent).toContain('Approve all 3 from careful?');
-    expect(within(dialog).getAllByRole('listitem')).toHaveLength(3);
+    expect(dialog.textContent, 'asks with the count').toContain('Approve all 3 from careful?');
+    expect(within(dialog).getAllByRole('listitem'), 'asks with the first lines').toHaveLength(3);
     expect(f.calls.filter(([op]) => op === 'held.decide')).toHaveLength(0); // nothing decided before the answer
     fireEvent.click(within(dialog).getByRole('button', { name: 'Approve all 3' }));
     await settle();
-    expect(f.calls.filter(([op]) => op === 'held.decide')).toEqual([
-      ['held.decide', { ids: ['m1', 'm2', 'm3'], approve: true }],
-    ]);
-    expect(screen.getByTestId('decide-report').textContent).toBe(
+    expect(
+      f.calls.filter(([op]) => op === 'held.decide'),
+      'one request decides them all',
+    ).toEqual([['held.decide', { ids: ['m1', 'm2', 'm3'], approve: true }]]);
+    expect(screen.getByTestId('decide-report').textContent, 'says what happened').toBe(
       'Approved 2 from careful; 1 had already been decided or expired.',
     );
-    cleanup();
+  });
+
+  it('says when nothing waits', async () => {
     const empty = createStores(fakeBridge({ 'held.list': { items: [] } }).bridge);
     render(<ApprovalsView stores={empty} />);
     await act(() => empty.held.getState().load());
@@ -231,7 +234,8 @@ describe('Approvals view', () => {
 });
 
 describe('cross-machine confirmations', () => {
-  it('show the relay state and each waiting send; Deny has focus, Esc denies, Enter never allows', async () => {
+  /** The Approvals view with one waiting send over a connected relay that stores mail. */
+  const waitingSend = async () => {
     const item = {
       id: 'c1',
       sender: { sessionId: 's1', name: 'alice' },
@@ -252,23 +256,39 @@ describe('cross-machine confirmations', () => {
     const stores = createStores(f.bridge);
     render(<ApprovalsView stores={stores} />);
     await act(() => stores.confirmations.getState().load());
+    return f;
+  };
+
+  it('show the relay state and each waiting send', async () => {
+    await waitingSend();
     const section = screen.getByTestId('confirmations');
     expect(section.textContent).toContain('connected as laptop');
     expect(section.textContent).toContain('mail for a machine that is away is stored until it is back');
     expect(screen.getByTestId('confirmation-item').textContent).toContain('deploy now');
     expect(screen.getByTestId('confirmation-item').textContent).toMatch(/1:(29|30) left/);
+  });
+
+  it('the keyboard can deny a waiting send but never allow it', async () => {
+    const f = await waitingSend();
     const deny = screen.getByRole('button', { name: 'Deny' });
-    expect(document.activeElement).toBe(deny);
+    expect(document.activeElement, 'Deny has focus').toBe(deny);
     fireEvent.keyDown(screen.getByRole('button', { name: 'Allow once' }), { key: 'Enter' });
-    expect(f.calls.some(([op]) => op === 'confirmations.allow')).toBe(false);
+    expect(
+      f.calls.some(([op]) => op === 'confirmations.allow'),
+      'Enter never allows',
+    ).toBe(false);
     fireEvent.keyDown(screen.getByTestId('confirmation-item'), { key: 'Escape' });
     await settle();
-    expect(f.calls.filter(([op]) => op === 'confirmations.deny')).toEqual([['confirmations.deny', { id: 'c1' }]]);
+    expect(
+      f.calls.filter(([op]) => op === 'confirmations.deny'),
+      'Esc denies',
+    ).toEqual([['confirmations.deny', { id: 'c1' }]]);
   });
 });
 
 describe('relay preferences', () => {
-  it('edits servers and machine only, says where credentials live, and locks under managed settings', async () => {
+  /** Relay preferences from the user's file, connection down; `saved` collects what it saves. */
+  const userRelay = async () => {
     const f = fakeBridge({
       'confirmations.list': { items: [], relay: { configured: true, connected: false, machine: 'laptop' } },
       'settings.set': { effective: {} },
@@ -287,8 +307,17 @@ describe('relay preferences', () => {
         }}
       />,
     );
+    return { stores, saved };
+  };
+
+  it('says whether it is connected and where credentials live', async () => {
+    await userRelay();
     expect(screen.getByTestId('relay').textContent).toContain('Not connected (it retries).');
     expect(screen.getByTestId('relay').textContent).toContain('Credentials are set in the settings file.');
+  });
+
+  it('saves servers and machine only, on leaving the field', async () => {
+    const { saved } = await userRelay();
     fireEvent.blur(screen.getByLabelText('relay servers')); // unchanged: nothing to save
     fireEvent.change(screen.getByLabelText('relay servers'), { target: { value: 'nats://a:4222, tls://b:4222' } });
     fireEvent.blur(screen.getByLabelText('relay servers')); // saved on leaving the field: no Save button
@@ -296,6 +325,10 @@ describe('relay preferences', () => {
     expect(saved).toEqual([{ servers: ['nats://a:4222', 'tls://b:4222'], machine: 'laptop' }]);
     expect(screen.queryByRole('button', { name: /Save/ })).toBeNull();
     expect(screen.getByTestId('relay').textContent).toContain('Saved');
+  });
+
+  it('locks under managed settings', async () => {
+    const { stores } = await userRelay();
     cleanup();
     render(
       <RelayPrefs stores={stores} value={{ servers: ['nats://a:4222'] }} source="managed" save={async () => null} />,
