@@ -10,7 +10,7 @@ let t: TestHub;
 afterEach(async () => t?.close());
 
 describe('relay settings from a user interface', () => {
-  it('edits servers and machine, keeps and hides the credentials, refuses bad values', async () => {
+  async function hubWithRelay() {
     const dirs = tempDirs();
     fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
     const file = path.join(dirs.home, 'settings.json');
@@ -19,14 +19,20 @@ describe('relay settings from a user interface', () => {
       JSON.stringify({ relay: { servers: ['nats://127.0.0.1:1'], token: 's3cret', machine: 'old' } }),
     );
     t = await startHub({}, dirs);
-    const c = await t.client();
-    const ui = t.hub.uiToken;
+    return { c: await t.client(), ui: t.hub.uiToken, file };
+  }
+
+  it('shows the relay settings with the token hidden', async () => {
+    const { c, ui } = await hubWithRelay();
     const shown = (
       (await c.call('settings.effective', { uiToken: ui })).effective as { relay: { value: Record<string, unknown> } }
     ).relay.value;
     expect(shown).toEqual({ servers: ['nats://127.0.0.1:1'], token: '(set)', machine: 'old' });
     expect(JSON.stringify(await c.call('settings.effective', { uiToken: ui }))).not.toContain('s3cret');
+  });
 
+  it('an edit of servers and machine keeps the stored token and applies at once', async () => {
+    const { c, ui, file } = await hubWithRelay();
     await c.call('settings.set', {
       uiToken: ui,
       key: 'relay',
@@ -36,19 +42,28 @@ describe('relay settings from a user interface', () => {
       relay: { token: 's3cret', servers: ['nats://127.0.0.1:2'], machine: 'laptop' },
     });
     expect(t.hub.remote.relay?.machine).toBe('laptop');
+  });
 
+  it('refuses a token, a server that is not NATS or a bad machine name, and writes nothing', async () => {
+    const { c, ui, file } = await hubWithRelay();
     const before = fs.readFileSync(file, 'utf8');
     await expect(
       c.call('settings.set', { uiToken: ui, key: 'relay', value: { servers: ['nats://x:1'], token: 'stolen' } }),
+      'a token from a user interface',
     ).rejects.toMatchObject({ reason: 'invalid_params' });
     await expect(
       c.call('settings.set', { uiToken: ui, key: 'relay', value: { servers: ['http://x'] } }),
+      'an http server',
     ).rejects.toMatchObject({ reason: 'invalid_params' });
     await expect(
       c.call('settings.set', { uiToken: ui, key: 'relay', value: { servers: [], machine: 'a/b' } }),
+      'a machine name with a slash',
     ).rejects.toMatchObject({ reason: 'invalid_params' });
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
+  });
 
+  it('clearing the relay removes it from the file and from the running hub', async () => {
+    const { c, ui, file } = await hubWithRelay();
     await c.call('settings.set', { uiToken: ui, key: 'relay', value: null });
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({});
     expect(t.hub.remote.relay).toBeUndefined();

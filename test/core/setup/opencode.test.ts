@@ -32,17 +32,21 @@ const USER = `{
 `;
 
 describe('setup opencode', () => {
-  it('adds the MCP server and the plugin, keeps what was there, and is idempotent', () => {
+  function installed() {
     const { dir, e } = world();
+    const file = path.join(dir, 'opencode.json');
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'opencode.json'), USER);
+    fs.writeFileSync(file, USER);
     const p = plan('opencode', e, false);
-    expect(p.changes.map((c) => c.file)).toEqual([path.join(dir, 'opencode.json')]);
     applyChanges(p.changes, new Date(0));
-    const text = fs.readFileSync(path.join(dir, 'opencode.json'), 'utf8');
-    expect(text).toContain("// the user's own");
+    const text = fs.readFileSync(file, 'utf8');
     const cfg = JSON.parse(text.replace(/^\s*\/\/.*$/m, '')) as Cfg;
-    expect(cfg.mcp.theirs).toEqual({ type: 'remote', url: 'http://example.invalid/mcp' });
+    return { e, file, p, text, cfg };
+  }
+
+  it("adds a local switchboard MCP server to the user's opencode.json", () => {
+    const { file, p, cfg } = installed();
+    expect(p.changes.map((c) => c.file)).toEqual([file]);
     expect(cfg.mcp.switchboard).toEqual({
       type: 'local',
       command: [
@@ -55,7 +59,21 @@ describe('setup opencode', () => {
       ],
       enabled: true,
     });
+  });
+
+  it("adds the switchboard plugin after the user's plugins", () => {
+    const { cfg } = installed();
     expect(cfg.plugin).toEqual(['opencode-wakatime', `/opt/switchboard/${OPENCODE_PLUGIN}`]);
+  });
+
+  it("keeps the user's comments and MCP servers", () => {
+    const { text, cfg } = installed();
+    expect(text).toContain("// the user's own");
+    expect(cfg.mcp.theirs).toEqual({ type: 'remote', url: 'http://example.invalid/mcp' });
+  });
+
+  it('a second setup plans no change', () => {
+    const { e } = installed();
     expect(plan('opencode', e, false).changes).toEqual([]);
   });
 

@@ -44,47 +44,93 @@ describe('teams and tasks through the hub', () => {
     expect(await reason(c.call('teams.show', { team: 'nope' }))).toBe('team_not_found');
   });
 
-  it('creates, claims, assigns (with a task_assignment frame) and deletes tasks', async () => {
-    th = await startHub();
-    const root = seedClaudeHome(th);
-    const c = await th.client();
+  describe('tasks', () => {
     const list = 'session-3f9a1c2e';
-    const created = await c.call('tasks.create', {
-      list,
-      subject: 'Write tests',
-      description: 'for auth',
-      blockedBy: ['2'],
+
+    /** The fixture's team, and task 4 created blocked by task 2. */
+    async function withTask4() {
+      th = await startHub();
+      const root = seedClaudeHome(th);
+      const c = await th.client();
+      const created = await c.call('tasks.create', {
+        list,
+        subject: 'Write tests',
+        description: 'for auth',
+        blockedBy: ['2'],
+      });
+      return { root, c, created };
+    }
+
+    it("a new task takes the id above the high-water mark and is listed in its blocker's blocks", async () => {
+      const { c, created } = await withTask4();
+      // The fixture's high-water mark (3) is above the highest file (2): ids never reuse a deleted one.
+      expect(created.task).toMatchObject({ id: '4', status: 'pending', blockedBy: ['2'] });
+      expect((await c.call('tasks.get', { list, id: '2' })).task.blocks).toEqual(['4']);
     });
-    // The fixture's high-water mark (3) is above the highest file (2): ids never reuse a deleted one.
-    expect(created.task).toMatchObject({ id: '4', status: 'pending', blockedBy: ['2'] });
-    expect((await c.call('tasks.get', { list, id: '2' })).task.blocks).toEqual(['4']);
-    expect(await reason(c.call('tasks.claim', { list, id: '4', owner: 'a' }))).toBe('blocked');
-    expect(await reason(c.call('tasks.claim', { list, id: '1', owner: 'a' }))).toBe('already_claimed');
-    await c.call('tasks.update', { list, id: '1', status: 'completed' });
-    expect(await reason(c.call('tasks.claim', { list, id: '1', owner: 'researcher' }))).toBe('already_resolved');
-    expect((await c.call('tasks.claim', { list, id: '2', owner: 'researcher' })).task.owner).toBe('researcher');
-    const assigned = await c.call('tasks.assign', { team: 'session-3f9a1c2e', id: '4', owner: 'researcher' });
-    expect(assigned.task.owner).toBe('researcher');
-    const inbox = parseInbox(
-      fs.readFileSync(path.join(root, 'teams/session-3f9a1c2e/inboxes/researcher.json'), 'utf8'),
-    ).entries;
-    expect(inbox).toHaveLength(1);
-    expect(JSON.parse(inbox[0]!.text)).toMatchObject({
-      type: 'task_assignment',
-      taskId: '4',
-      subject: 'Write tests',
-      assignedBy: 'user',
+
+    it('a claim of a blocked, claimed or resolved task is refused with its reason', async () => {
+      const { c } = await withTask4();
+      expect(await reason(c.call('tasks.claim', { list, id: '4', owner: 'a' })), 'blocked by 2').toBe('blocked');
+      expect(await reason(c.call('tasks.claim', { list, id: '1', owner: 'a' })), 'owned').toBe('already_claimed');
+      await c.call('tasks.update', { list, id: '1', status: 'completed' });
+      expect(await reason(c.call('tasks.claim', { list, id: '1', owner: 'researcher' })), 'completed').toBe(
+        'already_resolved',
+      );
     });
-    expect(await reason(c.call('tasks.claim', { list, id: '2', owner: 'researcher', busyCheck: true }))).toBe(
-      'agent_busy',
-    );
-    expect((await c.call('tasks.release', { list, owner: 'researcher' })).released).toEqual(['2', '4']);
-    expect(await c.call('tasks.delete', { list, id: '2' })).toEqual({ deleted: true });
-    expect((await c.call('tasks.get', { list, id: '4' })).task.blockedBy).toEqual([]);
-    expect(fs.readFileSync(path.join(root, 'tasks', list, '.highwatermark'), 'utf8')).toBe(
-      fs.readFileSync(path.join(FIXTURES, 'tasks', list, '.highwatermark'), 'utf8'),
-    );
-    expect((await c.call('tasks.create', { list, subject: 'next' })).task.id).toBe('5');
+
+    it('a claim of an open task makes the claimer its owner', async () => {
+      const { c } = await withTask4();
+      await c.call('tasks.update', { list, id: '1', status: 'completed' }); // task 2's blocker
+      expect((await c.call('tasks.claim', { list, id: '2', owner: 'researcher' })).task.owner).toBe('researcher');
+    });
+
+    it("an assignment sets the owner and writes a task_assignment frame to the owner's inbox", async () => {
+      const { root, c } = await withTask4();
+      const assigned = await c.call('tasks.assign', { team: 'session-3f9a1c2e', id: '4', owner: 'researcher' });
+      expect(assigned.task.owner).toBe('researcher');
+      const inbox = parseInbox(
+        fs.readFileSync(path.join(root, 'teams/session-3f9a1c2e/inboxes/researcher.json'), 'utf8'),
+      ).entries;
+      expect(inbox).toHaveLength(1);
+      expect(JSON.parse(inbox[0]!.text)).toMatchObject({
+        type: 'task_assignment',
+        taskId: '4',
+        subject: 'Write tests',
+        assignedBy: 'user',
+      });
+    });
+
+    it('with busyCheck, a claim by an owner who already holds a task is refused as busy', async () => {
+      const { c } = await withTask4();
+      await c.call('tasks.update', { list, id: '1', status: 'completed' }); // task 2's blocker
+      await c.call('tasks.assign', { team: 'session-3f9a1c2e', id: '4', owner: 'researcher' });
+      expect(await reason(c.call('tasks.claim', { list, id: '2', owner: 'researcher', busyCheck: true }))).toBe(
+        'agent_busy',
+      );
+    });
+
+    it('a release frees every task of its owner', async () => {
+      const { c } = await withTask4();
+      await c.call('tasks.update', { list, id: '1', status: 'completed' }); // task 2's blocker
+      await c.call('tasks.claim', { list, id: '2', owner: 'researcher' });
+      await c.call('tasks.assign', { team: 'session-3f9a1c2e', id: '4', owner: 'researcher' });
+      expect((await c.call('tasks.release', { list, owner: 'researcher' })).released).toEqual(['2', '4']);
+    });
+
+    it('deleting a blocker unblocks the tasks it blocked', async () => {
+      const { c } = await withTask4();
+      expect(await c.call('tasks.delete', { list, id: '2' })).toEqual({ deleted: true });
+      expect((await c.call('tasks.get', { list, id: '4' })).task.blockedBy).toEqual([]);
+    });
+
+    it("a deleted task's id is never taken again", async () => {
+      const { root, c } = await withTask4();
+      await c.call('tasks.delete', { list, id: '2' });
+      expect(fs.readFileSync(path.join(root, 'tasks', list, '.highwatermark'), 'utf8')).toBe(
+        fs.readFileSync(path.join(FIXTURES, 'tasks', list, '.highwatermark'), 'utf8'),
+      );
+      expect((await c.call('tasks.create', { list, subject: 'next' })).task.id).toBe('5');
+    });
   });
 
   it('sends to a teammate with role checks, as the session member', async () => {

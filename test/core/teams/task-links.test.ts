@@ -44,7 +44,8 @@ describe('task dependencies through tasks.update', () => {
     expect(await reason(c.call('tasks.claim', { list, id: '4', owner: 'w1' }))).toBe('blocked');
   });
 
-  it('refuses a missing task, a self-block and a cycle with nothing written; create refuses a missing blocker', async () => {
+  /** Tasks 1 -> 2 -> 3 (2 is blocked by 1 and blocks 3), and a way to read their files. */
+  async function chain() {
     th = await startHub();
     const c = await th.client();
     const list = 'links';
@@ -52,19 +53,38 @@ describe('task dependencies through tasks.update', () => {
     await c.call('tasks.update', { list, id: '2', addBlockedBy: ['1'], addBlocks: ['3'] });
     const dir = path.join(th.hub.teams.root, 'tasks', list);
     const snapshot = () => ['1', '2', '3'].map((id) => fs.readFileSync(path.join(dir, `${id}.json`), 'utf8'));
+    return { c, list, dir, snapshot };
+  }
+
+  it('refuses an edge to a missing task, to itself or that closes a cycle, and writes nothing', async () => {
+    const { c, list, snapshot } = await chain();
     const before = snapshot();
-    expect(await reason(c.call('tasks.update', { list, id: '2', addBlocks: ['9'] }))).toBe('blocker_not_found');
-    expect(await reason(c.call('tasks.update', { list, id: '2', addBlockedBy: ['3', '9'] }))).toBe('blocker_not_found');
-    expect(await reason(c.call('tasks.update', { list, id: '2', addBlockedBy: ['2'] }))).toBe('blocker_self');
-    expect(await reason(c.call('tasks.update', { list, id: '3', addBlocks: ['1'], subject: 'renamed' }))).toBe(
+    expect(await reason(c.call('tasks.update', { list, id: '2', addBlocks: ['9'] })), 'blocks 9').toBe(
+      'blocker_not_found',
+    );
+    expect(await reason(c.call('tasks.update', { list, id: '2', addBlockedBy: ['3', '9'] })), 'blocked by 9').toBe(
+      'blocker_not_found',
+    );
+    expect(await reason(c.call('tasks.update', { list, id: '2', addBlockedBy: ['2'] })), 'itself').toBe('blocker_self');
+    expect(await reason(c.call('tasks.update', { list, id: '3', addBlocks: ['1'], subject: 'renamed' })), 'cycle').toBe(
       'blocker_cycle',
     );
-    expect(await reason(c.call('tasks.update', { list, id: '9', addBlocks: ['1'] }))).toBe('task_not_found');
-    expect(snapshot()).toEqual(before);
+    expect(await reason(c.call('tasks.update', { list, id: '9', addBlocks: ['1'] })), 'no task 9').toBe(
+      'task_not_found',
+    );
+    expect(snapshot(), 'no task file changed').toEqual(before);
+  });
+
+  it('create refuses a missing blocker and writes no task', async () => {
+    const { c, list, dir } = await chain();
     expect(await reason(c.call('tasks.create', { list, subject: 'd', blockedBy: ['1', '9'] }))).toBe(
       'blocker_not_found',
     );
     expect(fs.existsSync(path.join(dir, '4.json'))).toBe(false);
+  });
+
+  it('refuses a task id that is not a number', async () => {
+    const { c, list } = await chain();
     expect(await reason(c.call('tasks.update', { list, id: '1', addBlocks: ['x'] }))).toBe('invalid_params');
   });
 });
