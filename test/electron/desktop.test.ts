@@ -32,17 +32,23 @@ function memoryStore(initial: unknown = {}): KeyValueStore & { data: Record<stri
 }
 
 describe('desktop preferences from electron-store', () => {
-  it('parses key by key: a bad value falls back and is reported, unknown keys are ignored', () => {
+  it('keeps valid values and ignores unknown keys', () => {
     expect(readDesktopPrefs({ launchAtLogin: true, windowBounds: {} })).toEqual({
       prefs: { launchAtLogin: true },
       problems: [],
     });
+    expect(readDesktopPrefs(undefined)).toEqual({ prefs: { launchAtLogin: false }, problems: [] });
+  });
+
+  it('a bad value falls back to its default with a report', () => {
     expect(readDesktopPrefs({ launchAtLogin: 'yes' })).toEqual({
       prefs: { launchAtLogin: false },
       problems: ['launchAtLogin: Invalid input: expected boolean, received string; using false'],
     });
+  });
+
+  it('a file that is not an object falls back to the defaults, reported', () => {
     expect(readDesktopPrefs([1, 2]).problems).toEqual(['the preferences file is not a JSON object; using defaults']);
-    expect(readDesktopPrefs(undefined)).toEqual({ prefs: { launchAtLogin: false }, problems: [] });
   });
 
   it('writes validated values only and maps them to login-item settings', () => {
@@ -81,7 +87,8 @@ describe('the command-line launcher', () => {
     expect(win.content).toBe('@echo off\r\nnode "C:\\App\\cli.mjs" %*\r\n');
   });
 
-  it('desktop operations: get, set launch-at-login, install the launcher', () => {
+  /** The desktop.* handlers over an in-memory store, a temp HOME and a recorded login item. */
+  const desktop = () => {
     const home = tempDir('sb-home-');
     const loginItems: unknown[] = [];
     const handlers = createDesktopHandlers({
@@ -90,13 +97,26 @@ describe('the command-line launcher', () => {
       cliLink: cliLinkPlan('linux', { HOME: home }, CLI),
       paused: () => true,
     });
+    return { home, loginItems, handlers };
+  };
+
+  it('desktop.get reports launch-at-login, the launcher and pause', () => {
+    const { home, handlers } = desktop();
     expect(handlers['desktop.get']({})).toEqual({
       launchAtLogin: false,
       cliLink: { path: path.join(home, '.local/bin/switchboard'), linked: false },
       paused: true,
     });
+  });
+
+  it('desktop.set launch-at-login sets the login item', () => {
+    const { loginItems, handlers } = desktop();
     expect(handlers['desktop.set']({ launchAtLogin: true })).toMatchObject({ launchAtLogin: true });
     expect(loginItems).toEqual([{ openAtLogin: true, openAsHidden: true }]);
+  });
+
+  it('desktop.linkCli installs the launcher', () => {
+    const { home, handlers } = desktop();
     expect(handlers['desktop.linkCli']({})).toEqual({ path: path.join(home, '.local/bin/switchboard') });
     expect(handlers['desktop.get']({})).toMatchObject({ cliLink: { linked: true } });
   });
@@ -139,7 +159,8 @@ class FakeWindow implements WindowLike {
 }
 
 describe('windows', () => {
-  it('creates each window once with the secure preferences, hides the main window on close, tracks trusted ids and the dock', async () => {
+  /** Windows over fake BrowserWindows, with the main window shown. */
+  const opened = async () => {
     const created: FakeWindow[] = [];
     const options: unknown[] = [];
     const dock: boolean[] = [];
@@ -153,6 +174,11 @@ describe('windows', () => {
       '/app/preload.cjs',
     );
     const main = (await windows.show('main', 'approvals')) as FakeWindow;
+    return { windows, main, created, options, dock, quit: () => (quitting = true) };
+  };
+
+  it('creates each window once, with the secure preferences', async () => {
+    const { windows, main, created, options } = await opened();
     await windows.show('main', 'sessions');
     expect(created).toHaveLength(1);
     expect(main.loaded).toEqual([viewUrl('approvals')]);
@@ -161,15 +187,30 @@ describe('windows', () => {
       show: false,
       webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, preload: '/app/preload.cjs' },
     });
-    expect(windows.trustedIds()).toEqual(new Set([main.webContents.id]));
+  });
+
+  it('closing the main window hides it, unless the app is quitting', async () => {
+    const { windows, main, quit } = await opened();
     expect(main.fire('close')).toBe(true); // hidden, not closed
     expect(main.visible).toBe(false);
-    expect(dock.at(-1)).toBe(false);
     const prefs = (await windows.show('preferences', 'preferences')) as FakeWindow;
-    expect(dock.at(-1)).toBe(true);
     expect(prefs.fire('close')).toBe(false); // the preferences window really closes
-    quitting = true;
+    quit();
     expect(main.fire('close')).toBe(false);
+  });
+
+  it('shows the dock icon only while a window is shown', async () => {
+    const { windows, main, dock } = await opened();
+    main.fire('close');
+    expect(dock.at(-1)).toBe(false);
+    await windows.show('preferences', 'preferences');
+    expect(dock.at(-1)).toBe(true);
+  });
+
+  it('trusts the ids of its open windows only', async () => {
+    const { windows, main } = await opened();
+    expect(windows.trustedIds()).toEqual(new Set([main.webContents.id]));
+    const prefs = (await windows.show('preferences', 'preferences')) as FakeWindow;
     main.destroyed = true;
     main.fire('closed');
     expect(windows.trustedIds()).toEqual(new Set([prefs.webContents.id]));

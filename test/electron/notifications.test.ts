@@ -32,7 +32,8 @@ const item = (id: string, preview = 'please run the migration'): HeldView => ({
 });
 
 describe('held-message notifications', () => {
-  it('on macOS offers Deny first, Approve second, then an hour-long rule for the sender; elsewhere no actions', () => {
+  // Deny first, Approve second, then an hour-long rule for the sender.
+  it('on macOS offers Deny before Approve', () => {
     const mac = heldNotification(item('h1'), 'darwin');
     expect(mac).toEqual({
       kind: 'held',
@@ -41,6 +42,9 @@ describe('held-message notifications', () => {
       body: 'Agent text (not from you): please run the migration',
       actions: ['Deny', 'Approve', 'Allow this sender for an hour', 'Block this sender for an hour'],
     });
+  });
+
+  it('elsewhere offers no actions', () => {
     expect(heldNotification(item('h1'), 'linux').actions).toEqual([]);
     expect(heldNotification(item('h1'), 'win32').actions).toEqual([]);
   });
@@ -62,27 +66,31 @@ describe('held-message notifications', () => {
     expect(onClick(spec)).toEqual({ kind: 'open', itemId: 'h1' });
   });
 
-  it('a send waiting to leave the machine: Deny first, Allow once second; the buttons decide the confirmation', () => {
-    const c = {
-      id: 'c1',
-      sender: { sessionId: 's', name: 'alice' },
-      target: { machine: 'buildbox', session: 'bob [abc123] on buildbox' },
-      preview: 'deploy',
-      text: 'deploy',
-      createdAt: 0,
-      expiresAt: null,
-    };
-    const spec = confirmationNotification(c, 'darwin');
-    expect(spec).toEqual({
+  const confirmation = {
+    id: 'c1',
+    sender: { sessionId: 's', name: 'alice' },
+    target: { machine: 'buildbox', session: 'bob [abc123] on buildbox' },
+    preview: 'deploy',
+    text: 'deploy',
+    createdAt: 0,
+    expiresAt: null,
+  };
+
+  it('a send waiting to leave the machine offers Deny before Allow once on macOS, none elsewhere', () => {
+    expect(confirmationNotification(confirmation, 'darwin')).toEqual({
       kind: 'confirmation',
       itemId: 'c1',
       title: 'Leave this machine? alice → bob [abc123] on buildbox',
       body: 'To buildbox: deploy',
       actions: ['Deny', 'Allow once'],
     });
+    expect(confirmationNotification(confirmation, 'linux').actions).toEqual([]);
+  });
+
+  it('the buttons of a waiting send decide the confirmation', () => {
+    const spec = confirmationNotification(confirmation, 'darwin');
     expect(onAction(spec, 0)).toEqual({ kind: 'deny', item: 'confirmation', itemId: 'c1' });
     expect(onAction(spec, 1)).toEqual({ kind: 'approve', item: 'confirmation', itemId: 'c1' });
-    expect(confirmationNotification(c, 'linux').actions).toEqual([]);
   });
 
   it('announces each held item once and forgets decided ones', () => {

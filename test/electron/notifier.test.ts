@@ -49,17 +49,17 @@ async function setUp(platform: NodeJS.Platform = 'darwin') {
 }
 
 describe('desktop notifications', () => {
-  it('one per new held message, once; Approve and Deny decide it', async () => {
+  it('raises one notification per new held message, whose Approve and Deny decide it', async () => {
     const h = await setUp();
     await h.send('first');
     await until(() => h.shown.length === 1);
     await h.send('second');
     await until(() => h.shown.length === 2);
     h.notifier.event({ type: 'held.changed' });
-    expect(h.shown.map((s) => s.spec.body)).toEqual([
-      'Agent text (not from you): first',
-      'Agent text (not from you): second',
-    ]);
+    expect(
+      h.shown.map((s) => s.spec.body),
+      'one per message, once',
+    ).toEqual(['Agent text (not from you): first', 'Agent text (not from you): second']);
     h.shown[0]!.action(1); // Approve
     h.shown[1]!.action(0); // Deny
     await until(async () => (await h.held()).length === 0);

@@ -66,13 +66,13 @@ describe('webContents hardening', () => {
     return { contents, opened, logs };
   };
 
-  it('refuses navigation, redirects and webviews, and logs why', () => {
+  it('refuses to leave the page (navigation, redirects, webviews), logging why', () => {
     const { contents, logs } = setup();
     expect(contents.attempt('will-navigate', 'https://evil.example/')).toBe(true);
     expect(contents.attempt('will-navigate', 'app://switchboard/other.html')).toBe(true);
     expect(contents.attempt('will-redirect', 'http://127.0.0.1:9/')).toBe(true);
     expect(contents.attempt('will-attach-webview', '')).toBe(true);
-    expect(logs).toEqual([
+    expect(logs, 'each refusal is logged with why').toEqual([
       'navigation refused https://evil.example/',
       'navigation refused app://switchboard/other.html',
       'redirect refused http://127.0.0.1:9/',

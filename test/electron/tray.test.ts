@@ -57,16 +57,21 @@ describe('tray menu', () => {
     expect(held.action).toEqual({ kind: 'open', view: 'approvals' });
   });
 
-  it('held messages can be decided from the tray: what each is, then Approve once, Deny and hour-long rules', () => {
-    const items = buildTrayMenu({
+  const oneHeld = () =>
+    buildTrayMenu({
       ...base,
       held: 1,
       heldItems: [{ id: 'h1', sender: 'web', receiver: 'api [a1b]', preview: 'please run the migration now' }],
-    });
-    const decide = items.find((i) => i.label === 'Decide from here')!;
-    const [one] = decide.submenu!;
-    expect(one!.label).toBe('web → api [a1b]: "please run the migration now"');
-    expect(one!.submenu!.map((i) => i.label ?? `(${i.type})`)).toEqual([
+    }).find((i) => i.label === 'Decide from here')!.submenu![0]!;
+
+  it('names each held message in the tray with its preview', () => {
+    const one = oneHeld();
+    expect(one.label).toBe('web → api [a1b]: "please run the migration now"');
+  });
+
+  it('offers Approve once, Deny or an hour-long rule for a held message in the tray', () => {
+    const one = oneHeld();
+    expect(one.submenu!.map((i) => i.label ?? `(${i.type})`)).toEqual([
       'Approve once',
       'Deny',
       '(separator)',
@@ -75,13 +80,16 @@ describe('tray menu', () => {
       '(separator)',
       'Open in Approvals…',
     ]);
-    const actions = one!.submenu!.flatMap((i) => (i.action?.kind === 'held' ? [i.action] : []));
+    const actions = one.submenu!.flatMap((i) => (i.action?.kind === 'held' ? [i.action] : []));
     expect(actions.map(trayDecision)).toEqual([
       { kind: 'approve', item: 'held', itemId: 'h1' },
       { kind: 'deny', item: 'held', itemId: 'h1' },
       { kind: 'rule', effect: 'allow', itemId: 'h1' },
       { kind: 'rule', effect: 'block', itemId: 'h1' },
     ]);
+  });
+
+  it('offers no decisions with nothing held', () => {
     expect(buildTrayMenu(base).some((i) => i.label === 'Decide from here')).toBe(false);
   });
 

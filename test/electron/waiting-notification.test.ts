@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { onAction, onClick, waitingNotification } from '../../electron/notifications/route.js';
 
 describe('waiting-for-an-idle-session notifications', () => {
-  it('names the count and the session, offers no buttons, and a click opens Sessions', () => {
-    const spec = waitingNotification({ sessionId: 's-1', label: 'web [3f]', count: 2 });
+  const spec = waitingNotification({ sessionId: 's-1', label: 'web [3f]', count: 2 });
+
+  it('names the count and the idle session, without buttons', () => {
     expect(spec).toEqual({
       kind: 'waiting',
       itemId: 's-1',
@@ -17,6 +18,9 @@ describe('waiting-for-an-idle-session notifications', () => {
     expect(waitingNotification({ sessionId: 's-1', label: 'web [3f]', count: 1 }).title).toBe(
       '1 message waiting for web [3f], which is idle',
     );
+  });
+
+  it('opens Sessions on a click, deciding nothing', () => {
     expect(onClick(spec)).toEqual({ kind: 'open', itemId: 's-1', view: 'sessions' });
     expect(onAction(spec, 0)).toEqual({ kind: 'open', itemId: 's-1', view: 'sessions' });
   });

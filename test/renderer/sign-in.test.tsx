@@ -17,13 +17,19 @@ const TOKEN = 'ab'.repeat(24);
 const ORIGIN = 'http://127.0.0.1:7317';
 
 describe('what the sign-in screen accepts', () => {
-  it('a token, or a loopback URL with #token=: this page’s is used here, another port’s is opened', () => {
+  it('a token, or this page’s URL with #token=, is used here', () => {
     expect(readSignIn(`  ${TOKEN}\n`, ORIGIN)).toEqual({ kind: 'token', token: TOKEN });
     expect(readSignIn(`${ORIGIN}/#token=${TOKEN}`, ORIGIN)).toEqual({ kind: 'token', token: TOKEN });
+  });
+
+  it('a loopback URL of another port is opened there', () => {
     expect(readSignIn(`http://localhost:7318/#token=${TOKEN}`, ORIGIN)).toEqual({
       kind: 'elsewhere',
       url: `http://localhost:7318/#token=${TOKEN}`,
     });
+  });
+
+  it('anything else is invalid', () => {
     for (const bad of [
       `http://evil.example/#token=${TOKEN}`, // never sent off this machine
       `${ORIGIN}/?token=${TOKEN}`, // a query would reach the server's logs
@@ -32,6 +38,9 @@ describe('what the sign-in screen accepts', () => {
       '',
     ])
       expect(readSignIn(bad, ORIGIN).kind, bad).toBe('invalid');
+  });
+
+  it('the tab keeps only a well-formed token', () => {
     const stored: Record<string, string> = {};
     const storage = {
       getItem: (k: string) => stored[k] ?? null,
@@ -109,21 +118,32 @@ describe('signing in', () => {
     expect(screen.queryByText(/^Sessions/)).toBeNull();
   });
 
-  it('a refused token: sign-in screen; a wrong paste is refused, a right one opens the app', async () => {
+  /** The app after the hub refused the tab's token: the sign-in screen and its field. */
+  const refused = () => {
     const b = controlled(true);
     render(<App stores={createStores(b.bridge)} />);
     b.set('unauthorized');
+    return { b, field: screen.getByLabelText('URL or token') };
+  };
+
+  it('a refused token shows only the sign-in screen', () => {
+    refused();
     expect(screen.getByTestId('sign-in').textContent).toContain('does not accept this tab’s token');
     expect(screen.queryByRole('navigation')).toBeNull();
+  });
 
-    const field = screen.getByLabelText('URL or token');
+  it('a paste that is no token is refused without asking the hub', () => {
+    const { b, field } = refused();
     expect(field.getAttribute('autocomplete')).toBe('off');
     expect(field.closest('form')).toBeNull(); // nothing is submitted: no autofill entry, no password prompt
     fireEvent.change(field, { target: { value: 'not a token' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.getByRole('alert').textContent).toContain('switchboard ui');
     expect(b.signIns).toEqual([]);
+  });
 
+  it('a token the hub refuses keeps the sign-in screen and says so', () => {
+    const { b, field } = refused();
     const wrong = 'cd'.repeat(24);
     fireEvent.change(field, { target: { value: `${location.origin}/#token=${wrong}` } });
     fireEvent.keyDown(field, { key: 'Enter' });
@@ -133,10 +153,13 @@ describe('signing in', () => {
     expect(screen.getByTestId('sign-in')).toBeTruthy(); // no app with zeros while it is checked
     b.set('unauthorized');
     expect(screen.getByRole('alert').textContent).toContain('The hub refused that token');
+  });
 
+  it('a right token opens the app', () => {
+    const { b, field } = refused();
     fireEvent.change(field, { target: { value: TOKEN } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(b.signIns).toEqual([wrong, TOKEN]);
+    expect(b.signIns).toEqual([TOKEN]);
     b.set('connecting');
     b.set('connected');
     expect(screen.queryByTestId('sign-in')).toBeNull();
