@@ -5,8 +5,9 @@
 // OpenCode's event stream and the mode from its configuration (mode.ts),
 // tells our MCP server which session calls it, hands waiting messages over
 // after each tool call (appended to the result the model reads) and with
-// each prompt (appended to its text: what waited while it was idle, or for a
-// resumed `run -s`, reaches the turn's first request), and wakes
+// each prompt (a `synthetic` text part of its own after the user's, never
+// the user's text: what waited while it was idle, or for a resumed `run -s`,
+// reaches the turn's first request), and wakes
 // an idle session with `client.session.promptAsync` when a message the
 // hub admitted arrives (a held one never does). Items are acknowledged —
 // reported `delivered` — only once the whole text went into the result or
@@ -18,6 +19,7 @@ import { HOOK_TEXT_BUDGET } from '../agent/dialects.js';
 import { fitItems, type Fitted } from '../agent/fit.js';
 import type { FrameAt } from '../agent/framing.js';
 import { opencodeMode } from './mode.js';
+import { peerTextPart } from './part.js';
 import { isSessionId, OpencodeSessions, SESSION_ARG } from './sessions.js';
 
 // Only the plugin is exported: OpenCode takes every export of this module as a plugin.
@@ -159,16 +161,22 @@ export const SwitchboardPlugin = async (input: unknown): Promise<Rec> => {
     await ack(ses, f);
   };
 
-  /** A prompt carries what waited (as Claude Code's UserPromptSubmit does), in its first text part; a wake's own has it. */
+  /**
+   * A prompt carries what waited (as Claude Code's UserPromptSubmit does) in a text part of its own after the
+   * user's, marked `synthetic` (not the user's words; part.ts); the user's part stays as typed. A wake's own has it.
+   */
   const onPrompt = async (inp: Rec, out: Rec): Promise<void> => {
     const ses = inp.sessionID;
-    if (!peer(ses) || waking.has(ses) || !Array.isArray(out.parts)) return;
-    const part: unknown = out.parts.find((p: unknown) => isRec(p) && p.type === 'text' && typeof p.text === 'string');
-    if (!isRec(part)) return;
+    const parts = out.parts;
+    if (!peer(ses) || waking.has(ses) || !Array.isArray(parts)) return;
+    const part: unknown = parts.find((p: unknown) => isRec(p) && p.type === 'text' && typeof p.text === 'string');
+    const ours = isRec(part) ? peerTextPart(part, parts, '') : undefined;
+    // Without OpenCode's ids no part of ours could be saved: what waited stays unread (a tool call or wake takes it).
+    if (ours === undefined) return;
     state.set(ses, 'busy'); // a wake that is fetching now must not prompt these same items again
     const f = await take(ses, 'prompt', HOOK_TEXT_BUDGET.opencode);
     if (f.text === undefined) return;
-    part.text = `${str(part.text) ?? ''}\n\n${f.text}`;
+    parts.push({ ...ours, text: f.text });
     await ack(ses, f);
   };
 

@@ -112,7 +112,7 @@ describe('the OpenCode plugin', () => {
     expect(prompts).toEqual([]);
   });
 
-  it('a prompt carries what waited, appended to its text, `delivered` (a resumed `run -s` has it in its first request)', async () => {
+  it("a prompt carries what waited in a synthetic part after the user's, `delivered` (a resumed `run -s` has it in its first request)", async () => {
     const argv = process.argv;
     process.argv = ['bun', '/$bunfs/root/src/index.js', 'run', '-s', 'ses_back', 'go on'];
     try {
@@ -125,16 +125,25 @@ describe('the OpenCode plugin', () => {
     await until(async () => (await row())?.state === 'idle');
     const alice = await hub.register(client, { name: 'alice', pid: process.pid, permissionMode: 'bypassPermissions' });
     expect(await send(alice, 'waited-for-a-prompt')).toBe('queued');
-    const out = { message: {}, parts: [{ type: 'file' }, { type: 'text', text: 'go on' }] };
+    const ids = { sessionID: 'ses_back', messageID: 'msg_0123456789abABCDEFGHIJKLMN' };
+    const typed = { ...ids, id: 'prt_fffffffffff0ABCDEFGHIJKLMN', type: 'text', text: 'go on' };
+    const out: { message: object; parts: Record<string, unknown>[] } = {
+      message: {},
+      parts: [{ ...ids, id: 'prt_000000000001ABCDEFGHIJKLMN', type: 'file' }, typed],
+    };
     await hooks['chat.message']!({ sessionID: 'ses_back' }, out);
-    expect(out.parts[1]!.text).toMatch(
-      /^go on\n\n\[Switchboard\] Not part of the user's prompt[\s\S]*waited-for-a-prompt/,
-    );
+    expect(out.parts[1]).toEqual({ ...ids, id: typed.id, type: 'text', text: 'go on' });
+    expect(out.parts[2]).toMatchObject({ ...ids, type: 'text', synthetic: true });
+    expect(out.parts[2]!.text).toMatch(/^\[Switchboard\] Not part of the user's prompt[\s\S]*waited-for-a-prompt/);
+    expect(String(out.parts[2]!.id) > typed.id, "sorts after the user's part").toBe(true);
     await until(async () => (await items(alice)).some((i) => i.kind === 'receipt' && i.status === 'delivered'));
     // Nothing waits now: the next prompt is left as its user wrote it.
-    const next = { message: {}, parts: [{ type: 'text', text: 'and then' }] };
+    const next = {
+      message: {},
+      parts: [{ ...ids, id: 'prt_fffffffffff1ABCDEFGHIJKLMN', type: 'text', text: 'and then' }],
+    };
     await hooks['chat.message']!({ sessionID: 'ses_back' }, next);
-    expect(next.parts[0]!.text).toBe('and then');
+    expect(next.parts).toEqual([{ ...ids, id: 'prt_fffffffffff1ABCDEFGHIJKLMN', type: 'text', text: 'and then' }]);
     expect(prompts).toEqual([]);
   });
 
