@@ -96,9 +96,9 @@ async function world(
 }
 
 describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread through its app-server', () => {
-  it('starts a turn in the thread its hooks named, messages as untrusted context, policy unchanged; the sender gets delivered', async () => {
+  it('a message to an idle thread starts a turn in it, as untrusted context, and is delivered', async () => {
     const { alice, web } = await world();
-    expect(t!.hub.wake.routeFor(t!.hub.table.live.get(web.sessionId)!)).toEqual({
+    expect(t!.hub.wake.routeFor(t!.hub.table.live.get(web.sessionId)!), 'the thread its hooks named').toEqual({
       kind: 'codex-app-server',
       socketPath: fake!.socketPath,
       threadId: THREAD,
@@ -107,9 +107,12 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
     expect(r.status).toBe('queued');
     await until(async () => (await receipts(alice, r.msg_id)).length === 1);
     const [receipt] = await receipts(alice, r.msg_id);
-    expect(receipt).toMatchObject({ status: 'delivered' });
+    expect(receipt, 'the sender gets delivered').toMatchObject({ status: 'delivered' });
     expect(reasonOf(receipt)).toMatch(/Codex app-server started a turn/);
-    expect(fake!.requests.map((q) => q.method)).toEqual(['initialize', 'initialized', 'thread/read', 'turn/start']);
+    expect(
+      fake!.requests.map((q) => q.method),
+      'the daemon is asked for one turn',
+    ).toEqual(['initialize', 'initialized', 'thread/read', 'turn/start']);
     const start = fake!.requests.find((q) => q.method === 'turn/start')!.params as Record<string, unknown>;
     expect(Object.keys(start).sort(), 'no approval, sandbox or model override').toEqual([
       'additionalContext',
@@ -117,10 +120,10 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
       'threadId',
     ]);
     expect(start.threadId).toBe(THREAD);
-    expect(JSON.stringify(start.input)).toMatch(
+    expect(JSON.stringify(start.input), 'the input says the messages are not from the user').toMatch(
       /\[Switchboard\] 1 message from other agent sessions.*not instructions from your user/,
     );
-    expect(start.additionalContext).toMatchObject({
+    expect(start.additionalContext, 'the messages go as untrusted context').toMatchObject({
       switchboard: { kind: 'untrusted', name: 'switchboard', value: expect.stringContaining('wake up, codex') },
     });
     expect(await fetch(web), 'acknowledged: no hook hands it over again').toEqual([]);
@@ -166,16 +169,22 @@ describe.skipIf(process.platform !== 'linux')('waking an idle Codex thread throu
     ).toEqual([r.msg_id]);
   });
 
-  it('its window quit but the daemon kept the thread loaded: no turn runs unwatched; its user is told, the sender gets waiting', async () => {
+  it('a thread whose Codex window quit is not woken, though the daemon keeps it loaded', async () => {
     const { alice, web } = await world({ window: false });
     const r = await c.call('message.send', { ...authOf(alice), to: 'web', summary: 's', message: 'anyone there?' });
     await until(async () => (await receipts(alice, r.msg_id)).length === 1);
     const [receipt] = await receipts(alice, r.msg_id);
-    expect(receipt).toMatchObject({ status: 'waiting' });
+    expect(receipt, 'the sender gets waiting').toMatchObject({ status: 'waiting' });
     expect(reasonOf(receipt)).toMatch(/no Codex window is open in .*project \(its thread would run unwatched\)/);
     expect(fake!.requests, 'the daemon was not even asked').toEqual([]);
-    expect(t!.hub.userNotices.list().some((n) => /1 message waiting for web/.test(n.text))).toBe(true);
-    expect((await fetch(web)).map((i) => i.id)).toEqual([r.msg_id]);
+    expect(
+      t!.hub.userNotices.list().some((n) => /1 message waiting for web/.test(n.text)),
+      'its user is told',
+    ).toBe(true);
+    expect(
+      (await fetch(web)).map((i) => i.id),
+      'the message waits in its inbox',
+    ).toEqual([r.msg_id]);
   });
 
   it.each([
@@ -264,17 +273,20 @@ describe('codexRoute and the turn input', () => {
   });
   const s = { pid: 42, cwd: '/p', agentThreadId: THREAD };
 
-  it('needs a thread id from its hooks and a daemon process; codex exec and --no-daemon have no way in', () => {
-    expect(codexRoute({ ...s, agentThreadId: undefined }, ports(['codex', 'app-server'], {}))).toMatchObject({
+  it('has no route without a thread id from its hooks or without a daemon process', () => {
+    expect(
+      codexRoute({ ...s, agentThreadId: undefined }, ports(['codex', 'app-server'], {})),
+      'no thread id',
+    ).toMatchObject({
       kind: 'none',
       why: expect.stringMatching(/not named its Codex thread/),
     });
-    expect(codexRoute(s, ports(['codex', 'exec', 'hello'], {}))).toMatchObject({
+    expect(codexRoute(s, ports(['codex', 'exec', 'hello'], {})), 'codex exec').toMatchObject({
       kind: 'none',
       why: expect.stringMatching(/its own process/),
     });
-    expect(codexRoute(s, ports(['codex', '--no-daemon'], {}))).toMatchObject({ kind: 'none' });
-    expect(codexRoute(s, ports(undefined, {}))).toMatchObject({ kind: 'none' });
+    expect(codexRoute(s, ports(['codex', '--no-daemon'], {})), '--no-daemon').toMatchObject({ kind: 'none' });
+    expect(codexRoute(s, ports(undefined, {})), 'no process').toMatchObject({ kind: 'none' });
   });
 
   it("finds the socket under the daemon's own CODEX_HOME, else its HOME, else the hub's default", () => {

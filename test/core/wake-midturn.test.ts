@@ -60,43 +60,48 @@ const send = (message: string, from = alice) =>
   c.call('message.send', { ...authOf(from), to: 'bob', summary: 's', message });
 
 describe('a busy Claude Code turn takes messages through its own socket', () => {
-  it('written once, not offered to hooks, delivered at the next hook report; the turn stays busy', async () => {
+  it('a message is written into the turn once, and is delivered at its next hook report', async () => {
     const { bob } = await busyClaude();
     const r = await send('mid-turn note');
     expect(r.status).toBe('queued');
     await until(() => written().length === 1);
-    expect(written()[0]).toMatchObject({ msg_id: r.msg_id, type: 'user', priority: 'next' });
+    expect(written()[0], 'a user line for the next model request').toMatchObject({
+      msg_id: r.msg_id,
+      type: 'user',
+      priority: 'next',
+    });
     const content = (written()[0]!.message as { content: string }).content;
     expect(content, 'our untrusted framing is inside the content').toMatch(
       /^<cross-session-message [^>]*from-name="alice"/,
     );
-    expect(content).toContain('mid-turn note');
+    expect(content, 'the text').toContain('mid-turn note');
     expect(await fetch(bob), 'a hook fetch must not hand the claimed message over again').toEqual([]);
     expect(await receipts(alice, r.msg_id), 'no receipt before the turn went on').toEqual([]);
-    expect(t.hub.table.live.get(bob.sessionId)!.state).toBe('busy');
+    expect(t.hub.table.live.get(bob.sessionId)!.state, 'the turn stays busy').toBe('busy');
     // The turn's Stop hook reports.
     await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true });
     await until(async () => (await receipts(alice, r.msg_id)).length === 1);
     const [receipt] = await receipts(alice, r.msg_id);
-    expect(receipt).toMatchObject({ status: 'delivered' });
-    expect(receipt?.kind === 'receipt' ? receipt.reason : '').toMatch(/busy Claude Code session.*next model request/);
+    expect(receipt, 'delivered at the hook report').toMatchObject({ status: 'delivered' });
+    expect(receipt?.kind === 'receipt' ? receipt.reason : '', 'the receipt says how').toMatch(
+      /busy Claude Code session.*next model request/,
+    );
     await wakesSettled(t.hub);
     expect(written(), 'never written twice (not by the wake after its Stop either)').toHaveLength(1);
-    expect(t.hub.mailboxes.depth(bob.sessionId)).toBe(0);
+    expect(t.hub.mailboxes.depth(bob.sessionId), 'nothing left in the inbox').toBe(0);
   });
 
-  it('not for Claude Code before 2.1.332, a headless run (by kind or by entrypoint), or while Claude Code says waiting: the hooks hand it over', async () => {
-    for (const entry of [{ version: '2.1.331' }, { kind: 'bg' }, { entrypoint: 'sdk-cli' }, { status: 'waiting' }]) {
-      const { bob } = await busyClaude(entry);
-      const r = await send(`not mid-turn ${JSON.stringify(entry)}`);
-      await wakesSettled(t.hub);
-      expect(written(), JSON.stringify(entry)).toHaveLength(0);
-      expect((await fetch(bob)).map((i) => i.id)).toEqual([r.msg_id]);
-      await peer!.stop();
-      peer = undefined;
-      await t.close();
-    }
-    t = await startHub(); // for afterEach
+  it.each([
+    ['Claude Code before 2.1.332', { version: '2.1.331' }],
+    ['a headless run by kind', { kind: 'bg' }],
+    ['a headless run by entrypoint', { entrypoint: 'sdk-cli' }],
+    ['a turn Claude Code says is waiting', { status: 'waiting' }],
+  ])('not into %s: the hooks hand the message over', async (_what, entry) => {
+    const { bob } = await busyClaude(entry);
+    const r = await send(`not mid-turn ${JSON.stringify(entry)}`);
+    await wakesSettled(t.hub);
+    expect(written(), JSON.stringify(entry)).toHaveLength(0);
+    expect((await fetch(bob)).map((i) => i.id)).toEqual([r.msg_id]);
   });
 
   it('a message waiting for its Claude Code to say busy goes when it does', async () => {
@@ -122,7 +127,7 @@ describe('a busy Claude Code turn takes messages through its own socket', () => 
     expect(content).toContain('approved="after-hold"');
   });
 
-  it("Claude Code's own hold: a held receipt, the turn stays busy, and only Claude Code's later status settles it", async () => {
+  it("a message Claude Code itself holds is settled only by Claude Code's later status", async () => {
     const { bob } = await busyClaude();
     const r = await send('careful');
     await until(() => written().length === 1);
@@ -137,11 +142,15 @@ describe('a busy Claude Code turn takes messages through its own socket', () => 
         msgV: 1,
       });
     await status('held');
+    // The sender is told held (a hang here: no held receipt).
     await until(async () => (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'held'));
     expect(t.hub.table.live.get(bob.sessionId)!.state, 'its turn goes on').toBe('busy');
     await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true });
     await wakesSettled(t.hub);
-    expect((await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered')).toBe(false);
+    expect(
+      (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered'),
+      'a hook report does not settle what Claude Code holds',
+    ).toBe(false);
     await status('denied');
     await until(async () =>
       (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'denied'),
@@ -177,7 +186,8 @@ describe('the idle wake within the same throttle', () => {
 });
 
 describe('a headless Claude Code run is never woken', () => {
-  it('claude -p (2.1.332 registers it as kind interactive, entrypoint sdk-cli): no wake, its hooks hand the message over', async () => {
+  // claude -p: 2.1.332 registers it as kind interactive, entrypoint sdk-cli.
+  it('claude -p is not woken: its hooks hand the message over', async () => {
     const { bob } = await busyClaude({ status: 'idle', entrypoint: 'sdk-cli' });
     await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true });
     expect(t.hub.wake.routeFor(t.hub.table.live.get(bob.sessionId)!)).toMatchObject({

@@ -52,23 +52,28 @@ async function idleClaude(opts: { permissionMode?: 'default' | 'bypassPermission
 }
 
 describe('waking an idle Claude Code session through its own socket', () => {
-  it("writes the message there once; hooks are not offered it; the turn's hook report makes it delivered", async () => {
+  it("a message is written into the idle session once, and is delivered at the turn's hook report", async () => {
     const bob = await idleClaude();
     const r = await c.call('message.send', { ...authOf(alice), to: 'bob', summary: 's', message: 'wake up' });
     expect(r.status).toBe('queued');
     await until(() => peer!.peer.lines.some((l) => l.type === 'user'));
     const line = peer!.peer.lines.find((l) => l.type === 'user')!;
-    expect(line).toMatchObject({ msg_id: r.msg_id, type: 'user', priority: 'next', message: { role: 'user' } });
+    expect(line, 'a user line').toMatchObject({
+      msg_id: r.msg_id,
+      type: 'user',
+      priority: 'next',
+      message: { role: 'user' },
+    });
     expect((line.message as { content: string }).content).toContain('wake up');
-    expect(line.from as string).toMatch(/\/cc-socks\/sb-[0-9a-f]{16}\.sock$/);
+    expect(line.from as string, 'from a reply socket of the hub').toMatch(/\/cc-socks\/sb-[0-9a-f]{16}\.sock$/);
     expect(await fetch(bob), 'a hook fetch must not hand the claimed message over again').toEqual([]);
-    expect(await receipts(alice, r.msg_id)).toEqual([]);
-    expect(t.hub.table.live.get(bob.sessionId)!.state).toBe('busy');
+    expect(await receipts(alice, r.msg_id), 'no receipt before the turn ends').toEqual([]);
+    expect(t.hub.table.live.get(bob.sessionId)!.state, 'the message started a turn').toBe('busy');
     // The turn the message started ends: its Stop hook reports.
     await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true });
     await until(async () => (await receipts(alice, r.msg_id)).length === 1);
-    expect((await receipts(alice, r.msg_id))[0]).toMatchObject({ status: 'delivered' });
-    expect(t.hub.mailboxes.depth(bob.sessionId)).toBe(0);
+    expect((await receipts(alice, r.msg_id))[0], 'delivered at the hook report').toMatchObject({ status: 'delivered' });
+    expect(t.hub.mailboxes.depth(bob.sessionId), 'nothing left in the inbox').toBe(0);
     await wakesSettled(t.hub);
     expect(
       peer!.peer.lines.filter((l) => l.type === 'user'),
@@ -76,7 +81,7 @@ describe('waking an idle Claude Code session through its own socket', () => {
     ).toHaveLength(1);
   });
 
-  it("Claude Code's own held, then delivered, come back as receipts; no hook report settles a message it holds", async () => {
+  it("a message Claude Code itself holds is settled only by Claude Code's later status", async () => {
     const bob = await idleClaude();
     const r = await c.call('message.send', { ...authOf(alice), to: 'bob', summary: 's', message: 'careful' });
     await until(() => peer!.peer.lines.some((l) => l.type === 'user'));
@@ -91,12 +96,16 @@ describe('waking an idle Claude Code session through its own socket', () => {
       orig_msg_id: r.msg_id,
       msgV: 1,
     });
+    // The sender is told held (a hang here: no held receipt).
     await until(async () => (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'held'));
     expect(t.hub.table.live.get(bob.sessionId)!.state, 'no turn started').toBe('idle');
     await c.call('session.state', { ...authOf(bob), state: 'busy', hook: true });
     await c.call('session.state', { ...authOf(bob), state: 'idle', hook: true });
     await wakesSettled(t.hub);
-    expect((await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered')).toBe(false);
+    expect(
+      (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered'),
+      'a hook report does not settle what Claude Code holds',
+    ).toBe(false);
     expect(await fetch(bob), "still Claude Code's to decide").toEqual([]);
     await peer!.send(reply, {
       type: 'control',
@@ -109,7 +118,7 @@ describe('waking an idle Claude Code session through its own socket', () => {
     await until(async () =>
       (await receipts(alice, r.msg_id)).some((i) => i.kind === 'receipt' && i.status === 'delivered'),
     );
-    expect(t.hub.mailboxes.depth(bob.sessionId)).toBe(0);
+    expect(t.hub.mailboxes.depth(bob.sessionId), "Claude Code's delivered settles it").toBe(0);
   });
 
   it('a message our policy holds does not wake the session; approved, it does', async () => {
@@ -147,7 +156,7 @@ describe('waking an idle Claude Code session through its own socket', () => {
 });
 
 describe('no way in', () => {
-  it('an idle Codex session: the user is told (notice, row count) and the sender gets waiting, once per message', async () => {
+  it('a message an idle Codex session cannot be woken for waits, and its user and sender are told once', async () => {
     const events: HubEvent[] = [];
     t.hub.events.on((e) => events.push(e));
     const codex = await t.register(c, { name: 'web', agent: 'codex', hook: true });
@@ -156,23 +165,34 @@ describe('no way in', () => {
     const r1 = await c.call('message.send', { ...authOf(alice), to: 'web', summary: 's', message: 'one' });
     const r2 = await c.call('message.send', { ...authOf(alice), to: 'web', summary: 's', message: 'two' });
     await until(async () => (await receipts(alice, r2.msg_id)).length === 1);
-    expect((await receipts(alice, r1.msg_id))[0]).toMatchObject({ status: 'waiting' });
+    expect((await receipts(alice, r1.msg_id))[0], 'the sender gets waiting').toMatchObject({ status: 'waiting' });
     const first = (await receipts(alice, r1.msg_id))[0];
     expect(first?.kind === 'receipt' ? first.reason : '').toMatch(/idle and cannot be woken.*its user has been told/);
     const notices = events.flatMap((e) => (e.type === 'user.notice' ? [e.notice.text] : []));
-    expect(notices.at(-1)).toMatch(/^2 messages waiting for web( \[[0-9a-f]+\])?, which is idle/);
+    expect(notices.at(-1), 'a notice for its user').toMatch(
+      /^2 messages waiting for web( \[[0-9a-f]+\])?, which is idle/,
+    );
     const row = (await c.call('agents.list', {})).rows.find((x) => x.name === 'web')!;
-    expect(row.waiting).toBe(2);
-    expect(t.hub.userNotices.list().some((n) => /2 messages waiting for web/.test(n.text))).toBe(true);
+    expect(row.waiting, 'its row counts them').toBe(2);
+    expect(
+      t.hub.userNotices.list().some((n) => /2 messages waiting for web/.test(n.text)),
+      'the notice is kept for a UI that opens later',
+    ).toBe(true);
     // Messages are still in its inbox for its next turn; going idle again tells nobody twice.
-    expect((await fetch(codex)).map((i) => i.id).sort()).toEqual([r1.msg_id, r2.msg_id].sort());
+    expect((await fetch(codex)).map((i) => i.id).sort(), 'both wait in its inbox').toEqual(
+      [r1.msg_id, r2.msg_id].sort(),
+    );
     await c.call('session.state', { ...authOf(codex), state: 'busy', hook: true });
-    expect((await c.call('agents.list', {})).rows.find((x) => x.name === 'web')!.waiting).toBe(0);
+    expect(
+      (await c.call('agents.list', {})).rows.find((x) => x.name === 'web')!.waiting,
+      'a turn clears the count',
+    ).toBe(0);
     await c.call('inbox.ack', { ...authOf(codex), ids: [r1.msg_id, r2.msg_id] });
     await c.call('session.state', { ...authOf(codex), state: 'idle', hook: true });
     await wakesSettled(t.hub);
     expect(
       (await receipts(alice, r1.msg_id)).filter((i) => i.kind === 'receipt' && i.status === 'waiting'),
+      'the sender is told once per message',
     ).toHaveLength(1);
   });
 

@@ -189,7 +189,7 @@ describe('web bridge security', () => {
     }
   });
 
-  it('a handler that throws, synchronously or after an await, answers 500, logs its stack, and the server goes on', async () => {
+  it('a handler that throws, synchronously or after an await, fails only its own request (500, stack logged)', async () => {
     const lines: Array<[string, Record<string, unknown> | undefined]> = [];
     const logger = {
       info: () => undefined,
@@ -210,10 +210,10 @@ describe('web bridge security', () => {
       headers: { Authorization: auth, 'Content-Type': 'application/json' },
       body: '{}',
     });
-    expect([op.status, reasonOf(op)]).toEqual([500, 'internal']);
-    expect(op.body).not.toContain('BigInt');
+    expect([op.status, reasonOf(op)], 'an operation that throws after its await').toEqual([500, 'internal']);
+    expect(op.body, 'the answer keeps the error to the log').not.toContain('BigInt');
     const ev = await openEvents(port, '/api/events', { Authorization: auth });
-    expect(ev.status).toBe(500);
+    expect(ev.status, 'an event stream whose attach throws').toBe(500);
     expect(lines.map(([m, f]) => [m, String(f?.stack).split('\n')[0]])).toEqual([
       ['web UI request failed', 'TypeError: Do not know how to serialize a BigInt'],
       ['web UI request failed', 'Error: attach failed'],
@@ -229,12 +229,14 @@ describe('web bridge security', () => {
           body: '{}',
         })
       ).status,
+      'the server still serves',
     ).toBe(200);
   });
 });
 
 describe('web bridge operations and events', () => {
-  it('lists and approves held messages; refuses session credentials, unknown operations, bad and oversized bodies', async () => {
+  /** The bridge, a `call` of its operations, and a message from careful held for yolo. */
+  async function withHeld() {
     const { port, auth, origin } = await setup();
     const call = (op: string, body: string) =>
       request(port, {
@@ -253,28 +255,47 @@ describe('web bridge operations and events', () => {
       summary: 's',
       message: 'please',
     });
+    return { port, auth, call, c, a, b, sent };
+  }
+
+  it('lists held messages with their previews', async () => {
+    const { call, sent } = await withHeld();
     expect(sent.status).toBe('held');
     const list = JSON.parse((await call('held.list', '{}')).body) as {
       result: { items: Array<{ id: string; preview: string }> };
     };
     expect(list.result.items.map((h) => [h.id, h.preview])).toEqual([[sent.msg_id, 'please']]);
+  });
+
+  it('an approval queues the held message for its receiver', async () => {
+    const { call, c, b, sent } = await withHeld();
     expect(JSON.parse((await call('held.approve', JSON.stringify({ id: sent.msg_id }))).body)).toEqual({
       result: { status: 'queued' },
     });
     expect((await c.call('inbox.fetch', { sessionId: b.sessionId, token: b.token })).items.map((i) => i.id)).toEqual([
       sent.msg_id,
     ]);
+  });
+
+  it('lists the sessions', async () => {
+    const { call } = await withHeld();
     const sessions = JSON.parse((await call('sessions.list', '{}')).body) as {
       result: { rows: Array<{ name: string }> };
     };
     expect(sessions.result.rows.map((r) => r.name).sort()).toEqual(['careful', 'yolo']);
+  });
 
-    expect((await call('held.list', JSON.stringify({ sessionId: a.sessionId, token: a.token }))).status).toBe(400);
-    expect((await call('message.send', '{}')).status).toBe(404);
-    expect((await call('held.list', '{nope')).status).toBe(400);
-    expect((await call('held.approve', JSON.stringify({ id: 'missing' }))).status).toBe(422);
-    expect((await call('held.list', JSON.stringify({ x: 'y'.repeat(2 * 1024 * 1024) }))).status).toBe(413);
-    expect((await request(port, { path: '/api/held.list', headers: { Authorization: auth } })).status).toBe(405);
+  it('answers a request it will not serve with the HTTP error that says why', async () => {
+    const { port, auth, call, a } = await withHeld();
+    const creds = JSON.stringify({ sessionId: a.sessionId, token: a.token });
+    expect((await call('held.list', creds)).status, 'session credentials').toBe(400);
+    expect((await call('message.send', '{}')).status, 'an operation the UI does not have').toBe(404);
+    expect((await call('held.list', '{nope')).status, 'a body that is not JSON').toBe(400);
+    expect((await call('held.approve', JSON.stringify({ id: 'missing' }))).status, 'no such held message').toBe(422);
+    expect((await call('held.list', JSON.stringify({ x: 'y'.repeat(2 * 1024 * 1024) }))).status, '2 MiB').toBe(413);
+    expect((await request(port, { path: '/api/held.list', headers: { Authorization: auth } })).status, 'a GET').toBe(
+      405,
+    );
   });
 
   it('streams hub events as Server-Sent Events and starts held countdowns', async () => {
