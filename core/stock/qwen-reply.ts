@@ -10,7 +10,6 @@
 // 8 lines and 10 s a connection.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { drop } from '../kit/drop.js';
@@ -19,7 +18,8 @@ import { LineSplitter } from '../protocol/ndjson.js';
 import { parseQwenLine, QWEN_LINE_MAX_BYTES, receiptOf, type DeliveryStatus } from '../protocol/qwen-wire.js';
 import type { ReceiptPort } from '../receipts/receipts.js';
 import type { SessionRecord } from '../registry/session.js';
-import { listenPrivate, MAX_SOCKET_PATH_BYTES } from '../transport/endpoint.js';
+import { MAX_SOCKET_PATH_BYTES } from '../transport/endpoint.js';
+import { closeReplySocket, listenReplySocket } from './reply-socket.js';
 
 const MAX_CONNECTIONS = 64;
 const LINES_PER_CONNECTION = 8;
@@ -99,13 +99,7 @@ export class QwenReplies {
     const reply: Reply = { server: net.createServer(), socketPath, tokens: new Map() };
     reply.server.maxConnections = MAX_CONNECTIONS;
     reply.server.on('connection', (sock) => this.#serve(s, reply, sock));
-    removeOwnStaleSocket(socketPath);
-    try {
-      await listenPrivate(reply.server, socketPath, false);
-    } catch (err) {
-      this.#hub.log.warn('no Qwen Code reply socket', { socketPath, error: String(err) });
-      return null;
-    }
+    if (!(await listenReplySocket(reply.server, socketPath, this.#hub.log, 'no Qwen Code reply socket'))) return null;
     this.#paths.add(socketPath);
     return reply;
   }
@@ -174,9 +168,8 @@ export class QwenReplies {
     // One still being made is closed as it lands.
     const shut = made.then((r) => {
       if (r === null) return;
-      r.server.close();
+      closeReplySocket(r.server, r.socketPath);
       this.#paths.delete(r.socketPath);
-      fs.rmSync(r.socketPath, { force: true });
     });
     drop(shut, 'closing a Qwen Code reply socket', (m, f) => this.#hub.log.warn(m, f));
   }
@@ -197,14 +190,4 @@ function receiverOf(reply: Reply, given: string): string | undefined {
   let found: string | undefined;
   for (const [receiver, token] of reply.tokens) if (sameToken(given, token)) found = receiver;
   return found;
-}
-
-/** Our socket names are deterministic per hub and session: a left-over one from a crash is removed. */
-function removeOwnStaleSocket(socketPath: string): void {
-  try {
-    const st = fs.lstatSync(socketPath);
-    if (st.isSocket() && st.uid === process.getuid?.()) fs.rmSync(socketPath, { force: true });
-  } catch {
-    // not there
-  }
 }

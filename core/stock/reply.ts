@@ -8,17 +8,17 @@
 // the send still goes, without receipts). Closed when the session ends.
 
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
 import { socketPathOf, udsAddress, type PeerIdleNotice, type PeerMessageStatus } from '../protocol/cc-wire.js';
 import type { ReceiptStatus } from '../protocol/methods.js';
 import type { SessionRecord } from '../registry/session.js';
-import { listenPrivate, privateDirProblem } from '../transport/endpoint.js';
+import { privateDirProblem } from '../transport/endpoint.js';
 import type { Limits } from '../protocol/limits.js';
 import type { Logger } from '../kit/logger.js';
 import type { ReceiptPort } from '../receipts/receipts.js';
 import { createSessionServer, type InboundHandler } from '../transport/session-socket.js';
+import { closeReplySocket, listenReplySocket } from './reply-socket.js';
 
 /** What reply sockets need from the hub. */
 export interface ReplyPorts {
@@ -98,13 +98,7 @@ export class ReplySockets {
       idleNotice: (line: PeerIdleNotice) => this.#owner.idleNotice(line),
     };
     const server = createSessionServer(this.#hub.limits, handler, this.#hub.log);
-    removeOwnStaleSocket(socketPath);
-    try {
-      await listenPrivate(server, socketPath, false);
-    } catch (err) {
-      this.#hub.log.warn('no reply socket', { socketPath, error: String(err) });
-      return null;
-    }
+    if (!(await listenReplySocket(server, socketPath, this.#hub.log, 'no reply socket'))) return null;
     let dirs = this.#bySession.get(s.id);
     if (dirs === undefined) this.#bySession.set(s.id, (dirs = new Map<string, Reply>()));
     dirs.set(dir, { server, socketPath, address });
@@ -139,9 +133,8 @@ export class ReplySockets {
 
   close(sessionId: string): void {
     for (const r of this.#bySession.get(sessionId)?.values() ?? []) {
-      r.server.close();
+      closeReplySocket(r.server, r.socketPath);
       this.#paths.delete(r.socketPath);
-      fs.rmSync(r.socketPath, { force: true });
     }
     this.#bySession.delete(sessionId);
   }
@@ -157,15 +150,5 @@ function privateDir(dir: string): boolean {
     return privateDirProblem(dir, process.getuid?.() ?? -1) === null;
   } catch {
     return false;
-  }
-}
-
-/** Our socket names are deterministic per hub and session: a left-over one from a crash is removed. */
-function removeOwnStaleSocket(socketPath: string): void {
-  try {
-    const st = fs.lstatSync(socketPath);
-    if (st.isSocket() && st.uid === process.getuid?.()) fs.rmSync(socketPath, { force: true });
-  } catch {
-    // not there
   }
 }
