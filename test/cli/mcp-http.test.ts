@@ -129,15 +129,16 @@ describe('MCP over HTTP', () => {
     expect(gw!.sessionCount()).toBe(2);
   });
 
-  it('refuses, with 403 and never 401, a request without a session, with another session’s token, or from a browser', async () => {
+  // 403, never 401: a 401 would send the agent into an OAuth flow.
+  it('answers 403 (never 401) to every request not made with its own session’s credentials', async () => {
     await start();
     const [a, b] = [await startAgent('alpha'), await startAgent('beta')];
     const none = await post({});
-    expect(none.status).toBe(403);
+    expect(none.status, 'without a session').toBe(403);
     expect(((await none.json()) as { error: { message: string } }).error.message).toMatch(/--print-headers/);
     const stolen = await post({ ...a.headers, 'X-Switchboard-Token': b.headers['X-Switchboard-Token']! });
-    expect(stolen.status).toBe(403);
-    expect(await post({ ...a.headers, Origin: 'http://evil.example' })).toHaveProperty('status', 403);
+    expect(stolen.status, 'with another session’s token').toBe(403);
+    expect(await post({ ...a.headers, Origin: 'http://evil.example' }), 'from a browser').toHaveProperty('status', 403);
     expect(await rawStatus({ ...a.headers, host: `evil.example:${gw!.port}` }), 'a rebound DNS name').toBe(403);
     // An MCP session opened by alpha cannot be used with beta's credentials.
     const opened = await post(a.headers);
@@ -147,7 +148,7 @@ describe('MCP over HTTP', () => {
       { ...b.headers, 'mcp-session-id': mcpSession, 'mcp-protocol-version': '2025-06-18' },
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
     );
-    expect(hijack.status).toBe(403);
+    expect(hijack.status, 'an MCP session used with another session’s credentials').toBe(403);
     const unknown = await post(
       { ...a.headers, 'mcp-session-id': 'no-such-session', 'mcp-protocol-version': '2025-06-18' },
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },

@@ -55,7 +55,7 @@ async function inboxTexts(who: Reg): Promise<string[]> {
 }
 
 describe('session names', () => {
-  it('a second session start --name api is api-2 and says so; api stays reachable by name', async () => {
+  it('a second session start --name api gets api-2 and leaves api reachable by name', async () => {
     const web = await start('web-names');
     const api = await start('api');
     const first = await runCli(['send', '--to', 'api', '--summary', 's', '--message', 'one', '--json'], web.env);
@@ -66,16 +66,22 @@ describe('session names', () => {
       env,
     );
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stdout).toMatch(/^name\s+api-2$/m);
-    expect(second.stderr).toContain(`held by the live session api [${api.ref}]`);
+    expect(second.stdout, 'the second is api-2').toMatch(/^name\s+api-2$/m);
+    expect(second.stderr, 'and is told why').toContain(`held by the live session api [${api.ref}]`);
     expect(second.stderr).toContain('"api-2"');
 
     // Every sender still reaches the first api by name: the one that had messaged it, and a new one.
     const again = await runCli(['send', '--to', 'api', '--summary', 's', '--message', 'two', '--json'], web.env);
-    expect(JSON.parse(again.stdout)).toMatchObject({ status: 'queued', to: { address: api.address } });
+    expect(JSON.parse(again.stdout), 'a sender that had messaged api still reaches it').toMatchObject({
+      status: 'queued',
+      to: { address: api.address },
+    });
     const other = await start('other-names');
     const fresh = await runCli(['send', '--to', 'api', '--summary', 's', '--message', 'three', '--json'], other.env);
-    expect(JSON.parse(fresh.stdout)).toMatchObject({ status: 'queued', to: { address: api.address } });
+    expect(JSON.parse(fresh.stdout), 'a new sender reaches api').toMatchObject({
+      status: 'queued',
+      to: { address: api.address },
+    });
     expect((await inboxTexts(api)).length).toBe(3);
   });
 
@@ -100,12 +106,21 @@ describe('session names', () => {
 });
 
 describe('send errors name what was typed', () => {
-  it('a typo offers the closest names; a 2-character prefix is too short; nothing is sent', async () => {
-    const sender = await start('typist');
-    const billing = await start('billing');
+  let sender: Reg;
+  let billing: Reg;
+  beforeAll(async () => {
+    sender = await start('typist');
+    billing = await start('billing');
+  });
+
+  it('a typo offers the closest names and sends nothing', async () => {
     const typo = await runCli(['send', '--to', 'billnig', '--summary', 's', '--message', 'x'], sender.env);
     expect(typo.code).toBe(1);
     expect(typo.stderr).toContain(`No live session matches "billnig". Did you mean billing [${billing.ref}]?`);
+    expect(await inboxTexts(billing)).toEqual([]);
+  });
+
+  it('a 2-character prefix is too short and sends nothing', async () => {
     const short = await runCli(['send', '--to', 'bi', '--summary', 's', '--message', 'x', '--json'], sender.env);
     expect(short.code).toBe(1);
     const err = (JSON.parse(short.stdout) as { error: { reason: string; message: string } }).error;

@@ -37,12 +37,12 @@ describe('switchboard setup opencode', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(USER);
   });
 
-  it('adds the MCP server and the plugin, with a backup and notes', async () => {
+  it('adds the MCP server and the plugin', async () => {
     const { file, env } = home();
     const done = await runCli(['setup', 'opencode'], env);
     expect(done.code).toBe(0);
-    expect(done.stdout).toMatch(/Backups: .*opencode\.json\.switchboard-backup-/);
-    expect(done.stdout).toContain('@opencode-ai/plugin');
+    expect(done.stdout, 'names the backup').toMatch(/Backups: .*opencode\.json\.switchboard-backup-/);
+    expect(done.stdout, 'notes the plugin’s dependency').toContain('@opencode-ai/plugin');
     const cfg = parseJsonc(fs.readFileSync(file, 'utf8')) as { mcp: Record<string, unknown>; plugin: string[] };
     expect(cfg.mcp.switchboard).toEqual({
       type: 'local',

@@ -20,14 +20,20 @@ afterEach(async () => {
 });
 
 describe('switchboard team create', () => {
-  it('writes a Claude Code roster; the user creates it without a lead session; a second create is refused', async () => {
+  /** A hub, and `team create "Release Crew"` run by the user (no session). */
+  const created = async () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
     served = await serveCli(env);
     const r = await runCli(['team', 'create', 'Release Crew', '--cwd', dirs.root], env);
+    const file = path.join(dirs.root, 'claude', 'teams', 'release-crew', 'config.json');
+    return { dirs, env, r, file };
+  };
+
+  it('the user creates a Claude Code roster with no lead session', async () => {
+    const { dirs, env, r, file } = await created();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('created team Release Crew');
-    const file = path.join(dirs.root, 'claude', 'teams', 'release-crew', 'config.json');
     const text = fs.readFileSync(file, 'utf8');
     const cfg = JSON.parse(text) as Record<string, unknown> & { members: Array<Record<string, unknown>> };
     expect(text).toBe(JSON.stringify(cfg, null, 2)); // Claude Code's serialization: no trailing newline
@@ -41,6 +47,11 @@ describe('switchboard team create', () => {
 
     const listed = JSON.parse((await runCli(['teams', '--json'], env)).stdout) as { teams: Array<{ name: string }> };
     expect(listed.teams.map((t) => t.name)).toEqual(['Release Crew']);
+  });
+
+  it('a second create of the same name is refused, leaving the roster as it was', async () => {
+    const { env, file } = await created();
+    const text = fs.readFileSync(file, 'utf8');
     const again = await runCli(['team', 'create', 'release crew', '--json'], env);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ error: { reason: 'team_exists' } });

@@ -66,7 +66,7 @@ describe('webContents hardening', () => {
     return { contents, opened, logs };
   };
 
-  it('refuses to leave the page (navigation, redirects, webviews), logging why', () => {
+  it('refuses every way off the page (navigation, redirect, webview) and logs why', () => {
     const { contents, logs } = setup();
     expect(contents.attempt('will-navigate', 'https://evil.example/')).toBe(true);
     expect(contents.attempt('will-navigate', 'app://switchboard/other.html')).toBe(true);
@@ -80,7 +80,7 @@ describe('webContents hardening', () => {
     ]);
   });
 
-  it('denies every new window; https links go to the system browser, nothing else does', () => {
+  it('denies every new window, handing only https links to the system browser', () => {
     const { contents, opened } = setup();
     for (const url of [
       'https://docs.example/guide',
@@ -92,7 +92,7 @@ describe('webContents hardening', () => {
       'not a url',
     ])
       expect(contents.openHandler!({ url })).toEqual({ action: 'deny' });
-    expect(opened).toEqual(['https://docs.example/guide']);
+    expect(opened, 'only the https link goes to the system browser').toEqual(['https://docs.example/guide']);
   });
 
   it('safeExternalUrl is https only', () => {
@@ -145,9 +145,10 @@ describe('app:// protocol', () => {
       expect(resolveAppPath(root, bad), bad).toBeNull();
   });
 
-  it('answers with the strict CSP and no-store, and 404 for anything else', async () => {
-    const handler = appProtocolHandler(root, (f) => fs.promises.readFile(f));
-    const ok = await handler({ url: 'app://switchboard/assets/app.js', method: 'GET' });
+  const handler = () => appProtocolHandler(root, (f) => fs.promises.readFile(f));
+
+  it('serves a file with the strict CSP, uncached', async () => {
+    const ok = await handler()({ url: 'app://switchboard/assets/app.js', method: 'GET' });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-security-policy')).toBe(CSP);
     expect(CSP).toBe(
@@ -156,8 +157,12 @@ describe('app:// protocol', () => {
     expect(ok.headers.get('cache-control')).toBe('no-store');
     expect(ok.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await ok.text()).toBe('console.log(1)');
-    expect((await handler({ url: 'app://switchboard/%2e%2e/secret.txt', method: 'GET' })).status).toBe(404);
-    expect((await handler({ url: 'app://switchboard/missing.js', method: 'GET' })).status).toBe(404);
-    expect((await handler({ url: 'app://switchboard/index.html', method: 'POST' })).status).toBe(404);
+  });
+
+  it('answers 404 for anything but a GET of a file inside', async () => {
+    const h = handler();
+    expect((await h({ url: 'app://switchboard/%2e%2e/secret.txt', method: 'GET' })).status).toBe(404);
+    expect((await h({ url: 'app://switchboard/missing.js', method: 'GET' })).status).toBe(404);
+    expect((await h({ url: 'app://switchboard/index.html', method: 'POST' })).status).toBe(404);
   });
 });

@@ -10,7 +10,8 @@ describe('the Electron bridge over the preload object', () => {
     expect(preloadApi({ switchboard: api })).toBe(api);
   });
 
-  it('unwraps results, turns failures into BridgeError, and passes only typed events', async () => {
+  /** The bridge over a preload API that answers held.list and refuses everything else. */
+  const bridgeOverPreload = () => {
     const listeners: Array<(e: unknown) => void> = [];
     const api: PreloadApi = {
       call: async (op) =>
@@ -22,11 +23,23 @@ describe('the Electron bridge over the preload object', () => {
         return () => undefined;
       },
     };
-    const bridge = electronBridge(api);
+    return { bridge: electronBridge(api), listeners };
+  };
+
+  it('unwraps results', async () => {
+    const { bridge } = bridgeOverPreload();
     expect(await bridge.call('held.list')).toEqual({ items: [] });
+  });
+
+  it('turns failures into BridgeError', async () => {
+    const { bridge } = bridgeOverPreload();
     await expect(bridge.call('held.approve', { id: 'x' })).rejects.toEqual(
       new BridgeError('unauthorized', 'Unauthorized'),
     );
+  });
+
+  it('passes only typed events', () => {
+    const { bridge, listeners } = bridgeOverPreload();
     const got: unknown[] = [];
     bridge.onEvent((e) => got.push(e));
     for (const l of listeners) {
@@ -35,6 +48,10 @@ describe('the Electron bridge over the preload object', () => {
       l(null);
     }
     expect(got).toEqual([{ type: 'held.changed', count: 1 }]);
+  });
+
+  it('is connected from the start', () => {
+    const { bridge } = bridgeOverPreload();
     const states: string[] = [];
     bridge.onState((s) => states.push(s));
     expect(states).toEqual(['connected']);

@@ -42,7 +42,8 @@ async function settle(): Promise<void> {
 }
 
 describe('Sessions view', () => {
-  it('shows loading, then many rows, and filters', async () => {
+  /** The view over 50 sessions (s0 of unknown mode, s1 with silent hooks), before they load. */
+  const fifty = () => {
     const rows = Array.from({ length: 50 }, (_, i) => ({
       name: `s${i}`,
       ref: 'aaaaaa',
@@ -64,12 +65,24 @@ describe('Sessions view', () => {
     const f = fakeBridge({ 'sessions.list': { rows } });
     const stores = createStores(f.bridge);
     render(<SessionsView stores={stores} />);
+    return () => act(() => stores.sessions.getState().load());
+  };
+
+  it('says it is loading until the list arrives', () => {
+    fifty();
     expect(screen.getByText('Loading…')).toBeTruthy();
-    await act(() => stores.sessions.getState().load());
+  });
+
+  it('draws a row per session, marking an unknown mode and silent hooks', async () => {
+    await fifty()();
     expect(screen.getAllByRole('row')).toHaveLength(51);
     // A session whose agent did not say its mode is marked so (it fails closed).
     expect(screen.getAllByText('mode unknown')).toHaveLength(1);
     expect(screen.getAllByText('hooks not running')).toHaveLength(1);
+  });
+
+  it('filters the rows by name', async () => {
+    await fifty()();
     fireEvent.change(screen.getByLabelText('Filter sessions'), { target: { value: 's4' } });
     expect(screen.getAllByRole('row')).toHaveLength(12); // s4, s40–s49 + header
   });
@@ -146,7 +159,8 @@ describe('Sessions view', () => {
 });
 
 describe('Approvals view', () => {
-  it('counts down an expiring item, focuses Deny, and Enter never approves', async () => {
+  /** The view with one held message that expires in 65 s. */
+  const expiring = async () => {
     const f = fakeBridge({
       'held.list': { items: [held(1, Date.now() + 65_000)] },
       'held.decide': { results: [{ id: 'm1', status: 'denied' }] },
@@ -155,11 +169,23 @@ describe('Approvals view', () => {
     render(<ApprovalsView stores={stores} />);
     await act(() => stores.held.getState().load());
     await settle();
+    return f;
+  };
+
+  it('counts down an expiring item', async () => {
+    await expiring();
     expect(screen.getByTestId('countdown').textContent).toMatch(/^1:0[45] left$/);
+  });
+
+  it('the keyboard can deny a held message but never approve it', async () => {
+    const f = await expiring();
     const deny = screen.getByRole('button', { name: 'Deny' });
-    expect(document.activeElement).toBe(deny);
+    expect(document.activeElement, 'Deny has focus').toBe(deny);
     fireEvent.keyDown(screen.getByRole('button', { name: 'Approve' }), { key: 'Enter' });
-    expect(f.calls.filter(([op]) => op === 'held.decide')).toHaveLength(0);
+    expect(
+      f.calls.filter(([op]) => op === 'held.decide'),
+      'Enter never approves',
+    ).toHaveLength(0);
     fireEvent.keyDown(screen.getByTestId('held-item'), { key: 'Escape' });
     await settle();
     expect(f.calls.filter(([op]) => op === 'held.decide')).toEqual([['held.decide', { ids: ['m1'], approve: false }]]);
