@@ -85,32 +85,82 @@ describe('admission: throttle', () => {
 });
 
 describe('admission: held messages', () => {
-  it('holds by policy: journals an h record, emits held.changed, tells the sender; approve journals hx, queues, sends approved and wakes', async () => {
-    const { h, sender, receiver } = pair('default', { inbound: 'hold' });
-    const r = await h.admission.route(fromSession(sender, 'please', 'm1'), receiver);
-    expect(r).toEqual({ status: 'held', reason: 'crossSessionInbound is "hold" in user settings' });
-    expect(h.journal.records.filter((x) => x.t === 'h')).toMatchObject([
-      { t: 'h', id: receiver.id, held: { id: 'm1', env: { body: 'please' } } },
-    ]);
-    expect(h.events).toEqual([{ type: 'held.changed', count: 1 }]);
-    expect(receipts(h, sender)).toMatchObject([{ status: 'held', origMsgId: 'm1' }]);
-    expect(messages(h, receiver)).toEqual([]);
-    expect(h.pokes).toEqual([]);
+  describe('a message the policy holds', () => {
+    async function held() {
+      const { h, sender, receiver } = pair('default', { inbound: 'hold' });
+      const r = await h.admission.route(fromSession(sender, 'please', 'm1'), receiver);
+      return { h, sender, receiver, r };
+    }
 
-    const before = h.journal.records.length;
-    expect(await h.admission.approve('m1')).toEqual({ status: 'queued' });
-    const after = h.journal.records.slice(before);
-    expect(after[0]).toEqual({ t: 'hx', id: receiver.id, ids: ['m1'] });
-    expect(after[1]).toMatchObject({
-      t: 'i',
-      id: receiver.id,
-      item: { kind: 'message', id: 'm1', approvedAfterHold: true },
+    it("is answered held, with the policy's reason", async () => {
+      const { r } = await held();
+      expect(r).toEqual({ status: 'held', reason: 'crossSessionInbound is "hold" in user settings' });
     });
-    expect(messages(h, receiver)).toMatchObject([{ id: 'm1', approvedAfterHold: true }]);
-    expect(receipts(h, sender).map((x) => x.status)).toEqual(['held', 'approved']);
-    expect(h.pokes).toEqual([receiver.id]);
-    expect(h.events.at(-1)).toEqual({ type: 'held.changed', count: 0 });
-    await expect(h.admission.approve('m1')).rejects.toMatchObject({ name: 'HubError', reason: 'item_not_found' });
+
+    it('is journaled as an h record', async () => {
+      const { h, receiver } = await held();
+      expect(h.journal.records.filter((x) => x.t === 'h')).toMatchObject([
+        { t: 'h', id: receiver.id, held: { id: 'm1', env: { body: 'please' } } },
+      ]);
+    });
+
+    it('raises the held count the UI shows', async () => {
+      const { h } = await held();
+      expect(h.events).toEqual([{ type: 'held.changed', count: 1 }]);
+    });
+
+    it('earns the sender a held receipt', async () => {
+      const { h, sender } = await held();
+      expect(receipts(h, sender)).toMatchObject([{ status: 'held', origMsgId: 'm1' }]);
+    });
+
+    it('is neither queued nor wakes the receiver', async () => {
+      const { h, receiver } = await held();
+      expect(messages(h, receiver)).toEqual([]);
+      expect(h.pokes).toEqual([]);
+    });
+  });
+
+  describe('approving a held message', () => {
+    async function approved() {
+      const { h, sender, receiver } = pair('default', { inbound: 'hold' });
+      await h.admission.route(fromSession(sender, 'please', 'm1'), receiver);
+      const before = h.journal.records.length;
+      const result = await h.admission.approve('m1');
+      return { h, sender, receiver, result, after: h.journal.records.slice(before) };
+    }
+
+    it('journals hx, then queues it marked approved after hold', async () => {
+      const { h, receiver, result, after } = await approved();
+      expect(result).toEqual({ status: 'queued' });
+      expect(after[0]).toEqual({ t: 'hx', id: receiver.id, ids: ['m1'] });
+      expect(after[1]).toMatchObject({
+        t: 'i',
+        id: receiver.id,
+        item: { kind: 'message', id: 'm1', approvedAfterHold: true },
+      });
+      expect(messages(h, receiver)).toMatchObject([{ id: 'm1', approvedAfterHold: true }]);
+    });
+
+    it('earns the sender an approved receipt after its held one', async () => {
+      const { h, sender } = await approved();
+      expect(receipts(h, sender).map((x) => x.status)).toEqual(['held', 'approved']);
+    });
+
+    it('wakes the receiver', async () => {
+      const { h, receiver } = await approved();
+      expect(h.pokes).toEqual([receiver.id]);
+    });
+
+    it('lowers the held count the UI shows', async () => {
+      const { h } = await approved();
+      expect(h.events.at(-1)).toEqual({ type: 'held.changed', count: 0 });
+    });
+
+    it('is done once: a second approval finds nothing', async () => {
+      const { h } = await approved();
+      await expect(h.admission.approve('m1')).rejects.toMatchObject({ name: 'HubError', reason: 'item_not_found' });
+    });
   });
 
   it('an approved message that cannot be queued (its id already in the inbox) earns "dropped", not silence', async () => {
@@ -152,17 +202,19 @@ describe('admission: held messages', () => {
 });
 
 describe('admission: refusals', () => {
-  it('paused: refused with the pause reason, nothing stored or journaled, no receipt', async () => {
+  it('while paused, a message is refused with the pause reason and nothing is kept', async () => {
     const { h, sender, receiver } = pair();
     h.admission.paused = true;
     expect(await h.admission.route(fromSession(sender, 'hi'), receiver)).toEqual({
       status: 'refused',
       reason: 'paused by its user',
     });
-    expect(h.journal.records).toEqual([]);
-    expect(h.mailboxes.fetch(receiver.id, 10)).toEqual([]);
-    expect(receipts(h, sender)).toEqual([]);
-    expect(h.activity).toMatchObject([{ kind: 'decision', status: 'refuse', reason: 'paused by its user' }]);
+    expect(h.journal.records, 'nothing journaled').toEqual([]);
+    expect(h.mailboxes.fetch(receiver.id, 10), 'nothing queued').toEqual([]);
+    expect(receipts(h, sender), 'no receipt: the answer is the refusal').toEqual([]);
+    expect(h.activity, 'the decision is in the activity log').toMatchObject([
+      { kind: 'decision', status: 'refuse', reason: 'paused by its user' },
+    ]);
   });
 
   it('a policy refusal is "refused", never "denied", also when a held message is re-evaluated', async () => {

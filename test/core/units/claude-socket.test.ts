@@ -59,7 +59,7 @@ function harness() {
 beforeEach(() => void writes.splice(0));
 
 describe('the socket hand-over while a write is in flight', () => {
-  it('a hook report meanwhile settles nothing; the write fails: released to the hooks, never delivered', async () => {
+  it('a write that fails is released to the hooks, never delivered, though a hook report came meanwhile', async () => {
     const { h, acked, released, told } = harness();
     const written = h.write(bob, [item], { socketPath: '/x/cc.sock' }, 'uds:/x/sb.sock', 'busy');
     await vi.waitFor(() => expect(writes).toHaveLength(1));
@@ -68,9 +68,9 @@ describe('the socket hand-over while a write is in flight', () => {
     expect(await written).toBe(0);
     h.turnReported(bob.id);
     await new Promise((r) => setImmediate(r)); // the fakes answer at once: what a report would start has run
-    expect(acked).toEqual([]);
-    expect(told).toEqual([]);
-    expect(released).toEqual(['m-1']);
+    expect(acked, 'not acknowledged').toEqual([]);
+    expect(told, 'the sender is not told delivered').toEqual([]);
+    expect(released, 'the hooks hand it over').toEqual(['m-1']);
   });
 
   it('the write succeeds: the next hook report after it makes it delivered', async () => {

@@ -32,17 +32,15 @@ describe('open Codex windows', () => {
     expect(count([{ argv: ['codex', '--cd=../project'], cwd: '/w/other' }])).toBe(1);
   });
 
-  it('does not count the daemon, codex exec, the npm wrapper, another folder, user or CODEX_HOME', () => {
-    expect(
-      count([
-        { argv: ['/x/codex', 'app-server', '--listen', 'unix://'], cwd: '/w/project' },
-        { argv: ['codex', 'exec', 'hello'], cwd: '/w/project' },
-        { argv: ['node', '/usr/lib/node_modules/@openai/codex/bin/codex.js'], cwd: '/w/project' },
-        { argv: ['codex'], cwd: '/w/elsewhere' },
-        { argv: ['codex'], cwd: '/w/project', uid: me + 1 },
-        { argv: ['codex'], cwd: '/w/project', env: { CODEX_HOME: '/other/home' } },
-      ]),
-    ).toBe(0);
+  it.each([
+    ['the daemon', { argv: ['/x/codex', 'app-server', '--listen', 'unix://'], cwd: '/w/project' }],
+    ['codex exec', { argv: ['codex', 'exec', 'hello'], cwd: '/w/project' }],
+    ['the npm wrapper', { argv: ['node', '/usr/lib/node_modules/@openai/codex/bin/codex.js'], cwd: '/w/project' }],
+    ['a window in another folder', { argv: ['codex'], cwd: '/w/elsewhere' }],
+    ["another user's window", { argv: ['codex'], cwd: '/w/project', uid: me + 1 }],
+    ['a window of another CODEX_HOME', { argv: ['codex'], cwd: '/w/project', env: { CODEX_HOME: '/other/home' } }],
+  ])('does not count %s', (_what, p) => {
+    expect(count([p])).toBe(0);
   });
 
   it('says "cannot tell" where the process list cannot be read', () => {

@@ -55,7 +55,7 @@ describe('inbox', () => {
     expect(box.fetch(10).map((i) => i.id)).toEqual(['m1']);
   });
 
-  it('counts, deduplicates and bounds messages and receipts alike; receipts stay in memory', () => {
+  it('keeps messages and receipts in one bounded inbox without duplicates', () => {
     const { box, loads } = inbox(3);
     const receipt: InboxItem = {
       kind: 'receipt',
@@ -69,11 +69,11 @@ describe('inbox', () => {
       count: 1,
     };
     expect(box.add(message('m1'))).toBe('added');
-    expect(box.add(message('m1'))).toBe('duplicate');
-    expect(box.add(receipt)).toBe('added');
+    expect(box.add(message('m1')), 'the same id again').toBe('duplicate');
+    expect(box.add(receipt), 'a receipt takes a place like a message').toBe('added');
     expect(box.add(message('m2'))).toBe('added');
-    expect(box.add(message('m3'))).toBe('full');
-    expect(box.unreadMessages).toBe(2);
+    expect(box.add(message('m3')), 'the cap (3) counts the receipt').toBe('full');
+    expect(box.unreadMessages, 'unread counts messages only').toBe(2);
     box.written(receipt);
     expect(
       box.fetch(10).map((i) => i.id),
@@ -81,14 +81,20 @@ describe('inbox', () => {
     ).toEqual(['r1']);
     box.written(message('m1')); // another object with the same id: its header stays whole in memory
     box.written(message('m2'));
-    expect(box.fetch(10, true).map((i) => i.id)).toEqual(['m1', 'm2']);
-    expect(box.fetch(10).map((i) => i.id)).toEqual(['m1', 'r1', 'm2']);
-    expect(box.sender('r1')).toBeUndefined();
+    expect(
+      box.fetch(10, true).map((i) => i.id),
+      'messages only',
+    ).toEqual(['m1', 'm2']);
+    expect(
+      box.fetch(10).map((i) => i.id),
+      'in the order they came',
+    ).toEqual(['m1', 'r1', 'm2']);
+    expect(box.sender('r1'), 'a receipt has no sender').toBeUndefined();
     expect(box.ack(['r1', 'm2', 'nope'])).toEqual([
       { kind: 'receipt', id: 'r1' },
       { kind: 'message', id: 'm2', from },
     ]);
     expect(box.unreadMessages).toBe(1);
-    expect(loads).toEqual([]);
+    expect(loads, 'receipts stay in memory: nothing read back').toEqual([]);
   });
 });

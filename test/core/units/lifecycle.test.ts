@@ -159,29 +159,46 @@ describe('retireSession', () => {
     return r.session;
   }
 
-  it('final: forgets the session everywhere and sends "undelivered" for each queued and held message', async () => {
-    const h = harness();
-    const target = await live(h, 'target');
-    const a = await live(h, 'writer-a');
-    const b = await live(h, 'writer-b');
-    expect((await h.admission.route(envFrom(a, 'queued-1'), target)).status).toBe('queued');
-    h.settings.eff = effectiveWith('hold');
-    expect((await h.admission.route(envFrom(b, 'held-1'), target)).status).toBe('held');
-    h.events.length = 0;
+  describe('a final end', () => {
+    /** target has one queued message (from a) and one held (from b), then ends for good. */
+    async function finalEnd() {
+      const h = harness();
+      const target = await live(h, 'target');
+      const a = await live(h, 'writer-a');
+      const b = await live(h, 'writer-b');
+      expect((await h.admission.route(envFrom(a, 'queued-1'), target)).status).toBe('queued');
+      h.settings.eff = effectiveWith('hold');
+      expect((await h.admission.route(envFrom(b, 'held-1'), target)).status).toBe('held');
+      h.events.length = 0;
+      await retireSession(h.ports, target.id, 'final');
+      return { h, target, a, b };
+    }
 
-    await retireSession(h.ports, target.id, 'final');
-    expect(h.forgotten).toEqual([target.id]);
-    expect(h.idleForgotten).toEqual([target.id]);
-    expect(h.servers.has(target.id)).toBe(false);
-    expect(h.table.live.has(target.id)).toBe(false);
-    expect(h.table.dormant.has(target.id)).toBe(false);
-    expect(await connects(target.socketPath)).toBe(false);
-    expect(undelivered(h, a)).toMatchObject([{ origMsgId: 'queued-1', reason: 'the session ended and cannot resume' }]);
-    expect(undelivered(h, b)).toMatchObject([{ origMsgId: 'held-1' }]);
-    expect(h.admission.held.size).toBe(0);
-    expect(h.journal.records.at(-1)).toEqual({ t: 'd', id: target.id });
-    expect(h.events).toEqual([{ type: 'sessions.changed' }, { type: 'held.changed', count: 0 }]);
-    expect(h.ended.count).toBe(1);
+    it('forgets the session everywhere (its socket and journal too)', async () => {
+      const { h, target } = await finalEnd();
+      expect(h.forgotten).toEqual([target.id]);
+      expect(h.idleForgotten).toEqual([target.id]);
+      expect(h.servers.has(target.id)).toBe(false);
+      expect(h.table.live.has(target.id)).toBe(false);
+      expect(h.table.dormant.has(target.id)).toBe(false);
+      expect(await connects(target.socketPath)).toBe(false);
+      expect(h.journal.records.at(-1)).toEqual({ t: 'd', id: target.id });
+    });
+
+    it('tells the sender of each queued and held message "undelivered"', async () => {
+      const { h, a, b } = await finalEnd();
+      expect(undelivered(h, a)).toMatchObject([
+        { origMsgId: 'queued-1', reason: 'the session ended and cannot resume' },
+      ]);
+      expect(undelivered(h, b)).toMatchObject([{ origMsgId: 'held-1' }]);
+      expect(h.admission.held.size).toBe(0);
+    });
+
+    it('is announced to the UI once and counted', async () => {
+      const { h } = await finalEnd();
+      expect(h.events).toEqual([{ type: 'sessions.changed' }, { type: 'held.changed', count: 0 }]);
+      expect(h.ended.count).toBe(1);
+    });
   });
 
   it('dormant: kept only while it has unread messages; with nothing to resume it is forgotten at once', async () => {

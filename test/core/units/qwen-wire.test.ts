@@ -94,7 +94,7 @@ describe('frames we write', () => {
     expect(JSON.parse(qwenAuthLine('tok'))).toEqual({ msgV: 1, type: 'auth', token: 'tok' });
   });
 
-  it('writes the user frame with from, replyToken, fromMode and toSessionId', () => {
+  it('writes the exact user frame Qwen Code reads', () => {
     const f = JSON.parse(
       qwenUserFrame({
         msgId: 'a1b2-c3',
@@ -154,7 +154,7 @@ describe('frames we read', () => {
     expect(parseQwenLine(status())).toMatchObject({ kind: 'status', frame: { status: 'held', origMsgId: 'm1' } });
   });
 
-  it('ignores garbage, an unknown status, another action and a missing origMsgId', () => {
+  it('ignores a line that is not a well-formed delivery status', () => {
     for (const line of [
       'not json',
       '[]',
@@ -163,7 +163,7 @@ describe('frames we read', () => {
       status({ action: 'rename' }),
       status({ origMsgId: undefined }),
     ])
-      expect(parseQwenLine(line)).toEqual({ kind: 'other' });
+      expect(parseQwenLine(line), line).toEqual({ kind: 'other' });
   });
 
   it('ignores a status past its bounds (more than 256 dropped ids, a long reason)', () => {

@@ -50,25 +50,25 @@ describe('journal record lines', () => {
     expect(recordLine(rec)).toBe(JSON.stringify(rec));
   });
 
-  it('keeps what another shape holds: other key orders, extra keys, a sender that can change, not a message', () => {
+  it('writes what JSON.stringify would for a shape it does not cache', () => {
     fc.assert(
       fc.property(text, message, fc.boolean(), (id, item, reversed) => {
         const shuffled = Object.fromEntries(reversed ? Object.entries(item).reverse() : Object.entries(item));
         const rec = { t: 'i', id, item: shuffled } as unknown as JournalRecord;
-        expect(JSON.parse(recordLine(rec))).toEqual(JSON.parse(JSON.stringify(rec)));
+        expect(JSON.parse(recordLine(rec)), 'any key order').toEqual(JSON.parse(JSON.stringify(rec)));
       }),
     );
     const item = { kind: 'message', id: 'm', from: { address: 'a', name: null, sessionId: null } } as const;
     const full = { ...item, summary: null, text: 't', at: 1, approvedAfterHold: false };
     const extra = { t: 'i', id: 's', item: { ...full, note: 'kept' } } as unknown as JournalRecord;
-    expect(recordLine(extra)).toBe(JSON.stringify(extra));
+    expect(recordLine(extra), 'an extra key').toBe(JSON.stringify(extra));
     const open = { t: 'i', id: 's', item: full } as JournalRecord; // `from` not frozen: never cached
-    expect(recordLine(open)).toBe(JSON.stringify(open));
+    expect(recordLine(open), 'a sender that is not frozen').toBe(JSON.stringify(open));
     (full.from as { name: string | null }).name = 'changed';
-    expect(recordLine(open)).toContain('"name":"changed"');
+    expect(recordLine(open), 'its change is written').toContain('"name":"changed"');
     const badAt = { t: 'i', id: 's', item: { ...full, at: Number.NaN } } as JournalRecord;
-    expect(recordLine(badAt)).toBe(JSON.stringify(badAt));
+    expect(recordLine(badAt), 'an at that is not a number').toBe(JSON.stringify(badAt));
     const ack: JournalRecord = { t: 'a', id: 's', ids: ['x', 'y'] };
-    expect(recordLine(ack)).toBe(JSON.stringify(ack));
+    expect(recordLine(ack), 'not a message').toBe(JSON.stringify(ack));
   });
 });

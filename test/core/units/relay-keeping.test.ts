@@ -36,7 +36,7 @@ describe('OutstandingSends.restore', () => {
 });
 
 describe('PendingReceipts.flush', () => {
-  it('sends in order; a machine that is away keeps its receipts, in order, and the others go', async () => {
+  it("receipts for a machine that is away wait in order without holding back the others'", async () => {
     const ended: string[] = [];
     const added: string[] = [];
     const pending = new PendingReceipts({
@@ -50,11 +50,11 @@ describe('PendingReceipts.flush', () => {
     pending.add('here', receipt('h2', 'x'));
     const tried: string[] = [];
     await pending.flush(async (machine, r) => (tried.push(r.origMsgId), machine === 'here'));
-    expect(tried).toEqual(['a1', 'h1', 'h2']); // a2 waits behind a1
-    expect(ended).toEqual([added[1], added[3]]);
+    expect(tried, 'a2 waits behind a1; the others go').toEqual(['a1', 'h1', 'h2']);
+    expect(ended, 'the sent ones end').toEqual([added[1], added[3]]);
     tried.length = 0;
     await pending.flush(async (_m, r) => (tried.push(r.origMsgId), true));
-    expect(tried).toEqual(['a1', 'a2']);
+    expect(tried, 'back: in order').toEqual(['a1', 'a2']);
     expect(pending.size).toBe(0);
   });
 });

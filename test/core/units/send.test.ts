@@ -206,7 +206,8 @@ describe('sendMessage to other targets', () => {
     ).rejects.toMatchObject({ reason: 'unreachable' });
   });
 
-  it("the sender's own Claude Code socket, before discovery lists it, is to_self: its registry entry is read at once, nothing is written", async () => {
+  // Its registry entry is read at once, before discovery lists it; nothing is written.
+  it("a send to the sender's own Claude Code socket is refused as to_self, even before discovery lists it", async () => {
     const h = harness();
     const cc = await fakePeer(path.join(tempDir('sb-units-'), 'own.sock'));
     peers.push(cc);
@@ -217,22 +218,30 @@ describe('sendMessage to other targets', () => {
     fs.mkdirSync(sessions, { recursive: true, mode: 0o700 });
     const entry = { pid: process.pid, sessionId: 'cc-own', cwd: '/w', messagingSocketPath: cc.path };
     fs.writeFileSync(path.join(sessions, `${process.pid}.json`), JSON.stringify({ ...entry, procStart: me.procStart }));
-    expect(h.table.stock).toEqual([]);
-    await expect(sendMessage(h.ports, h.alice, send(udsAddress(cc.path)))).rejects.toMatchObject({ reason: 'to_self' });
+    expect(h.table.stock, 'discovery has not run').toEqual([]);
+    await expect(sendMessage(h.ports, h.alice, send(udsAddress(cc.path))), 'its own socket').rejects.toMatchObject({
+      reason: 'to_self',
+    });
     // Another session sending there, or an entry of another start of that pid, writes the line as before.
     const r = await sendMessage(h.ports, h.bob, send(udsAddress(cc.path)));
-    expect(r.status).toBe('sent');
+    expect(r.status, 'another session reaches it').toBe('sent');
     await until(() => cc.lines.length === 1);
     fs.writeFileSync(
       path.join(sessions, `${process.pid}.json`),
       JSON.stringify({ ...entry, procStart: 'another start' }),
     );
-    expect((await sendMessage(h.ports, h.alice, send(udsAddress(cc.path)))).status).toBe('sent');
+    expect(
+      (await sendMessage(h.ports, h.alice, send(udsAddress(cc.path)))).status,
+      'an entry of another start of the pid is not the sender',
+    ).toBe('sent');
     await until(() => cc.lines.length === 2);
-    expect(cc.lines.map((l) => (l as { from: string }).from)).toEqual([h.bob.address, h.alice.address]);
+    expect(
+      cc.lines.map((l) => (l as { from: string }).from),
+      'only the refused send wrote nothing',
+    ).toEqual([h.bob.address, h.alice.address]);
   });
 
-  it('a Claude Code row goes to the stock port: one line on its socket, the send remembered, pinned, nothing routed', async () => {
+  it("a send to a Claude Code session is written to that session's socket, not routed to a hub inbox", async () => {
     const h = harness();
     const dir = tempDir('sb-units-');
     const cc = await fakePeer(path.join(dir, 'cc.sock'));
@@ -248,18 +257,25 @@ describe('sendMessage to other targets', () => {
       },
     ]);
     const r = await sendMessage(h.ports, h.alice, send('carol'));
-    expect(r).toMatchObject({ status: 'sent', to: { name: 'carol', address } });
-    expect(h.stockSent).toEqual([{ msgId: r.msg_id, name: 'carol', address }]);
-    expect(h.activity).toEqual(['sent']);
-    expect(h.routed).toEqual([]);
+    expect(r, 'the answer').toMatchObject({ status: 'sent', to: { name: 'carol', address } });
+    expect(h.stockSent, 'the send is remembered for its receipts').toEqual([
+      { msgId: r.msg_id, name: 'carol', address },
+    ]);
+    expect(h.activity, 'the activity log').toEqual(['sent']);
+    expect(h.routed, 'no hub inbox').toEqual([]);
     await until(() => cc.lines.length > 0);
-    expect(cc.lines).toMatchObject([{ type: 'user', msg_id: r.msg_id, from: h.alice.address }]);
+    expect(cc.lines, 'one user line on its socket').toMatchObject([
+      { type: 'user', msg_id: r.msg_id, from: h.alice.address },
+    ]);
     h.table.setStock([]);
     h.table.add(session('carol'));
-    await expect(sendMessage(h.ports, h.alice, send('carol'))).rejects.toMatchObject({ reason: 'pin_mismatch' });
+    await expect(
+      sendMessage(h.ports, h.alice, send('carol')),
+      'the name stays pinned to that socket',
+    ).rejects.toMatchObject({ reason: 'pin_mismatch' });
   });
 
-  it('a row of another machine, and a peer: address, go to the relay with the status the remote hub answered', async () => {
+  it("a send to another machine's session goes to the relay and answers with the remote hub's status", async () => {
     const h = harness();
     const address = 'peer:laptop/dave-id';
     h.table.setRemote([
@@ -294,7 +310,10 @@ describe('sendMessage to other targets', () => {
     ]);
     expect(r).toMatchObject({ status: 'held', to: { name: 'far', address: 'peer:laptop/far-id' } });
     await sendMessage(h.ports, h.alice, send('peer:desk/erin'));
-    expect(h.relayed[1]).toMatchObject({ machine: 'desk', msg: { to: 'erin' } });
-    expect(h.routed).toEqual([]);
+    expect(h.relayed[1], 'a peer: address goes to the relay too').toMatchObject({
+      machine: 'desk',
+      msg: { to: 'erin' },
+    });
+    expect(h.routed, 'no local inbox').toEqual([]);
   });
 });
