@@ -1,19 +1,26 @@
 // Journal compaction by live bytes: large live messages never cause a
-// rewrite, dead bytes do; a compaction yields to the event loop, keeps every
-// record appended while it runs, and never leaves a temp file behind.
-import { afterEach, describe, expect, it } from 'vitest';
+// rewrite, dead bytes do, once; after it a restart finds every pending
+// message and receipt. A compaction yields to the event loop, keeps every
+// record appended while it runs, and never leaves a temp file behind. The
+// hub tests wait on the busy tick's own calls, not on time.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { applyRecord, emptyState, Journal, type JournalRecord, type JournalState } from '../../core/journal/journal.js';
+import type { HubClient } from '../../core/client/client.js';
+import type { InboxItem, Registration } from '../../core/protocol/methods.js';
 import { memoryLogger, startHub, tempDirs, until, type TestHub } from '../helpers/hub.js';
 
 let th: TestHub | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   await th?.close();
   th = undefined;
 });
 
 const OPTS = { syncMs: 10, compactBytes: 1, lineBytes: 1 << 20 };
+const LIMITS = { journalCompactBytes: 256 * 1024, livenessSweepMs: 30 };
+const big = (i: number) => `${i}`.padEnd(200 * 1024, 'x');
 const temps = (dir: string) => fs.readdirSync(dir).filter((n) => n.includes('.tmp'));
 const item = (id: string, text = 't') => ({ kind: 'notice' as const, id, text, at: 1 });
 
@@ -23,61 +30,102 @@ function snapshot(state: JournalState): Record<string, string[]> {
   return out;
 }
 
-describe('compaction through the hub', () => {
-  it('large live messages are never rewritten; acknowledging most of them compacts once, keeping exactly the rest', async () => {
-    const dirs = tempDirs();
-    fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(
-      path.join(dirs.home, 'settings.json'),
-      JSON.stringify({ throttle: { bucketSize: 1000, queueFullAt: 1000 } }),
+/** A hub holding 20 live messages of 200 KiB from a to b: 4 MiB live, almost nothing dead. */
+async function hubWithLargeMail() {
+  const dirs = tempDirs();
+  fs.mkdirSync(dirs.home, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(
+    path.join(dirs.home, 'settings.json'),
+    JSON.stringify({ throttle: { bucketSize: 1000, queueFullAt: 1000 } }),
+  );
+  th = await startHub({ limits: LIMITS }, dirs);
+  const c = await th.client();
+  const a = await th.register(c, { name: 'a' });
+  const b = await th.register(c, { name: 'b' });
+  const ids: string[] = [];
+  for (let i = 0; i < 20; i++)
+    ids.push(
+      (await c.call('message.send', { sessionId: a.sessionId, token: a.token, to: 'b', summary: 's', message: big(i) }))
+        .msg_id,
     );
-    const limits = { journalCompactBytes: 256 * 1024, livenessSweepMs: 30 };
-    th = await startHub({ limits }, dirs);
-    const c = await th.client();
-    const a = await th.register(c, { name: 'a' });
-    const b = await th.register(c, { name: 'b' });
-    const ids: string[] = [];
-    for (let i = 0; i < 20; i++)
-      ids.push(
-        (
-          await c.call('message.send', {
-            sessionId: a.sessionId,
-            token: a.token,
-            to: 'b',
-            summary: 's',
-            message: `${i}`.padEnd(200 * 1024, 'x'),
-          })
-        ).msg_id,
-      );
-    const file = th.hub.journal.file;
+  return { dirs, c, a, b, ids, hub: th, file: th.hub.journal.file };
+}
+
+/**
+ * The hub's busy tick (core/host/sweep.ts, each second after activity) is compaction's only trigger: counting its
+ * questions is the event a test waits on to say "ticks passed", instead of a span of time.
+ */
+function watchTicks(hub: TestHub) {
+  return { asked: vi.spyOn(hub.hub.journal, 'wantsCompaction'), compacted: vi.spyOn(hub.hub.journal, 'compact') };
+}
+
+/** Fetches and acknowledges until the inbox is empty (one answer holds about half a frame of items). */
+async function drain(c: HubClient, s: Registration): Promise<InboxItem[]> {
+  const all: InboxItem[] = [];
+  for (let round = 0; round < 20; round++) {
+    const got = (await c.call('inbox.fetch', { sessionId: s.sessionId, token: s.token, limit: 100 })).items;
+    if (got.length === 0) break;
+    all.push(...got);
+    await c.call('inbox.ack', { sessionId: s.sessionId, token: s.token, ids: got.map((i) => i.id) });
+  }
+  return all;
+}
+
+describe('compaction through the hub', () => {
+  it('large live messages are never compacted: the busy tick asks and leaves the journal as it is', async () => {
+    const { hub, file } = await hubWithLargeMail();
     const ino = fs.statSync(file).ino;
-    // 4 MiB live and almost nothing dead: the old "512 bytes per record" guess rewrote this every sweep. The
-    // hub's only trigger (its busy tick, core/host/sweep.ts) asks this each second.
-    expect(th.hub.journal.wantsCompaction()).toBe(false);
+    const ticks = watchTicks(hub);
+    await until(() => ticks.asked.mock.calls.length >= 2);
+    // The old "512 bytes per record" guess rewrote this every tick.
+    expect(ticks.compacted).not.toHaveBeenCalled();
     expect(fs.statSync(file).ino).toBe(ino);
+  });
 
+  it('acknowledging most messages rewrites the journal once, smaller', async () => {
+    const { hub, dirs, c, b, ids, file } = await hubWithLargeMail();
+    const before = fs.statSync(file);
+    expect(before.size).toBeGreaterThan(20 * 200 * 1024);
+    const ticks = watchTicks(hub);
     await c.call('inbox.ack', { sessionId: b.sessionId, token: b.token, ids: ids.slice(0, 15) });
-    await until(() => fs.statSync(file).ino !== ino);
-    await until(() => !th!.hub.journal.compacting);
-    expect(th.hub.journal.size).toBeLessThan(6 * 210 * 1024);
-    const after = fs.statSync(file).ino;
-    expect(th.hub.journal.wantsCompaction()).toBe(false); // once, not every tick
-    expect(fs.statSync(file).ino).toBe(after);
+    await until(() => fs.statSync(file).ino !== before.ino);
+    await until(() => !hub.hub.journal.compacting);
+    const after = fs.statSync(file);
+    expect(after.size).toBeLessThan(6 * 210 * 1024);
+    const asked = ticks.asked.mock.calls.length;
+    await until(() => ticks.asked.mock.calls.length >= asked + 2);
+    expect(ticks.compacted).toHaveBeenCalledTimes(1); // once, not every tick
+    expect(fs.statSync(file).ino).toBe(after.ino);
     expect(temps(dirs.home)).toEqual([]);
-    await th.close();
+  });
 
-    th = await startHub({ limits }, dirs);
+  it('after compaction a restart keeps every pending message and every receipt', async () => {
+    const { hub, dirs, c, a, b, ids, file } = await hubWithLargeMail();
+    const ino = fs.statSync(file).ino;
+    const ticks = watchTicks(hub);
+    await c.call('inbox.ack', { sessionId: b.sessionId, token: b.token, ids: ids.slice(0, 15) });
+    await until(() => ticks.compacted.mock.calls.length === 1 && !hub.hub.journal.compacting);
+    expect(fs.statSync(file).ino).not.toBe(ino);
+    await hub.close();
+
+    th = await startHub({ limits: LIMITS }, dirs);
     const c2 = await th.client();
+    await th.register(c2, { resume: { sessionId: a.sessionId, token: a.token } });
     await th.register(c2, { resume: { sessionId: b.sessionId, token: b.token } });
-    // A fetch answer holds about half a frame of items: fetch and acknowledge until none is left.
-    const left: string[] = [];
-    for (let round = 0; round < 10; round++) {
-      const got = (await c2.call('inbox.fetch', { sessionId: b.sessionId, token: b.token, limit: 100 })).items;
-      if (got.length === 0) break;
-      left.push(...got.map((i) => i.id));
-      await c2.call('inbox.ack', { sessionId: b.sessionId, token: b.token, ids: got.map((i) => i.id) });
+    // The sender's first: acknowledging b's messages below adds receipts of its own.
+    const receipts = await drain(c2, a);
+    expect(receipts.map((r) => (r.kind === 'receipt' ? `${r.origMsgId} ${r.status}` : r.kind)).sort()).toEqual(
+      ids
+        .slice(0, 15)
+        .map((id) => `${id} delivered`)
+        .sort(),
+    );
+    const messages = await drain(c2, b);
+    expect(messages.map((m) => m.id).sort()).toEqual(ids.slice(15).sort());
+    for (const m of messages) {
+      if (m.kind !== 'message') throw new Error(`not a message: ${m.kind}`);
+      expect(m.text).toContain(big(ids.indexOf(m.id)));
     }
-    expect(left.sort()).toEqual(ids.slice(15).sort());
   });
 });
 
