@@ -19,6 +19,7 @@ import { startInteractiveClaude, type Pane } from './harness/interactive.js';
 import { agentCommand, PINNED } from './harness/binaries.js';
 import { inbox, sessionsOf, switchboardRow, waitInbox } from './harness/observe.js';
 import { OPTED_OUT } from './harness/opt-out.js';
+import { typeLine } from './harness/type.js';
 import { PROFILES } from './harness/profiles.js';
 import { startWorld, type World } from './harness/world.js';
 import type { Step } from './model/server.js';
@@ -168,14 +169,19 @@ async function scriptedTurn(
     contexts = () => p.model.main().map((r) => r.context);
     errors = () => p.model.errors;
     await switchboardRow(world, cwd, 30_000);
-    p.keys('Look around a few times.');
-    await new Promise((r) => setTimeout(r, 300));
-    p.keys('Enter');
-    finished = () =>
-      until(() => {
+    // Typed once the spawn watch below runs; done when its Stop hook reported after the turn's last model request.
+    finished = async () => {
+      await typeLine(p, 'Look around a few times.', () => contexts().length > 0);
+      await until(() => {
         const s = sessionsOf(world, cwd)[0];
-        return contexts().length >= TOOL_CALLS + 1 && s?.state === 'idle';
+        return (
+          contexts().length >= TOOL_CALLS + 1 &&
+          s?.state === 'idle' &&
+          s.hooksSeenAt !== null &&
+          s.hooksSeenAt >= marks.at(-1)!
+        );
       }, AGENT_HANG_MS);
+    };
   }
   const watch = watchSpawns(pid);
   try {
@@ -183,7 +189,7 @@ async function scriptedTurn(
   } finally {
     watch.stop();
   }
-  expect(errors()).toEqual([]);
+  expect(errors(), 'the script ran as written').toEqual([]);
   // From the answer to the first tool-call request to the last request: tool calls and their boundaries only.
   const spawned = watch.spawned(marks[0]!, marks.at(-1)!);
   if (sent !== undefined)
@@ -203,22 +209,29 @@ const auth = (r: Registration) => ({ sessionId: r.sessionId, token: r.token });
 const once = (haystack: string, needle: string): number => haystack.split(needle).length - 1;
 
 describe.skipIf(OPTED_OUT)(`Claude Code ${PINNED.claude}: turn boundaries`, () => {
-  it('setup detects 2.1.332: a command hook at the turn’s start (its verified mode), an mcp_tool hook at its end, no PostToolUse hook; an interactive turn of tool calls spawns no process and a message sent meanwhile joins the next model request through its own socket', async () => {
+  it('interactive (set up for 2.1.332): a message sent during a turn of tool calls joins the next model request without a process per call', async () => {
     w = await startWorld();
     const settings = JSON.parse(await setupClaude(w)) as {
       hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
     };
-    expect(settings.hooks.Stop![0]!.hooks[0]).toMatchObject({
+    expect(settings.hooks.Stop![0]!.hooks[0], 'an mcp_tool hook at the turn’s end').toMatchObject({
       type: 'mcp_tool',
       server: 'switchboard',
       tool: 'switchboard_hook',
       input: { event: 'stop' },
     });
-    expect(settings.hooks.UserPromptSubmit![0]!.hooks[0]).toMatchObject({ type: 'command' });
+    expect(
+      settings.hooks.UserPromptSubmit![0]!.hooks[0],
+      'a command hook at the turn’s start (its verified mode)',
+    ).toMatchObject({
+      type: 'command',
+    });
     expect(settings.hooks.PostToolUse, 'no hook runs per tool call').toBeUndefined();
-    expect(settings.hooks.SessionStart![0]!.hooks[0]).toMatchObject({ type: 'command' });
+    expect(settings.hooks.SessionStart![0]!.hooks[0], 'a command hook at session start').toMatchObject({
+      type: 'command',
+    });
     const r = await scriptedTurn(w, 'interactive');
-    expect(r.sent?.status).toBe('queued');
+    expect(r.sent?.status, 'our policy lets it through').toBe('queued');
     expect(r.held?.status, 'our policy holds it first').toBe('held');
     // The message that joined the turn through Claude Code's socket is a prompt to it: its UserPromptSubmit command
     // hook (the verified mode) runs once for it — seen as Claude Code's fork before the exec, the `sh -c` wrapper,
@@ -242,14 +255,14 @@ describe.skipIf(OPTED_OUT)(`Claude Code ${PINNED.claude}: turn boundaries`, () =
     expect(r.contexts[1], 'not through a hook').not.toContain('hook additional context');
     expect(r.contexts[1], 'inside our untrusted framing').toMatch(/<cross-session-message [^>]*from-name="alice"/);
     expect(once(r.contexts.at(-1)!, r.text), 'handed over once').toBe(1);
-    expect(r.delivered).toBe(1);
+    expect(r.delivered, 'one delivered receipt').toBe(1);
     expect(
       r.contexts.some((c) => c.includes(r.heldText)),
       'a message our policy holds never reaches the model',
     ).toBe(false);
   }, 240_000);
 
-  it("interactive, with Claude Code's own inbound rules set to hold: the mid-turn message is held by Claude Code, the sender gets held and never delivered, and the model never sees it", async () => {
+  it("with Claude Code's own inbound rules set to hold (interactive): a mid-turn message stays held by Claude Code", async () => {
     w = await startWorld();
     await setupClaude(w);
     const file = path.join(w.home, '.claude', 'settings.json');
@@ -261,7 +274,12 @@ describe.skipIf(OPTED_OUT)(`Claude Code ${PINNED.claude}: turn boundaries`, () =
       r.contexts.some((c) => c.includes(r.text)),
       'Claude Code held it for its user',
     ).toBe(false);
-    await new Promise((res) => setTimeout(res, 1500)); // the turn's Stop hook has reported
+    // Its Stop hook reported (scriptedTurn waits for that report): a report that settled it would have acknowledged it.
+    const receiver = sessionsOf(w, path.join(w.root, 'w-turn-interactive'))[0]!;
+    expect(
+      w.hub.hub.mailboxes.sender(receiver.id, r.sent!.msg_id),
+      'its Stop hook report left it unacknowledged in the inbox',
+    ).toBeDefined();
     const receipts = (await inbox(w.client, r.alice)).filter(
       (i) => i.kind === 'receipt' && i.origMsgId === r.sent?.msg_id,
     );
@@ -271,14 +289,14 @@ describe.skipIf(OPTED_OUT)(`Claude Code ${PINNED.claude}: turn boundaries`, () =
     ).toEqual(['held']);
   }, 240_000);
 
-  it('headless (`claude -p`, set up for 2.1.332): no hook per tool call either; a message sent during the turn arrives at its Stop hook, which keeps the turn going once', async () => {
+  it('headless `claude -p` (set up for 2.1.332): a message sent during a turn of tool calls arrives at its Stop hook without a process per call', async () => {
     w = await startWorld();
     await setupClaude(w);
     const r = await scriptedTurn(w, 'headless');
     expect(r.spawned, `processes spawned during ${TOOL_CALLS} tool calls`).toEqual([]);
     const first = r.contexts.findIndex((c) => c.includes(r.text));
     expect(first, 'the request after the Stop hook').toBe(TOOL_CALLS + 1);
-    expect(r.contexts[first]).toContain('Stop hook');
+    expect(r.contexts[first], 'handed over by the Stop hook').toContain('Stop hook');
     // Claude Code shows one Stop hook hand-over twice (its feedback and its "blocking error" block): count the hub's hand-overs.
     expect(first, 'no request after the one the Stop hook kept going').toBe(r.contexts.length - 1);
     expect(r.delivered, 'handed over once').toBe(1);
@@ -287,7 +305,7 @@ describe.skipIf(OPTED_OUT)(`Claude Code ${PINNED.claude}: turn boundaries`, () =
   it('baseline: with command hooks (setup for a version before 2.1.118) every tool call spawns a process', async () => {
     w = await startWorld();
     const settings = await setupClaude(w, '2.1.117');
-    expect(settings).not.toContain('mcp_tool');
+    expect(settings, 'command hooks only').not.toContain('mcp_tool');
     const r = await scriptedTurn(w, 'headless');
     const hooks = r.spawned.filter((c) => /(?: hook|switchboard-hook\.cjs["']?) post-tool /.test(c)); // the CLI or the small hook entry
     expect(hooks.length, r.spawned.join('\n')).toBeGreaterThanOrEqual(TOOL_CALLS - 1);

@@ -22,6 +22,7 @@ import { waitInbox } from './harness/observe.js';
 import { OPTED_OUT } from './harness/opt-out.js';
 import { PROFILES } from './harness/profiles.js';
 import { startWorld, type World } from './harness/world.js';
+import { typeLine } from './harness/type.js';
 
 let w: World | undefined;
 let pane: Pane | undefined;
@@ -72,7 +73,7 @@ function descendants(root: number): Array<{ pid: number; cmd: string }> {
 }
 
 describe.skipIf(OPTED_OUT)('Claude Code 2.1.332 over MCP streamable HTTP', () => {
-  it('runs no Switchboard process, acts as its own session, and its session ends when it is killed', async () => {
+  it('acts as its own Switchboard session with no Switchboard process beside it', async () => {
     w = await startWorld({ limits: { livenessSweepMs: 3_600_000 } });
     const world = w;
     const port = await freePort();
@@ -97,8 +98,10 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.332 over MCP streamable HTTP', () =>
         mcpServers: Record<string, { type: string; url: string; headersHelper: string }>;
       }
     ).mcpServers.switchboard!;
-    expect(entry).toMatchObject({ type: 'http', url: `http://127.0.0.1:${port}/mcp` });
-    expect(entry.headersHelper).toMatch(/^exec .* mcp --print-headers --agent claude$/);
+    expect(entry, 'setup wrote an HTTP MCP entry').toMatchObject({ type: 'http', url: `http://127.0.0.1:${port}/mcp` });
+    expect(entry.headersHelper, 'its headers come from our helper').toMatch(
+      /^exec .* mcp --print-headers --agent claude$/,
+    );
 
     const alice = await world.register('alice');
     const text = `over http ${Date.now()}`;
@@ -114,26 +117,24 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.332 over MCP streamable HTTP', () =>
     const p = pane;
     await until(() => [...world.hub.hub.table.live.values()].some((s) => s.pid === p.pid), 30_000);
     const session = [...world.hub.hub.table.live.values()].find((s) => s.pid === p.pid)!;
-    expect(session.agent).toBe('claude');
+    expect(session.agent, 'its own session, as claude').toBe('claude');
 
-    p.keys('send alice a note');
-    await new Promise((r) => setTimeout(r, 300));
-    p.keys('Enter');
+    await typeLine(p, 'send alice a note', () => p.model.main().length > 0);
     const got = await waitInbox(
       world.client,
       alice,
       (i: InboxItem) => i.kind === 'message' && i.text.includes(text),
       60_000,
     );
-    expect(got).toMatchObject({ kind: 'message' });
-    expect(p.model.errors).toEqual([]);
+    expect(got, 'its message reached alice').toMatchObject({ kind: 'message' });
+    expect(p.model.errors, 'the script ran as written').toEqual([]);
 
     const ours = descendants(p.pid).filter((d) => /switchboard/.test(d.cmd) && !/forward\.mjs/.test(d.cmd));
     expect(ours, 'no process of ours beside the agent').toEqual([]);
-    expect(gw.sessionCount()).toBe(1);
+    expect(gw.sessionCount(), 'one MCP session at the gateway').toBe(1);
 
     await stopPid(p.pid, 'SIGKILL');
-    expect(await pidGone(p.pid)).toBe(true);
+    expect(await pidGone(p.pid), 'the agent is gone').toBe(true);
     const t0 = Date.now();
     await until(() => !world.hub.hub.table.live.has(session.id), 30_000);
     console.log(`claude over HTTP: session ended ${Date.now() - t0} ms after the process was gone`);

@@ -7,11 +7,12 @@
 // the prompt hook hands it over and the sender gets delivered.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InboxItem, SendResult } from '../../core/protocol/methods.js';
-import { until } from '../helpers/hub.js';
+import { until, wakesSettled } from '../helpers/hub.js';
 import { claudeBinary } from '../interop/claude-peer.js';
 import { inbox, sessionsOf, switchboardRow, waitInbox } from './harness/observe.js';
 import { startInteractiveClaude, type Pane } from './harness/interactive.js';
 import { OPTED_OUT } from './harness/opt-out.js';
+import { typeLine } from './harness/type.js';
 import { startWorld, type World } from './harness/world.js';
 import type { ModelRequest } from './model/server.js';
 
@@ -28,7 +29,7 @@ const receiptFor = (r: SendResult, status: string) => (i: InboxItem) =>
   i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
 
 describe.skipIf(OPTED_OUT)('Claude Code 2.1.231 without its messaging, interactive', () => {
-  it('an idle session that cannot be woken: no turn starts, its user is told, the sender gets waiting; typing delivers', async () => {
+  it('a message to an idle session that cannot be woken waits for its user’s next prompt', async () => {
     w = await startWorld();
     const world = w;
     await world.setup('claude');
@@ -42,13 +43,10 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.231 without its messaging, interacti
     const p = pane;
     const row = await switchboardRow(world, p.cwd, 30_000);
     // Its user's first turn, then idle by its Stop hook.
-    p.keys('hello there');
-    await new Promise((r) => setTimeout(r, 300));
-    p.keys('Enter');
-    await until(() => seen.length === 1, 30_000);
+    await typeLine(p, 'hello there', () => seen.length === 1);
     const s = () => sessionsOf(world, p.cwd)[0]!;
     await until(() => s().state === 'idle' && s().hooksSeenAt !== null);
-    expect(world.hub.hub.wake.routeFor(s()).kind).toBe('none');
+    expect(world.hub.hub.wake.routeFor(s()).kind, 'no way in').toBe('none');
 
     const alice = await world.register('alice');
     const text = `are you there ${Date.now()}`;
@@ -59,9 +57,9 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.231 without its messaging, interacti
       summary: 'ping',
       message: text,
     });
-    expect(sent.status).toBe('queued');
+    expect(sent.status, 'the message is queued').toBe('queued');
     const waiting = await waitInbox(world.client, alice, receiptFor(sent, 'waiting'), 10_000);
-    expect(waiting.kind === 'receipt' ? waiting.reason : '').toMatch(
+    expect(waiting.kind === 'receipt' ? waiting.reason : '', 'the sender gets waiting').toMatch(
       /is idle and cannot be woken .*its user has been told/,
     );
     expect(
@@ -69,20 +67,29 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.231 without its messaging, interacti
         .list()
         .map((n) => n.text)
         .join('\n'),
+      'its user is told',
     ).toMatch(/1 message waiting for .*, which is idle/);
-    expect((await world.rows()).find((r) => r.cwd === p.cwd)?.waiting).toBe(1);
-    await new Promise((r) => setTimeout(r, 3000));
+    expect((await world.rows()).find((r) => r.cwd === p.cwd)?.waiting, 'its row counts it waiting').toBe(1);
+    // The hub's own decision, not a span of time: every wake it started has ended, and none took the message.
+    await wakesSettled(world.hub.hub);
+    expect(
+      world.hub.hub.mailboxes.unclaimedMessages(s().id, 50).some((i) => i.id === sent.msg_id),
+      'no wake took the message',
+    ).toBe(true);
     expect(
       seen.filter((r) => r.context.includes(text)),
       'nothing starts a turn by itself',
     ).toHaveLength(0);
 
     // The user types (they were told): the prompt hook hands the message over.
-    p.keys('go on');
-    await new Promise((r) => setTimeout(r, 300));
-    p.keys('Enter');
-    await until(() => seen.some((r) => r.context.includes(text)), 30_000);
+    await typeLine(p, 'go on', () => seen.some((r) => r.context.includes(text)));
+    expect(
+      seen.find((r) => r.context.includes(text))?.context,
+      'the first request that carries it is the one the user’s prompt made (ordering: no turn before it)',
+    ).toContain('go on');
     await waitInbox(world.client, alice, receiptFor(sent, 'delivered'), 20_000);
-    expect((await inbox(world.client, alice)).filter(receiptFor(sent, 'waiting'))).toHaveLength(1);
+    expect((await inbox(world.client, alice)).filter(receiptFor(sent, 'waiting')), 'one waiting receipt').toHaveLength(
+      1,
+    );
   }, 240_000);
 });

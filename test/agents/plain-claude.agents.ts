@@ -18,6 +18,7 @@ import { startInteractiveClaude, type Pane } from './harness/interactive.js';
 import { rowsOf, sessionsOf, switchboardRow, waitInbox } from './harness/observe.js';
 import { OPTED_OUT } from './harness/opt-out.js';
 import { PROFILES } from './harness/profiles.js';
+import { typeLine } from './harness/type.js';
 import { startWorld, type World } from './harness/world.js';
 import type { ModelRequest, Step } from './model/server.js';
 
@@ -30,7 +31,6 @@ afterEach(async () => {
   w = undefined;
 });
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const receiptFor = (r: SendResult, status: string) => (i: InboxItem) =>
   i.kind === 'receipt' && i.origMsgId === r.msg_id && i.status === status;
 
@@ -73,10 +73,7 @@ async function plainClaude(name: string, extraArgs: string[] = []) {
 
 /** Types a prompt into the pane and waits for the model request it makes. */
 async function prompt(p: Pane, arrivals: Arrival[], text: string): Promise<Arrival> {
-  p.keys(text);
-  await pause(300);
-  p.keys('Enter');
-  await until(() => arrivals.some((a) => a.req.context.includes(text)), 30_000);
+  await typeLine(p, text, () => arrivals.some((a) => a.req.context.includes(text)));
   return arrivals.find((a) => a.req.context.includes(text))!;
 }
 
@@ -92,7 +89,7 @@ async function idleWakeable(world: World, cwd: string): Promise<void> {
 const modeLine = (p: Pane): string => p.screen().trimEnd().split('\n').at(-1)!.trim();
 
 describe.skipIf(OPTED_OUT)('Claude Code 2.1.332 started as plain `claude` (no permission flag)', () => {
-  it('is mode unknown until its first prompt, then auto (prompting, from its hook); a prompting peer’s message is then queued, wakes it and is delivered', async () => {
+  it('its first prompt’s hook tells its mode (auto), so a prompting peer’s message wakes it', async () => {
     const { world, p, label, arrivals } = await plainClaude('plain');
     const before = (await rowsOf(world, p.cwd)).find((r) => r.kind === 'switchboard')!;
     expect(before, 'nothing has told its mode yet').toMatchObject({
@@ -122,13 +119,17 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.332 started as plain `claude` (no pe
     const latency = arrivals.find((a) => a.req.context.includes(text))!.at - t0;
     console.log(`plain claude idle wake: message to model request in ${latency} ms`);
     await waitInbox(world.client, alice, receiptFor(sent, 'delivered'), 20_000);
-    expect(p.model.errors).toEqual([]);
+    expect(p.model.errors, 'the script ran as written').toEqual([]);
   }, 240_000);
 
-  it('with only --allow-dangerously-skip-permissions: auto at its first prompt; switched to bypass with Shift+Tab, bypass (from its hook) at the next, and a prompting peer’s message is held by mode parity', async () => {
+  it('switched to bypass with Shift+Tab (only --allow-dangerously-skip-permissions given): a prompting peer’s message is held by mode parity', async () => {
     const { world, p, label, arrivals } = await plainClaude('skippable', ['--allow-dangerously-skip-permissions']);
     const first = await prompt(p, arrivals, `first prompt ${Date.now()}`);
-    expect(first.row).toMatchObject({ mode: 'auto', modeClass: 'prompting', modeSource: 'hook' });
+    expect(first.row, 'auto at its first prompt, from its hook').toMatchObject({
+      mode: 'auto',
+      modeClass: 'prompting',
+      modeSource: 'hook',
+    });
     await idleWakeable(world, p.cwd);
     await until(() => /auto mode on/.test(modeLine(p)));
     // Shift+Tab cycles auto → default ("manual") → acceptEdits → plan → bypassPermissions.
@@ -162,9 +163,9 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.332 started as plain `claude` (no pe
       summary: 'a note',
       message: `to a bypass session ${Date.now()}`,
     });
-    expect(sent.status).toBe('held');
-    expect(sent.reason).toMatch(/bypasses permission prompts and the sender does not/);
+    expect(sent.status, 'a prompting peer’s message is held').toBe('held');
+    expect(sent.reason, 'held by mode parity').toMatch(/bypasses permission prompts and the sender does not/);
     expect(sent.reason, 'held for its mode, not for not knowing it').not.toMatch(/unknown/);
-    expect(p.model.errors).toEqual([]);
+    expect(p.model.errors, 'the script ran as written').toEqual([]);
   }, 240_000);
 });

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InboxItem, Registration, SendResult } from '../../core/protocol/methods.js';
 import { until } from '../helpers/hub.js';
+import { typeLine } from './harness/type.js';
 import { OPTED_OUT } from './harness/opt-out.js';
 import { inbox, sessionsOf, switchboardRow, waitInbox } from './harness/observe.js';
 import { startInteractiveClaude, type Pane } from './harness/interactive.js';
@@ -50,7 +51,7 @@ async function idleClaude(
 }
 
 describe.skipIf(OPTED_OUT)('Claude Code 2.1.332, interactive', () => {
-  it('claude (interactive): a message to the idle session starts a turn without a keystroke, once, and the sender gets delivered when its turn ran', async () => {
+  it('claude (interactive): a message to the idle session starts exactly one turn without a keystroke', async () => {
     const { world, p, label, arrivals } = await idleClaude('idle');
     const alice: Registration = await world.register('alice');
     const text = `wake up ${Date.now()}`;
@@ -62,18 +63,24 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.332, interactive', () => {
       summary: 'a note',
       message: text,
     });
-    expect(sent.status).toBe('queued');
+    expect(sent.status, 'the message is queued').toBe('queued');
     await until(() => arrivals.some((a) => a.req.context.includes(text)));
     const latency = arrivals.find((a) => a.req.context.includes(text))!.at - t0;
     console.log(`idle wake: message to model request in ${latency} ms`);
     await waitInbox(world.client, alice, receiptFor(sent, 'delivered'), 20_000);
     await until(() => /Noted\./.test(p.screen()));
-    // Exactly once: no hook handed the claimed item over again, in this turn or a later one.
-    await new Promise((r) => setTimeout(r, 1500));
-    const last = p.model.main().at(-1)!;
-    expect(occurrences(last.context, text), last.context.slice(-3000)).toBe(1);
-    expect((await inbox(world.client, alice)).filter(receiptFor(sent, 'delivered'))).toHaveLength(1);
+    // Exactly once: no hook handed the claimed item over again, in this turn or a later one. Ordering, not a span of
+    // time: once its Stop hook ended the woken turn, its user's next prompt carries the whole conversation.
     const s = sessionsOf(world, p.cwd)[0]!;
+    await until(() => s.state === 'idle');
+    const next = `anything new? ${Date.now()}`;
+    await typeLine(p, next, () => arrivals.some((a) => a.req.context.includes(next)));
+    const last = p.model.main().at(-1)!;
+    expect(occurrences(last.context, text), `handed over once: ${last.context.slice(-3000)}`).toBe(1);
+    expect(
+      (await inbox(world.client, alice)).filter(receiptFor(sent, 'delivered')),
+      'one delivered receipt',
+    ).toHaveLength(1);
     expect(world.hub.hub.mailboxes.depth(s.id), 'the item is acknowledged').toBe(0);
   }, 240_000);
 
@@ -89,14 +96,31 @@ describe.skipIf(OPTED_OUT)('Claude Code 2.1.332, interactive', () => {
       summary: 'careful',
       message: text,
     });
-    expect(sent.status).toBe('held');
-    await new Promise((r) => setTimeout(r, 4000));
+    expect(sent.status, 'our policy holds it').toBe('held');
+    // Ordering, not a span of time: a later message that is queued wakes the session; the held one, sent first,
+    // would have reached the model before it or with it.
+    const alice = await world.register('alice'); // prompting: queued
+    const later = `after the held one ${Date.now()}`;
+    const queued = await world.client.call('message.send', {
+      sessionId: alice.sessionId,
+      token: alice.token,
+      to: row.label,
+      summary: 'a note',
+      message: later,
+    });
+    expect(queued.status, 'the later message is queued').toBe('queued');
+    await until(() => arrivals.some((a) => a.req.context.includes(later)));
     expect(
       arrivals.filter((a) => a.req.context.includes(text)),
-      'a held message never reaches the model',
+      'a held message never reaches the model (not before, nor with, a later queued one)',
     ).toHaveLength(0);
-    expect(p.model.main().filter((r) => r.context.includes(text))).toHaveLength(0);
+    expect(
+      p.model.main().filter((r) => r.context.includes(text)),
+      'nor any request of its main loop',
+    ).toHaveLength(0);
+    await waitInbox(world.client, alice, receiptFor(queued, 'delivered'), 20_000);
     const [held] = (await world.client.call('held.list', { uiToken: world.hub.hub.uiToken })).items;
+    expect(held?.id, 'the message is still held').toBeDefined();
     await world.client.call('held.approve', { uiToken: world.hub.hub.uiToken, id: held!.id });
     await until(() => arrivals.some((a) => a.req.context.includes(text)));
     await waitInbox(world.client, bob, receiptFor(sent, 'delivered'), 20_000);
