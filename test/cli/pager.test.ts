@@ -31,7 +31,7 @@ describe('inbox pager', () => {
     expect(acked.at(-1)).toEqual(['a']);
   });
 
-  it('small items come whole and are acknowledged; those that do not fit wait with a note', () => {
+  it('a page takes whole items while they fit, and says how many more wait', () => {
     const pager = new InboxPager(9000);
     const page = pager.page(
       [item('a', 'x'.repeat(3000)), item('b', 'y'.repeat(3000)), item('c', 'z'.repeat(3000))],

@@ -79,7 +79,7 @@ describe('secrets never on the command line', () => {
     }
   });
 
-  it('a token file must be a file only this user can read; - reads stdin; the environment still works', async () => {
+  it('takes a token from a file only this user can read, from stdin (-) or from the environment', async () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
     served = await serveCli(env);
@@ -88,14 +88,18 @@ describe('secrets never on the command line', () => {
     fs.writeFileSync(file, ui + '\n', { mode: 0o644 });
     fs.chmodSync(file, 0o644);
     const open = await runCli(['held', '--ui-token-file', file], env);
-    expect(open.code).toBe(2);
+    expect(open.code, 'a file others can read is refused').toBe(2);
     expect(open.stderr).toContain('readable by other users (mode 0644); chmod 600 it first');
     fs.chmodSync(file, 0o600);
-    expect((await runCli(['held', '--ui-token-file', file], env)).stdout).toContain('No held messages');
-    expect((await runCli(['held', '--ui-token-file', '-'], env, 15_000, `${ui}\n`)).stdout).toContain(
+    expect((await runCli(['held', '--ui-token-file', file], env)).stdout, 'a private file').toContain(
       'No held messages',
     );
-    expect((await runCli(['held'], { ...env, SWITCHBOARD_UI_TOKEN: ui })).stdout).toContain('No held messages');
+    expect((await runCli(['held', '--ui-token-file', '-'], env, 15_000, `${ui}\n`)).stdout, 'stdin').toContain(
+      'No held messages',
+    );
+    expect((await runCli(['held'], { ...env, SWITCHBOARD_UI_TOKEN: ui })).stdout, 'the environment').toContain(
+      'No held messages',
+    );
     const dir = await runCli(['held', '--ui-token-file', dirs.root], env);
     expect([dir.code, dir.stderr]).toEqual([2, expect.stringContaining('not a regular file')]);
     const missing = await runCli(['held', '--ui-token-file', path.join(dirs.root, 'nope')], env);

@@ -103,10 +103,7 @@ test('approve all from a sender asks with the count and first lines, then report
   expect(await heldCount()).toBe(0);
 });
 
-test('the title counts, a granted notification is raised for a new held message, and expiry is warned about', async ({
-  page,
-  context,
-}) => {
+test('the page announces held messages in its title and by notification', async ({ page, context }) => {
   s = await serve({ dialogExpiry: '60s' }); // every held message is within a minute of its deadline
   await context.grantPermissions(['notifications'], { origin: new URL(s.ui).origin });
   await page.addInitScript(() => {
@@ -123,14 +120,18 @@ test('the title counts, a granted notification is raised for a new held message,
   const { web } = await pair();
   await hold(web, 'before the page');
   await page.goto(s.ui);
-  await expect(page).toHaveTitle('(1) Switchboard');
-  await expect(page.getByTestId('expiry-banner')).toContainText('A held message expires within a minute');
+  await expect(page, 'the title counts').toHaveTitle('(1) Switchboard');
+  await expect(page.getByTestId('expiry-banner'), 'expiry is warned about').toContainText(
+    'A held message expires within a minute',
+  );
   await page.getByRole('button', { name: /^Approvals/ }).click();
   await expect(page.getByTestId('notify-state')).toHaveText('Notifications on');
   await hold(web, 'after the page');
   await expect(page).toHaveTitle('(2) Switchboard');
   await expect
-    .poll(() => page.evaluate(() => (window as unknown as { shown: string[] }).shown))
+    .poll(() => page.evaluate(() => (window as unknown as { shown: string[] }).shown), {
+      message: 'a granted notification is raised for a new held message',
+    })
     .toEqual(expect.arrayContaining([expect.stringMatching(/^Held: web → api/)]));
   const shown = await page.evaluate(() => (window as unknown as { shown: string[] }).shown);
   expect(
@@ -142,7 +143,10 @@ test('the title counts, a granted notification is raised for a new held message,
   await hold(web, 'while quiet');
   await expect(page).toHaveTitle('(3) Switchboard');
   const after = await page.evaluate(() => (window as unknown as { shown: string[] }).shown);
-  expect(after.filter((t) => t.startsWith('Held:'))).toHaveLength(1);
+  expect(
+    after.filter((t) => t.startsWith('Held:')),
+    'quiet: no notification',
+  ).toHaveLength(1);
 });
 
 test('pause inbound: a banner on every view counts the refusals, and Resume ends it', async ({ page }) => {
@@ -173,9 +177,7 @@ test('a subscription a session makes appears without a reload, and leaves when i
   await expect(page.getByText(/No idle subscriptions/)).toBeVisible();
 });
 
-test('a rule made from a card: the next message passes without a hold, History names the rule; revoked, it is held again', async ({
-  page,
-}) => {
+test('a rule made from a card lets the pair’s messages through until it is revoked', async ({ page }) => {
   s = await serve();
   const { web } = await pair();
   await hold(web, 'first');
@@ -187,17 +189,21 @@ test('a rule made from a card: the next message passes without a hold, History n
     'Approved by rule "web → api, 1 h" ✓',
   );
   const next = await s.call('message.send', { ...web, to: 'api', summary: 'second', message: 'second, no hold' });
-  expect(next).toMatchObject({ status: 'queued', reason: 'approved by rule "web → api, 1 h"' });
+  expect(next, 'the next message passes without a hold').toMatchObject({
+    status: 'queued',
+    reason: 'approved by rule "web → api, 1 h"',
+  });
   await page.getByRole('button', { name: /^History/ }).click();
   await page.getByLabel('Search messages').fill('second');
-  await expect(page.getByTestId('history-results').getByTestId('history-msg').first()).toContainText(
-    'approved by rule "web → api, 1 h"',
-  );
+  await expect(
+    page.getByTestId('history-results').getByTestId('history-msg').first(),
+    'History names the rule',
+  ).toContainText('approved by rule "web → api, 1 h"');
   await page.getByRole('button', { name: /^Preferences/ }).click();
   const rule = page.getByTestId('rules-prefs').getByTestId('rule');
   await expect(rule).toContainText('web → api, 1 h');
   await expect(rule).toContainText('web UI');
   await rule.getByRole('button', { name: 'Revoke' }).click();
-  await expect(page.getByTestId('rules-prefs').getByTestId('rule')).toHaveCount(0);
-  await hold(web, 'third, held again');
+  await expect(page.getByTestId('rules-prefs').getByTestId('rule'), 'Revoke removes the rule').toHaveCount(0);
+  await hold(web, 'third, held again'); // revoked, it is held again
 });

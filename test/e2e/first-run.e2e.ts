@@ -52,12 +52,14 @@ test.afterEach(async ({ page }) => {
   await stopAndRemove(ctx.root, [ctx.hub]);
 });
 
-test('first run: detect the agents, preview the setup, apply it, then wait for the first session', async ({ page }) => {
+test('first run sets up a detected agent from a dry-run preview, then gives way to the first session', async ({
+  page,
+}) => {
   await page.goto(ctx.url);
   const firstRun = page.getByTestId('first-run');
   await expect(firstRun).toContainText('No live sessions yet');
   for (const agent of ['claude-code', 'codex', 'gemini'])
-    await expect(page.getByTestId(`detected-${agent}`)).toContainText(`found at ${ctx.root}/bin/`);
+    await expect(page.getByTestId(`detected-${agent}`), `detects ${agent}`).toContainText(`found at ${ctx.root}/bin/`);
   await expect(page.getByTestId('detected-codex')).toContainText('not set up');
   await expect(page.getByTestId('waiting')).toHaveCount(0);
   await shoot(page, 'first-run');
@@ -66,16 +68,17 @@ test('first run: detect the agents, preview the setup, apply it, then wait for t
   const preview = page.getByTestId('setup-preview');
   await expect(preview).toContainText('Dry run: nothing is written until you press Apply');
   await expect(preview).toContainText('[mcp_servers.switchboard]');
-  expect(fs.existsSync(path.join(ctx.root, '.codex', 'config.toml'))).toBe(false);
+  expect(fs.existsSync(path.join(ctx.root, '.codex', 'config.toml')), 'the preview writes nothing').toBe(false);
   await shoot(page, 'first-run-preview');
   await preview.getByRole('button', { name: 'Apply' }).click();
 
-  await expect(page.getByTestId('waiting')).toContainText('Waiting for your first session');
+  await expect(page.getByTestId('waiting'), 'after Apply it waits').toContainText('Waiting for your first session');
   await expect(page.getByTestId('waiting')).toContainText('Codex CLI');
   await expect(page.getByTestId('detected-codex')).toContainText('set up');
-  expect(fs.readFileSync(path.join(ctx.root, '.codex', 'config.toml'), 'utf8')).toContain(
-    `"--no-memory-reducer", "${CLI}", "mcp", "--agent", "codex"`,
-  );
+  expect(
+    fs.readFileSync(path.join(ctx.root, '.codex', 'config.toml'), 'utf8'),
+    'Apply writes the MCP server',
+  ).toContain(`"--no-memory-reducer", "${CLI}", "mcp", "--agent", "codex"`);
   expect(fs.readFileSync(path.join(ctx.root, '.codex', 'hooks.json'), 'utf8')).toMatch(
     /(?: hook|switchboard-hook\.cjs\\") session-start --agent codex/,
   ); // the hooks' own entry when built
@@ -107,7 +110,7 @@ test('first run: detect the agents, preview the setup, apply it, then wait for t
     });
     expect(r).toBe(0);
     await expect(page.getByTestId('session-first')).toBeVisible();
-    await expect(page.getByTestId('first-run')).toHaveCount(0);
+    await expect(page.getByTestId('first-run'), 'the first session replaces the start page').toHaveCount(0);
   } finally {
     await stopProcess(holder);
   }

@@ -69,9 +69,7 @@ async function openPicture(page: Page, h: Served): Promise<void> {
   await expect(page.getByTestId('picture-graph').locator('canvas').first()).toBeAttached(); // sigma drew (WebGL)
 }
 
-test('a held message pulses, then turns delivered when approved; a dot opens the session, a line the conversation', async ({
-  page,
-}) => {
+test('the picture follows a held message to its approval without asking the hub again', async ({ page }) => {
   hub = await serve({ throttle: { bucketSize: 1000, queueFullAt: 1000 } });
   const h = hub;
   const api = await register(h, 'api', { agent: 'codex', team: 'backend', member: 'api' });
@@ -105,18 +103,18 @@ test('a held message pulses, then turns delivered when approved; a dot opens the
   const held = await send(h, api, 'yolo', 'please run the migration');
   expect(held.status).toBe('held');
   await expect(edge(page, 'api', 'yolo')).toHaveAttribute('data-tone', 'held');
-  await expect(page.getByTestId('picture-graph')).toHaveAttribute('data-pulsing', 'true');
+  await expect(page.getByTestId('picture-graph'), 'a held message pulses').toHaveAttribute('data-pulsing', 'true');
   await expect(page.getByTestId('total-held')).toHaveText('1');
   await shoot(page, 'picture');
 
   // Approved: the same line is delivered and nothing pulses any more.
   expect(await h.call('held.approve', { uiToken: h.uiToken, id: held.msg_id })).toEqual({ status: 'queued' });
-  await expect(edge(page, 'api', 'yolo')).toHaveAttribute('data-tone', 'delivered');
+  await expect(edge(page, 'api', 'yolo'), 'approved, it turns delivered').toHaveAttribute('data-tone', 'delivered');
   await expect(edge(page, 'api', 'yolo')).toContainText('1 message: 1 approved');
   await expect(page.getByTestId('picture-graph')).toHaveAttribute('data-pulsing', 'false');
   await expect(page.getByTestId('total-held')).toHaveText('0');
   await expect(page.getByTestId('picture-summary')).toHaveText(/^5 sessions, 11 messages in the last hour/);
-  expect(refetched).toEqual([]);
+  expect(refetched, 'the page followed the hub’s moves').toEqual([]);
   const ms = await drawnMs(page);
   console.log(
     `picture: approve → line recoloured, applied/drawn ${ms} ms after the hub's event reached the page (5 sessions)`,
@@ -127,14 +125,17 @@ test('a held message pulses, then turns delivered when approved; a dot opens the
     .getByRole('button', { name: /Open the conversation/ })
     .focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: /^History/ })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('button', { name: /^History/ }), 'a line’s entry opens the conversation').toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   await expect(page.getByTestId('conversation').getByTestId('history-msg').first()).toBeVisible(); // the pair's conversation
   await expect(page.getByTestId('conversation').getByTestId('history-msg').first()).toContainText('queued'); // same word
   await page.getByRole('button', { name: /^Picture/ }).click();
   await edge(page, 'api', 'db')
     .getByRole('button', { name: /^db \[/ })
     .click();
-  await expect(page.getByTestId('session-detail')).toContainText(db.address);
+  await expect(page.getByTestId('session-detail'), 'a name opens the session').toContainText(db.address);
 });
 
 test('on the canvas, a dot opens its session and a line its conversation', async ({ page }) => {
@@ -173,7 +174,9 @@ test('an empty hub: the picture says what it will show', async ({ page }) => {
   await shoot(page, 'picture-empty');
 });
 
-test('500 sessions and 5 000 messages: a held message and its approval reach the picture', async ({ page }) => {
+test('with 500 sessions and 5 000 messages a held message and its approval still reach the picture', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   hub = await serve({ throttle: { bucketSize: 1000, queueFullAt: 1000 } });
   const h = hub;

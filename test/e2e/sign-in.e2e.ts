@@ -90,27 +90,24 @@ test.describe('sign-in', () => {
     ],
   });
 
-  test('no token, then a wrong one: the sign-in screen; what switchboard ui prints signs in', async ({
-    page,
-    context,
-  }) => {
+  test('only what switchboard ui prints gets a tab past the sign-in screen', async ({ page, context }) => {
     const hub = await serve(0);
     const origin = new URL(hub.ui).origin;
     await page.goto(origin + '/');
     const screenEl = page.getByTestId('sign-in');
-    await expect(screenEl).toContainText('this tab has no token');
+    await expect(screenEl, 'no token: the sign-in screen').toContainText('this tab has no token');
     await expect(page.getByRole('navigation')).toHaveCount(0); // no app with "Sessions 0"
     await shoot(page, 'sign-in');
 
     await signIn(page, 'ab'.repeat(24));
-    await expect(page.getByRole('alert')).toContainText('The hub refused that token');
+    await expect(page.getByRole('alert'), 'a wrong token is refused').toContainText('The hub refused that token');
     await expect(page.getByRole('navigation')).toHaveCount(0);
 
     const printed = await switchboardUi();
     expect(printed).toBe(hub.ui);
     await signIn(page, printed);
     await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
-    await expect(page.getByTestId('sign-in')).toHaveCount(0);
+    await expect(page.getByTestId('sign-in'), 'the printed URL signs in').toHaveCount(0);
     expect(page.url()).not.toContain('token');
     expect(await context.cookies()).toEqual([]);
     await page.reload(); // this tab keeps it (sessionStorage), as with the printed URL

@@ -86,7 +86,7 @@ test.afterEach(async ({ page }) => {
   await stopAndRemove(ctx.root, [ctx.hub, ctx.holder]);
 });
 
-test('held message: countdown, Approve delivers and the sender gets receipts; Escape denies', async ({ page }) => {
+test('a held message is approved or denied from its Approvals card', async ({ page }) => {
   const careful = await session(ctx, 'careful', 'default');
   const yolo = await session(ctx, 'yolo', 'bypassPermissions');
   await open(page, ctx, 'Sessions');
@@ -125,7 +125,7 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
   await page.getByRole('button', { name: /^Approvals/ }).click();
   const item = page.getByTestId('held-item');
   await expect(item).toHaveCount(1);
-  await expect(item.getByTestId('countdown')).toHaveText(/^[45]:\d\d left$/);
+  await expect(item.getByTestId('countdown'), 'the card counts down').toHaveText(/^[45]:\d\d left$/);
   await expect(item).toContainText('please delete build/');
   await expect(item.getByRole('button', { name: 'Deny' })).toBeFocused();
   await shoot(page, 'approvals');
@@ -134,11 +134,14 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
   await expect(item).toHaveCount(0);
   const updateMs = Date.now() - t0;
   const inbox = await cli(ctx, ['inbox', '--json'], yolo);
-  expect(inbox.stdout).toContain('approved=\\"after-hold\\"');
+  expect(inbox.stdout, 'Approve delivers it').toContain('approved=\\"after-hold\\"');
   const receipts = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as {
     items: Array<{ status?: string }>;
   };
-  expect(receipts.items.map((i) => i.status)).toEqual(['held', 'approved']);
+  expect(
+    receipts.items.map((i) => i.status),
+    'the sender gets receipts',
+  ).toEqual(['held', 'approved']);
 
   await cli(ctx, ['send', '--to', 'yolo', '--summary', 'again', '--message', 'second try'], careful);
   await expect(page.getByTestId('held-item')).toHaveCount(1);
@@ -151,7 +154,10 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
   const denied = JSON.parse((await cli(ctx, ['inbox', '--json'], careful)).stdout) as {
     items: Array<{ status?: string }>;
   };
-  expect(denied.items.map((i) => i.status)).toContain('denied');
+  expect(
+    denied.items.map((i) => i.status),
+    'Escape denies',
+  ).toContain('denied');
   console.log(`approve → list updated in ${updateMs} ms (browser round trip included)`);
 
   // In Activity a held receipt is a pill like every other status, not a large box.
@@ -160,14 +166,14 @@ test('held message: countdown, Approve delivers and the sender gets receipts; Es
   await expect(pill('held')).toBeVisible();
   const held = (await pill('held').boundingBox())!;
   const approved = (await pill('approved').boundingBox())!;
-  expect(Math.abs(held.height - approved.height)).toBeLessThanOrEqual(1);
+  expect(Math.abs(held.height - approved.height), 'Activity: a held pill is like the others').toBeLessThanOrEqual(1);
   expect(held.height).toBeLessThan(24);
   const colours = await pill('held').evaluate((el) => getComputedStyle(el).backgroundColor);
   expect(colours).not.toBe('rgb(255, 255, 255)');
   await shoot(page, 'activity');
 });
 
-test('subscriptions, teams, activity and preferences views', async ({ page }) => {
+test('Subscriptions lists an idle subscription, which Cancel ends', async ({ page }) => {
   const a = await session(ctx, 'watcher', 'default');
   await session(ctx, 'builder', 'default');
   await cli(ctx, ['send', '--to', 'builder', '--notify-when-idle'], a);
@@ -177,8 +183,10 @@ test('subscriptions, teams, activity and preferences views', async ({ page }) =>
   await shoot(page, 'subscriptions');
   await row.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByText('No idle subscriptions.')).toBeVisible();
+});
 
-  // A team as Claude Code writes it; a task created in the UI lands on disk in its format.
+// A team as Claude Code writes it; a task created in the UI lands on disk in its format.
+test('Teams creates a task as Claude Code writes one, and draws what blocks it', async ({ page }) => {
   const teamDir = path.join(ctx.root, 'claude', 'teams', 'crew');
   fs.mkdirSync(path.join(teamDir, 'inboxes'), { recursive: true });
   fs.writeFileSync(
@@ -197,7 +205,7 @@ test('subscriptions, teams, activity and preferences views', async ({ page }) =>
       2,
     ),
   );
-  await page.getByRole('button', { name: /^Teams/ }).click();
+  await open(page, ctx, 'Teams');
   await expect(page.getByText('team-lead')).toBeVisible();
   await page.getByLabel('New task subject').fill('Write the release notes');
   await page.getByRole('button', { name: 'Create task' }).click();
@@ -222,8 +230,12 @@ test('subscriptions, teams, activity and preferences views', async ({ page }) =>
   await expect(page.getByTestId('task-2')).toContainText('Publish the release');
   await expect(page.getByTestId('blocker-lines').locator('path.open')).toHaveCount(1);
   await shoot(page, 'teams');
+});
 
-  await page.getByRole('button', { name: /^Preferences/ }).click();
+test('Preferences save to the user’s settings file, which the hub follows', async ({ page }) => {
+  const a = await session(ctx, 'watcher', 'default');
+  await session(ctx, 'builder', 'default');
+  await open(page, ctx, 'Preferences');
   await expect(page.getByTestId('preferences')).toContainText('Messages from other sessions');
   await expect(page.getByTestId('preferences')).not.toContainText('Throttle:');
   await expect(page.locator('tr[data-key="throttle.bucketSize"] th')).toHaveAttribute(

@@ -164,7 +164,7 @@ describe('History view', () => {
     );
   });
 
-  it('moves through results with the arrow keys, opens a conversation with Enter and goes back with Escape', async () => {
+  it('the keyboard alone goes from a result to its conversation and back', async () => {
     const f = fakeBridge({
       'history.search': { messages: [denied, approved], next: null },
       'history.conversation': { messages: [approved, denied], next: null },
@@ -176,22 +176,26 @@ describe('History view', () => {
     expect(items[0]!.tabIndex).toBe(0);
     items[0]!.focus();
     fireEvent.keyDown(items[0]!, { key: 'ArrowDown' });
-    expect(document.activeElement).toBe(items[1]);
+    expect(document.activeElement, 'ArrowDown moves down').toBe(items[1]);
     fireEvent.keyDown(items[1]!, { key: 'Home' });
-    expect(document.activeElement).toBe(items[0]);
+    expect(document.activeElement, 'Home goes to the first').toBe(items[0]);
     fireEvent.keyDown(items[0]!, { key: 'Enter' });
     await settle();
-    expect(f.calls.at(-1)).toEqual(['history.conversation', { limit: 100, between: ['web', 'api'] }]);
+    expect(f.calls.at(-1), 'Enter opens the conversation').toEqual([
+      'history.conversation',
+      { limit: 100, between: ['web', 'api'] },
+    ]);
     expect(screen.getByRole('heading', { level: 2 }).textContent).toContain('Conversation: web ↔ api');
     expect(screen.getByTestId('conversation')).toBeTruthy();
     expect(screen.queryByLabelText('Filter by session')).toBeNull(); // a pair needs no session filter
     fireEvent.keyDown(screen.getAllByTestId('history-msg')[0]!, { key: 'Escape' });
     await settle();
-    expect(f.calls.at(-1)![0]).toBe('history.search');
+    expect(f.calls.at(-1)![0], 'Escape goes back').toBe('history.search');
     expect(screen.getByRole('heading', { level: 2 }).textContent).toContain('History');
   });
 
-  it('opens a team conversation from the team filter, and reloads when new activity arrives', async () => {
+  /** The History view with the team conversation of crew opened from the team filter. */
+  const teamConversation = async () => {
     const f = fakeBridge({
       'history.search': { messages: [], next: null },
       'history.conversation': { messages: [delivered], next: null },
@@ -205,8 +209,17 @@ describe('History view', () => {
     await settle();
     fireEvent.change(screen.getByLabelText('Team conversation'), { target: { value: 'crew' } });
     await settle();
+    return f;
+  };
+
+  it('opens a team conversation from the team filter', async () => {
+    const f = await teamConversation();
     expect(f.calls.at(-1)).toEqual(['history.conversation', { limit: 100, team: 'crew' }]);
     expect(screen.getByRole('heading', { level: 2 }).textContent).toContain('Team conversation: crew');
+  });
+
+  it('an open team conversation reloads once for a burst of new activity', async () => {
+    const f = await teamConversation();
     const before = f.calls.length;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // the live reload's coalescing window
     act(() =>

@@ -23,14 +23,22 @@ function home(
 }
 
 describe('the UI token in the page', () => {
-  it('is taken from #token=, removed from the address bar, and kept for a reload of this tab only', () => {
+  it('is taken from #token= and removed from the address bar', () => {
     const first = home(`#token=${TOKEN}`);
     expect(takeUiToken(first)).toBe(TOKEN);
     expect(first.urls).toEqual(['/']);
+  });
+
+  it('is kept for a reload of this tab only', () => {
+    const first = home(`#token=${TOKEN}`);
+    takeUiToken(first);
     const reload = home('#sessions', first.stored);
     expect(takeUiToken(reload)).toBe(TOKEN);
     expect(reload.urls).toEqual([]);
-    expect(takeUiToken(home(''))).toBeUndefined();
+    expect(takeUiToken(home('')), 'a new tab has none').toBeUndefined();
+  });
+
+  it('a malformed #token= is dropped, never kept', () => {
     const bad = home('#token=<script>');
     expect(takeUiToken(bad)).toBeUndefined();
     expect([bad.urls, bad.stored]).toEqual([['/'], {}]);

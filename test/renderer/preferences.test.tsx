@@ -57,7 +57,7 @@ async function settle(): Promise<void> {
 const sets = (f: { calls: Array<[string, unknown]> }) => f.calls.filter(([op]) => op === 'settings.set');
 
 describe('Preferences: one save model', () => {
-  it('saves a number when the field is left, with no Save button, and says so beside it', async () => {
+  it('saves a number on leaving its field (no Save button), saying so beside it', async () => {
     const { f, row } = await open();
     const idle = screen.getByLabelText<HTMLInputElement>('“Tell me when idle” requests last');
     fireEvent.change(idle, { target: { value: '90' } });
@@ -68,7 +68,7 @@ describe('Preferences: one save model', () => {
     expect(row('idleSubscriptionMinutes').querySelector('.field-status')!.textContent).toBe('Saved');
   });
 
-  it('keeps a value out of range in its field with the reason beside it, sends nothing, and Escape restores', async () => {
+  it('keeps a value out of range in its field, unsent, with the reason beside it', async () => {
     const { f, row } = await open();
     const idle = screen.getByLabelText<HTMLInputElement>('“Tell me when idle” requests last');
     fireEvent.change(idle, { target: { value: '0' } });
@@ -82,10 +82,17 @@ describe('Preferences: one save model', () => {
     expect(row('idleSubscriptionMinutes').querySelector('[role="alert"]')!.textContent).toBe(
       'Enter a whole number from 1 to 1440 minutes.',
     );
+    expect(sets(f)).toEqual([]);
+  });
+
+  it('Escape restores the saved value and clears the reason', async () => {
+    const { row } = await open();
+    const idle = screen.getByLabelText<HTMLInputElement>('“Tell me when idle” requests last');
+    fireEvent.change(idle, { target: { value: '0' } });
+    fireEvent.keyDown(idle, { key: 'Enter' });
     fireEvent.keyDown(idle, { key: 'Escape' });
     expect(idle.value).toBe('60');
     expect(row('idleSubscriptionMinutes').querySelector('[role="alert"]')).toBeNull();
-    expect(sets(f)).toEqual([]);
   });
 
   it("shows the hub's refusal beside the field that caused it, not at the top of the page", async () => {
