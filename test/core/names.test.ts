@@ -27,7 +27,8 @@ describe('names', () => {
     expect(deriveName('/x/' + 'a'.repeat(60), 'ff')).toBe('a'.repeat(40) + '-ff');
   });
 
-  it('normalizes a typed name to its plain form (NFKC, lowercase, no invisible characters, - for spaces)', () => {
+  // NFKC, lowercase, no control or format characters, - for whitespace.
+  it('normalizes a typed name to its plain form', () => {
     expect(normalizeName('  Ｗorker\u200b One\u0007 ')).toBe('worker-one');
   });
 

@@ -31,7 +31,7 @@ describe('sessions', () => {
     expect(renamed.name).toBe('api-worker');
   });
 
-  it('the listing shows the session as it is now: its new name, state and permission mode', async () => {
+  it("the listing shows the session's current name, state and permission mode", async () => {
     const { c, r, auth } = await registered();
     await c.call('session.state', { ...auth, state: 'busy' });
     await c.call('session.rename', { ...auth, name: 'API Worker' });

@@ -189,7 +189,8 @@ describe('web bridge security', () => {
     }
   });
 
-  it('a handler that throws, synchronously or after an await, fails only its own request (500, stack logged)', async () => {
+  // Synchronously or after an await: 500, its stack logged.
+  it('a handler that throws fails only its own request', async () => {
     const lines: Array<[string, Record<string, unknown> | undefined]> = [];
     const logger = {
       info: () => undefined,

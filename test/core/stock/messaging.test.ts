@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 describe('sending to a Claude Code session', () => {
-  it('writes the auth line and the exact user event, from a reply socket beside its socket; status sent', async () => {
+  it('writes the auth line, then the exact user event Claude Code reads', async () => {
     await start({}, { key: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' });
     const r = await c.call('message.send', {
       ...auth(),
@@ -41,14 +41,22 @@ describe('sending to a Claude Code session', () => {
       summary: 'hi',
       message: 'please run the tests',
     });
-    expect(r).toMatchObject({ status: 'sent', to: { name: `myapp-${peer.pid}`, address: `uds:${peer.socketPath}` } });
-    expect(r.note).toContain('Whether its session accepts it is not known yet');
+    expect(r, 'the sender is answered sent').toMatchObject({
+      status: 'sent',
+      to: { name: `myapp-${peer.pid}`, address: `uds:${peer.socketPath}` },
+    });
+    expect(r.note, 'not accepted yet').toContain('Whether its session accepts it is not known yet');
     await until(() => peer.peer.lines.length === 2);
-    expect(peer.peer.lines[0]).toEqual({ type: 'auth', token: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' });
+    expect(peer.peer.lines[0], 'the auth line first').toEqual({
+      type: 'auth',
+      token: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+    });
     const line = peer.peer.lines[1]!;
     const from = line.from as string;
-    expect(from).toMatch(new RegExp(`^uds:${socks()}/sb-[0-9a-f]{16}\\.sock$`));
-    expect(line).toEqual({
+    expect(from, 'from a reply socket beside its socket').toMatch(
+      new RegExp(`^uds:${socks()}/sb-[0-9a-f]{16}\\.sock$`),
+    );
+    expect(line, 'the user event').toEqual({
       msgV: 1,
       msg_id: r.msg_id,
       type: 'user',
@@ -59,7 +67,7 @@ describe('sending to a Claude Code session', () => {
         content: `<cross-session-message from="${from}" from-session="${alice.sessionId}" from-name="alice" from-mode="prompting">\nplease run the tests\n</cross-session-message>`,
       },
     });
-    expect(Object.keys(line)).toEqual(['msgV', 'msg_id', 'type', 'message', 'priority', 'from']);
+    expect(Object.keys(line), 'in its key order').toEqual(['msgV', 'msg_id', 'type', 'message', 'priority', 'from']);
   });
 
   it('without a key file there is no auth line', async () => {

@@ -102,7 +102,7 @@ describe('listing Qwen Code sessions', () => {
     });
   });
 
-  it('skips other kinds, other pid namespaces, dead pids, bad and oversized files, and still lists the live one', async () => {
+  it('lists only the live interactive session of this pid namespace among records it must skip', async () => {
     const dead = 2 ** 22 + 12345;
     // Records of this very process with answering sockets: only the kind or the namespace can exclude them.
     const extra = await Promise.all(['k', 'n'].map((x) => fakePeer(path.join(t.dirs.root, `q${x}.sock`))));
@@ -130,14 +130,14 @@ describe('listing Qwen Code sessions', () => {
 });
 
 describe('sending to a Qwen Code session', () => {
-  it('writes the auth line with its token and the user frame with from, replyToken and fromMode', async () => {
+  it('writes the auth line, then the exact user frame Qwen Code reads', async () => {
     await startQwen();
     const r = await c.call('message.send', { ...auth(), to: 'proj-67', summary: 'hi', message: 'run the tests' });
     expect(r).toMatchObject({ status: 'sent', to: { name: 'proj-67' } });
     await until(() => peer!.lines.length === 2);
-    expect(peer!.lines[0]).toEqual({ msgV: 1, type: 'auth', token: TOKEN });
+    expect(peer!.lines[0], 'the auth line with its token').toEqual({ msgV: 1, type: 'auth', token: TOKEN });
     const frame = peer!.lines[1]!;
-    expect(frame).toEqual({
+    expect(frame, 'the user frame with its reply route').toEqual({
       msgV: 1,
       msgId: r.msg_id,
       type: 'user',

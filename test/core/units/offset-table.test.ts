@@ -14,7 +14,7 @@ function rng(seed: number): () => number {
 }
 
 describe('offset table', () => {
-  it('answers as a Map would, over 10 000 random appends, removals and lookups', () => {
+  it('answers as a Map would over 10 000 random steps of appends and removals', () => {
     const t = new OffsetTable();
     const m = new Map<number, number>();
     const r = rng(7);
