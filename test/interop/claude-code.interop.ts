@@ -13,6 +13,7 @@ import type { HubClient } from '../../core/client/client.js';
 import type { AgentRow, InboxItem, Registration } from '../../core/protocol/methods.js';
 import { startHub, until, type TestHub } from '../helpers/hub.js';
 import { stopProcess } from '../helpers/processes.js';
+import { typeLine } from '../agents/harness/type.js';
 import { requireTools, seedRoot, startPeer, sweepLeftovers, VERSIONS, type Peer } from './claude-peer.js';
 
 // Opting out is explicit (README): otherwise missing tmux or unshare fails the run.
@@ -108,11 +109,9 @@ describe.skipIf(OPTED_OUT).each(VERSIONS)('Claude Code %s', (version) => {
   it("with publishing on, the real session's /peers lists the Switchboard session", async () => {
     await c.call('settings.set', { uiToken: t.hub.uiToken, key: 'publishToClaudeCode', value: true });
     await until(() => fs.existsSync(path.join(open.configDir, 'sessions', `${holder.pid}.json`)));
-    open.keys('/peers');
-    await new Promise((r) => setTimeout(r, 800));
-    open.keys('Enter');
-    await until(() => /alice\s+·/.test(open.screen()));
-    expect(open.screen()).toMatch(/Other Claude sessions|alice/);
+    // One Enter: a second would act inside the view the first opened.
+    await typeLine(open, '/peers', () => /alice\s+·/.test(open.screen()), { tries: 1 });
+    expect(open.screen(), 'its /peers view lists alice').toMatch(/Other Claude sessions|alice/);
   });
 
   it.runIf(version === '2.1.332')(

@@ -17,27 +17,32 @@ export interface Keyboard {
 const ENTER_RETRY_MS = 2000;
 const ENTER_TRIES = 4;
 
-/** Types `text`, then presses Enter until `done` holds; throws with the screen when it never does within `ms`. */
+/**
+ * Types `text`, then presses Enter until `done` holds; throws with the screen when it never does within `ms`.
+ * `tries: 1` where a second Enter would act on what the first opened (a view, a menu).
+ */
 export async function typeLine(
   p: Keyboard,
   text: string,
   done: () => boolean | Promise<boolean>,
-  ms = 30_000,
+  o: { ms?: number; tries?: number } = {},
 ): Promise<void> {
+  const ms = o.ms ?? 30_000;
+  const tries = o.tries ?? ENTER_TRIES;
   p.keys('-l', text);
   await until(() => p.screen().includes(text), ms).catch((err: unknown) => {
     throw new Error(`the pane never showed "${text}": ${String(err)}\n${p.screen()}`);
   });
-  for (let tries = 1; ; tries++) {
+  for (let n = 1; ; n++) {
     p.keys('Enter');
-    const last = tries === ENTER_TRIES;
+    const last = n >= tries;
     try {
       await until(done, last ? ms : ENTER_RETRY_MS);
       return;
     } catch (err) {
-      if (last) throw new Error(`"${text}" typed and Enter pressed ${tries} times\n${p.screen()}`, { cause: err });
+      if (last) throw new Error(`"${text}" typed and Enter pressed ${n} times\n${p.screen()}`, { cause: err });
       const tail = p.screen().trimEnd().split('\n').slice(-8).join('\n');
-      console.log(`typeLine: Enter ${tries} after "${text}" showed no effect in ${ENTER_RETRY_MS} ms; again:\n${tail}`);
+      console.log(`typeLine: Enter ${n} after "${text}" showed no effect in ${ENTER_RETRY_MS} ms; again:\n${tail}`);
     }
   }
 }
