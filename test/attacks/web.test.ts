@@ -81,7 +81,8 @@ async function stillServing(sv: UiServe): Promise<void> {
 }
 
 describe('web UI attacks against a real serve --ui', () => {
-  it('request targets that no URL parser takes (//[, //%zz, //x:99999), without a token, answer 400 and the hub lives', async () => {
+  // Sent without a token: the target is judged before the token.
+  it('a request target no URL parser takes (//[ //%zz //x:99999) is a 400 the hub outlives', async () => {
     served = await serveUi();
     for (const target of ['//[', '//%zz', '//x:99999', 'http://[/', '*']) {
       const answer = await get(served, target);
@@ -91,7 +92,8 @@ describe('web UI attacks against a real serve --ui', () => {
     await stillServing(served);
   });
 
-  it('malformed percent-escapes in a path (/%zz, /%, /%c0%ae), with the token, answer 400 bad_escape and the hub lives', async () => {
+  // Sent with the token, so the escape itself is what is refused.
+  it('a malformed percent-escape in a path (/%zz /% /%c0%ae) is a 400 bad_escape the hub outlives', async () => {
     served = await serveUi();
     for (const target of ['/%zz', '/%', '/%c0%ae', '/api/%e0%80', '/%00']) {
       const answer = await get(served, target, bearer(served));

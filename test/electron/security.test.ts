@@ -66,7 +66,8 @@ describe('webContents hardening', () => {
     return { contents, opened, logs };
   };
 
-  it('refuses every way off the page (navigation, redirect, webview) and logs why', () => {
+  // Navigation, redirects and webviews are each refused.
+  it('keeps the page where it is, logging each refused attempt to leave', () => {
     const { contents, logs } = setup();
     expect(contents.attempt('will-navigate', 'https://evil.example/')).toBe(true);
     expect(contents.attempt('will-navigate', 'app://switchboard/other.html')).toBe(true);
