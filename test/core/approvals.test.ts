@@ -50,7 +50,7 @@ describe('held messages decided together', () => {
     expect((err as { reason: string }).reason).toBe('unauthorized');
   });
 
-  it("a held card knows the sender's agent, mode, project directory and machine", async () => {
+  it('a held card says who its sender is and where it runs', async () => {
     th = await startHub();
     const { c, web, ui } = await holding(th);
     await c.call('message.send', { ...auth(web), to: 'api', summary: 's', message: 'x' });

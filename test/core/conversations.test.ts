@@ -64,24 +64,32 @@ async function endedWithMail(c: HubClient, alice: Creds, conversation: string, n
 }
 
 describe('a conversation that comes back gets its session back', () => {
-  it('named at registration: same id, address and name, its waiting mail, delivered told to the sender', async () => {
+  it('a conversation named at registration gets its session back, with its waiting mail', async () => {
     th = await startHub();
     const c = await th.client();
     const alice = await c.call('session.register', { cwd: th.dirs.root, name: 'alice', permissionMode: 'default' });
     const { reg, sent } = await endedWithMail(c, alice, 'conv-1', 'api');
     const [kept] = (await items(c, alice)).filter((i) => i.kind === 'receipt');
-    expect(kept).toMatchObject({ status: 'kept', origMsgId: sent.msg_id });
-    expect(th.hub.table.live.has(reg.sessionId)).toBe(false);
+    expect(kept, 'the sender is told kept').toMatchObject({ status: 'kept', origMsgId: sent.msg_id });
+    expect(th.hub.table.live.has(reg.sessionId), 'not live while its process is gone').toBe(false);
 
     const again = await register(c, agentProcess(), { conversation: 'conv-1' });
-    expect(again).toMatchObject({ sessionId: reg.sessionId, name: 'api', address: reg.address, resumed: true });
+    expect(again, 'same id, address and name').toMatchObject({
+      sessionId: reg.sessionId,
+      name: 'api',
+      address: reg.address,
+      resumed: true,
+    });
     const mail = await items(c, again);
-    expect(mail.map((i) => i.kind === 'message' && i.text)).toEqual([expect.stringContaining('for api')]);
+    expect(
+      mail.map((i) => i.kind === 'message' && i.text),
+      'its waiting mail',
+    ).toEqual([expect.stringContaining('for api')]);
     await c.call('inbox.ack', { ...creds(again), ids: mail.map((i) => i.id) });
-    await until(async () => (await receipts(c, alice)).includes('delivered'));
+    await until(async () => (await receipts(c, alice)).includes('delivered')); // a hang: the sender is never told
     // A peer that pinned "api" to its address still reaches it by name.
     const later = await c.call('message.send', { ...creds(alice), to: 'api', summary: 's', message: 'again' });
-    expect(later.status).toBe('queued');
+    expect(later.status, 'the pin still holds').toBe('queued');
   });
 
   it('keeps its name when its earlier process’s Claude Code registry entry, of the same name, is still listed', async () => {

@@ -171,24 +171,24 @@ describe('Journal.compact', () => {
     expect(temps(dir)).toEqual([]);
   });
 
-  it('a record that cannot be serialized is refused and logged, never written; compaction keeps working', async () => {
+  it('a record that cannot be serialized is refused and logged, and the journal goes on without it', async () => {
     const dir = tempDirs().home;
     const log = memoryLogger();
     const { journal } = await Journal.open(dir, { ...OPTS, log });
     await journal.append({ t: 'i', id: 's', item: item('a') });
     await journal.append({ t: 'i', id: 's', item: item('b') });
     const bad = { t: 'i', id: 's', item: { ...item('c'), at: 1n } } as unknown as JournalRecord;
-    await expect(journal.append(bad)).rejects.toThrow('not serializable');
-    expect(log.lines).toContainEqual(
+    await expect(journal.append(bad), 'refused').rejects.toThrow('not serializable');
+    expect(log.lines, 'logged').toContainEqual(
       expect.objectContaining({ level: 'error', msg: 'journal: record not serializable, not written' }),
     );
     await journal.append({ t: 'a', id: 's', ids: ['a'] });
-    expect(await journal.compact()).toBe(true);
+    expect(await journal.compact(), 'a compaction still runs').toBe(true);
     journal.close();
     expect(temps(dir)).toEqual([]);
     const reopened = await Journal.open(dir, OPTS);
     reopened.journal.close();
-    expect(snapshot(reopened.state)).toEqual({ s: ['b'] });
+    expect(snapshot(reopened.state), 'never written').toEqual({ s: ['b'] });
   });
 
   it('a record over the line limit is refused at append (replay would drop it)', async () => {
@@ -216,7 +216,7 @@ describe('Journal.compact', () => {
     expect(reopened.state.items.get('s')!.size).toBe(1000);
   });
 
-  it('a compaction that fails on I/O removes its temp file, logs, keeps the journal and backs off', async () => {
+  it('a compaction that fails on I/O leaves the journal as it was and backs off', async () => {
     const dir = tempDirs().home;
     const log = memoryLogger();
     const { journal } = await Journal.open(dir, { ...OPTS, log });
@@ -227,11 +227,11 @@ describe('Journal.compact', () => {
     await new Promise((r) => setImmediate(r));
     fs.truncateSync(journal.file, 0); // the file is suddenly shorter than what the index knows: reads come back short
     expect(await done).toBe(false);
-    expect(temps(dir)).toEqual([]);
-    expect(log.lines).toContainEqual(
+    expect(temps(dir), 'its temp file is removed').toEqual([]);
+    expect(log.lines, 'logged').toContainEqual(
       expect.objectContaining({ level: 'error', msg: 'journal: compaction failed, the journal is unchanged' }),
     );
-    expect(journal.wantsCompaction()).toBe(false); // backs off instead of retrying every sweep
+    expect(journal.wantsCompaction(), 'backs off instead of retrying every sweep').toBe(false);
     await journal.append({ t: 'i', id: 's', item: item('still-works') });
     journal.close();
   });

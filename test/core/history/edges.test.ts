@@ -3,6 +3,7 @@
 // UI token only; a held message moves to `approved` when the user approves.
 import { afterEach, describe, expect, it } from 'vitest';
 import { RpcError } from '../../../core/client/client.js';
+import type { HistoryEdgesView } from '../../../core/protocol/views.js';
 import { fakeClock, startHub, type TestHub } from '../../helpers/hub.js';
 
 let th: TestHub | undefined;
@@ -22,7 +23,8 @@ async function reason(p: Promise<unknown>): Promise<string> {
 }
 
 describe('history.edges', () => {
-  it('counts each pair by outcome in the window, with addresses and teams; held turns approved', async () => {
+  /** alice (team red) sent bob "old" two hours ago, then "one", "two" and a held "held"; bob sent alice "back". */
+  async function traffic() {
     const clock = fakeClock();
     th = await startHub({ clock });
     const c = await th.client();
@@ -45,30 +47,42 @@ describe('history.edges', () => {
     await c.call('settings.set', { uiToken: ui, key: 'crossSessionInbound', value: 'hold' });
     const held = await send('held');
     expect(held.status).toBe('held');
+    const edges = (windowMs: number) => c.call('history.edges', { uiToken: ui, windowMs });
+    return { clock, c, ui, alice, bob, held, edges };
+  }
+  const byKey = (v: HistoryEdgesView) =>
+    Object.fromEntries(v.edges.map((e) => [`${e.from.name}>${e.to.name}:${e.outcome}`, e.count]));
 
-    const view = await c.call('history.edges', { uiToken: ui, windowMs: 3_600_000 });
+  it('counts the messages of each pair by outcome within the window', async () => {
+    const { clock, edges } = await traffic();
+    const view = await edges(3_600_000);
     expect(view.since).toBe(clock.now() - 3_600_000);
     expect(view.truncated).toBe(false);
-    const byKey = (v: typeof view) =>
-      Object.fromEntries(v.edges.map((e) => [`${e.from.name}>${e.to.name}:${e.outcome}`, e.count]));
     expect(byKey(view)).toEqual({ 'alice>bob:queued': 2, 'alice>bob:held': 1, 'bob>alice:queued': 1 });
-    const ab = view.edges.find((e) => e.from.name === 'alice' && e.outcome === 'held')!;
+    // The whole day: "old" counts too.
+    expect(byKey(await edges(24 * 3_600_000))['alice>bob:queued']).toBe(3);
+  });
+
+  it('names both ends of a pair by session, address and team', async () => {
+    const { c, alice, bob, edges } = await traffic();
+    const ab = (await edges(3_600_000)).edges.find((e) => e.from.name === 'alice' && e.outcome === 'held')!;
     expect(ab).toMatchObject({
       from: { sessionId: alice.sessionId, address: alice.address, team: 'red' },
       to: { sessionId: bob.sessionId, address: bob.address, team: null },
     });
-    // The whole day: "old" counts too.
-    expect(byKey(await c.call('history.edges', { uiToken: ui, windowMs: 24 * 3_600_000 }))['alice>bob:queued']).toBe(3);
+    // Sessions list their team, so the picture can group a session that has not talked yet.
+    const rows = (await c.call('agents.list', {})).rows;
+    expect(rows.find((r) => r.name === 'alice')?.team).toBe('red');
+  });
 
+  it('an approved held message counts as approved', async () => {
+    const { c, ui, held, edges } = await traffic();
     await c.call('held.approve', { uiToken: ui, id: held.msg_id });
-    expect(byKey(await c.call('history.edges', { uiToken: ui, windowMs: 3_600_000 }))).toEqual({
+    expect(byKey(await edges(3_600_000))).toEqual({
       'alice>bob:queued': 2,
       'alice>bob:approved': 1,
       'bob>alice:queued': 1,
     });
-    // Sessions list their team, so the picture can group a session that has not talked yet.
-    const rows = (await c.call('agents.list', {})).rows;
-    expect(rows.find((r) => r.name === 'alice')?.team).toBe('red');
   });
 
   it('is the UI token’s only, with a bounded window; a full page says it was truncated', async () => {

@@ -31,7 +31,7 @@ async function hub(): Promise<{ th: TestHub; c: HubClient; alice: Registration }
 }
 
 describe('messages leaving the hub are in its history', () => {
-  it('a send to a stock Claude Code session: sent, then its held and delivered receipts move the outcome', async () => {
+  it("a send to a Claude Code session is recorded sent, and Claude Code's receipts move its outcome", async () => {
     const { th, c, alice } = await hub();
     const peer: StockPeer = await stockPeer(path.join(th.dirs.root, 'claude'), path.join(th.dirs.root, 'cc-socks'));
     cleanups.push(() => peer.stop());
@@ -44,7 +44,7 @@ describe('messages leaving the hub are in its history', () => {
     });
     expect(r.status).toBe('sent');
     let [m] = await all(c, th);
-    expect(m).toMatchObject({
+    expect(m, 'recorded sent').toMatchObject({
       msgId: r.msg_id,
       outcome: 'sent',
       reason: 'written to the Claude Code session’s socket',
@@ -67,14 +67,18 @@ describe('messages leaving the hub are in its history', () => {
       msg_id: `st-${s}`,
     });
     await peer.send(from, status('held', 'Held for the user.'));
+    // A hang in either wait: a receipt did not move the outcome.
     await until(async () => (await all(c, th))[0]!.outcome === 'held');
     await peer.send(from, status('delivered', 'Delivered.'));
     await until(async () => (await all(c, th))[0]!.outcome === 'delivered');
     [m] = await all(c, th);
-    expect(trail(m!)).toEqual(['receipt:sent', 'receipt:held', 'receipt:delivered']);
+    expect(trail(m!), 'each receipt on its trail').toEqual(['receipt:sent', 'receipt:held', 'receipt:delivered']);
     // The sender's own history (its credentials) has it too; the filter knows `sent`.
-    expect((await c.call('history.search', { ...creds(alice), text: 'stock tests' })).messages).toHaveLength(1);
-    expect(await all(c, th, { outcome: ['sent'] })).toEqual([]);
+    expect(
+      (await c.call('history.search', { ...creds(alice), text: 'stock tests' })).messages,
+      "in the sender's own history",
+    ).toHaveLength(1);
+    expect(await all(c, th, { outcome: ['sent'] }), 'no longer sent').toEqual([]);
   });
 
   it("a send to another program's socket is sent; one to a dead socket is dropped with the reason", async () => {
@@ -105,7 +109,7 @@ describe('messages leaving the hub are in its history', () => {
     expect(gone!.reason).toMatch(/^unreachable: /);
   });
 
-  it('teams.send to a team mailbox: sent, in the team conversation; a refused frame is dropped with its code', async () => {
+  it("a team mailbox send is in the team's conversation, a refused one as dropped with its code", async () => {
     const { th, c } = await hub();
     const root = th.hub.teams.root;
     fs.mkdirSync(root, { recursive: true });
@@ -130,7 +134,10 @@ describe('messages leaving the hub are in its history', () => {
       }),
     ).rejects.toThrow();
     const conv = (await c.call('history.conversation', { uiToken: th.hub.uiToken, team: 'session-3f9a1c2e' })).messages;
-    expect(conv.map((m) => [m.summary, m.outcome, m.receiver.name, m.receiver.team])).toEqual([
+    expect(
+      conv.map((m) => [m.summary, m.outcome, m.receiver.name, m.receiver.team]),
+      'the sent one, then the refused one',
+    ).toEqual([
       ['survey done', 'sent', 'team-lead', 'session-3f9a1c2e'],
       [null, 'dropped', 'team-lead', 'session-3f9a1c2e'],
     ]);
@@ -138,7 +145,7 @@ describe('messages leaving the hub are in its history', () => {
       reason: "in team-lead's mailbox of team session-3f9a1c2e",
       sender: { sessionId: r.sessionId, name: 'r', team: 'session-3f9a1c2e' },
     });
-    expect(conv[1]!.reason).toMatch(/^frame_not_allowed: /);
+    expect(conv[1]!.reason, 'the refusal code').toMatch(/^frame_not_allowed: /);
   });
 });
 

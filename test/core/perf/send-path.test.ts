@@ -61,7 +61,8 @@ describe('journal batch offsets', () => {
 });
 
 describe('journal live index without entry objects', () => {
-  it('two compactions in a row (sessions, held and queued records replaced and removed between them) keep exactly the live records', async () => {
+  // Sessions, held and queued records are replaced and removed between the two.
+  it('two compactions in a row keep exactly the live records', async () => {
     const dir = tempDir();
     const { journal } = await Journal.open(dir, OPTS);
     const session = (id: string, name: string): JournalRecord => ({ t: 's', s: { id, name } as never });

@@ -194,7 +194,7 @@ describe('held messages', () => {
 });
 
 describe('bad settings files', () => {
-  it('a syntax error, a wrong type or an unknown value is logged with file and key; the hub holds and keeps running', async () => {
+  it('a settings file with an error is logged with file and key, and sends are held until it is fixed', async () => {
     const log = memoryLogger();
     th = await startHub({ logger: log, limits: { livenessSweepMs: 30 } });
     const userFile = path.join(th.dirs.home, 'settings.json');
@@ -220,8 +220,8 @@ describe('bad settings files', () => {
         summary: 's',
         message: `try ${text}`,
       });
-      expect(r.status).toBe('held');
-      expect(r.reason).toBe('crossSessionInbound is "hold" in user settings');
+      expect(r.status, text).toBe('held');
+      expect(r.reason, text).toBe('crossSessionInbound is "hold" in user settings');
     }
     fs.writeFileSync(userFile, '{"crossSessionInbound": "accept"}');
     await until(
@@ -235,7 +235,7 @@ describe('bad settings files', () => {
           })
         ).status === 'queued',
     );
-    expect((await items(rc, receiver)).length).toBeGreaterThanOrEqual(2);
+    expect((await items(rc, receiver)).length, 'fixed: sends are queued again').toBeGreaterThanOrEqual(2);
   });
 
   it('a project file can tighten but never loosen', async () => {
