@@ -165,13 +165,17 @@ describe('switchboard setup', () => {
     expect(JSON.parse(read(path.join(h.dir, '.codex', 'hooks.json')))).toEqual({});
   });
 
-  it('tells the user what is still to do: trust the Codex hooks, trust the Gemini folder', async () => {
+  it('tells the user to trust the Codex hooks', async () => {
     const h = home();
     const codex = (await runCli(['setup', 'codex'], h.env)).stdout;
     expect(codex).toMatch(
       /Still to do:\n- Codex runs new hooks only after you trust them: .*`\/hooks`.*silently in `codex exec`/,
     );
     expect(codex).toContain('hooks not running');
+  });
+
+  it('tells the user to trust the folder for Gemini CLI', async () => {
+    const h = home();
     const gemini = (await runCli(['setup', 'gemini', '--dry-run'], h.env)).stdout;
     expect(gemini).toMatch(
       /trusted folders: in an untrusted folder `\/mcp` shows switchboard as Disabled, every hook is skipped, and headless `gemini -p` refuses to run/,
@@ -205,16 +209,23 @@ describe('switchboard setup', () => {
     expect(read(file)).toContain('// theme and tools');
   });
 
-  it('refuses broken files and foreign entries with a clear error, changing nothing', async () => {
+  it('refuses a file it cannot parse, changing nothing', async () => {
     const h = home();
     fs.writeFileSync(path.join(h.dir, '.gemini', 'settings.json'), '{ "theme": ');
     const r = await runCli(['setup', 'gemini', '--json'], h.env);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { reason: 'setup_refused' } });
     expect(read(path.join(h.dir, '.gemini', 'settings.json'))).toBe('{ "theme": ');
+  });
+
+  it('refuses an entry of its name that it did not write', async () => {
+    const h = home();
     fs.writeFileSync(path.join(h.dir, '.codex', 'config.toml'), '[mcp_servers.switchboard]\ncommand = "mine"\n');
     expect((await runCli(['setup', 'codex'], h.env)).stderr).toContain('already has [mcp_servers.switchboard]');
-    expect((await runCli(['setup', 'nope'], h.env)).code).toBe(2);
+  });
+
+  it('an unknown agent is a usage error', async () => {
+    expect((await runCli(['setup', 'nope'], home().env)).code).toBe(2);
   });
 
   it('creates missing files on a fresh HOME', async () => {

@@ -218,7 +218,7 @@ describe('windows', () => {
 });
 
 describe('start-up failures', () => {
-  it('say why and what to do; the app never starts a second hub', () => {
+  it('name each start-up failure in words, another hub running among them', () => {
     expect(startFailureText(new HubRunningError('/run/sb/hub.sock'))).toMatchObject({
       title: 'Another Switchboard hub is running',
       detail: expect.stringContaining('/run/sb/hub.sock'),

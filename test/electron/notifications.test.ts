@@ -55,12 +55,16 @@ describe('held-message notifications', () => {
     expect(spec.body.endsWith('…')).toBe(true);
   });
 
-  it('buttons map by label; clicks and unknown indexes only open the item', () => {
+  it('each button decides by its label', () => {
     const spec = heldNotification(item('h1'), 'darwin');
     expect(onAction(spec, 0)).toEqual({ kind: 'deny', item: 'held', itemId: 'h1' });
     expect(onAction(spec, 1)).toEqual({ kind: 'approve', item: 'held', itemId: 'h1' });
     expect(onAction(spec, 2)).toEqual({ kind: 'rule', effect: 'allow', itemId: 'h1' });
     expect(onAction(spec, 3)).toEqual({ kind: 'rule', effect: 'block', itemId: 'h1' });
+  });
+
+  it('a click or a button index it does not know only opens the item', () => {
+    const spec = heldNotification(item('h1'), 'darwin');
     expect(onAction(spec, 4)).toEqual({ kind: 'open', itemId: 'h1' });
     expect(onAction(heldNotification(item('h1'), 'linux'), 0)).toEqual({ kind: 'open', itemId: 'h1' });
     expect(onClick(spec)).toEqual({ kind: 'open', itemId: 'h1' });

@@ -40,18 +40,25 @@ describe('tray menu', () => {
     expect(items[0]!.enabled).toBe(false);
   });
 
-  it('lists sessions with busy/idle and counts held messages and confirmations together', () => {
-    const items = buildTrayMenu({
+  const busyMenu = () =>
+    buildTrayMenu({
       ...base,
       sessions: [session('api [a1b]', 'busy'), session('web [c2d]', 'idle', 'claude-code')],
       held: 2,
       confirmations: 1,
     });
+
+  it('lists each session with whether it is busy', () => {
+    const items = busyMenu();
     expect(items[0]!.label).toBe('2 live sessions');
     expect(items[1]!.submenu!.map((i) => i.label)).toEqual([
       '● api [a1b] — Claude Code, busy',
       '○ web [c2d] — Claude Code (its own messaging), idle',
     ]);
+  });
+
+  it('counts held messages and waiting sends as one entry that opens Approvals', () => {
+    const items = busyMenu();
     const held = items.find((i) => i.label?.startsWith('Held'))!;
     expect(held.label).toBe('Held messages (3)…');
     expect(held.action).toEqual({ kind: 'open', view: 'approvals' });
@@ -117,11 +124,14 @@ describe('tray menu', () => {
     expect(onItems[0]!.label).toBe('0 live sessions — inbound paused');
   });
 
-  it('the icon: template images on macOS, an alert variant while something waits', () => {
+  it('the icon turns to its alert variant while something waits, a template image on macOS', () => {
     expect(trayIconFile(base, 'darwin')).toBe('trayTemplate.png');
     expect(trayIconFile({ ...base, held: 1 }, 'darwin')).toBe('trayAlertTemplate.png');
     expect(trayIconFile({ ...base, confirmations: 2 }, 'linux')).toBe('trayAlert.png');
     expect(trayIconFile(base, 'win32')).toBe('tray.png');
+  });
+
+  it('every icon file is in the build', () => {
     for (const f of [
       'tray.png',
       'trayTemplate.png',

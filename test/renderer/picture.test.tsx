@@ -283,7 +283,7 @@ describe('Picture view', () => {
     expect(screen.getByTestId('picture-summary').textContent).toBe('2 sessions, 0 messages in the last hour');
   });
 
-  it('loads only while shown, once a minute as the window slides, and coalesces a burst of resets', async () => {
+  it('asks the hub for the picture only while it is shown, and as seldom as it can', async () => {
     vi.useFakeTimers();
     try {
       let pending: Array<() => void> = [];
@@ -302,7 +302,7 @@ describe('Picture view', () => {
         entry: { at: 0, kind: 'receipt', status: 'held', sender: 'a', receiver: 'b', msgId: 'm', reason: '' },
       });
       f.emit({ type: 'held.changed', count: 1 });
-      expect(count()).toBe(0); // nothing is shown: no query
+      expect(count(), 'nothing is shown: no query').toBe(0);
       const stop = store.getState().activate();
       expect(count()).toBe(1);
       cursor.seq = seq;
@@ -316,17 +316,17 @@ describe('Picture view', () => {
         await vi.advanceTimersByTimeAsync(300);
       };
       await answer();
-      expect(count()).toBe(2); // …and one more for all fifty
+      expect(count(), 'a burst of fifty resets: one more query').toBe(2);
       await answer();
       expect(count()).toBe(2);
       await vi.advanceTimersByTimeAsync(60_000);
-      expect(count()).toBe(3); // the window slid
+      expect(count(), 'once a minute as the window slides').toBe(3);
       await answer();
       stop();
       await vi.advanceTimersByTimeAsync(120_000);
       reset();
       f.emit({ type: 'resync' });
-      expect(count()).toBe(3); // closed: no more queries
+      expect(count(), 'closed: no more queries').toBe(3);
     } finally {
       vi.useRealTimers();
     }
