@@ -38,15 +38,24 @@ describe('names a new session gets', () => {
     expect(got.endsWith('-2')).toBe(true);
   });
 
-  it('says when the name was rewritten, taken, or both, and nothing when it was kept', () => {
+  it('says nothing when the name was kept', () => {
     expect(nameChange('api', 'api')).toBeUndefined();
+  });
+
+  it('says when the name was rewritten, and to what', () => {
     const rewritten = nameChange('My API', 'my-api');
     expect(rewritten).toMatchObject({ requested: 'My API', reasons: ['rewritten'] });
     expect(rewritten?.note).toContain('"my-api"');
+  });
+
+  it('says when the name was taken, by whom, and the name given instead', () => {
     const taken = nameChange('api', 'api-2', 'api [f9e9ab]');
     expect(taken).toMatchObject({ reasons: ['taken'] });
     expect(taken?.note).toContain('api [f9e9ab]');
     expect(taken?.note).toContain('"api-2"');
+  });
+
+  it('gives both reasons when the name was rewritten to one that is taken', () => {
     expect(nameChange('API', 'api-2', 'api [f9e9ab]')?.reasons).toEqual(['rewritten', 'taken']);
   });
 });
@@ -75,25 +84,29 @@ describe('resolution errors name what was typed', () => {
     });
   });
 
-  it('closest names: small edits first, then names containing it, at most 3', () => {
+  it('the edit distance gives up past its bound', () => {
     expect(editDistance('api', 'apx', 5)).toBe(1);
     expect(editDistance('kitten', 'sitting', 1)).toBe(2); // gave up past the bound
+  });
+
+  it('suggests at most 3 names, small edits before names that contain what was typed', () => {
     const rows = ['web-1', 'web-2', 'web-3', 'web-4', 'wex'].map((n, i) => row(n, `uds:/m/${i}.sock`));
     expect(closestRows('web', rows).map((r) => r.name)).toEqual(['wex', 'web-1', 'web-2']);
     expect(closestRows('', rows)).toEqual([]);
   });
 
-  it('the hub says it in its error text, for every client (CLI, MCP tools, the web UI)', () => {
+  // The hub's error text, which the CLI, the MCP tools and the web UI all show.
+  it('the error text says what was typed and what would fit', () => {
     const f = failure(() => resolveTo('apx', arrayIndex(list)));
-    expect(errorObject('target_not_found', f.data).message).toBe(
+    expect(errorObject('target_not_found', f.data).message, 'not found, with a candidate').toBe(
       `No live session matches "apx". Did you mean ${labelOf(list[0]!)}?`,
     );
     const short = failure(() => resolveTo('bi', arrayIndex(list)));
-    expect(errorObject('to_too_short', short.data).message).toContain('"bi" is too short');
-    expect(errorObject('message_too_large', { bytes: 300 * 1024, limitBytes: 256 * 1024 }).message).toBe(
+    expect(errorObject('to_too_short', short.data).message, 'too short').toContain('"bi" is too short');
+    expect(errorObject('message_too_large', { bytes: 300 * 1024, limitBytes: 256 * 1024 }).message, 'too large').toBe(
       'The message is 300 KiB; the limit is 256 KiB. Nothing was sent.',
     );
-    expect(errorObject('target_not_found').message).toBe(
+    expect(errorObject('target_not_found').message, 'not found, no data').toBe(
       'No live session matches "to"; list agents to see who is reachable',
     );
   });

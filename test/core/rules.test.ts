@@ -61,25 +61,50 @@ describe('rules with lifetimes', () => {
     expect((await c.call('rules.list', { uiToken: ui })).rules[0]).toMatchObject({ decided: 3, madeWith: 'web UI' });
   });
 
-  it('block refuses and wins over allow; an hour rule ends with its hour; a session rule with either session', async () => {
+  /** web → api: allowed always, and blocked for an hour. */
+  async function allowedAndBlocked() {
     const clock = fakeClock();
     th = await startHub({ clock });
-    const { c, web, ui } = await world(th);
-    await c.call('rules.add', { uiToken: ui, from: 'web', to: 'api', effect: 'allow', lifetime: 'always' });
-    const block = await c.call('rules.add', { uiToken: ui, from: 'web', to: 'api', effect: 'block', lifetime: 'hour' });
+    const w = await world(th);
+    await w.c.call('rules.add', { uiToken: w.ui, from: 'web', to: 'api', effect: 'allow', lifetime: 'always' });
+    const block = await w.c.call('rules.add', {
+      uiToken: w.ui,
+      from: 'web',
+      to: 'api',
+      effect: 'block',
+      lifetime: 'hour',
+    });
+    return { clock, block, ...w };
+  }
+
+  it('a block rule refuses, and wins over an allow rule', async () => {
+    const { c, web } = await allowedAndBlocked();
     expect(await send(c, web, 'x')).toMatchObject({ status: 'refused', reason: 'blocked by rule "web → api, 1 h"' });
+  });
+
+  it('an hour rule ends with its hour', async () => {
+    const { clock, block, c, web, ui } = await allowedAndBlocked();
     clock.advance(HOUR_MS + 1);
     expect((await c.call('rules.list', { uiToken: ui })).rules.map((r) => r.id)).not.toContain(block.rule.id);
     expect((await send(c, web, 'y')).status).toBe('queued'); // the always-allow is left
-    const other = await th.register(c, { name: 'docs', cwd: '/work/docs' });
-    const yolo = await th.register(c, { name: 'yolo', permissionMode: 'bypassPermissions' });
-    await c.call('rules.add', { uiToken: ui, from: 'docs', to: 'yolo', effect: 'allow', lifetime: 'sessions' });
-    expect((await send(c, other, 'z', 'yolo')).status).toBe('queued');
-    await c.call('session.unregister', auth(yolo));
-    expect((await c.call('rules.list', { uiToken: ui })).rules.map((r) => r.label)).toEqual(['web → api, always']);
   });
 
-  it('"always" outlives a restart, keyed by agent and project: a session that takes the name is not covered', async () => {
+  it('a rule for two sessions ends when either of them ends', async () => {
+    const { clock, c, ui } = await allowedAndBlocked();
+    clock.advance(HOUR_MS + 1); // the hour block is over: the always-allow is the only other rule
+    const t = th!;
+    const other = await t.register(c, { name: 'docs', cwd: '/work/docs' });
+    const yolo = await t.register(c, { name: 'yolo', permissionMode: 'bypassPermissions' });
+    await c.call('rules.add', { uiToken: ui, from: 'docs', to: 'yolo', effect: 'allow', lifetime: 'sessions' });
+    expect((await send(c, other, 'z', 'yolo')).status, 'it allows while both live').toBe('queued');
+    await c.call('session.unregister', auth(yolo));
+    expect(
+      (await c.call('rules.list', { uiToken: ui })).rules.map((r) => r.label),
+      'gone with yolo',
+    ).toEqual(['web → api, always']);
+  });
+
+  it('"always" outlives a restart and covers the agent and project, never just the name', async () => {
     const dirs = tempDirs();
     th = await startHub({}, dirs);
     const w = await world(th);
@@ -87,24 +112,29 @@ describe('rules with lifetimes', () => {
     await th.close();
     th = await startHub({}, dirs);
     const c = await th.client();
-    expect((await c.call('rules.list', { uiToken: th.hub.uiToken })).rules.map((r) => r.label)).toEqual([
-      'web → api, always',
-    ]);
+    expect(
+      (await c.call('rules.list', { uiToken: th.hub.uiToken })).rules.map((r) => r.label),
+      'listed after the restart',
+    ).toEqual(['web → api, always']);
     await th.register(c, { name: 'api', cwd: '/work/api', agent: 'codex', permissionMode: 'bypassPermissions' });
     const impostor = await th.register(c, { name: 'web', cwd: '/elsewhere', agent: 'claude' });
-    expect((await send(c, impostor, 'pretending')).status).toBe('held');
+    expect((await send(c, impostor, 'pretending')).status, 'the name alone is not covered').toBe('held');
     const web2 = await th.register(c, { name: 'web2', cwd: '/work/web', agent: 'claude' });
-    expect((await send(c, web2, 'same project, same agent')).status).toBe('queued');
+    expect((await send(c, web2, 'same project, same agent')).status, 'same agent and project').toBe('queued');
   });
 
-  it('a repository that holds still holds; only the UI token makes rules; peers cannot', async () => {
+  it('only the UI token makes rules: a session cannot', async () => {
     th = await startHub();
-    const { c, web, ui } = await world(th);
-    await c.call('rules.add', { uiToken: ui, from: 'web', to: 'api', effect: 'allow', lifetime: 'hour' });
+    const { c, web } = await world(th);
     const err = await c
       .call('rules.add', { uiToken: web.token, from: 'web', to: 'api', effect: 'allow', lifetime: 'always' })
       .catch((e: unknown) => e);
     expect((err as { reason: string }).reason).toBe('unauthorized');
+  });
+
+  it("a rule does not loosen a repository's settings that hold", async () => {
+    th = await startHub();
+    const { c, web, ui } = await world(th);
     // A repository settings file of the receiver's project that holds: the rule does not loosen it.
     const repo = path.join(th.dirs.root, 'repo');
     fs.mkdirSync(path.join(repo, '.claude'), { recursive: true });

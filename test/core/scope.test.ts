@@ -43,27 +43,47 @@ describe('project scope', () => {
     expect(projectRoot(root)).toBe(root);
   });
 
-  it('user scope "project": listings and sends stay inside the project; the UI still sees every session', async () => {
-    th = await startHub();
-    fs.mkdirSync(th.dirs.home, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(th.dirs.home, 'settings.json'), JSON.stringify({ crossSessionScope: 'project' }));
-    await th.hub.settingsChanged();
-    const { a, aSub, b } = repos(th.dirs.root);
-    const c = await th.client();
-    const api = await th.register(c, { name: 'api', cwd: a });
-    await th.register(c, { name: 'web', cwd: aSub });
-    await th.register(c, { name: 'other', cwd: b });
-    const listed = await c.call('agents.list', auth(api));
-    expect(listed.rows.map((r) => r.name).sort()).toEqual(['api', 'web']);
-    expect(listed.scope).toEqual({ value: 'project', source: 'user', project: a });
-    expect((await c.call('message.send', { ...auth(api), to: 'web', summary: 's', message: 'same repo' })).status).toBe(
-      'queued',
-    );
-    const out = await c.call('message.send', { ...auth(api), to: 'other', summary: 's', message: 'other repo' });
-    expect(out.status).toBe('refused');
-    expect(out.reason).toContain('is in another project, and crossSessionScope is "project"');
-    expect(out.note).not.toContain('inbound policy');
-    expect((await c.call('agents.list', {})).rows).toHaveLength(3); // the person's view
+  describe('with the user scope "project"', () => {
+    /** api and web share repo a (web in a subfolder); other is in repo b. */
+    async function scoped() {
+      th = await startHub();
+      fs.mkdirSync(th.dirs.home, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(path.join(th.dirs.home, 'settings.json'), JSON.stringify({ crossSessionScope: 'project' }));
+      await th.hub.settingsChanged();
+      const { a, aSub, b } = repos(th.dirs.root);
+      const c = await th.client();
+      const api = await th.register(c, { name: 'api', cwd: a });
+      await th.register(c, { name: 'web', cwd: aSub });
+      await th.register(c, { name: 'other', cwd: b });
+      return { c, api, a };
+    }
+
+    it("a session's listing holds its own project only", async () => {
+      const { c, api, a } = await scoped();
+      const listed = await c.call('agents.list', auth(api));
+      expect(listed.rows.map((r) => r.name).sort()).toEqual(['api', 'web']);
+      expect(listed.scope).toEqual({ value: 'project', source: 'user', project: a });
+    });
+
+    it('a send inside the project goes', async () => {
+      const { c, api } = await scoped();
+      expect(
+        (await c.call('message.send', { ...auth(api), to: 'web', summary: 's', message: 'same repo' })).status,
+      ).toBe('queued');
+    });
+
+    it('a send to another project is refused, saying the scope is why', async () => {
+      const { c, api } = await scoped();
+      const out = await c.call('message.send', { ...auth(api), to: 'other', summary: 's', message: 'other repo' });
+      expect(out.status).toBe('refused');
+      expect(out.reason).toContain('is in another project, and crossSessionScope is "project"');
+      expect(out.note).not.toContain('inbound policy');
+    });
+
+    it('the UI still sees every session', async () => {
+      const { c } = await scoped();
+      expect((await c.call('agents.list', {})).rows).toHaveLength(3); // the person's view
+    });
   });
 
   it('a project-scoped sender resolves names in its own project first: no ambiguity or candidates from another', async () => {
