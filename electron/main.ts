@@ -33,8 +33,7 @@ import { runBridgeOperation } from '../core/index.js';
 import { defaultCliLink, createDesktopHandlers } from './desktop-handlers.js';
 import { createIpcServer } from './ipc/server.js';
 import { packagedCliPath } from './cli-link.js';
-import { which } from '../core/setup/detect.js';
-import { setupEnvFor } from '../core/setup/setup-env.js';
+import { desktopSetupEnv } from './setup-node.js';
 import { createNotifier } from './notifications/notifier.js';
 import { drop } from '../core/kit/drop.js';
 import { EXIT_INTERNAL, FATAL_EXIT_MS, installProcessGuards } from '../core/kit/process-guards.js';
@@ -92,9 +91,9 @@ async function start(): Promise<void> {
     : path.join(HERE, '..', 'cli', 'switchboard.mjs');
   let hub: Hub;
   try {
-    // Setup from the UI writes commands that start the bundled CLI with the node on PATH (this executable is Electron).
-    const setupEnv = () => setupEnvFor(which('node', process.env.PATH) ?? 'node', cliPath);
-    hub = await startHub({ logger: log, version: app.getVersion(), setupEnv });
+    // Setup from the UI writes commands that start the bundled CLI with a node on PATH new enough to run it (this
+    // executable is Electron); with none, setup refuses and says why (electron/setup-node.ts).
+    hub = await startHub({ logger: log, version: app.getVersion(), setupEnv: desktopSetupEnv(cliPath) });
   } catch (err) {
     const { title, detail } = startFailureText(err);
     dialog.showErrorBox(title, detail);

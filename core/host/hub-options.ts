@@ -14,8 +14,8 @@ export interface HubOptions {
   clock?: Clock;
   logger?: Logger;
   version?: string;
-  /** Who agent setup runs as (default: this process's node and script, as `serve` runs). */
-  setupEnv?: () => SetupEnv;
+  /** Who agent setup runs as (default: this process's node and script, as `serve` runs); asked at each setup call. */
+  setupEnv?: () => SetupEnv | Promise<SetupEnv>;
   /** The system-wide managed settings file (default: the OS location). */
   managedSettingsPath?: string;
   /** Claude Code's config root when no setting names one (default $CLAUDE_CONFIG_DIR or ~/.claude). */

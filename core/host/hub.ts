@@ -71,7 +71,7 @@ export class Hub {
   readonly log: Logger;
   readonly limits: Limits;
   readonly version: string;
-  readonly setupEnv: () => SetupEnv; // who agent setup runs as (HubOptions.setupEnv)
+  readonly setupEnv: () => SetupEnv | Promise<SetupEnv>; // who agent setup runs as (HubOptions.setupEnv)
   readonly startedAt: number;
   /** The user's home, and Codex's (CODEX_HOME, else ~/.codex), from the EndpointEnv the hub was given. */
   readonly home: string;

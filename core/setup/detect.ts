@@ -47,13 +47,20 @@ function isExecutable(file: string): boolean {
 
 /** The first executable `command` on `pathVar` (relative entries are ignored: they depend on a cwd). */
 export function which(command: string, pathVar: string | undefined): string | null {
+  return whichAll(command, pathVar, 1)[0] ?? null;
+}
+
+/** Every executable `command` on `pathVar`, in its order, at most `most` of them. */
+export function whichAll(command: string, pathVar: string | undefined, most: number): string[] {
+  const found: string[] = [];
   const dirs = (pathVar ?? '').split(path.delimiter).slice(0, MAX_PATH_ENTRIES);
   for (const dir of dirs) {
+    if (found.length >= most) break;
     if (dir === '' || !path.isAbsolute(dir)) continue;
     const file = path.join(dir, command);
-    if (isExecutable(file)) return file;
+    if (isExecutable(file)) found.push(file);
   }
-  return null;
+  return found;
 }
 
 /**

@@ -10,19 +10,27 @@
 import { execFile } from 'node:child_process';
 import { plan, type Plan, type SetupAgent, type SetupEnv } from './agents.js';
 import { AGENT_COMMANDS, isConfigured, which } from './detect.js';
+import { SetupError } from './edit.js';
 import { httpTransport } from './mcp-entry.js';
 
 const VERSION_TIMEOUT_MS = 5000;
 const VERSION_OUTPUT_BYTES = 4096;
 
-/** `<file> --version` → "2.1.332" (the first x.y.z in its output), or null when it fails or says none. */
-export function versionOf(file: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+/**
+ * `<file> --version` → "2.1.332" (the first x.y.z in its output; `pattern`'s first group when given), or null when
+ * it fails or says none.
+ */
+export function versionOf(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  pattern = /\b(\d+\.\d+\.\d+)\b/,
+): Promise<string | null> {
   return new Promise((resolve) => {
     const child = execFile(
       file,
       ['--version'],
       { env, timeout: VERSION_TIMEOUT_MS, maxBuffer: VERSION_OUTPUT_BYTES, encoding: 'utf8', windowsHide: true },
-      (err, stdout) => resolve(err ? null : (/\b(\d+\.\d+\.\d+)\b/.exec(stdout)?.[1] ?? null)),
+      (err, stdout) => resolve(err ? null : (pattern.exec(stdout)?.[1] ?? null)),
     );
     child.stdin?.end();
   });
@@ -50,6 +58,8 @@ export async function planSetup(
   e: SetupEnv,
   req: PlanRequest,
 ): Promise<{ plan: Plan; agentVersion: string | null }> {
+  // Every command an install writes starts `node`: one that cannot run the CLI would break the agent's hooks.
+  if (e.nodeProblem !== undefined && req.uninstall !== true) throw new SetupError(e.nodeProblem);
   const version = req.agentVersion ?? (req.uninstall === true ? null : await agentVersion(agent, e));
   const p = plan(
     agent,

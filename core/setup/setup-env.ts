@@ -25,6 +25,8 @@ export interface SetupEnv {
   mcpTransport?: McpTransport | undefined;
   /** The command hooks' own small entry (HOOK_ENTRY beside the bundle), when built: hooks start faster through it. */
   hookEntry?: string | undefined;
+  /** Why `node` cannot run the CLI (the desktop app found none new enough on PATH): setup refuses to install. */
+  nodeProblem?: string | undefined;
 }
 
 /** cli/hook-bin.ts bundled as one CommonJS file (cli/build.mjs). */
@@ -32,7 +34,8 @@ export const HOOK_ENTRY = 'switchboard-hook.cjs';
 
 /**
  * Setup for the CLI bundle `script`, run by `node`: what every hook and MCP command setup writes starts. The
- * desktop app names its bundled CLI and the node on PATH (its own executable is Electron, not node).
+ * desktop app names its bundled CLI and a node on PATH new enough to run it (its own executable is Electron, not
+ * node; electron/setup-node.ts).
  */
 export function setupEnvFor(node: string, script: string, env: NodeJS.ProcessEnv = process.env): SetupEnv {
   const entry = path.join(path.dirname(script), HOOK_ENTRY);

@@ -36,7 +36,7 @@ export function createUserHandlers(hub: Hub): {
     transport?: 'stdio' | 'http' | undefined;
   }) => {
     try {
-      return await planSetup(p.agent, hub.setupEnv(), { uninstall: p.uninstall, transport: p.transport });
+      return await planSetup(p.agent, await hub.setupEnv(), { uninstall: p.uninstall, transport: p.transport });
     } catch (err) {
       if (err instanceof SetupError) throw new HubError('invalid_params', { issues: [err.message] });
       throw err;
@@ -50,7 +50,7 @@ export function createUserHandlers(hub: Hub): {
       return { url: `http://127.0.0.1:${port}/#token=${hub.uiToken}`, port };
     },
     'setup.detect': async () => {
-      const e = hub.setupEnv();
+      const e = await hub.setupEnv();
       return { agents: await withVersions(detectAgents(e), e) };
     },
     'setup.plan': async (p) => {
