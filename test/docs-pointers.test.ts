@@ -97,8 +97,14 @@ describe('each kind of broken pointer is named', () => {
     expect(broken('[w](https://example.com/docs/a.md)', 'docs/x.md')).toEqual([]);
   });
 
-  it('leaves globs, templates, other repositories and modules alone', () => {
-    expect(broken('core/**/*.ts, cli/commands/*.ts, test/fixtures/hooks/<name>, ${dir}/x')).toEqual([]);
-    expect(broken('`google-gemini/gemini-cli/docs/hooks/reference.md`, node_modules/core/x.ts')).toEqual([]);
+  it('leaves alone what is not a path in this repository', () => {
+    expect(
+      broken('core/**/*.ts, cli/commands/*.ts, test/fixtures/hooks/<name>, ${dir}/x'),
+      'globs and templates',
+    ).toEqual([]);
+    expect(
+      broken('`google-gemini/gemini-cli/docs/hooks/reference.md`, node_modules/core/x.ts'),
+      'other repositories and modules',
+    ).toEqual([]);
   });
 });

@@ -37,14 +37,14 @@ describe('temporary directories', () => {
     expect(() => tempDir('tmp-')).toThrow(/prefixes start with "sb"/);
   });
 
-  it('a file that leaks fails and names the leak; one that cleans up passes; neither leaves anything', async () => {
+  it('the leak check fails only a test file that leaks, and names the leak', async () => {
     const outer = tempDir('sbt-hygiene-');
     const clean = await runFixture({}, outer);
     expect(clean.code, clean.out).toBe(0);
     const leaky = await runFixture({ SB_LEAK: '1' }, outer);
-    expect(leaky.code).toBe(1);
-    expect(leaky.out).toMatch(/this test file left 1 temporary entries: sbt-leaked-\w+/);
-    expect(leaky.out).not.toContain('sbt-kept-');
-    expect(fs.readdirSync(outer)).toEqual([]);
+    expect(leaky.code, 'a leak fails the file').toBe(1);
+    expect(leaky.out, 'and names the leak').toMatch(/this test file left 1 temporary entries: sbt-leaked-\w+/);
+    expect(leaky.out, 'only the leak').not.toContain('sbt-kept-');
+    expect(fs.readdirSync(outer), 'neither run leaves anything').toEqual([]);
   }, 60_000);
 });

@@ -116,7 +116,7 @@ it('a machine that is away gets every stored message once when back; the receipt
   expect((await ca2.call('inbox.fetch', { ...auth(alice), limit: 100 })).items.length).toBe(N); // nothing twice
 });
 
-it('without JetStream on the broker, a send to a machine that is away is unreachable, as before; a broker restarted with it turns store mode on', async () => {
+it('mail for a machine that is away is stored only when the broker has JetStream', async () => {
   let nats = await startNats();
   cleanup.push(() => nats.stop());
   const { a, b, ca, alice, bob } = await twoMachines(nats);
@@ -126,23 +126,25 @@ it('without JetStream on the broker, a send to a machine that is away is unreach
   await until(async () => !(await ca.call('agents.list', {})).rows.some((r) => r.name === 'bob'));
   await expect(
     ca.call('message.send', { ...auth(alice), to: `peer:buildbox/${bob.sessionId}`, summary: 's', message: 'hi' }),
+    'without JetStream: unreachable, as before',
   ).rejects.toMatchObject({ reason: 'unreachable' });
-  expect(a.hub.remote.outstanding.size).toBe(0);
-  expect(a.hub.remote.relay?.store).toBeUndefined();
+  expect(a.hub.remote.outstanding.size, 'nothing outstanding').toBe(0);
+  expect(a.hub.remote.relay?.store, 'no store').toBeUndefined();
 
   await nats.stop();
   nats = await startNats(nats.port, { jetstreamDir: path.join(tempDir('sbjs-'), 'js') });
-  await until(() => a.hub.remote.relay?.mode === 'store');
+  await until(() => a.hub.remote.relay?.mode === 'store'); // a hang: a broker restarted with JetStream is not used
   const r = await ca.call('message.send', {
     ...auth(alice),
     to: `peer:buildbox/${bob.sessionId}`,
     summary: 's',
     message: 'hi',
   });
-  expect(r.status).toBe('stored');
+  expect(r.status, 'with JetStream: stored').toBe('stored');
 });
 
-it('stored mail past its time is expired, never delivered: taken back by the sender’s hub, or refused by the receiver’s when it meets it late', async () => {
+// Taken back by the sender’s hub, or refused by the receiver’s when it meets it late.
+it('stored mail past its time is expired, never delivered', async () => {
   const nats = await startNats(undefined, { jetstreamDir: path.join(tempDir('sbjs-'), 'js') });
   cleanup.push(() => nats.stop());
   let offset = 0; // the laptop's wall clock, moved instead of waiting days
@@ -174,7 +176,10 @@ it('stored mail past its time is expired, never delivered: taken back by the sen
   const late = await send('too late for the laptop');
   offset = STORE_MS + 2 * 60_000;
   await a.hub.remote.expireStored();
-  expect(await expired(late)).toMatchObject({ status: 'expired', reason: AWAY_EXPIRED_REASON });
+  expect(await expired(late), 'taken back by the sender’s hub').toMatchObject({
+    status: 'expired',
+    reason: AWAY_EXPIRED_REASON,
+  });
 
   offset = -(STORE_MS + 60_000); // sent "3 days ago": already past its time when buildbox meets it
   const old = await send('too late for buildbox');
@@ -184,8 +189,14 @@ it('stored mail past its time is expired, never delivered: taken back by the sen
   cleanup.push(() => b2.close());
   const cb2 = await b2.client();
   const items = await inbox(cb2, bob, (xs) => xs.some((i) => i.kind === 'message' && i.text.includes('on time\n')));
-  expect(items.map((i) => (i.kind === 'message' ? i.text : '')).filter((t) => t.includes('too late'))).toEqual([]);
-  expect(await expired(old)).toMatchObject({ status: 'expired', reason: AWAY_EXPIRED_REASON });
+  expect(
+    items.map((i) => (i.kind === 'message' ? i.text : '')).filter((t) => t.includes('too late')),
+    'never delivered',
+  ).toEqual([]);
+  expect(await expired(old), 'refused by the receiver’s hub').toMatchObject({
+    status: 'expired',
+    reason: AWAY_EXPIRED_REASON,
+  });
   await until(() => a.hub.remote.outstanding.size === 1); // only "on time" is still waiting for its receipt
 });
 

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 describe('relay faults', () => {
-  it('broker killed mid-traffic: clear errors, no acknowledged loss, recovery after restart', async () => {
+  it('a broker killed mid-traffic loses no acknowledged message, and the relay recovers when it is back', async () => {
     let nats: Nats = await startNats();
     const port = nats.port;
     cleanup.push(() => nats.stop());
@@ -54,14 +54,20 @@ describe('relay faults', () => {
         failures.push((err as { reason?: string }).reason ?? String(err));
       }
     }
-    expect(acked.length).toBeGreaterThanOrEqual(20);
-    expect(failures.length).toBeGreaterThan(0);
-    expect(new Set(failures)).toEqual(new Set(failures.filter((f) => f === 'unreachable' || f === 'timeout')));
+    expect(acked.length, 'the sends before the kill went').toBeGreaterThanOrEqual(20);
+    expect(failures.length, 'sends after the kill fail').toBeGreaterThan(0);
+    expect(new Set(failures), 'with a clear error').toEqual(
+      new Set(failures.filter((f) => f === 'unreachable' || f === 'timeout')),
+    );
     const inbox = (await cb.call('inbox.fetch', { sessionId: bob.sessionId, token: bob.token, limit: 100 })).items;
     for (const text of acked)
-      expect(inbox.some((m) => m.kind === 'message' && m.text.includes(`${text}\n`))).toBe(true);
+      expect(
+        inbox.some((m) => m.kind === 'message' && m.text.includes(`${text}\n`)),
+        `acknowledged, so delivered: ${text}`,
+      ).toBe(true);
 
     nats = await startNats(port);
+    // Recovery (a hang here: the relay never reconnects or never sends again).
     await until(() => a.hub.remote.relay?.connected === true && b.hub.remote.relay?.connected === true);
     await until(async () => {
       try {
