@@ -75,7 +75,7 @@ describe('inboxes that cannot be read are never written', () => {
     expect(digest(inbox)).toBe(before);
   }, 60_000);
 
-  it('a send into an inbox holding truncated JSON fails as inbox_unreadable; show reports the problem; nothing is written', async () => {
+  it('a send into an inbox holding truncated JSON is refused as inbox_unreadable, writing nothing', async () => {
     const { th, teamDir } = await hubWithTeam();
     const inbox = path.join(teamDir, 'inboxes', 'team-lead.json');
     const full = fs.readFileSync(inbox, 'utf8');
@@ -87,7 +87,12 @@ describe('inboxes that cannot be read are never written', () => {
     expect(err.data).toMatchObject({ file: inbox, problem: 'not valid JSON' });
     expect(fs.readFileSync(inbox)).toEqual(before);
     const view = await c.call('teams.show', { team: TEAM });
-    expect(view.inboxes[0]).toEqual({ member: 'team-lead', depth: 0, unread: 0, problem: 'not valid JSON' });
+    expect(view.inboxes[0], 'teams.show reports the problem').toEqual({
+      member: 'team-lead',
+      depth: 0,
+      unread: 0,
+      problem: 'not valid JSON',
+    });
     // A valid array that is not an inbox (an object) is just as unreadable.
     fs.writeFileSync(inbox, '{"not": "an array"}');
     expect(

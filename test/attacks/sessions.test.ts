@@ -57,7 +57,7 @@ async function receipts(c: HubClient, r: Registration): Promise<InboxReceipt[]> 
 }
 
 describe('free-form objects are bounded (real serve process)', () => {
-  it('session.register with settings nested 5000 deep is refused; nothing is listed; the hub serves everyone else', async () => {
+  it('session.register with settings nested 5000 deep is refused and leaves no trace', async () => {
     const hub = await serve();
     const raw = await rawConnect(served!.ready.socket);
     raw.write(
@@ -67,18 +67,21 @@ describe('free-form objects are bounded (real serve process)', () => {
     expect(answer.error).toMatchObject({ data: { reason: 'invalid_params' } });
     expect(JSON.stringify(answer.error)).toContain('nested deeper than 32 levels');
     const c = await hub.client();
-    expect((await c.call('agents.list', {})).rows).toEqual([]);
+    expect((await c.call('agents.list', {})).rows, 'nothing is listed').toEqual([]);
     // Just within the bounds is fine, and the hub is whole.
     let ok: unknown = 1;
     for (let i = 0; i < LIMITS.jsonDepth; i++) ok = { a: ok };
     const r = await c.call('session.register', { cwd: '/y', name: 'fine', settings: ok as Record<string, unknown> });
-    expect((await c.call('agents.list', {})).rows.map((row) => row.name)).toEqual(['fine']);
+    expect(
+      (await c.call('agents.list', {})).rows.map((row) => row.name),
+      'the hub serves everyone else',
+    ).toEqual(['fine']);
     expect(
       await reasonOf(c.call('session.register', { cwd: '/y', settings: { big: 'x'.repeat(LIMITS.jsonBytes) } })),
     ).toBe('invalid_params');
     // Nothing of the refused ones reached the journal.
     const journal = fs.readFileSync(path.join(hub.dirs.home, 'journal.ndjson'), 'utf8');
-    expect(journal).not.toContain('ghost');
+    expect(journal, 'the journal never names it').not.toContain('ghost');
     expect(journal.split('\n').filter((l) => l.includes(r.sessionId)).length).toBe(1);
     raw.destroy();
   });
@@ -122,7 +125,7 @@ describe('free-form objects are bounded (real serve process)', () => {
 });
 
 describe('registration is atomic', () => {
-  it('a journal write that fails leaves nothing listed, no socket and no server behind', async () => {
+  it('a journal write that fails leaves no session behind', async () => {
     th = await startHub();
     const c = await th.client();
     const journal = th.hub.journal;
@@ -136,9 +139,12 @@ describe('registration is atomic', () => {
       return real(rec);
     };
     expect(await reasonOf(th.register(c, { name: 'ghost' }))).toBe('internal');
-    expect((await c.call('agents.list', {})).rows).toEqual([]);
-    expect(th.hub.servers.size).toBe(0);
-    expect(fs.readdirSync(th.hub.paths.socketDir).filter((f) => f.startsWith('s-'))).toEqual([]);
+    expect((await c.call('agents.list', {})).rows, 'nothing listed').toEqual([]);
+    expect(th.hub.servers.size, 'no server').toBe(0);
+    expect(
+      fs.readdirSync(th.hub.paths.socketDir).filter((f) => f.startsWith('s-')),
+      'no socket',
+    ).toEqual([]);
     // The name is free and the next registration works.
     expect((await th.register(c, { name: 'ghost' })).name).toBe('ghost');
   });

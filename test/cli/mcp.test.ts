@@ -217,7 +217,7 @@ describe('switchboard_history', () => {
 });
 
 describe('switchboard mcp without a hub', () => {
-  it('starts the hub, registers, and unregisters when the agent goes away', async () => {
+  it('starts a hub and holds the agent’s session for as long as the agent is there', async () => {
     const { tempDirs } = await import('../helpers/hub.js');
     const { runCli } = await import('../helpers/cli.js');
     const dirs = tempDirs();
@@ -233,11 +233,14 @@ describe('switchboard mcp without a hub', () => {
     await client.connect(transport);
     const status = JSON.parse((await runCli(['status', '--json'], env)).stdout) as { pid: number; sessions: number };
     hubPids.push(status.pid); // the hub the MCP server started is no child of ours
-    expect(status.sessions).toBe(1);
+    expect(status.sessions, 'a hub was started, with the session').toBe(1);
     const agents = JSON.parse((await runCli(['agents', '--json'], env)).stdout) as {
       rows: Array<{ name: string; agent: string }>;
     };
-    expect(agents.rows.map((r) => [r.name, r.agent])).toEqual([['solo', 'gemini']]);
+    expect(
+      agents.rows.map((r) => [r.name, r.agent]),
+      'registered as the agent',
+    ).toEqual([['solo', 'gemini']]);
     await client.close();
     await until(
       async () => (JSON.parse((await runCli(['status', '--json'], env)).stdout) as { sessions: number }).sessions === 0,

@@ -77,12 +77,14 @@ describe('switchboard ui', () => {
     expect(second.stdout + second.stderr).not.toContain(hub.ready.uiToken);
   });
 
-  it('a hub without a web UI, and no hub at all, say what to do', async () => {
-    const env = cliEnv(tempDirs());
-    const none = await runCli(['ui', '--json'], env);
+  it('with no hub at all, says none runs', async () => {
+    const none = await runCli(['ui', '--json'], cliEnv(tempDirs()));
     expect(none.code).toBe(3);
     expect(JSON.parse(none.stdout)).toMatchObject({ error: { reason: 'hub_not_running' } });
+  });
 
+  it('with a hub that serves no web UI, says how to start one', async () => {
+    const env = cliEnv(tempDirs());
     const hub = await serve(env, ['--quiet']);
     const r = await runCli(['ui', '--json'], env);
     expect(r.code).toBe(1);
