@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { StockEntry } from '../protocol/cc-sessions.js';
 import { readBoundedSync } from '../storage/bounded-read.js';
 import { pidAlive, processStartTime, sameProcessStart } from '../registry/proc.js';
+import { FileVersions, type Reading as FileVersionsReading } from './file-versions.js';
 
 export const ENTRY_MAX_BYTES = 256 * 1024; // Claude Code ignores larger files too
 export const PROBE_TIMEOUT_MS = 250;
@@ -34,10 +35,7 @@ export function readEntry(file: string): ReadResult {
 }
 
 /** A file's result and the version it was read at (for a file that cannot be opened: why). */
-interface Reading {
-  version: string;
-  result: ReadResult;
-}
+type Reading = FileVersionsReading<ReadResult>;
 
 const failed = (why: string, known?: Reading): Reading =>
   known?.version === why ? known : { version: why, result: { ok: false, why } };
@@ -83,20 +81,9 @@ function parseOpen(fd: number, st: fs.Stats, base: string): ReadResult {
 }
 
 /** Reads registry files, parsing each only when it changed since its last reading. */
-export class EntryReader {
-  readonly #known = new Map<string, Reading>();
-
-  /** The file's entry; `changed` is false when it is the same version as last time. */
-  read(file: string): { result: ReadResult; changed: boolean } {
-    const known = this.#known.get(file);
-    const now = readVersion(file, known);
-    this.#known.set(file, now);
-    return { result: now.result, changed: now !== known };
-  }
-
-  /** Forgets files no longer in the directory. */
-  keepOnly(files: ReadonlySet<string>): void {
-    for (const file of this.#known.keys()) if (!files.has(file)) this.#known.delete(file);
+export class EntryReader extends FileVersions<ReadResult> {
+  constructor() {
+    super(readVersion);
   }
 }
 

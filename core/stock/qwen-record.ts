@@ -15,11 +15,9 @@ import {
 } from '../protocol/qwen-wire.js';
 import type { QwenRecord } from '../protocol/qwen-wire.js';
 import { pidAlive, processStartTime } from '../registry/proc.js';
+import { FileVersions, type Reading as FileVersionsReading } from './file-versions.js';
 
-interface Reading {
-  version: string;
-  result: QwenRecordResult;
-}
+type Reading = FileVersionsReading<QwenRecordResult>;
 
 const failed = (why: string): Reading => ({ version: why, result: { ok: false, why } });
 
@@ -50,18 +48,9 @@ function readVersion(file: string, known: Reading | undefined): Reading {
 }
 
 /** Reads record files, parsing each only when it changed since its last reading. */
-export class QwenRecordReader {
-  readonly #known = new Map<string, Reading>();
-
-  read(file: string): { result: QwenRecordResult; changed: boolean } {
-    const known = this.#known.get(file);
-    const now = readVersion(file, known);
-    this.#known.set(file, now);
-    return { result: now.result, changed: now.version !== known?.version };
-  }
-
-  keepOnly(files: ReadonlySet<string>): void {
-    for (const file of this.#known.keys()) if (!files.has(file)) this.#known.delete(file);
+export class QwenRecordReader extends FileVersions<QwenRecordResult> {
+  constructor() {
+    super(readVersion);
   }
 }
 
