@@ -64,7 +64,7 @@ function joinedParts(body: unknown): string {
 const wantsMore = (context: string): boolean => context.lastIndexOf(MORE) > context.lastIndexOf('Last part (');
 
 export function bigMessage(agent: AgentName, mode: ModeName): void {
-  it(`${agent}${flagNote(mode)}: a 32 KB message is never cut by a hook nor reported delivered by it; it reaches the model whole through the inbox tool, delivered only then`, async () => {
+  it(`${agent}${flagNote(mode)}: a 32 KB message reaches the model whole through the inbox tool (a hook neither cuts it nor reports it delivered)`, async () => {
     w = await startWorld();
     const world = w;
     await world.setup(agent);
@@ -100,10 +100,14 @@ export function bigMessage(agent: AgentName, mode: ModeName): void {
         ...Array.from({ length: MAX_PARTS }, () => read),
       ],
     });
-    expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
-    expect(sent?.status, JSON.stringify(sent)).toBe('queued');
+    expect(await a.waitExit(EXIT_MS), `the agent exits cleanly: ${a.output()}`).toBe(0);
+    expect(sent?.status, `the message is queued: ${JSON.stringify(sent)}`).toBe('queued');
     expect(atStop, `the stop hook did not keep it going; script problems: ${a.model.errors.join('; ')}`).toBeDefined();
-    expect(atStop).toEqual({ note: true, whole: false, delivered: false });
+    expect(atStop, 'at stop: a note, not the message cut, and not delivered').toEqual({
+      note: true,
+      whole: false,
+      delivered: false,
+    });
     expect(final, 'the model never finished reading').toBeDefined();
     expect(final!.whole, 'the message did not reach the model whole').toBe(true);
     expect(
@@ -140,14 +144,14 @@ export function idleHandover(): void {
     // Idle: its first turn ended (its Stop hook said so).
     await until(() => a.model.main().length === 1 && sessionsOf(world, a.cwd)[0]?.state === 'idle', AGENT_HANG_MS);
     const sent = await sendFromAlice(world, alice, a, text);
-    expect(sent.status, JSON.stringify(sent)).toBe('queued');
+    expect(sent.status, `the message is queued: ${JSON.stringify(sent)}`).toBe('queued');
     a.input(streamTurn('Second question.'));
     await until(() => a.model.main().length >= 2 && a.model.pending() <= 1, AGENT_HANG_MS);
     // A third request would be the stop hook handing it over at the end of the turn instead.
     await waitInbox(world.client, alice, receiptFor(sent, 'delivered'), 20_000);
     a.endInput();
-    expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
+    expect(await a.waitExit(EXIT_MS), `the agent exits cleanly: ${a.output()}`).toBe(0);
     expect(firstOfTurn2, `requests: ${a.model.main().length}`).toBe(true);
-    expect(a.model.main()).toHaveLength(2);
+    expect(a.model.main(), 'no third request: the stop hook had nothing left').toHaveLength(2);
   }, 180_000);
 }

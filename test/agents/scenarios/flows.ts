@@ -51,7 +51,7 @@ export const receiptFor = (r: SendResult, status: string) => (i: InboxItem) =>
 
 export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<FlowCheck, string>> = {}): void {
   test(
-    `${agent}${flagNote(mode)}: a message sent while it works reaches a later model request, and the sender gets delivered`,
+    `${agent}${flagNote(mode)}: a message sent while it works is delivered in a later model request`,
     known.deliveredWhileWorking,
     async () => {
       w = await startWorld();
@@ -71,8 +71,8 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
           { text: 'Noted.' },
         ],
       });
-      expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
-      expect(sent?.status, JSON.stringify(sent)).toBe('queued');
+      expect(await a.waitExit(EXIT_MS), `the agent exits cleanly: ${a.output()}`).toBe(0);
+      expect(sent?.status, `the message is queued: ${JSON.stringify(sent)}`).toBe('queued');
       const first = a.model.main().findIndex((r) => r.context.includes(text));
       expect(
         first,
@@ -83,7 +83,7 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
   );
 
   test(
-    `${agent}${flagNote(mode)}: at stop a waiting message keeps it going once; its loop guard then ends it; the message left is kept for its conversation, and handed over when that is resumed`,
+    `${agent}${flagNote(mode)}: a message left after its stop hook kept it going once waits for its resumed conversation`,
     known.stopContinuesOnce,
     async () => {
       w = await startWorld();
@@ -109,13 +109,16 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
           { text: 'A third turn means the stop hook looped.' },
         ],
       });
-      expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
+      expect(await a.waitExit(EXIT_MS), `its loop guard ends it: ${a.output()}`).toBe(0);
       const main = a.model.main();
       expect(main.length, `main requests: ${main.length}; output:\n${a.output().slice(-2000)}`).toBe(2);
-      expect(main[1]!.context).toContain(first);
-      expect(main[1]!.context).not.toContain(second);
+      expect(main[1]!.context, 'the stop hook hands the first message over').toContain(first);
+      expect(main[1]!.context, 'not the one sent after').not.toContain(second);
       await waitInbox(world.client, alice, receiptFor(sent[0]!, 'delivered'), 10_000);
-      expect((await inbox(world.client, alice)).some(receiptFor(sent[1]!, 'delivered'))).toBe(false);
+      expect(
+        (await inbox(world.client, alice)).some(receiptFor(sent[1]!, 'delivered')),
+        'the second is not delivered by that run',
+      ).toBe(false);
       // The second message was never handed over, and the agent has exited: kept for its conversation's resume.
       await waitInbox(world.client, alice, receiptFor(sent[1]!, 'kept'), 10_000);
       const before = [...world.hub.hub.table.dormant.values()].map((d) => d.session).find((s) => s.conversation);
@@ -128,11 +131,12 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
         resume: before!.conversation!,
         steps: [{ text: 'Resumed.' }],
       });
-      expect(await again.waitExit(EXIT_MS), again.output()).toBe(0);
-      expect(again.model.main()[0]!.context).toContain(second);
+      expect(await again.waitExit(EXIT_MS), `the resumed run exits cleanly: ${again.output()}`).toBe(0);
+      expect(again.model.main()[0]!.context, 'the resumed conversation gets it first').toContain(second);
       await waitInbox(world.client, alice, receiptFor(sent[1]!, 'delivered'), 10_000);
       expect(
         world.hub.hub.table.live.get(before!.id) ?? world.hub.hub.table.dormant.get(before!.id)?.session,
+        'the same session came back',
       ).toMatchObject({
         name: before!.name,
         address: before!.address,
@@ -149,7 +153,7 @@ export function flows(agent: AgentName, mode: ModeName, known: Partial<Record<Fl
  */
 export function pair(fromAgent: AgentName, toAgent: AgentName, mode: ModeName = 'default', known?: string): void {
   test(
-    `${fromAgent} → ${toAgent}${mode === 'bypass' ? ' (both bypass)' : ''}: a message and a reply sent by copying from`,
+    `${fromAgent} → ${toAgent}${mode === 'bypass' ? ' (both bypass)' : ''}: a reply sent by copying from reaches the sender`,
     known,
     async () => {
       w = await startWorld();
@@ -203,13 +207,13 @@ export function pair(fromAgent: AgentName, toAgent: AgentName, mode: ModeName = 
         ],
       });
       const aRow = await switchboardRow(world, a.cwd, AGENT_HANG_MS);
-      expect(await b.waitExit(EXIT_MS), b.output()).toBe(0);
-      expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
+      expect(await b.waitExit(EXIT_MS), `${toAgent} exits cleanly: ${b.output()}`).toBe(0);
+      expect(await a.waitExit(EXIT_MS), `${fromAgent} exits cleanly: ${a.output()}`).toBe(0);
       expect(
         b.model.main().some((r) => r.context.includes(ping)),
         `ping never reached ${toAgent}'s model`,
       ).toBe(true);
-      expect(replyTo).toBe(aRow.address);
+      expect(replyTo, 'the reply goes to the from it copied').toBe(aRow.address);
       expect(
         a.model.main().some((r) => r.context.includes(pong)),
         `pong never reached ${fromAgent}'s model`,

@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 export function untrustedCodexHooks(): void {
-  it('codex: setup says to trust its hooks in /hooks; until then the session is listed "hooks not running" and status names it', async () => {
+  it('codex: until its hooks are trusted in /hooks (as setup says) its session is listed "hooks not running"', async () => {
     w = await startWorld();
     const world = w;
     const setup = await world.setup('codex');
@@ -40,31 +40,31 @@ export function untrustedCodexHooks(): void {
         { text: 'Done.' },
       ],
     });
-    expect(await a.waitExit(EXIT_MS), a.output()).toBe(0);
-    expect(setup.stdout + setup.stderr).toMatch(/\/hooks/);
-    expect(setup.stdout + setup.stderr).toMatch(/trust/i);
+    expect(await a.waitExit(EXIT_MS), `codex exits cleanly: ${a.output()}`).toBe(0);
+    expect(setup.stdout + setup.stderr, 'setup points to /hooks').toMatch(/\/hooks/);
+    expect(setup.stdout + setup.stderr, 'setup says to trust them').toMatch(/trust/i);
     // As many hooks as setup wrote (Codex has no SessionEnd hook).
-    expect(setup.stdout + setup.stderr).toContain(
+    expect(setup.stdout + setup.stderr, 'setup names the hooks it wrote').toContain(
       'four Switchboard hooks (SessionStart, UserPromptSubmit, PostToolUse, Stop)',
     );
-    expect(row?.hooks, JSON.stringify(row)).toBe('never');
-    expect(status?.stdout).toContain(`hooks not running: ${row!.label}`);
+    expect(row?.hooks, `listed with hooks never run: ${JSON.stringify(row)}`).toBe('never');
+    expect(status?.stdout, '`switchboard status` names it').toContain(`hooks not running: ${row!.label}`);
   }, 180_000);
 }
 
 export function untrustedGeminiFolder(): void {
-  it('gemini: setup says to trust the folder (or --skip-trust); in an untrusted folder headless gemini refuses to run', async () => {
+  it('gemini: in an untrusted folder headless gemini refuses to run (as setup warns)', async () => {
     w = await startWorld();
     const world = w;
     const setup = await world.setup('gemini');
     const said = setup.stdout + setup.stderr;
-    expect(said).toMatch(/trusted folders/i);
-    expect(said).toContain('--skip-trust');
-    expect(said).toContain('GEMINI_CLI_TRUST_WORKSPACE=true');
+    expect(said, 'setup says to trust the folder').toMatch(/trusted folders/i);
+    expect(said, 'or to pass --skip-trust').toContain('--skip-trust');
+    expect(said, 'or to set GEMINI_CLI_TRUST_WORKSPACE').toContain('GEMINI_CLI_TRUST_WORKSPACE=true');
     const a = await world.start('gemini', { prompt: 'Say hello.', untrustedFolder: true, steps: [{ text: 'Hello.' }] });
-    expect(await a.waitExit(EXIT_MS)).not.toBe(0);
-    expect(a.output()).toMatch(/not running in a trusted directory/);
-    expect(a.output()).toContain('--skip-trust');
-    expect(a.model.main()).toHaveLength(0);
+    expect(await a.waitExit(EXIT_MS), 'gemini refuses to run').not.toBe(0);
+    expect(a.output(), 'it says why').toMatch(/not running in a trusted directory/);
+    expect(a.output(), 'and how to trust it').toContain('--skip-trust');
+    expect(a.model.main(), 'no model request').toHaveLength(0);
   }, 180_000);
 }
