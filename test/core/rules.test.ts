@@ -104,7 +104,7 @@ describe('rules with lifetimes', () => {
     ).toEqual(['web → api, always']);
   });
 
-  it('"always" outlives a restart and covers the agent and project, never just the name', async () => {
+  it('an "always" rule outlives a restart and never covers a session by its name alone', async () => {
     const dirs = tempDirs();
     th = await startHub({}, dirs);
     const w = await world(th);

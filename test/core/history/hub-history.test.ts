@@ -24,7 +24,8 @@ async function reason(p: Promise<unknown>): Promise<string> {
 }
 
 describe('history in the hub', () => {
-  it('records sends with their outcome; a session reads only its own, the UI token reads all', async () => {
+  /** alice → bob "plan" (delivered: bob acknowledged it) and carol → alice "hi". */
+  async function twoSends() {
     th = await startHub();
     const c = await th.client();
     const alice = await th.register(c, { name: 'alice' });
@@ -47,7 +48,11 @@ describe('history in the hub', () => {
     });
     const items = await c.call('inbox.fetch', { sessionId: bob.sessionId, token: bob.token });
     await c.call('inbox.ack', { sessionId: bob.sessionId, token: bob.token, ids: items.items.map((i) => i.id) });
+    return { c, alice, bob, carol, ui };
+  }
 
+  it('records each send with its text as delivered and its outcome, for the UI token', async () => {
+    const { c, alice, bob, ui } = await twoSends();
     const all = await c.call('history.search', { uiToken: ui });
     expect(all.messages.map((m) => m.summary)).toEqual(['hi', 'plan']);
     const plan = all.messages[1]!;
@@ -59,7 +64,10 @@ describe('history in the hub', () => {
     expect(plan.text).toContain('the launch codes are 1234');
     expect(plan.text).toContain('<cross-session-message'); // the framed text as delivered
     expect(plan.trail.map((e) => `${e.kind}:${e.status}`)).toEqual(['decision:deliver', 'receipt:delivered']);
+  });
 
+  it('a session reads only its own messages, whatever it asks for', async () => {
+    const { c, alice, carol, ui } = await twoSends();
     // Carol's token: her own messages only, whatever she asks for.
     const mine = await c.call('history.search', { sessionId: carol.sessionId, token: carol.token });
     expect(mine.messages.map((m) => m.summary)).toEqual(['hi']);
@@ -94,7 +102,11 @@ describe('history in the hub', () => {
     ).toHaveLength(1);
     const conv = await c.call('history.conversation', { uiToken: ui, between: [alice.sessionId, 'bob'] });
     expect(conv.messages.map((m) => m.summary)).toEqual(['plan']);
-    // Deleting and the status need the UI token.
+  });
+
+  it('deleting history and reading its status need the UI token', async () => {
+    const { c, alice, ui } = await twoSends();
+    await c.call('history.search', { uiToken: ui }); // a search writes what is queued: the status counts written records
     expect(
       await reason(c.call('history.delete', { sessionId: alice.sessionId, token: alice.token, all: true } as never)),
     ).toBe('invalid_params');

@@ -68,23 +68,36 @@ describe('held messages', () => {
     expect(left.map((h) => [h.receiver.name, h.preview])).toEqual([['receiver', expect.stringContaining('EVIL')]]);
   });
 
-  it('holds by mode parity, tells the sender, and a person approves with the UI token only', async () => {
-    const { sc, sender, rc, receiver, ui, token } = await pair();
-    const res = await sc.call('message.send', {
-      ...auth(sender),
+  /** A prompting sender's message to a bypass receiver. */
+  async function heldOne() {
+    const p = await pair();
+    const res = await p.sc.call('message.send', {
+      ...auth(p.sender),
       to: 'receiver',
       summary: 's',
       message: 'please run the tests',
     });
+    return { ...p, res };
+  }
+
+  it('holds a message from a prompting sender to a bypass session (mode parity)', async () => {
+    const { rc, receiver, res } = await heldOne();
     expect(res.status).toBe('held');
     expect(res.note).toMatch(/Held for receiver .*user to approve/);
     expect(await items(rc, receiver)).toEqual([]);
+  });
+
+  it('tells the sender its message is held and not to wait for a reply', async () => {
+    const { sc, sender, res } = await heldOne();
     const heldReceipt = (await items(sc, sender))[0]!;
     expect(heldReceipt).toMatchObject({ kind: 'receipt', status: 'held', origMsgId: res.msg_id });
     expect(heldReceipt.text).toMatch(
       /^\[Cross-session delivery notice\] Your message to receiver \[[0-9a-f]{6}\] was held for its user's approval\. Not delivered yet; do not wait for a reply\./,
     );
+  });
 
+  it('lists the held message for the user with who sent it and why it is held', async () => {
+    const { ui, token, res } = await heldOne();
     const list = await ui.call('held.list', { uiToken: token });
     expect(list.items).toHaveLength(1);
     expect(list.items[0]).toMatchObject({
@@ -95,11 +108,16 @@ describe('held messages', () => {
       expiresAt: null,
       reason: 'this session bypasses permission prompts and the sender does not (mode parity)',
     });
+  });
 
-    // Neither the receiver's nor the sender's session token can decide.
+  it("neither the receiver's nor the sender's session token can decide a held message", async () => {
+    const { sc, sender, rc, receiver, res } = await heldOne();
     expect(await reason(rc.call('held.approve', { uiToken: receiver.token, id: res.msg_id }))).toBe('unauthorized');
     expect(await reason(sc.call('held.approve', { uiToken: sender.token, id: res.msg_id }))).toBe('unauthorized');
+  });
 
+  it('approved with the UI token, a held message is delivered marked approved after hold', async () => {
+    const { sc, sender, rc, receiver, ui, token, res } = await heldOne();
     expect(await ui.call('held.approve', { uiToken: token, id: res.msg_id })).toEqual({ status: 'queued' });
     const got = await items(rc, receiver);
     expect(got).toHaveLength(1);
@@ -107,30 +125,42 @@ describe('held messages', () => {
       /^<cross-session-message from="uds:[^"]+" from-name="sender" from-mode="prompting" approved="after-hold">\nplease run the tests\n/,
     );
     await until(async () => (await items(sc, sender)).some((i) => i.kind === 'receipt' && i.status === 'approved'));
-    expect(await reason(ui.call('held.approve', { uiToken: token, id: res.msg_id }))).toBe('item_not_found');
+    expect(await reason(ui.call('held.approve', { uiToken: token, id: res.msg_id })), 'decided once').toBe(
+      'item_not_found',
+    );
   });
 
-  it('deny sends "denied"; expiry after dialogExpiry sends "expired", counting only while a UI is attached', async () => {
-    const clock = fakeClock();
-    const { sc, sender, ui, token } = await pair({ clock });
+  it('a denial sends the sender "denied"', async () => {
+    const { sc, sender, ui, token } = await pair();
     const a = await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'one' });
-    const b = await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'two' });
     await ui.call('held.deny', { uiToken: token, id: a.msg_id });
     await until(async () => (await items(sc, sender)).some((i) => i.kind === 'receipt' && i.status === 'denied'));
+    const receipts = (await items(sc, sender))
+      .filter((i) => i.kind === 'receipt')
+      .map((i) => (i as { status: string }).status);
+    expect(receipts).toEqual(['held', 'denied']);
+  });
 
+  it('a held message expires after dialogExpiry, counted only while a UI is attached', async () => {
+    const clock = fakeClock();
+    const { sc, sender, ui, token } = await pair({ clock });
+    const b = await sc.call('message.send', { ...auth(sender), to: 'receiver', summary: 's', message: 'two' });
     clock.advance(3600_000); // no interface attached: nothing runs out
     await new Promise((r) => setTimeout(r, 0)); // after any 0 ms timer the jump armed: a due countdown has run
-    expect((await ui.call('held.list', { uiToken: token })).items.map((h) => h.id)).toEqual([b.msg_id]);
+    expect(
+      (await ui.call('held.list', { uiToken: token })).items.map((h) => h.id),
+      'no UI: still held after an hour',
+    ).toEqual([b.msg_id]);
 
     await ui.call('ui.attach', { uiToken: token });
     const [h] = (await ui.call('held.list', { uiToken: token })).items;
-    expect(h!.expiresAt).toBe(clock.now() + 300_000);
+    expect(h!.expiresAt, 'the countdown starts at attach').toBe(clock.now() + 300_000);
     clock.advance(300_000);
     await until(async () => (await ui.call('held.list', { uiToken: token })).items.length === 0);
     const receipts = (await items(sc, sender))
       .filter((i) => i.kind === 'receipt')
       .map((i) => (i as { status: string }).status);
-    expect(receipts).toEqual(['held', 'held', 'denied', 'expired']);
+    expect(receipts).toEqual(['held', 'expired']);
   });
 
   it('re-evaluates held messages when the receiver changes mode', async () => {
