@@ -40,7 +40,7 @@ describe.skipIf(process.platform !== 'linux' || typeof process.execve !== 'funct
     expect(environOf(spawned)).not.toContain('MALLOC_ARENA_MAX=2');
   });
 
-  it('re-executes only on Linux, only once, with the same arguments', () => {
+  it('on Linux only, re-executes once with the same arguments', () => {
     const calls: Array<[string, readonly string[], NodeJS.ProcessEnv]> = [];
     const port = (platform: NodeJS.Platform, env: NodeJS.ProcessEnv) => ({
       platform,
@@ -54,10 +54,10 @@ describe.skipIf(process.platform !== 'linux' || typeof process.execve !== 'funct
     });
     withFewMallocArenas(port('darwin', {}));
     withFewMallocArenas({ ...port('linux', { MALLOC_ARENA_MAX: '2' }), execArgv: [QUIET_HEAP] });
-    expect(calls).toEqual([]);
+    expect(calls, 'not on macOS, not a second time').toEqual([]);
     withFewMallocArenas(port('linux', { HOME: '/h' }));
     withFewMallocArenas(port('linux', { MALLOC_ARENA_MAX: '4' })); // the user's arenas kept; the heap still quiet
-    expect(calls).toEqual([
+    expect(calls, 'on Linux, with the same arguments').toEqual([
       [
         '/n/node',
         ['/n/node', QUIET_HEAP, '--enable-source-maps', '/x/switchboard.mjs', 'serve', '--ui'],

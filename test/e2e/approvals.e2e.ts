@@ -66,7 +66,7 @@ test('a slow double-click on Approve decides only the card that was under the po
   await expect(page.getByTestId('held-item')).toHaveCount(8);
 });
 
-test('Approvals opens with the oldest card at the top and its Deny in focus; Esc denies that one', async ({ page }) => {
+test('Approvals puts the oldest card first, so Esc denies the oldest', async ({ page }) => {
   s = await serve();
   const { web, others } = await pair(['docs', 'ops']);
   await hold(web, 'oldest from web');
@@ -75,13 +75,13 @@ test('Approvals opens with the oldest card at the top and its Deny in focus; Esc
   await approvals(page);
   const cards = page.getByTestId('held-item');
   await expect(cards).toHaveCount(3);
-  await expect(cards.first()).toContainText('oldest from web');
-  await expect(cards.first().getByRole('button', { name: 'Deny', exact: true })).toBeFocused();
+  await expect(cards.first(), 'the oldest card is at the top').toContainText('oldest from web');
+  await expect(cards.first().getByRole('button', { name: 'Deny', exact: true }), 'its Deny has focus').toBeFocused();
   await expect(cards.first().getByTestId('sender-facts')).toHaveText(
     'claude · mode default · /work/web · this machine',
   );
   await page.keyboard.press('Escape');
-  await expect(page.getByTestId('held-decided')).toContainText('oldest from web');
+  await expect(page.getByTestId('held-decided'), 'Esc denies that one').toContainText('oldest from web');
   await expect(page.getByTestId('held-decided').getByTestId('outcome')).toHaveText('Denied ✓ — not delivered');
   expect(await heldCount()).toBe(2);
 });
@@ -149,7 +149,7 @@ test('the page announces held messages in its title and by notification', async 
   ).toHaveLength(1);
 });
 
-test('pause inbound: a banner on every view counts the refusals, and Resume ends it', async ({ page }) => {
+test('while inbound is paused a banner on every view counts the refusals until Resume', async ({ page }) => {
   s = await serve();
   const { web } = await pair();
   await page.goto(s.ui);
@@ -157,11 +157,11 @@ test('pause inbound: a banner on every view counts the refusals, and Resume ends
   await expect(page.getByTestId('paused-banner')).toContainText('0 refused so far');
   const r = await s.call('message.send', { ...web, to: 'api', summary: 's', message: 'while paused' });
   expect(r).toMatchObject({ status: 'refused', reason: 'paused by its user' });
-  await expect(page.getByTestId('paused-banner')).toContainText('1 refused so far');
+  await expect(page.getByTestId('paused-banner'), 'the banner counts the refusal').toContainText('1 refused so far');
   await page.getByRole('button', { name: /^History/ }).click();
-  await expect(page.getByTestId('paused-banner')).toBeVisible();
+  await expect(page.getByTestId('paused-banner'), 'on every view').toBeVisible();
   await page.getByTestId('paused-banner').getByRole('button', { name: 'Resume' }).click();
-  await expect(page.getByTestId('paused-banner')).toHaveCount(0);
+  await expect(page.getByTestId('paused-banner'), 'Resume ends it').toHaveCount(0);
 });
 
 test('a subscription a session makes appears without a reload, and leaves when it fires', async ({ page }) => {

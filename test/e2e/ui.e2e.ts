@@ -1,7 +1,7 @@
 // The real renderer in real Chromium against a real `switchboard serve --ui`,
 // with sessions made through the real CLI. Any console error or failed
 // request fails a test (./fixtures.ts); screenshots are light and dark.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -292,24 +292,26 @@ test('without the token nothing loads; a cross-site request is refused', async (
   await fresh.close();
 });
 
-test('the token leaves the address bar, no cookie carries it, and a reload stays signed in', async ({
-  page,
-  context,
-}) => {
+test('a tab stays signed in across a reload with the token out of its URL and cookies', async ({ page, context }) => {
   await open(page, ctx, 'Sessions');
   await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
-  expect(page.url()).not.toContain('token');
-  expect(await context.cookies()).toEqual([]);
+  expect(page.url(), 'the token leaves the address bar').not.toContain('token');
+  expect(await context.cookies(), 'no cookie carries it').toEqual([]);
   await page.reload();
   await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
   expect(page.url()).not.toContain('token');
 });
 
-test('session detail: a message from the user, and an idle notice for the user', async ({ page }) => {
+/** Sessions with builder's detail open. */
+async function builderDetail(page: Page): Promise<{ builder: NodeJS.ProcessEnv; detail: Locator }> {
   const builder = await session(ctx, 'builder', 'default');
   await open(page, ctx, 'Sessions');
   await page.getByRole('button', { name: /^builder \[/ }).click();
-  const detail = page.getByTestId('session-detail');
+  return { builder, detail: page.getByTestId('session-detail') };
+}
+
+test('session detail sends a message as the user', async ({ page }) => {
+  const { builder, detail } = await builderDetail(page);
   await detail.getByLabel(/Message from you/).fill('Please stop after the current test run.');
   await detail.getByRole('button', { name: 'Send as the user' }).click();
   await expect(detail.getByRole('status')).toContainText('Queued for builder');
@@ -317,6 +319,10 @@ test('session detail: a message from the user, and an idle notice for the user',
   expect(inbox.items[0]!.text).toBe(
     '<user-message source="switchboard-ui">\nPlease stop after the current test run.\n</user-message>',
   );
+});
+
+test('session detail’s Notify me when idle brings one idle notice', async ({ page }) => {
+  const { builder, detail } = await builderDetail(page);
   await detail.getByRole('button', { name: 'Notify me when idle' }).click();
   await expect(detail.getByRole('status')).toContainText('You will get one notice');
   await shoot(page, 'session-detail');
@@ -326,14 +332,19 @@ test('session detail: a message from the user, and an idle notice for the user',
   await expect(page.getByText(/\[Cross-session idle notice\] builder \[[0-9a-f]+\] is now idle\./)).toBeVisible();
 });
 
-test('agent setup from Preferences: a dry-run preview first, then Apply writes the configuration', async ({ page }) => {
+test('agent setup from Preferences writes the configuration only on Apply, after a dry-run preview', async ({
+  page,
+}) => {
   fs.mkdirSync(path.join(ctx.root, '.gemini'));
   fs.writeFileSync(path.join(ctx.root, '.gemini', 'settings.json'), '{\n  // mine\n  "theme": "GitHub"\n}\n');
   await open(page, ctx, 'Preferences');
   await page.getByRole('button', { name: 'Set up Gemini CLI…' }).click();
   const preview = page.getByTestId('setup-preview');
   await expect(preview).toContainText('"switchboard"');
-  expect(fs.readFileSync(path.join(ctx.root, '.gemini', 'settings.json'), 'utf8')).not.toContain('switchboard');
+  expect(
+    fs.readFileSync(path.join(ctx.root, '.gemini', 'settings.json'), 'utf8'),
+    'the preview writes nothing',
+  ).not.toContain('switchboard');
   await shoot(page, 'agent-setup');
   await preview.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByTestId('agent-setup').getByRole('status')).toContainText('Set up Gemini CLI');
