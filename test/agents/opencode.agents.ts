@@ -177,8 +177,11 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
     expect(cfg.plugin?.some((p) => p.endsWith('switchboard-opencode.mjs'))).toBe(true);
   });
 
-  it('lists the OpenCode session as one row, busy during its turn, with a known mode', () => {
+  it('lists the OpenCode session as one row', () => {
     expect(busyRows).toHaveLength(1);
+  });
+
+  it('its row is busy during its turn, with the mode its plugin read', () => {
     // No permission rules: OpenCode asks for nothing, which is bypass; its plugin read that from OpenCode's configuration.
     expect(busyRows[0]).toMatchObject({
       agent: 'opencode',
@@ -214,8 +217,11 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
     expect(switchboardProcs[0]).toMatch(/switchboard\.mjs mcp --agent opencode/);
   });
 
-  it('when OpenCode exits its session leaves the listing and waits for its conversation; the held message stays held', () => {
+  it('when OpenCode exits its session leaves the listing', () => {
     expect(rowsAfterExit).toEqual([]);
+  });
+
+  it('a held message stays held after OpenCode exits', () => {
     expect(heldAfterExit).toBe(1);
     expect(bobItems.some((i) => i.kind === 'receipt' && i.status === 'undelivered')).toBe(false);
   });

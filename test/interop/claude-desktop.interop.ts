@@ -53,13 +53,19 @@ describe.skipIf(OPTED_OUT)(`Claude Code ${VERSION} run as Claude Desktop runs it
     fs.rmSync(root, { recursive: true, force: true });
   }, 60_000);
 
-  it('writes entrypoint claude-desktop and its Desktop session id, and is listed with host "Claude Desktop"', async () => {
-    expect(JSON.parse(fs.readFileSync(desk.registry, 'utf8'))).toMatchObject({
+  it('a session Claude Desktop runs is listed with host "Claude Desktop"', async () => {
+    expect(
+      JSON.parse(fs.readFileSync(desk.registry, 'utf8')),
+      'its registry entry names claude-desktop and its Desktop session id',
+    ).toMatchObject({
       entrypoint: 'claude-desktop',
       hostSessionId: HOST_SESSION,
     });
     await until(async () => (await rows()).some((r) => r.address === `uds:${desk.socketPath}`));
-    expect((await rows()).find((r) => r.address === `uds:${desk.socketPath}`)).toMatchObject({
+    expect(
+      (await rows()).find((r) => r.address === `uds:${desk.socketPath}`),
+      'listed as Claude Code with host "Claude Desktop"',
+    ).toMatchObject({
       kind: 'claude-code',
       host: 'Claude Desktop',
     });
