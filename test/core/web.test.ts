@@ -116,45 +116,73 @@ describe('web bridge security', () => {
     expect((await openEvents(port, '/api/events')).status).toBe(401);
   });
 
-  it('event streams open with the token or a one-time ticket that expires, is bounded in number, and needs the token', async () => {
-    const clock = fakeClock();
-    const { port, auth } = await setup('/nonexistent', { limits: { ticketMs: 300, tickets: 2 } }, { clock });
-    const ticket = async (headers: Record<string, string> = { Authorization: auth }) => {
-      const r = await request(port, {
-        method: 'POST',
-        path: '/api/events/ticket',
-        headers: { 'Content-Type': 'application/json', ...headers },
-        body: '{}',
-      });
-      return { status: r.status, ticket: (JSON.parse(r.body) as { result?: { ticket: string } }).result?.ticket };
-    };
-    expect((await ticket({})).status).toBe(401);
-    expect((await ticket({ Authorization: auth, Origin: 'http://127.0.0.1:1' })).status).toBe(403);
-    expect((await request(port, { path: '/api/events/ticket', headers: { Authorization: auth } })).status).toBe(405);
-    const byHeader = await openEvents(port, '/api/events', { Authorization: auth });
-    expect(byHeader.status).toBe(200);
-    byHeader.close();
-
-    const t = (await ticket()).ticket!;
-    expect(t).toMatch(/^[0-9a-f]{48}$/);
-    const first = await openEvents(port, `/api/events?ticket=${t}`);
-    expect(first.text).toContain('event: ready');
-    first.close();
-    const again = await openEvents(port, `/api/events?ticket=${t}`);
-    expect([again.status, reasonOf({ ...again, headers: {}, body: again.text })]).toEqual([401, 'bad_ticket']);
-
-    const stale = (await ticket()).ticket!;
-    clock.advance(400); // past ticketMs on the hub's clock
-    expect((await openEvents(port, `/api/events?ticket=${stale}`)).status).toBe(401);
-
-    const [a, b, c] = [(await ticket()).ticket!, (await ticket()).ticket!, (await ticket()).ticket!];
-    expect((await openEvents(port, `/api/events?ticket=${a}`)).status).toBe(401); // dropped: only 2 are kept
-    for (const kept of [b, c]) {
-      const s = await openEvents(port, `/api/events?ticket=${kept}`);
-      expect(s.status).toBe(200);
-      s.close();
+  describe('event streams', () => {
+    /** A bridge whose tickets last 300 ms, at most 2 kept, and a way to ask for one. */
+    async function withTickets() {
+      const clock = fakeClock();
+      const { port, auth } = await setup('/nonexistent', { limits: { ticketMs: 300, tickets: 2 } }, { clock });
+      const ticket = async (headers: Record<string, string> = { Authorization: auth }) => {
+        const r = await request(port, {
+          method: 'POST',
+          path: '/api/events/ticket',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body: '{}',
+        });
+        return { status: r.status, ticket: (JSON.parse(r.body) as { result?: { ticket: string } }).result?.ticket };
+      };
+      return { clock, port, auth, ticket };
     }
-    expect((await openEvents(port, '/api/events?ticket=nothex')).status).toBe(401);
+
+    it('a ticket is issued only for a POST with the token and no foreign Origin', async () => {
+      const { port, auth, ticket } = await withTickets();
+      expect((await ticket({})).status, 'no token').toBe(401);
+      expect((await ticket({ Authorization: auth, Origin: 'http://127.0.0.1:1' })).status, 'an Origin').toBe(403);
+      expect(
+        (await request(port, { path: '/api/events/ticket', headers: { Authorization: auth } })).status,
+        'a GET',
+      ).toBe(405);
+    });
+
+    it('a stream opens with the token in its Authorization header', async () => {
+      const { port, auth } = await withTickets();
+      const byHeader = await openEvents(port, '/api/events', { Authorization: auth });
+      expect(byHeader.status).toBe(200);
+      byHeader.close();
+    });
+
+    it('a ticket opens one stream, once', async () => {
+      const { port, ticket } = await withTickets();
+      const t = (await ticket()).ticket!;
+      expect(t).toMatch(/^[0-9a-f]{48}$/);
+      const first = await openEvents(port, `/api/events?ticket=${t}`);
+      expect(first.text).toContain('event: ready');
+      first.close();
+      const again = await openEvents(port, `/api/events?ticket=${t}`);
+      expect([again.status, reasonOf({ ...again, headers: {}, body: again.text })]).toEqual([401, 'bad_ticket']);
+    });
+
+    it("a ticket expires after ticketMs on the hub's clock", async () => {
+      const { clock, port, ticket } = await withTickets();
+      const stale = (await ticket()).ticket!;
+      clock.advance(400); // past ticketMs on the hub's clock
+      expect((await openEvents(port, `/api/events?ticket=${stale}`)).status).toBe(401);
+    });
+
+    it('only the newest tickets are kept, up to the limit', async () => {
+      const { port, ticket } = await withTickets();
+      const [a, b, c] = [(await ticket()).ticket!, (await ticket()).ticket!, (await ticket()).ticket!];
+      expect((await openEvents(port, `/api/events?ticket=${a}`)).status).toBe(401); // dropped: only 2 are kept
+      for (const kept of [b, c]) {
+        const s = await openEvents(port, `/api/events?ticket=${kept}`);
+        expect(s.status).toBe(200);
+        s.close();
+      }
+    });
+
+    it('a ticket that is not one the hub issued is refused', async () => {
+      const { port } = await withTickets();
+      expect((await openEvents(port, '/api/events?ticket=nothex')).status).toBe(401);
+    });
   });
 
   it('refuses a foreign Host (DNS rebinding) and cross-site requests even with the token', async () => {
@@ -343,28 +371,49 @@ describe('web bridge operations and events', () => {
 });
 
 describe('settings from a user interface', () => {
-  it('writes one user-scope key, validates it, and never overwrites a broken file', async () => {
-    const { port, auth, origin } = await setup();
-    const call = (body: unknown) =>
-      request(port, {
-        method: 'POST',
-        path: '/api/settings.set',
-        headers: { Authorization: auth, Origin: origin, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    const file = path.join(th!.dirs.home, 'settings.json');
-    fs.writeFileSync(file, JSON.stringify({ theme: 'kept' }));
-    const ok = JSON.parse((await call({ key: 'dialogExpiry', value: '10m' })).body) as {
-      result: { effective: { dialogExpiry: unknown } };
-    };
-    expect(ok.result.effective.dialogExpiry).toEqual({ value: '10m', source: 'user' });
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ theme: 'kept', dialogExpiry: '10m' });
-    expect((await call({ key: 'dialogExpiry', value: '3h' })).status).toBe(400);
-    expect((await call({ key: 'claudeConfigDir', value: '/tmp' })).status).toBe(400);
-    await call({ key: 'dialogExpiry', value: null });
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ theme: 'kept' });
-    fs.writeFileSync(file, '{ broken');
-    expect((await call({ key: 'dialogExpiry', value: '5m' })).status).toBe(400);
-    expect(fs.readFileSync(file, 'utf8')).toBe('{ broken');
+  describe('settings.set', () => {
+    /** The bridge, a settings.set call, and a user settings file holding a key of the user's. */
+    async function withSettings() {
+      const { port, auth, origin } = await setup();
+      const call = (body: unknown) =>
+        request(port, {
+          method: 'POST',
+          path: '/api/settings.set',
+          headers: { Authorization: auth, Origin: origin, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const file = path.join(th!.dirs.home, 'settings.json');
+      fs.writeFileSync(file, JSON.stringify({ theme: 'kept' }));
+      return { call, file };
+    }
+
+    it("writes one user-scope key and keeps the file's other keys", async () => {
+      const { call, file } = await withSettings();
+      const ok = JSON.parse((await call({ key: 'dialogExpiry', value: '10m' })).body) as {
+        result: { effective: { dialogExpiry: unknown } };
+      };
+      expect(ok.result.effective.dialogExpiry).toEqual({ value: '10m', source: 'user' });
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ theme: 'kept', dialogExpiry: '10m' });
+    });
+
+    it('refuses a value out of range or a key the UI may not set', async () => {
+      const { call } = await withSettings();
+      expect((await call({ key: 'dialogExpiry', value: '3h' })).status, 'out of range').toBe(400);
+      expect((await call({ key: 'claudeConfigDir', value: '/tmp' })).status, 'not the UI’s').toBe(400);
+    });
+
+    it('a null value removes the key', async () => {
+      const { call, file } = await withSettings();
+      await call({ key: 'dialogExpiry', value: '10m' });
+      await call({ key: 'dialogExpiry', value: null });
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ theme: 'kept' });
+    });
+
+    it('never overwrites a settings file it cannot read', async () => {
+      const { call, file } = await withSettings();
+      fs.writeFileSync(file, '{ broken');
+      expect((await call({ key: 'dialogExpiry', value: '5m' })).status).toBe(400);
+      expect(fs.readFileSync(file, 'utf8')).toBe('{ broken');
+    });
   });
 });

@@ -66,14 +66,21 @@ describe('QuietMarks', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
-  it("reset removes a previous hub's marks; clear removes the directory; disabled writes nothing", () => {
+  it("reset removes a previous hub's marks", () => {
     const { runtimeDir, marks, file } = setup();
     fs.writeFileSync(file, 'v1 1 99999999999999\n', { mode: 0o600 });
     marks.reset();
     expect(fs.readdirSync(path.join(runtimeDir, 'quiet'))).toEqual([]);
+  });
+
+  it('clear removes the marks directory', () => {
+    const { runtimeDir, marks } = setup();
     marks.vouch(ID);
     marks.clear();
     expect(fs.existsSync(path.join(runtimeDir, 'quiet'))).toBe(false);
+  });
+
+  it('disabled, it writes nothing', () => {
     const off = setup(false);
     off.marks.vouch(ID);
     expect(fs.existsSync(path.join(off.runtimeDir, 'quiet'))).toBe(false);

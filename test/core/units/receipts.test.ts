@@ -90,19 +90,30 @@ describe('receipts.tell: a session of ours', () => {
     ]);
   });
 
-  it('reaches a dormant sender; a sender that is gone gets nothing and nothing is journaled', () => {
+  /** sleeper sent to bob and is now dormant. */
+  function dormantSender() {
     const h = admissionHarness();
     const sleeper = session('sleeper');
     const receiver = session('bob');
     h.table.add(sleeper);
     h.table.add(receiver);
     h.table.retire(sleeper.id, 0);
+    return { h, sleeper, receiver };
+  }
+
+  it('reaches a dormant sender', () => {
+    const { h, sleeper, receiver } = dormantSender();
     h.receipts.tell({ msgId: 'a', fromAddress: sleeper.address, fromSessionId: sleeper.id }, receiver, 'held', 'r');
     expect(h.mailboxes.depth(sleeper.id)).toBe(1);
+  });
+
+  it('a sender that is gone gets nothing, and nothing is journaled', () => {
+    const { h, sleeper, receiver } = dormantSender();
+    h.receipts.tell({ msgId: 'a', fromAddress: sleeper.address, fromSessionId: sleeper.id }, receiver, 'held', 'r');
     h.table.dormant.delete(sleeper.id);
     h.receipts.tell({ msgId: 'b', fromAddress: sleeper.address, fromSessionId: sleeper.id }, receiver, 'denied', 'r');
-    expect(h.mailboxes.depth(sleeper.id)).toBe(1);
-    expect(h.journal.records).toHaveLength(1);
+    expect(h.mailboxes.depth(sleeper.id), 'only the receipt from before').toBe(1);
+    expect(h.journal.records, 'only the receipt from before').toHaveLength(1);
   });
 });
 
