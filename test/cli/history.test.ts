@@ -10,7 +10,8 @@ afterEach(async () => {
 });
 
 describe('switchboard history', () => {
-  it('finds messages sent before a restart (SIGTERM) and before a crash (SIGKILL), scoped by the caller', async () => {
+  // The restart (SIGTERM) and the crash (SIGKILL) come first; what each caller may see is checked after them.
+  it('finds messages across a restart and a crash, each caller seeing only its own', async () => {
     const dirs = tempDirs();
     const env = cliEnv(dirs);
     served = await serveCli(env);
@@ -63,7 +64,7 @@ describe('switchboard history', () => {
         text: string;
       }>;
     };
-    expect(page.messages).toHaveLength(1);
+    expect(page.messages, 'the message sent before the restart is found').toHaveLength(1);
     expect(page.messages[0]).toMatchObject({
       summary: 'keys',
       sender: { name: 'alpha' },
@@ -75,7 +76,7 @@ describe('switchboard history', () => {
     const text = await runCli(['history', '--with', 'alpha'], ui);
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.trim().split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines, 'both messages, the one sent before the crash too').toHaveLength(2);
     expect(lines[0]).toMatch(/alpha → beta\s+\[queued\]\s+keys/); // oldest first
     expect(lines[1]).toMatch(/gamma → alpha\s+\[queued\]\s+ping/);
     expect((await runCli(['history', '--since', '1h', '--outcome', 'denied', '--json'], ui)).stdout).toBe(
@@ -89,13 +90,19 @@ describe('switchboard history', () => {
       SWITCHBOARD_TOKEN: b.token,
     });
     expect(beta.code, beta.stderr).toBe(0);
-    expect((JSON.parse(beta.stdout) as typeof page).messages.map((m) => m.summary)).toEqual(['keys']);
+    expect(
+      (JSON.parse(beta.stdout) as typeof page).messages.map((m) => m.summary),
+      'a session sees only its own messages',
+    ).toEqual(['keys']);
     const gamma = await runCli(['history', '--search', 'deploy', '--json'], {
       ...env,
       SWITCHBOARD_SESSION: g.sessionId,
       SWITCHBOARD_TOKEN: g.token,
     });
-    expect((JSON.parse(gamma.stdout) as typeof page).messages).toEqual([]);
+    expect(
+      (JSON.parse(gamma.stdout) as typeof page).messages,
+      'a session finds nothing of others’ conversations',
+    ).toEqual([]);
   }, 60_000);
 
   it('says what it needs: a token, a readable --since', async () => {

@@ -64,10 +64,10 @@ const flat = (c: Counts) =>
   Object.fromEntries([...c.rows.values()].map((r) => [`${r.from.name}>${r.to.name}:${r.outcome}`, r.count]));
 
 describe('applying history moves to the counts', () => {
-  it('adds a new message and moves a held one to approved, in place', () => {
+  it('applies each move to the counts in place', () => {
     const c = countsOf(view([edgeRow('api', 'db', 'queued', 2), edgeRow('api', 'yolo', 'held', 1)], 7));
-    expect(applyMove(c, move(8, 'api', 'db', 'queued', null)).kind).toBe('moved');
-    expect(applyMove(c, move(9, 'api', 'yolo', 'approved', 'held')).kind).toBe('moved');
+    expect(applyMove(c, move(8, 'api', 'db', 'queued', null)).kind, 'a new message').toBe('moved');
+    expect(applyMove(c, move(9, 'api', 'yolo', 'approved', 'held')).kind, 'a held one approved').toBe('moved');
     expect(applyMove(c, move(10, 'db', 'api', 'queued', null)).kind).toBe('moved');
     expect(flat(c)).toEqual({ 'api>db:queued': 3, 'api>yolo:approved': 1, 'db>api:queued': 1 });
     expect(c.cursor).toEqual({ epoch: EPOCH, seq: 10 });

@@ -110,7 +110,7 @@ describe('the picture model', () => {
     expect(p.edges.get('session:id-gone>uds:/r/db.sock')!.tone).toBe('refused'); // expired: it did not get through
   });
 
-  it('outlines each team, and each machine only once there are two, and frames them all', () => {
+  it('outlines each team and frames them all', () => {
     const one = groupCircles(
       [
         { x: 0, y: 0, machine: 'this machine', team: 'a' },
@@ -124,6 +124,10 @@ describe('the picture model', () => {
       ['team', 'b', 30, 0, 5],
     ]);
     expect(boxOf(one)).toEqual({ x: [-5, 35], y: [-10, 10] });
+    expect(boxOf([])).toBe(null);
+  });
+
+  it('outlines machines only once there are two', () => {
     const two = groupCircles(
       [
         { x: 0, y: 0, machine: 'here', team: 'a' },
@@ -137,7 +141,6 @@ describe('the picture model', () => {
       'machine laptop r=10',
       'team a r=5',
     ]);
-    expect(boxOf([])).toBe(null);
   });
 
   it('finds the line under a click, and none when the click is far from every line', () => {
