@@ -27,13 +27,20 @@ describe('publishing to Claude Code', () => {
   let t: TestHub;
   afterEach(async () => t?.close());
 
-  it("is off by default; on, each session with a pid gets an entry in Claude Code's format", async () => {
+  it('is off by default', async () => {
+    t = await startHub();
+    const dir = sessionsDir(path.join(t.dirs.root, 'claude'));
+    const c = await t.client();
+    await t.register(c, { name: 'alice', pid: holder(), liveness: 'pid' });
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it("on, each session with a pid has an entry in Claude Code's format while it lives", async () => {
     t = await startHub();
     const dir = sessionsDir(path.join(t.dirs.root, 'claude'));
     const c = await t.client();
     const pid = holder();
     const reg = await t.register(c, { name: 'alice', pid, liveness: 'pid' });
-    expect(fs.readdirSync(dir)).toEqual([]);
     await setPublish(t, true);
     const file = path.join(dir, `${pid}.json`);
     await until(() => fs.existsSync(file));
@@ -51,9 +58,12 @@ describe('publishing to Claude Code', () => {
     });
     expect(entry.messagingSocketPath).toBe(reg.address.slice('uds:'.length));
     expect(typeof entry.procStart).toBe('string');
-    expect((await c.call('agents.list', {})).rows.map((r) => r.kind)).toEqual(['switchboard']); // never listed twice
+    expect(
+      (await c.call('agents.list', {})).rows.map((r) => r.kind),
+      'never listed twice',
+    ).toEqual(['switchboard']);
     await c.call('session.unregister', { sessionId: reg.sessionId, token: reg.token });
-    await until(() => !fs.existsSync(file));
+    await until(() => !fs.existsSync(file)); // a hang: the entry outlived its session
   });
 
   it("turning it off removes the entries; it never overwrites an entry of Claude Code's own", async () => {
@@ -80,7 +90,7 @@ describe('publishing to Claude Code', () => {
     expect(fs.readFileSync(path.join(dir, `${theirs}.json`), 'utf8')).toBe(ccEntry);
   });
 
-  it('leaves no ghosts: close removes entries; a restart removes those a crash left', async () => {
+  it('leaves no ghost entries, neither after a close nor after a crash', async () => {
     const dirs = tempDirs();
     t = await startHub({}, dirs);
     const dir = sessionsDir(path.join(dirs.root, 'claude'));
@@ -90,7 +100,7 @@ describe('publishing to Claude Code', () => {
     await setPublish(t, true);
     await until(() => fs.existsSync(path.join(dir, `${pid}.json`)));
     await t.close();
-    expect(fs.existsSync(path.join(dir, `${pid}.json`))).toBe(false);
+    expect(fs.existsSync(path.join(dir, `${pid}.json`)), 'a close removes its entries').toBe(false);
 
     // A crash leaves our entry and another Switchboard's whose process is gone.
     const ghost = {
@@ -112,8 +122,8 @@ describe('publishing to Claude Code', () => {
       JSON.stringify({ ...ghost, pid: live, switchboardHub: '/elsewhere/hub.sock' }),
     );
     t = await startHub({}, dirs);
-    expect(fs.existsSync(path.join(dir, '999999.json'))).toBe(false);
-    expect(fs.existsSync(path.join(dir, `${live}.json`))).toBe(true); // another live hub's
+    expect(fs.existsSync(path.join(dir, '999999.json')), 'a restart removes a dead one').toBe(false);
+    expect(fs.existsSync(path.join(dir, `${live}.json`)), "another live hub's is kept").toBe(true);
     // Our restored session is published again (the setting is still on), under its own pid.
     await until(
       () =>

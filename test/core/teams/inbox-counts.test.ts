@@ -45,13 +45,27 @@ describe('inbox depths for teams.show', () => {
     expect(reads()).toBe(3);
   });
 
-  it('an inbox rewritten in place is read again; a missing one is empty; a problem is kept with its file', async () => {
+  function inboxA() {
     const dir = tempDir('sb-counts-');
-    const box = new Mailbox(path.join(dir, 'a.json'), LOCK);
-    const { cache } = counting();
+    return { box: new Mailbox(path.join(dir, 'a.json'), LOCK), cache: counting().cache };
+  }
+
+  it('a missing inbox counts as empty', async () => {
+    const { box, cache } = inboxA();
     expect(await cache.of(box)).toEqual({ depth: 0, unread: 0 });
+  });
+
+  it('an inbox rewritten in place is read again', async () => {
+    const { box, cache } = inboxA();
+    await cache.of(box);
     fs.writeFileSync(box.file, JSON.stringify([newEntry({ from: 'x', text: 'y' })]));
     expect(await cache.of(box)).toEqual({ depth: 1, unread: 1 });
+  });
+
+  it('an inbox that is not valid JSON counts as empty, with its problem', async () => {
+    const { box, cache } = inboxA();
+    fs.writeFileSync(box.file, JSON.stringify([newEntry({ from: 'x', text: 'y' })]));
+    await cache.of(box);
     fs.writeFileSync(box.file, '{not json');
     expect(await cache.of(box)).toEqual({ depth: 0, unread: 0, problem: 'not valid JSON' });
   });

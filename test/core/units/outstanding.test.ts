@@ -30,15 +30,23 @@ describe('OutstandingSends', () => {
     expect(o.accept(receipt({ status: 'delivered' }))).toBe(false); // final: nothing more comes
   });
 
-  it('forgets a send that failed, one past its time, and the oldest past the cap', async () => {
-    const clock = { t: 0 };
-    const o = new OutstandingSends(() => clock.t);
+  it('forgets a send that failed', async () => {
+    const o = new OutstandingSends(() => 0);
     await o.add('m1', 'alice', 'buildbox');
     o.forget('m1');
     expect(o.accept(receipt())).toBe(false);
+  });
+
+  it('forgets a send past its time', async () => {
+    const clock = { t: 0 };
+    const o = new OutstandingSends(() => clock.t);
     await o.add('m1', 'alice', 'buildbox');
     clock.t += OUTSTANDING_MS;
     expect(o.accept(receipt())).toBe(false);
+  });
+
+  it('forgets the oldest send past the cap', async () => {
+    const o = new OutstandingSends(() => 0);
     for (let i = 0; i <= OUTSTANDING_MAX; i++) await o.add(`n${i}`, 'alice', 'buildbox');
     expect(o.size).toBe(OUTSTANDING_MAX);
     expect(o.accept(receipt({ origMsgId: 'n0' }))).toBe(false);
@@ -47,7 +55,7 @@ describe('OutstandingSends', () => {
 });
 
 describe('stored sends', () => {
-  it('are journaled with where the store keeps them, come back after a restart, and are due after their time', async () => {
+  it('come back after a restart from the journal, and are due once past their time', async () => {
     const wall = { t: 1_000 };
     const journal: RelayOutRecord[] = [];
     const store = { added: (r: RelayOutRecord) => (journal.push(r), Promise.resolve()), ended: () => undefined };
@@ -64,11 +72,14 @@ describe('stored sends', () => {
       store,
     );
     again.restore([journal.at(-1)!]);
-    expect(again.storedDue(100)).toEqual([]);
+    expect(again.storedDue(100), 'restored, not due yet').toEqual([]);
     wall.t = 5_100;
-    expect(again.storedDue(100).map((d) => [d.msgId, d.stored.seq])).toEqual([['m1', 7]]);
+    expect(
+      again.storedDue(100).map((d) => [d.msgId, d.stored.seq]),
+      'due past its time, with where the store keeps it',
+    ).toEqual([['m1', 7]]);
     await again.stored('m1', undefined); // a hub took it: its receipt will come
-    expect(again.storedDue(100)).toEqual([]);
-    expect(again.accept(receipt({ status: 'delivered' }))).toBe(true);
+    expect(again.storedDue(100), 'taken: no longer due').toEqual([]);
+    expect(again.accept(receipt({ status: 'delivered' })), 'its receipt is still accepted').toBe(true);
   });
 });
