@@ -56,7 +56,7 @@ function serve(env: NodeJS.ProcessEnv, ui: boolean): Promise<{ proc: ChildProces
   });
 }
 
-test('a send to another machine waits for Allow; Deny answers confirm-denied and nothing arrives', async ({ page }) => {
+test('a send to another machine arrives only after the user allows it', async ({ page }) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbr-'));
   const nats = await startNats();
   const holder = spawn('sleep', ['300'], { stdio: 'ignore' });
@@ -89,8 +89,12 @@ test('a send to another machine waits for Allow; Deny answers confirm-denied and
     await expect(item.getByRole('button', { name: 'Deny' })).toBeFocused();
     await page.screenshot({ path: path.join(SHOTS, 'approvals-confirmation.png') });
     await item.getByRole('button', { name: 'Deny' }).click();
-    expect(JSON.parse((await denied).stdout)).toMatchObject({ status: 'confirm-denied' });
-    expect(JSON.parse((await cli(bob, ['inbox', '--json'])).stdout)).toMatchObject({ items: [] });
+    expect(JSON.parse((await denied).stdout), 'Deny answers confirm-denied').toMatchObject({
+      status: 'confirm-denied',
+    });
+    expect(JSON.parse((await cli(bob, ['inbox', '--json'])).stdout), 'a denied send never arrives').toMatchObject({
+      items: [],
+    });
 
     const allowed = cli(alice, [
       'send',
@@ -104,7 +108,7 @@ test('a send to another machine waits for Allow; Deny answers confirm-denied and
     ]);
     await page.getByTestId('confirmation-item').getByRole('button', { name: 'Allow once' }).click();
     expect(JSON.parse((await allowed).stdout)).toMatchObject({ status: 'queued' });
-    expect((await cli(bob, ['inbox', '--json'])).stdout).toContain('the public plans');
+    expect((await cli(bob, ['inbox', '--json'])).stdout, 'an allowed send arrives').toContain('the public plans');
   } finally {
     await page.close(); // before the hub goes: its reconnect attempts would count as failed requests
     await stopAndRemove(root, procs, 'SIGKILL');

@@ -37,7 +37,7 @@ async function rpcClient(
     });
 }
 
-test('500 sessions and 100 held messages render; approving one updates the list', async ({ page }) => {
+test('with 500 sessions and 100 held messages, approving one updates the list', async ({ page }) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sbs-'));
   fs.mkdirSync(path.join(root, 'home'), { mode: 0o700 });
   fs.writeFileSync(
@@ -83,9 +83,9 @@ test('500 sessions and 100 held messages render; approving one updates the list'
       });
 
     await page.goto(ready.ui);
-    await expect(page.getByTestId('sessions').getByRole('row')).toHaveCount(501);
+    await expect(page.getByTestId('sessions').getByRole('row'), 'all 500 sessions render').toHaveCount(501);
     await page.getByRole('button', { name: /^Approvals/ }).click();
-    await expect(page.getByTestId('held-item')).toHaveCount(100);
+    await expect(page.getByTestId('held-item'), 'all 100 held messages render').toHaveCount(100);
     const ms = await page.evaluate(async () => {
       const t0 = performance.now();
       const done = new Promise<number>((resolve) => {
