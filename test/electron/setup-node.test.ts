@@ -40,11 +40,13 @@ describe('the node the desktop setup writes', () => {
     expect(await findSetupNode({ PATH: pathOf(broken, fresh) })).toEqual({ node: path.join(fresh, 'node') });
   });
 
-  it('is none when the only node is too old, and the problem names it, its version and the minimum', async () => {
+  it('is none when the only node is too old, with a problem that names it against the minimum', async () => {
     const old = fakeNode(OLD);
     const r = await findSetupNode({ PATH: old });
-    expect(r).toEqual({ problem: expect.stringContaining(`${path.join(old, 'node')} (${OLD})`) });
-    expect('problem' in r && r.problem).toContain(`Node ${MIN_NODE.join('.')} or newer`);
+    expect(r, 'names the node and its version').toEqual({
+      problem: expect.stringContaining(`${path.join(old, 'node')} (${OLD})`),
+    });
+    expect('problem' in r && r.problem, 'names the minimum').toContain(`Node ${MIN_NODE.join('.')} or newer`);
   });
 
   it('is none when no node is on PATH', async () => {
@@ -93,7 +95,8 @@ describe('desktop setup through the hub', () => {
     expect(r.changes.map((c) => c.diff).join('\n')).toContain(`command = "${path.join(fresh, 'node')}"`);
   });
 
-  it('with only a too old node, refuses to plan or apply an install, says why and writes nothing', async () => {
+  // Both setup.plan and setup.apply are refused, saying why.
+  it('with only a too old node, refuses an install and writes nothing', async () => {
     const { home, call } = await desktopHub(fakeNode(OLD));
     const client = await call();
     for (const method of ['setup.plan', 'setup.apply'] as const) {
@@ -102,7 +105,7 @@ describe('desktop setup through the hub', () => {
       expect((err as RpcError).message).toContain(`Node ${MIN_NODE.join('.')} or newer`);
       expect((err as RpcError).message).toContain(OLD);
     }
-    expect(fs.readdirSync(home)).toEqual([]);
+    expect(fs.readdirSync(home), 'nothing is written').toEqual([]);
   });
 
   it('with only a too old node, still plans a removal (it writes no node)', async () => {
