@@ -60,7 +60,7 @@ describe('durability', () => {
     c.close();
   });
 
-  it('replay tolerates a torn last line, the next record starts a fresh line, and compaction keeps exactly the live records', async () => {
+  it('a torn last line loses only itself: replay skips it and the journal goes on cleanly', async () => {
     const dir = tempDirs().home;
     const opts = { syncMs: 10, compactBytes: 1, lineBytes: 1 << 20 };
     const { journal } = await Journal.open(dir, opts);
@@ -71,18 +71,19 @@ describe('durability', () => {
     journal.close();
     fs.appendFileSync(path.join(dir, 'journal.ndjson'), '{"t":"i","id":"s1","item":{"kind":"no');
     const reopened = await Journal.open(dir, opts);
-    expect([...reopened.state.items.get('s1')!.keys()]).toEqual(['y']);
+    expect([...reopened.state.items.get('s1')!.keys()], 'replay skips the torn line').toEqual(['y']);
     await reopened.journal.append({ t: 'i', id: 's1', item: item('z') });
-    expect(await reopened.journal.compact()).toBe(true);
+    expect(await reopened.journal.compact(), 'compaction runs').toBe(true);
     reopened.journal.close();
     const lines = [
       { t: 'v', v: 1, by: 'switchboard' }, // the format header, written when the file was new
       { t: 'i', id: 's1', item: item('y') },
       { t: 'i', id: 's1', item: item('z') },
     ];
-    expect(fs.readFileSync(path.join(dir, 'journal.ndjson'), 'utf8')).toBe(
-      lines.map((l) => JSON.stringify(l) + '\n').join(''),
-    );
+    expect(
+      fs.readFileSync(path.join(dir, 'journal.ndjson'), 'utf8'),
+      'the next record started a fresh line; compaction kept exactly the live records',
+    ).toBe(lines.map((l) => JSON.stringify(l) + '\n').join(''));
     expect(fs.statSync(path.join(dir, 'journal.ndjson')).mode & 0o777).toBe(0o600);
   });
 });

@@ -118,7 +118,7 @@ describe('relay between two hubs', () => {
 });
 
 describe('bad input from the broker', () => {
-  it('garbage requests get invalid_params, garbage presence is ignored, the hubs keep working', async () => {
+  it('garbage from the broker changes nothing on the hubs', async () => {
     const nc = await connect({ servers: nats.url });
     try {
       const answer = await nc.request(
@@ -126,16 +126,23 @@ describe('bad input from the broker', () => {
         new TextEncoder().encode('{"v":1,"msgId":"x","__proto__":{}}'),
         { timeout: 2000 },
       );
-      expect(JSON.parse(new TextDecoder().decode(answer.data))).toEqual({ v: 1, error: 'invalid_params' });
+      expect(JSON.parse(new TextDecoder().decode(answer.data)), 'a garbage request').toEqual({
+        v: 1,
+        error: 'invalid_params',
+      });
       nc.publish(SUBJECTS.presence('evil'), new TextEncoder().encode('{"v":1,"machine":"evil","sessions":"all"}'));
       nc.publish(SUBJECTS.receipt('laptop'), new TextEncoder().encode('not json'));
       await nc.flush();
     } finally {
       await nc.close();
     }
-    expect((await ca.call('agents.list', {})).rows.some((r) => r.machine === 'evil')).toBe(false);
+    expect(
+      (await ca.call('agents.list', {})).rows.some((r) => r.machine === 'evil'),
+      'garbage presence',
+    ).toBe(false);
     expect(
       (await ca.call('message.send', { ...creds(alice), to: 'bob', summary: 's', message: 'still fine' })).status,
+      'the hubs keep working',
     ).toBe('queued');
   });
 });

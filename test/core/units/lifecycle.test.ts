@@ -201,29 +201,43 @@ describe('retireSession', () => {
     });
   });
 
-  it('dormant: kept only while it has unread messages; with nothing to resume it is forgotten at once', async () => {
-    const h = harness();
-    const empty = await live(h, 'empty');
-    const busy = await live(h, 'busy');
-    const sender = await live(h, 'sender');
-    await h.admission.route(envFrom(sender, 'for-busy'), busy);
+  describe('a dormant end', () => {
+    /** empty has no mail; busy has one message from sender. */
+    async function twoSessions() {
+      const h = harness();
+      const empty = await live(h, 'empty');
+      const busy = await live(h, 'busy');
+      const sender = await live(h, 'sender');
+      await h.admission.route(envFrom(sender, 'for-busy'), busy);
+      return { h, empty, busy, sender };
+    }
 
-    await retireSession(h.ports, empty.id, 'dormant');
-    expect(h.table.dormant.has(empty.id)).toBe(false);
-    expect(h.journal.records.at(-1)).toEqual({ t: 'd', id: empty.id });
+    it('forgets a session with nothing to resume at once', async () => {
+      const { h, empty } = await twoSessions();
+      await retireSession(h.ports, empty.id, 'dormant');
+      expect(h.table.dormant.has(empty.id)).toBe(false);
+      expect(h.journal.records.at(-1)).toEqual({ t: 'd', id: empty.id });
+    });
 
-    await retireSession(h.ports, busy.id, 'dormant');
-    expect(h.table.dormant.get(busy.id)?.session.id).toBe(busy.id);
-    expect(h.journal.records.some((r) => r.t === 'd' && r.id === busy.id)).toBe(false);
-    expect(h.mailboxes.depth(busy.id)).toBe(1);
-    expect(undelivered(h, sender)).toEqual([]);
+    it('keeps a session with unread messages, its senders not told anything', async () => {
+      const { h, busy, sender } = await twoSessions();
+      await retireSession(h.ports, busy.id, 'dormant');
+      expect(h.table.dormant.get(busy.id)?.session.id).toBe(busy.id);
+      expect(h.journal.records.some((r) => r.t === 'd' && r.id === busy.id)).toBe(false);
+      expect(h.mailboxes.depth(busy.id)).toBe(1);
+      expect(undelivered(h, sender)).toEqual([]);
+    });
 
-    h.clock.advance(1001); // past dormantRetentionMs
-    await trimDormant(h.ports);
-    expect(h.table.dormant.has(busy.id)).toBe(false);
-    expect(undelivered(h, sender)).toMatchObject([
-      { origMsgId: 'for-busy', reason: 'the session ended and was not resumed in time' },
-    ]);
-    expect(h.journal.records.at(-1)).toEqual({ t: 'd', id: busy.id });
+    it('past its retention, forgets it and tells its senders "undelivered"', async () => {
+      const { h, busy, sender } = await twoSessions();
+      await retireSession(h.ports, busy.id, 'dormant');
+      h.clock.advance(1001); // past dormantRetentionMs
+      await trimDormant(h.ports);
+      expect(h.table.dormant.has(busy.id)).toBe(false);
+      expect(undelivered(h, sender)).toMatchObject([
+        { origMsgId: 'for-busy', reason: 'the session ended and was not resumed in time' },
+      ]);
+      expect(h.journal.records.at(-1)).toEqual({ t: 'd', id: busy.id });
+    });
   });
 });
