@@ -28,7 +28,8 @@ describe('the file-size check', () => {
     ]);
   });
 
-  it('lets a listed file shrink, never grow, and asks for it to leave the list once it fits', () => {
+  // a.ts shrank (fine), b.ts grew (refused), c.ts fits now (must leave the list).
+  it('holds a listed file to the length it had until it fits the limit', () => {
     const root = tree({ 'core/a.ts': 400, 'core/b.ts': 410, 'core/c.ts': 200 });
     const over = { 'core/a.ts': 405, 'core/b.ts': 405, 'core/c.ts': 380 };
     expect(oversize(root, over, ['core']).sort()).toEqual([

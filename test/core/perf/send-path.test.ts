@@ -187,7 +187,7 @@ describe('framing', () => {
 });
 
 describe('settings shared between sessions', () => {
-  it('sessions whose files are all missing share one effective object; a project file makes its own, and a change re-resolves', () => {
+  it('sessions with the same settings files share one effective object, resolved again when a file changes', () => {
     const root = tempDir();
     const store = new SettingsStore({
       managedPath: path.join(root, 'managed.json'),
@@ -207,8 +207,8 @@ describe('settings shared between sessions', () => {
     const a = store.effective(cwd('a'), emptyParsed(), 'sa');
     const b = store.effective(cwd('b'), store.parseFlag(null, 'b'), 'sb');
     const c = store.effective(path.join(root, 'c'), store.parseFlag(null, 'c'), 'sc');
-    expect(store.effective(cwd('b'), store.parseFlag(null, 'b'), 'sb2')).toBe(b);
-    expect(c).not.toBe(b);
+    expect(store.effective(cwd('b'), store.parseFlag(null, 'b'), 'sb2'), 'no files: one shared object').toBe(b);
+    expect(c, 'a project file makes its own').not.toBe(b);
     expect(c.inbound.floor?.value).toBe('refuse');
     expect(b.inbound.floor).toBeNull();
     expect(a).toEqual(b);
@@ -217,8 +217,11 @@ describe('settings shared between sessions', () => {
       path.join(root, 'b', '.switchboard', 'settings.json'),
       JSON.stringify({ crossSessionInbound: 'hold' }),
     );
-    expect(store.poll()).toBe(true);
-    expect(store.effective(path.join(root, 'b'), store.parseFlag(null, 'b'), 'sb').inbound.floor?.value).toBe('hold');
-    expect(store.effective(path.join(root, 'a'), emptyParsed(), 'sa').inbound.floor).toBeNull();
+    expect(store.poll(), 'the change is seen').toBe(true);
+    expect(
+      store.effective(path.join(root, 'b'), store.parseFlag(null, 'b'), 'sb').inbound.floor?.value,
+      'b resolved again',
+    ).toBe('hold');
+    expect(store.effective(path.join(root, 'a'), emptyParsed(), 'sa').inbound.floor, 'a is unchanged').toBeNull();
   });
 });

@@ -132,7 +132,8 @@ describe('idle notices and the subscriber policy', () => {
     ]);
   });
 
-  it('subscriptions can be listed and cancelled; a cancelled one never fires', async () => {
+  /** watcher asked to be told when target is idle. */
+  async function subscribed() {
     th = await startHub();
     const wc = await th.client();
     const watcher = await th.register(wc, { name: 'watcher' });
@@ -141,8 +142,18 @@ describe('idle notices and the subscriber policy', () => {
     const ui = await th.client();
     await wc.call('message.send', { ...auth(watcher), to: 'target', notify_when_idle: true });
     const [sub] = (await ui.call('subscriptions.list', { uiToken: th.hub.uiToken })).items;
+    return { wc, watcher, tc, target, ui, sub: sub! };
+  }
+
+  it('the UI lists a subscription with its subscriber and target', async () => {
+    const { target, sub } = await subscribed();
     expect(sub).toMatchObject({ subscriber: { name: 'watcher' }, target: { sessionId: target.sessionId } });
-    expect(await ui.call('subscriptions.cancel', { uiToken: th.hub.uiToken, id: sub!.id })).toEqual({
+  });
+
+  it('a subscription the UI cancelled never fires', async () => {
+    const { wc, watcher, tc, target, ui, sub } = await subscribed();
+    const hub = th.hub;
+    expect(await ui.call('subscriptions.cancel', { uiToken: hub.uiToken, id: sub.id })).toEqual({
       cancelled: true,
     });
     await tc.call('session.state', { ...auth(target), state: 'busy' });
@@ -151,7 +162,7 @@ describe('idle notices and the subscriber policy', () => {
     const last = await tc.call('message.send', { ...auth(target), to: 'watcher', summary: 's', message: 'after' });
     await until(async () => (await wc.call('inbox.fetch', auth(watcher))).items.some((i) => i.id === last.msg_id));
     expect((await wc.call('inbox.fetch', auth(watcher))).items.map((i) => i.kind)).toEqual(['message']);
-    expect((await ui.call('activity.list', { uiToken: th.hub.uiToken })).notices).toEqual([]);
+    expect((await ui.call('activity.list', { uiToken: hub.uiToken })).notices).toEqual([]);
   });
 });
 

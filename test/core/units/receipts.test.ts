@@ -146,12 +146,18 @@ describe('receipts.tell: other machines and socket writers', () => {
     expect(h.journal.records).toEqual([]);
   });
 
-  it('writes a status line to a writer beside the receiver; undelivered is told as dropped, with the count', async () => {
+  /** bob, and a socket writer in bob's directory. */
+  async function writerBeside() {
     const dir = tempDir('sb-units-');
     const h = admissionHarness();
     const receiver = session('bob', {}, dir);
     const writer = await fakePeer(path.join(dir, 'writer.sock'));
     peers.push(writer);
+    return { h, receiver, writer };
+  }
+
+  it('writes a status line, and journals nothing, for a writer beside the receiver', async () => {
+    const { h, receiver, writer } = await writerBeside();
     h.receipts.tell(
       { msgId: 'w1', fromAddress: udsAddress(writer.path), fromSessionId: null },
       receiver,
@@ -159,6 +165,18 @@ describe('receipts.tell: other machines and socket writers', () => {
       'parity',
     );
     await until(() => writer.lines.length === 1);
+    expect(writer.lines[0]).toMatchObject({
+      type: 'control',
+      action: 'peer_message_status',
+      status: 'held',
+      reason: 'parity',
+      from: receiver.address,
+    });
+    expect(h.journal.records).toEqual([]);
+  });
+
+  it('tells a writer "undelivered" as dropped, with the count', async () => {
+    const { h, receiver, writer } = await writerBeside();
     h.receipts.tell(
       { msgId: 'w2', fromAddress: udsAddress(writer.path), fromSessionId: null },
       receiver,
@@ -166,17 +184,13 @@ describe('receipts.tell: other machines and socket writers', () => {
       'ended',
       4,
     );
-    await until(() => writer.lines.length === 2);
-    const byId = (id: string) => writer.lines.find((l) => l.orig_msg_id === id);
-    expect(byId('w1')).toMatchObject({
-      type: 'control',
-      action: 'peer_message_status',
-      status: 'held',
-      reason: 'parity',
+    await until(() => writer.lines.length === 1);
+    expect(writer.lines[0]).toMatchObject({
+      orig_msg_id: 'w2',
+      status: 'dropped',
+      reason: 'ended (4 messages)',
       from: receiver.address,
     });
-    expect(byId('w2')).toMatchObject({ status: 'dropped', reason: 'ended (4 messages)', from: receiver.address });
-    expect(h.journal.records).toEqual([]);
   });
 
   it('answers from the reply socket (statusVia) to a writer beside it, and never to one outside that directory', async () => {
