@@ -133,7 +133,7 @@ describe('history.moved', () => {
     expect(flat(await c.call('history.edges', { uiToken: ui }))).toEqual({});
   });
 
-  it('keeps nothing while nobody follows, and forgets the oldest past its bound: both then say reset', () => {
+  it('says reset for what it did not keep: while nobody followed, or past its bound', () => {
     const out: HistoryMove[] = [];
     let following = false;
     const t = new MoveTracker(
@@ -158,7 +158,7 @@ describe('history.moved', () => {
     const held = (id: string): HistoryRecord => ({ t: 'o', msgId: id, at: 2, status: 'held', reason: '' });
     t.record(m('before'));
     t.record(held('before'));
-    expect([out, t.cursor().seq]).toEqual([[], 0]); // nothing built, nothing counted
+    expect([out, t.cursor().seq], 'nobody follows: nothing built, nothing counted').toEqual([[], 0]);
     following = true;
     t.record({
       t: 'e',
@@ -175,6 +175,7 @@ describe('history.moved', () => {
     t.record(held('one'));
     expect(
       out.map((x) => (x.kind === 'count' ? `${x.seq} ${x.msgId} ${x.previous}→${x.outcome}` : `${x.seq} reset`)),
+      'reset for the unfollowed message and the one past the bound',
     ).toEqual([
       '1 reset',
       '2 one null→queued',

@@ -73,20 +73,42 @@ const routed = (m: { msgId: string }, status: string, at: number, reason = ''): 
 });
 
 describe('history store', () => {
-  it('finds messages by words of their text, summary or names, and treats FTS syntax in the query as words', () => {
-    const s = open();
-    const a = msg('alice', 'bob', 'please rebase the payments branch', 1000, { summary: 'rebase request' });
-    const b = msg('bob', 'alice', 'done, the tests are green', 2000);
-    const c = msg('carol', 'bob', 'lunch?', 3000);
-    s.write([a, b, c]);
-    expect(s.query({ text: 'payments', limit: 10, order: 'newest' }).map((m) => m.msgId)).toEqual([a.msgId]);
-    expect(s.query({ text: 'REQUEST', limit: 10, order: 'newest' }).map((m) => m.msgId)).toEqual([a.msgId]);
-    expect(s.query({ text: 'carol', limit: 10, order: 'newest' }).map((m) => m.msgId)).toEqual([c.msgId]);
-    expect(s.query({ text: 'tests green', limit: 10, order: 'newest' }).map((m) => m.msgId)).toEqual([b.msgId]);
-    expect(s.query({ text: 'tests lunch', limit: 10, order: 'newest' })).toEqual([]);
-    // Operators and quotes are plain words, never a syntax error.
-    expect(() => s.query({ text: 'NEAR( "x" OR * AND -', limit: 10, order: 'newest' })).not.toThrow();
-    expect(s.query({ text: '"()*', limit: 10, order: 'newest' })).toEqual([]);
+  describe('search', () => {
+    function three() {
+      const s = open();
+      const a = msg('alice', 'bob', 'please rebase the payments branch', 1000, { summary: 'rebase request' });
+      const b = msg('bob', 'alice', 'done, the tests are green', 2000);
+      const c = msg('carol', 'bob', 'lunch?', 3000);
+      s.write([a, b, c]);
+      return { s, a, b, c };
+    }
+
+    it('finds a message by any of its words, in its text, summary or names', () => {
+      const { s, a, b, c } = three();
+      expect(
+        s.query({ text: 'payments', limit: 10, order: 'newest' }).map((m) => m.msgId),
+        'text',
+      ).toEqual([a.msgId]);
+      expect(
+        s.query({ text: 'REQUEST', limit: 10, order: 'newest' }).map((m) => m.msgId),
+        'summary',
+      ).toEqual([a.msgId]);
+      expect(
+        s.query({ text: 'carol', limit: 10, order: 'newest' }).map((m) => m.msgId),
+        'a name',
+      ).toEqual([c.msgId]);
+      expect(
+        s.query({ text: 'tests green', limit: 10, order: 'newest' }).map((m) => m.msgId),
+        'all words',
+      ).toEqual([b.msgId]);
+      expect(s.query({ text: 'tests lunch', limit: 10, order: 'newest' }), 'not words of two messages').toEqual([]);
+    });
+
+    it('treats FTS operators and quotes in a query as plain words, never a syntax error', () => {
+      const { s } = three();
+      expect(() => s.query({ text: 'NEAR( "x" OR * AND -', limit: 10, order: 'newest' })).not.toThrow();
+      expect(s.query({ text: '"()*', limit: 10, order: 'newest' })).toEqual([]);
+    });
   });
 
   it('keeps the framed text as delivered, searchable, also when it arrives in a later batch', () => {
