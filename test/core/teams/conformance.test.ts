@@ -123,26 +123,41 @@ describe('what we write, a documented-format reader accepts', () => {
     expect(fs.existsSync(`${created}.lock`)).toBe(false);
   });
 
-  it('tolerates garbage and prunes invalid entries only when consuming; peek never writes', async () => {
+  it('reads a missing or garbage inbox as empty', async () => {
     const dir = tempDirs().root;
     const file = path.join(dir, 'inbox.json');
     const box = new Mailbox(file, LOCK);
-    expect((await box.peek()).entries).toEqual([]);
+    expect((await box.peek()).entries, 'missing').toEqual([]);
     fs.writeFileSync(file, 'not json');
-    expect((await box.peek()).entries).toEqual([]);
+    expect((await box.peek()).entries, 'not JSON').toEqual([]);
     fs.writeFileSync(file, '{"an":"object"}');
-    expect((await box.peek()).entries).toEqual([]);
+    expect((await box.peek()).entries, 'not an array').toEqual([]);
+  });
+
+  describe('an inbox with an invalid entry', () => {
     const legacy = { from: 'a', text: 'old style', timestamp: '2026-01-01T00:00:00.000Z', read: false };
     const bad = { from: 7 };
     const withExtra = { ...newEntry({ from: 'b', text: 'new' }), from_plugin: 'x', lead_sig: 'y' };
-    const original = serialize([legacy, bad, withExtra]);
-    fs.writeFileSync(file, original);
-    const peeked = await box.peek();
-    expect(peeked).toMatchObject({ invalid: 1 });
-    expect(fs.readFileSync(file, 'utf8')).toBe(original);
-    const read = await box.read();
-    expect(read).toEqual([legacy, withExtra]);
-    expect(fs.readFileSync(file, 'utf8')).toBe(serialize([legacy, withExtra]));
+    function mixed() {
+      const file = path.join(tempDirs().root, 'inbox.json');
+      const original = serialize([legacy, bad, withExtra]);
+      fs.writeFileSync(file, original);
+      return { file, original, box: new Mailbox(file, LOCK) };
+    }
+
+    it('a peek counts it and never writes', async () => {
+      const { file, original, box } = mixed();
+      const peeked = await box.peek();
+      expect(peeked).toMatchObject({ invalid: 1 });
+      expect(fs.readFileSync(file, 'utf8')).toBe(original);
+    });
+
+    it('a read consumes the valid entries and prunes the invalid one', async () => {
+      const { file, box } = mixed();
+      const read = await box.read();
+      expect(read).toEqual([legacy, withExtra]);
+      expect(fs.readFileSync(file, 'utf8')).toBe(serialize([legacy, withExtra]));
+    });
   });
 
   it("a zero-byte inbox (Claude Code's wx create before its [] is written) is empty and takes an append", async () => {

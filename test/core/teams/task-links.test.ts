@@ -16,7 +16,7 @@ afterEach(async () => {
 const reason = async (p: Promise<unknown>): Promise<string> => ((await p.catch((e: unknown) => e)) as RpcError).reason;
 
 describe('task dependencies through tasks.update', () => {
-  it('writes both sides of addBlockedBy and addBlocks edges, and the claim honours them', async () => {
+  it('an edge is written into both of its tasks, and a claim honours it', async () => {
     th = await startHub();
     const c = await th.client();
     const list = 'links';
@@ -28,20 +28,29 @@ describe('task dependencies through tasks.update', () => {
       addBlocks: ['4'],
       status: 'in_progress',
     });
-    expect(r.task).toMatchObject({ id: '3', status: 'in_progress', blockedBy: ['1', '2'], blocks: ['4'] });
+    expect(r.task, 'the updated task').toMatchObject({
+      id: '3',
+      status: 'in_progress',
+      blockedBy: ['1', '2'],
+      blocks: ['4'],
+    });
     const file = (id: string) =>
       JSON.parse(fs.readFileSync(path.join(th!.hub.teams.root, 'tasks', list, `${id}.json`), 'utf8')) as {
         blocks: string[];
         blockedBy: string[];
       };
-    expect([file('1').blocks, file('2').blocks, file('4').blockedBy]).toEqual([['3'], ['3'], ['3']]);
+    expect([file('1').blocks, file('2').blocks, file('4').blockedBy], 'the other side of each edge').toEqual([
+      ['3'],
+      ['3'],
+      ['3'],
+    ]);
     // Adding an edge again changes nothing; edges alone (no other field) are a valid update.
     expect((await c.call('tasks.update', { list, id: '1', addBlocks: ['3'] })).task).toMatchObject({
       blocks: ['3'],
       blockedBy: [],
     });
-    expect(file('3').blockedBy).toEqual(['1', '2']);
-    expect(await reason(c.call('tasks.claim', { list, id: '4', owner: 'w1' }))).toBe('blocked');
+    expect(file('3').blockedBy, 'an edge added again changes nothing').toEqual(['1', '2']);
+    expect(await reason(c.call('tasks.claim', { list, id: '4', owner: 'w1' })), 'the claim honours it').toBe('blocked');
   });
 
   /** Tasks 1 -> 2 -> 3 (2 is blocked by 1 and blocks 3), and a way to read their files. */
