@@ -36,11 +36,11 @@ describe('the test-title check', () => {
       'test/agents/b.agents.ts': `it.skipIf(x)("${CHAINED}", async () => {});\n`,
       'test/e2e/c.e2e.ts': `test(\`${CHAINED}\`, async () => {});\n`,
     });
-    expect(longTitles(root).map((p) => p.split(':')[0]).sort()).toEqual([
-      'test/agents/b.agents.ts',
-      'test/core/a.test.ts',
-      'test/e2e/c.e2e.ts',
-    ]);
+    expect(
+      longTitles(root)
+        .map((p) => p.split(':')[0])
+        .sort(),
+    ).toEqual(['test/agents/b.agents.ts', 'test/core/a.test.ts', 'test/e2e/c.e2e.ts']);
   });
 
   it('passes titles of one behaviour', () => {
