@@ -54,17 +54,25 @@ describe('crossSessionInbound precedence (docs/design.md#7-inbound-policy)', () 
 });
 
 describe('other settings', () => {
-  it('isolatePeerMachines: true in any scope wins, a repository cannot turn it off', () => {
+  it('isolatePeerMachines on in any scope wins over off in another', () => {
     expect(
       resolveSettings(layers({ local: { isolatePeerMachines: true }, user: { isolatePeerMachines: false } }))
         .isolatePeerMachines,
+      'local on, user off',
     ).toEqual({ value: true, source: 'local' });
     expect(
       resolveSettings(layers({ user: { isolatePeerMachines: true }, project: { isolatePeerMachines: false } }))
         .isolatePeerMachines.value,
+      'a repository cannot turn it off',
     ).toBe(true);
-    expect(resolveSettings(layers({})).isolatePeerMachines).toEqual({ value: false, source: 'default' });
-    expect(resolveSettings(layers({ project: { isolatePeerMachines: 'yes' } })).isolatePeerMachines).toEqual({
+    expect(resolveSettings(layers({})).isolatePeerMachines, 'off by default').toEqual({
+      value: false,
+      source: 'default',
+    });
+    expect(
+      resolveSettings(layers({ project: { isolatePeerMachines: 'yes' } })).isolatePeerMachines,
+      "a repository's 'yes' counts as on",
+    ).toEqual({
       value: true,
       source: 'project',
     });
