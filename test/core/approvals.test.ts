@@ -26,7 +26,7 @@ async function holding(t: TestHub): Promise<{ c: HubClient; web: Registration; a
 }
 
 describe('held messages decided together', () => {
-  it('approves several in one request; one decided meanwhile is gone, the rest still decided', async () => {
+  it('a batch approval decides every message still held, reporting one decided meanwhile as gone', async () => {
     th = await startHub();
     const { c, web, ui } = await holding(th);
     for (const m of ['one', 'two', 'three'])
@@ -84,7 +84,7 @@ describe('pause inbound', () => {
 });
 
 describe('idle subscriptions reach the views', () => {
-  it('a session subscribing, its notice firing and a cancel each emit subscriptions.changed', async () => {
+  it('every change to the idle subscriptions tells the UI: made, fired or cancelled', async () => {
     th = await startHub();
     const events: HubEvent[] = [];
     th.hub.events.on((e) => events.push(e));
@@ -97,11 +97,11 @@ describe('idle subscriptions reach the views', () => {
     expect(changes(), 'made by a session').toBe(1);
     await c.call('session.state', { ...auth(b), state: 'idle' });
     await until(() => changes() === 2); // fired: it leaves the list
-    expect((await c.call('subscriptions.list', { uiToken: th.hub.uiToken })).items).toEqual([]);
+    expect((await c.call('subscriptions.list', { uiToken: th.hub.uiToken })).items, 'fired: gone').toEqual([]);
     await c.call('session.state', { ...auth(b), state: 'busy' });
     await c.call('message.send', { ...auth(a), to: 'builder', notify_when_idle: true });
     const [sub] = (await c.call('subscriptions.list', { uiToken: th.hub.uiToken })).items;
     await c.call('subscriptions.cancel', { uiToken: th.hub.uiToken, id: sub!.id });
-    expect(changes()).toBe(4);
+    expect(changes(), 'made again, then cancelled').toBe(4);
   });
 });

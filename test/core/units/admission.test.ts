@@ -56,23 +56,34 @@ function pair(
 }
 
 describe('admission: throttle', () => {
-  it('drops a repeat as dropped/duplicate with one drop receipt, folds the next and reports it with its count after the window', async () => {
+  /** "same" sent as a (queued), then again as b (a duplicate). */
+  async function repeated() {
     const { h, sender, receiver } = pair();
-    expect(await h.admission.route(fromSession(sender, 'same', 'a'), receiver)).toEqual({ status: 'queued' });
+    const first = await h.admission.route(fromSession(sender, 'same', 'a'), receiver);
+    const repeat = await h.admission.route(fromSession(sender, 'same', 'b'), receiver);
+    await settle(); // a receipt is offered once it is journaled
+    return { h, sender, receiver, first, repeat };
+  }
+
+  it('drops a repeat as a duplicate and tells the sender at once', async () => {
+    const { h, sender, receiver, first, repeat } = await repeated();
+    expect(first).toEqual({ status: 'queued' });
     expect(h.pokes).toEqual([receiver.id]);
-    expect(await h.admission.route(fromSession(sender, 'same', 'b'), receiver)).toEqual({
+    expect(repeat).toEqual({
       status: 'dropped',
       reason: 'duplicate',
     });
-    await settle(); // a receipt is offered once it is journaled
     expect(receipts(h, sender)).toMatchObject([{ status: 'dropped', origMsgId: 'b', count: 1, reason: 'duplicate' }]);
     expect(receipts(h, sender)[0]!.text).toContain('was dropped and not delivered. Reason: duplicate.');
+  });
 
+  it('folds the drops that follow into one receipt with their count, after the window', async () => {
+    const { h, sender, receiver } = await repeated();
     expect(await h.admission.route(fromSession(sender, 'same', 'c'), receiver)).toMatchObject({ status: 'dropped' });
     expect(await h.admission.route(fromSession(sender, 'same', 'd'), receiver)).toMatchObject({ status: 'dropped' });
-    expect(receipts(h, sender)).toHaveLength(1); // folded, not one receipt per drop
+    expect(receipts(h, sender), 'folded, not one receipt per drop').toHaveLength(1);
     h.admission.flushDrops();
-    expect(receipts(h, sender)).toHaveLength(1); // the window has not passed
+    expect(receipts(h, sender), 'the window has not passed').toHaveLength(1);
     h.clock.advance(THROTTLE_DEFAULTS.foldWindowMs);
     h.admission.flushDrops();
     await settle();
@@ -80,7 +91,7 @@ describe('admission: throttle', () => {
     expect(folded).toMatchObject({ status: 'dropped', count: 2, reason: 'duplicate' });
     expect(folded.text).toContain('(2 messages)');
     expect(messages(h, receiver)).toHaveLength(1);
-    expect(h.pokes).toEqual([receiver.id]); // nothing dropped wakes the receiver
+    expect(h.pokes, 'nothing dropped wakes the receiver').toEqual([receiver.id]);
   });
 });
 
