@@ -85,13 +85,30 @@ describe('the inbound socket (Claude Code wire format)', () => {
     expect(b!.text).toBe('<cross-session-message from="unknown">\nplain words\n</cross-session-message>');
   });
 
-  it('skips garbage lines, drops a duplicate msg_id, and closes on an oversized line', async () => {
+  /** A session whose socket takes lines of at most 2048 bytes, and the fixture's user line. */
+  async function receiver() {
     th = await startHub({ limits: { frameBytes: 2048 } });
     const c = await th.client();
     const r = await th.register(c, { name: 'receiver' });
-    const line = fixture('user-message.ndjson').trim();
-    await writeSocket(socketPathOf(r.address)!, `garbage\n{"type":"user"}\n${line}\n${line}\n`);
-    await until(async () => (await items(c, r)).length === 1);
+    return { c, r, line: fixture('user-message.ndjson').trim(), id: '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b' };
+  }
+
+  it('skips garbage lines and still takes the valid one after them', async () => {
+    const { c, r, line, id } = await receiver();
+    await writeSocket(socketPathOf(r.address)!, `garbage\n{"type":"user"}\n${line}\n`);
+    await barrier(c, r);
+    expect((await items(c, r)).map((i) => i.id)).toEqual([id, 'barrier']);
+  });
+
+  it('drops a second line with the same msg_id', async () => {
+    const { c, r, line, id } = await receiver();
+    await writeSocket(socketPathOf(r.address)!, `${line}\n${line}\n`);
+    await barrier(c, r);
+    expect((await items(c, r)).map((i) => i.id)).toEqual([id, 'barrier']);
+  });
+
+  it('closes the connection on an oversized line and reads nothing after it', async () => {
+    const { c, r } = await receiver();
     await writeUntilClosed(
       socketPathOf(r.address)!,
       'x'.repeat(5000) +
@@ -100,7 +117,7 @@ describe('the inbound socket (Claude Code wire format)', () => {
         '\n',
     );
     await barrier(c, r);
-    expect((await items(c, r)).map((i) => i.id)).toEqual(['5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b', 'barrier']);
+    expect((await items(c, r)).map((i) => i.id)).toEqual(['barrier']);
   });
 
   it("honours the rename control frame from the session's own child (auth line first)", async () => {

@@ -85,7 +85,8 @@ describe('history.edges', () => {
     });
   });
 
-  it('is the UI token’s only, with a bounded window; a full page says it was truncated', async () => {
+  /** alice sent bob, carol and dave one message each; a page holds 2 pairs. */
+  async function threePairs() {
     th = await startHub({ limits: { historyEdgeRows: 2 } });
     const c = await th.client();
     const alice = await th.register(c, { name: 'alice' });
@@ -99,14 +100,27 @@ describe('history.edges', () => {
         message: `hi ${to}`,
       });
     }
+    return { c, alice, ui: th.hub.uiToken };
+  }
+
+  it('is the UI token’s only: a session token or a wrong UI token is refused', async () => {
+    const { c, alice } = await threePairs();
     expect(await reason(c.call('history.edges', { sessionId: alice.sessionId, token: alice.token } as never))).toBe(
       'invalid_params',
     );
     expect(await reason(c.call('history.edges', { uiToken: 'x'.repeat(48) }))).toBe('unauthorized');
-    expect(await reason(c.call('history.edges', { uiToken: th.hub.uiToken, windowMs: 365 * 24 * 3_600_000 }))).toBe(
+  });
+
+  it('refuses a window past its bound', async () => {
+    const { c, ui } = await threePairs();
+    expect(await reason(c.call('history.edges', { uiToken: ui, windowMs: 365 * 24 * 3_600_000 }))).toBe(
       'invalid_params',
     );
-    const view = await c.call('history.edges', { uiToken: th.hub.uiToken });
+  });
+
+  it('a full page keeps the newest pairs and says it was truncated', async () => {
+    const { c, ui } = await threePairs();
+    const view = await c.call('history.edges', { uiToken: ui });
     expect(view.edges.map((e) => e.to.name)).toEqual(['dave', 'carol']); // newest first
     expect(view.truncated).toBe(true);
   });
