@@ -87,33 +87,58 @@ function openEvents(
 }
 
 describe('web bridge security', () => {
-  it('takes the token only as a Bearer header: the printed URL keeps it in the fragment and no answer sets a cookie', async () => {
-    const { port, token, auth, origin } = await setup();
-    expect(web!.url).toBe(`http://127.0.0.1:${port}/#token=${token}`);
-    const post = (headers: Record<string, string>) =>
-      request(port, {
-        method: 'POST',
-        path: '/api/held.list',
-        headers: { Origin: origin, 'Content-Type': 'application/json', ...headers },
-        body: '{}',
-      });
-    expect((await post({ Authorization: auth })).status).toBe(200);
-    for (const headers of [
-      {},
-      { Authorization: 'Bearer wrong' },
-      { Authorization: `Basic ${token}` },
-      { Cookie: `sb_ui=${token}` },
-      { Cookie: `sb_ui_${port}=${token}` },
-    ] as Array<Record<string, string>>) {
-      const r = await post(headers);
-      expect(r.status).toBe(401);
-      expect(reasonOf(r)).toBe('unauthorized');
+  describe('the UI token', () => {
+    /** The bridge and a POST of held.list with the given headers. */
+    async function bridge() {
+      const b = await setup();
+      const post = (headers: Record<string, string>) =>
+        request(b.port, {
+          method: 'POST',
+          path: '/api/held.list',
+          headers: { Origin: b.origin, 'Content-Type': 'application/json', ...headers },
+          body: '{}',
+        });
+      return { ...b, post };
     }
-    const old = await request(port, { path: `/?token=${token}` });
-    expect([old.status, reasonOf(old)]).toEqual([400, 'token_in_query']);
-    for (const r of [old, await request(port, { path: '/' }), await post({ Authorization: auth })])
-      expect(r.headers['set-cookie']).toBeUndefined();
-    expect((await openEvents(port, '/api/events')).status).toBe(401);
+
+    it('the printed URL keeps it in the fragment, which no request carries', async () => {
+      const { port, token } = await bridge();
+      expect(web!.url).toBe(`http://127.0.0.1:${port}/#token=${token}`);
+    });
+
+    it('is taken only as a Bearer header', async () => {
+      const { port, token, auth, post } = await bridge();
+      expect((await post({ Authorization: auth })).status).toBe(200);
+      for (const headers of [
+        {},
+        { Authorization: 'Bearer wrong' },
+        { Authorization: `Basic ${token}` },
+        { Cookie: `sb_ui=${token}` },
+        { Cookie: `sb_ui_${port}=${token}` },
+      ] as Array<Record<string, string>>) {
+        const r = await post(headers);
+        expect(r.status, JSON.stringify(headers)).toBe(401);
+        expect(reasonOf(r)).toBe('unauthorized');
+      }
+    });
+
+    it('in a query string is refused', async () => {
+      const { port, token } = await bridge();
+      const old = await request(port, { path: `/?token=${token}` });
+      expect([old.status, reasonOf(old)]).toEqual([400, 'token_in_query']);
+    });
+
+    it('never becomes a cookie: no answer sets one', async () => {
+      const { port, token, auth, post } = await bridge();
+      const old = await request(port, { path: `/?token=${token}` });
+      for (const r of [old, await request(port, { path: '/' }), await post({ Authorization: auth })])
+        expect(r.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('an event stream without it is refused', async () => {
+      const { port } = await bridge();
+      expect((await openEvents(port, '/api/events')).status).toBe(401);
+    });
   });
 
   describe('event streams', () => {

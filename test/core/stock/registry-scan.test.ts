@@ -73,7 +73,8 @@ describe('registry scans', () => {
 });
 
 describe('probes', () => {
-  it('a listed socket is probed again after REPROBE_MS: one that stopped answering leaves the list, and one that began answering joins it', async () => {
+  // One that stopped answering leaves the list; one that began answering joins it.
+  it('a listed socket is probed again after REPROBE_MS, its new answer deciding', async () => {
     const dir = tempDir('sb-reg-');
     const sock = path.join(dir, 'cc.sock');
     const server = net.createServer().listen(sock);
@@ -100,15 +101,15 @@ describe('probes', () => {
       answers = false;
       now = REPROBE_MS - 1;
       await d.scan();
-      expect(d.sessions).toHaveLength(1); // within REPROBE_MS the last answer stands
+      expect(d.sessions, 'within REPROBE_MS the last answer stands').toHaveLength(1);
       now = REPROBE_MS;
       await d.scan();
-      expect(d.sessions).toHaveLength(0); // old code: listed while the pid lives
+      expect(d.sessions, 'stopped answering: it leaves').toHaveLength(0); // old code: listed while the pid lives
       answers = true;
       now = 2 * REPROBE_MS;
       await d.scan();
-      expect(d.sessions).toHaveLength(1);
-      expect(listed).toEqual([1, 0, 1]);
+      expect(d.sessions, 'began answering: it joins').toHaveLength(1);
+      expect(listed, 'each change is told').toEqual([1, 0, 1]);
     } finally {
       d.close();
       server.close();
