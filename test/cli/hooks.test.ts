@@ -294,6 +294,19 @@ describe('whether hooks run', () => {
       'codex (hooks not running)',
     );
   });
+  it("the flag clears once that session's hook reports", async () => {
+    th = await startHub();
+    const c = await th.client();
+    const r = await th.register(c, { name: 'late', agent: 'codex' });
+    const hooksOf = async () => (await c.call('agents.list', {})).rows.find((row) => row.name === 'late')?.hooks;
+    expect(await hooksOf(), 'flagged before any hook ran').toBe('never');
+    // What the Codex Stop hook sends once the user trusts the hooks in /hooks.
+    await c.call('session.state', { sessionId: r.sessionId, token: r.token, state: 'idle', hook: true });
+    expect(await hooksOf()).toBe('reported');
+    expect((await runCli(['status'], cliEnv(th.dirs))).stdout, '`switchboard status` no longer names it').not.toMatch(
+      /hooks not running: late/,
+    );
+  });
 });
 
 describe('one agent process, several threads (codex app-server)', () => {
