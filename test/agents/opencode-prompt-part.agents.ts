@@ -16,7 +16,7 @@ import { until } from '../helpers/hub.js';
 import { inbox, waitInbox } from './harness/observe.js';
 import { OPTED_OUT } from './harness/opt-out.js';
 import { AGENT_HANG_MS, launch, type AgentProcess } from './harness/launch.js';
-import { OPENCODE_ENV, opencodeCommand, seedOpencode } from './harness/opencode.js';
+import { OPENCODE_ENV, opencodeCommand, setUpOpencode } from './harness/opencode.js';
 import { startWorld, type World } from './harness/world.js';
 import { startModelServer, type ModelServer } from './model/server.js';
 
@@ -71,9 +71,7 @@ describe.skipIf(OPTED_OUT)('OpenCode prompt with a message waiting', () => {
 
   beforeAll(async () => {
     w = await startWorld();
-    seedOpencode(w.home);
-    const r = await w.cli(['setup', 'opencode']);
-    if (r.code !== 0) throw new Error(`switchboard setup opencode failed: ${r.stdout}${r.stderr}`);
+    await setUpOpencode(w);
     alice = await w.register('alice', true);
     first = await startModelServer('openai-chat', path.join(w.root, 'm-first.sock'), [
       async () => {

@@ -23,7 +23,13 @@ import { until } from '../helpers/hub.js';
 import { inbox, waitInbox } from './harness/observe.js';
 import { OPTED_OUT } from './harness/opt-out.js';
 import { AGENT_HANG_MS, markedPids } from './harness/launch.js';
-import { opencodeConfigDir, seedOpencode, startOpencode, type RunningOpencode } from './harness/opencode.js';
+import {
+  opencodeConfigDir,
+  seedOpencode,
+  setUpOpencode,
+  startOpencode,
+  type RunningOpencode,
+} from './harness/opencode.js';
 import { startWorld, type World } from './harness/world.js';
 import type { ModelRequest, ModelServer } from './model/server.js';
 import { lastFrom } from './harness/observe.js';
@@ -42,7 +48,6 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
   let alice: Registration;
   let bob: Registration;
   let ses = '';
-  let setupOut = '';
   let configText = '';
   let busyRows: AgentRow[] = [];
   let boundaryReq: ModelRequest | undefined;
@@ -82,10 +87,7 @@ describe.skipIf(OPTED_OUT)('OpenCode', () => {
   };
   beforeAll(async () => {
     w = await startWorld();
-    seedOpencode(w.home);
-    const r = await w.cli(['setup', 'opencode']);
-    setupOut = r.stdout + r.stderr;
-    if (r.code !== 0) throw new Error(`switchboard setup opencode failed: ${setupOut}`);
+    await setUpOpencode(w);
     configText = fs.readFileSync(path.join(opencodeConfigDir(w.home), 'opencode.json'), 'utf8');
     alice = await w.register('alice', true);
     bob = await w.register('bob'); // prompting: a bypass receiver's user must approve what it sends
@@ -248,9 +250,7 @@ function pairWith(peer: 'codex' | 'claude'): void {
 
     beforeAll(async () => {
       w = await startWorld();
-      seedOpencode(w.home);
-      const r = await w.cli(['setup', 'opencode']);
-      if (r.code !== 0) throw new Error(`switchboard setup opencode failed: ${r.stdout}${r.stderr}`);
+      await setUpOpencode(w);
       await w.setup(peer);
       oc = await startOpencode(w, 'oc', [
         (req) => {

@@ -60,6 +60,14 @@ export function opencodeConfigDir(home: string): string {
   return path.join(home, '.config', 'opencode');
 }
 
+/** Seeds the world's OpenCode (seedOpencode) and runs `switchboard setup opencode`; its output, or a throw. */
+export async function setUpOpencode(w: World): Promise<string> {
+  seedOpencode(w.home);
+  const r = await w.cli(['setup', 'opencode']);
+  if (r.code !== 0) throw new Error(`switchboard setup opencode failed: ${r.stdout}${r.stderr}`);
+  return r.stdout + r.stderr;
+}
+
 /** A fresh HOME's OpenCode: the scripted provider as its model, no sharing or updates, the plugin package in place. */
 export function seedOpencode(home: string, extra: Record<string, unknown> = {}): void {
   const dir = opencodeConfigDir(home);
