@@ -182,13 +182,16 @@ export class HistoryStore {
     return this.#withTrails(rows);
   }
 
-  /** Messages since `since` counted per (sender, receiver, outcome), newest first, at most `limit` rows (uses the `at` index). */
+  /**
+   * Messages since `since` counted per (sender, receiver, outcome), newest first — by time, then by record order, so
+   * messages of one millisecond keep the order they were sent in — at most `limit` rows (uses the `at` index).
+   */
   edges(since: number, limit: number): HistoryEdge[] {
     const rows = this.#db
       .prepare(
         `SELECT sender_session, max(sender_name) AS sender_name, sender_address, max(sender_team) AS sender_team,
       receiver_session, max(receiver_name) AS receiver_name, max(receiver_team) AS receiver_team, outcome, count(*) AS n, max(at) AS last
-      FROM messages WHERE at >= ? GROUP BY sender_session, sender_address, receiver_session, outcome ORDER BY last DESC LIMIT ?`,
+      FROM messages WHERE at >= ? GROUP BY sender_session, sender_address, receiver_session, outcome ORDER BY last DESC, max(seq) DESC LIMIT ?`,
       )
       .all(since, limit) as Row[];
     return rows.map(edgeOf);

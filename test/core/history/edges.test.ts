@@ -119,9 +119,23 @@ describe('history.edges', () => {
   });
 
   it('a full page keeps the newest pairs and says it was truncated', async () => {
-    const { c, ui } = await threePairs();
-    const view = await c.call('history.edges', { uiToken: ui });
-    expect(view.edges.map((e) => e.to.name)).toEqual(['dave', 'carol']); // newest first
+    // Every message in one millisecond (a frozen clock): "newest" is the order they were sent in.
+    th = await startHub({ clock: fakeClock(), limits: { historyEdgeRows: 2 } });
+    const c = await th.client();
+    const alice = await th.register(c, { name: 'alice' });
+    const names = ['bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan'];
+    for (const to of names) {
+      await th.register(c, { name: to });
+      await c.call('message.send', {
+        sessionId: alice.sessionId,
+        token: alice.token,
+        to,
+        summary: 'hi',
+        message: 'hi',
+      });
+    }
+    const view = await c.call('history.edges', { uiToken: th.hub.uiToken });
+    expect(view.edges.map((e) => e.to.name)).toEqual(['ivan', 'heidi']); // newest first
     expect(view.truncated).toBe(true);
   });
 });
